@@ -1,0 +1,99 @@
+# Build perf from Debian's linux-source-6.12 with our perf kmem laid over it.
+#
+#   make            build ./perf (ours)
+#   make upstream   build unmodified perf into build/upstream/perf
+#   make test       build and run our test suites (SANITIZE=1: ASan+UBSan)
+#   make demo       record a real workload and print the page analysis
+#   make bench      compare speed and memory with upstream perf
+
+SRC_TAR   ?= /usr/src/linux-source-6.12.tar.xz
+TOP       := $(CURDIR)
+B         := $(TOP)/build
+PRISTINE  := $(B)/pristine/linux-source-6.12
+SRC       := $(B)/src/linux-source-6.12
+OUT       := $(B)/perf
+UPOUT     := $(B)/upstream
+ASANOUT   := $(B)/perf-asan
+
+# The same perf on every machine: only libtraceevent, libelf, libdw,
+# libunwind and zlib, whatever else happens to be installed.
+PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
+	BUILD_BPF_SKEL=0 NO_JEVENTS=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBAUDIT=1 \
+	NO_LIBBABELTRACE=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_AUXTRACE=1 \
+	NO_BACKTRACE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SDT=1 \
+	NO_JVMTI=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1 NO_AIO=1 NO_SHELLCHECK=1 \
+	NO_LIBBFD=1 WERROR=1
+
+# Our files, laid over tools/perf as symlinks so that editing one here
+# rebuilds only what depends on it.
+OURS := builtin-kmem.c util/kmem-page.c util/kmem-page.h \
+	util/callsite-regex.c util/callsite-regex.h \
+	tests/kmem-page.c tests/shell/kmem_page.sh Documentation/perf-kmem.txt
+
+EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
+	tools/perf tools/arch tools/scripts tools/build tools/include \
+	tools/lib/api tools/lib/subcmd tools/lib/perf tools/lib/symbol \
+	'tools/lib/*.c' scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch
+
+SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+.PHONY: all perf perf-asan overlay upstream test demo bench deps clean FORCE
+
+all: perf
+
+deps:
+	@scripts/install-deps.sh
+
+$(B)/.deps:
+	@scripts/install-deps.sh
+	@mkdir -p $(B) && touch $@
+
+$(PRISTINE)/.extracted: $(B)/.deps
+	rm -rf $(B)/pristine && mkdir -p $(B)/pristine
+	tar -I 'xz -T2' -xf $(SRC_TAR) -C $(B)/pristine --wildcards \
+		$(addprefix linux-source-6.12/,$(EXTRACT))
+	echo '#define PERF_VERSION "6.12.kmem"' > $(PRISTINE)/PERF-VERSION-FILE
+	touch $@
+
+# Debian's tree plus our patches to upstream files; our own files are links.
+$(SRC)/.patched: $(PRISTINE)/.extracted $(wildcard patches/*.patch)
+	rm -rf $(B)/src && mkdir -p $(B)/src
+	cp -a $(PRISTINE) $(B)/src/
+	for p in patches/*.patch; do \
+		patch -s -p1 -d $(SRC)/tools/perf < $$p || exit 1; done
+	touch $@
+
+overlay: $(SRC)/.patched
+	@for f in $(OURS); do \
+		ln -sfn $(TOP)/$$f $(SRC)/tools/perf/$$f; done
+
+perf: overlay
+	@mkdir -p $(OUT)
+	$(MAKE) -s -C $(SRC)/tools/perf O=$(OUT) $(PERF_FLAGS) >$(B)/perf-build.log 2>&1 || \
+		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-build.log | head -60; exit 1; }
+	ln -sf $(OUT)/perf $(TOP)/perf
+
+perf-asan: overlay
+	@mkdir -p $(ASANOUT)
+	$(MAKE) -s -C $(SRC)/tools/perf O=$(ASANOUT) $(PERF_FLAGS) DEBUG=1 \
+		EXTRA_CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_CFLAGS)" >$(B)/perf-asan-build.log 2>&1 || \
+		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-asan-build.log | head -60; exit 1; }
+
+upstream: $(PRISTINE)/.extracted
+	@mkdir -p $(UPOUT)
+	$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(UPOUT) $(PERF_FLAGS) >$(B)/upstream-build.log 2>&1 || \
+		{ tail -30 $(B)/upstream-build.log; exit 1; }
+
+test: perf $(if $(filter 1,$(SANITIZE)),perf-asan)
+	@scripts/run-tests.sh $(if $(filter 1,$(SANITIZE)),--sanitize)
+
+demo: perf
+	@scripts/demo.sh
+
+bench: perf upstream
+	@scripts/bench.sh
+
+clean:
+	rm -rf $(B) $(TOP)/perf

@@ -1,0 +1,20 @@
+#!/bin/bash
+# Install what building perf from linux-source-6.12 needs, only when missing.
+set -e
+pkgs="linux-source-6.12 libtraceevent-dev libelf-dev libdw-dev libunwind-dev
+zlib1g-dev flex bison pkg-config xz-utils make gcc perl python3"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: need root to install:$missing" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

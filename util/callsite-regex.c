@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which frames of a page allocation's callchain belong to the allocator.
+ *
+ * The page allocator's entry points were renamed many times: v4.1 had
+ * __alloc_pages_nodemask and alloc_pages_current, v5.13 __alloc_pages,
+ * v5.16 added the folio wrappers, v6.7 alloc_pages_mpol, v6.10 the
+ * _noprof suffix of memory allocation profiling and v6.15
+ * __alloc_frozen_pages.  A frame is an allocator frame when its function
+ * name matches one alternative below, with or without _noprof and with any
+ * compiler suffix (.isra.0, .constprop.0, .part.0).
+ *
+ * Callers that merely have "alloc" and "page" in their names, like
+ * alloc_page_buffers or alloc_slab_page, are callsites and do not match.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/zalloc.h>
+
+#include "callchain.h"
+#include "dso.h"
+#include "callsite-regex.h"
+#include "event.h"
+#include "hashmap.h"
+#include "machine.h"
+#include "map.h"
+#include "maps.h"
+#include "symbol.h"
+
+const char *callsite_default_alloc_regex =
+	"^_?_?("
+	/* v4.1 .. v5.12 */
+	"alloc_pages_nodemask|alloc_pages_current|alloc_pages_vma|"
+	"alloc_page_interleave|"
+	/* every version */
+	"alloc_pages|alloc_pages_node|alloc_pages_exact|alloc_pages_exact_nid|"
+	"get_free_pages|get_zeroed_page|"
+	"alloc_pages_bulk|alloc_pages_bulk_array|"
+	"alloc_pages_bulk_array_mempolicy|alloc_pages_bulk_mempolicy|"
+	/* v5.15 .. v6.6 */
+	"alloc_pages_preferred_many|"
+	/* v5.16 on: folios */
+	"folio_alloc|folio_alloc_node|folio_alloc_mpol|vma_alloc_folio|"
+	"filemap_alloc_folio|"
+	/* v6.7 on */
+	"alloc_pages_mpol|"
+	/* v6.15 on */
+	"alloc_frozen_pages|alloc_frozen_pages_nolock|alloc_pages_nolock"
+	")(_noprof)?(\\.(isra|constprop|part|cold|llvm)\\.[0-9]+)*$";
+
+/* What one distinct address of a callchain turned out to be. */
+struct frame {
+	u64	callsite;	/* the key of the row this frame makes */
+	bool	is_alloc;
+};
+
+struct callsite_resolver {
+	struct machine	*machine;
+	regex_t		regex;
+	bool		raw_ip;
+	struct hashmap	*frames;	/* address -> struct frame * */
+};
+
+static size_t ip_hash(long key, void *ctx __maybe_unused)
+{
+	/* Kernel text addresses differ in their low bits. */
+	return (size_t)key * 0x9E3779B97F4A7C15ULL >> 16;
+}
+
+static bool ip_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+static int compile_pattern(regex_t *re, const char *pattern, bool extend,
+			   char *err, size_t err_size)
+{
+	char *full = NULL;
+	int ret;
+
+	if (!pattern)
+		pattern = callsite_default_alloc_regex;
+	else if (extend) {
+		if (asprintf(&full, "(%s)|(%s)", callsite_default_alloc_regex,
+			     pattern) < 0)
+			return -ENOMEM;
+		pattern = full;
+	}
+	ret = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+	if (ret) {
+		char msg[128];
+
+		regerror(ret, re, msg, sizeof(msg));
+		snprintf(err, err_size, "bad allocator pattern: %s", msg);
+	}
+	free(full);
+	return ret ? -EINVAL : 0;
+}
+
+struct callsite_resolver *callsite_resolver__new(struct machine *machine,
+						 const char *pattern,
+						 bool extend, bool raw_ip,
+						 char *err, size_t err_size)
+{
+	struct callsite_resolver *r = zalloc(sizeof(*r));
+
+	if (!r) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	if (compile_pattern(&r->regex, pattern, extend, err, err_size)) {
+		free(r);
+		return NULL;
+	}
+	r->frames = hashmap__new(ip_hash, ip_equal, NULL);
+	if (IS_ERR(r->frames)) {
+		regfree(&r->regex);
+		free(r);
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	r->machine = machine;
+	r->raw_ip = raw_ip;
+	return r;
+}
+
+void callsite_resolver__delete(struct callsite_resolver *r)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!r)
+		return;
+	hashmap__for_each_entry(r->frames, cur, bkt)
+		free(cur->pvalue);
+	hashmap__free(r->frames);
+	regfree(&r->regex);
+	free(r);
+}
+
+bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
+				      const char *name)
+{
+	return regexec(&r->regex, name, 0, NULL, 0) == 0;
+}
+
+static struct symbol *kernel_symbol(struct callsite_resolver *r, u64 ip,
+				    struct map **map)
+{
+	if (!r->machine)
+		return NULL;
+	return maps__find_symbol(machine__kernel_maps(r->machine), ip, map);
+}
+
+/* Resolve one address, the first time it is seen. */
+static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
+{
+	struct frame *f;
+	struct map *map = NULL;
+	struct symbol *sym;
+
+	if (hashmap__find(r->frames, ip, &f))
+		return f;
+	f = zalloc(sizeof(*f));
+	if (!f)
+		return NULL;
+	f->callsite = ip;
+	sym = kernel_symbol(r, ip, &map);
+	if (sym) {
+		f->is_alloc = callsite_resolver__is_alloc_func(r, sym->name);
+		if (!r->raw_ip)
+			f->callsite = map__unmap_ip(map, sym->start);
+	}
+	if (hashmap__add(r->frames, ip, f)) {
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+u64 callsite_resolver__callsite(struct callsite_resolver *r,
+				const struct ip_callchain *chain)
+{
+	u64 i;
+
+	if (!chain)
+		return 0;
+	for (i = 0; i < chain->nr; i++) {
+		u64 ip = chain->ips[i];
+		struct frame *f;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			/* Callsites are kernel code: stop at user frames. */
+			if (ip == PERF_CONTEXT_USER)
+				break;
+			continue;
+		}
+		f = resolve_frame(r, ip);
+		if (!f)
+			return 0;
+		if (!f->is_alloc)
+			return f->callsite;
+	}
+	return 0;
+}
+
+const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
+				    bool offset, char *buf, size_t size)
+{
+	struct map *map = NULL;
+	struct symbol *sym = callsite ? kernel_symbol(r, callsite, &map) : NULL;
+	u64 start;
+
+	if (!callsite) {
+		snprintf(buf, size, "(unknown)");
+		return buf;
+	}
+	if (!sym) {
+		snprintf(buf, size, "%#" PRIx64, callsite);
+		return buf;
+	}
+	start = map__unmap_ip(map, sym->start);
+	if (offset && callsite != start)
+		snprintf(buf, size, "%s+%#" PRIx64, sym->name, callsite - start);
+	else
+		snprintf(buf, size, "%s", sym->name);
+	return buf;
+}
+
+int callsite_resolver__for_each_alloc_func(struct callsite_resolver *r,
+					   void (*fn)(const char *name, void *arg),
+					   void *arg)
+{
+	struct map *kmap = r->machine ? machine__kernel_map(r->machine) : NULL;
+	struct symbol *sym;
+	struct rb_node *n __maybe_unused;
+
+	if (!kmap || map__load(kmap) < 0)
+		return -ENOENT;
+	map__for_each_symbol(kmap, sym, n) {
+		if (callsite_resolver__is_alloc_func(r, sym->name))
+			fn(sym->name, arg);
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_CALLSITE_REGEX_H
+#define __PERF_CALLSITE_REGEX_H
+
+/*
+ * The callsite of a page allocation is the first frame of its callchain
+ * that is not a page allocator function.  Allocator functions are the
+ * kernel symbols that match a regular expression.
+ */
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct machine;
+struct ip_callchain;
+struct callsite_resolver;
+
+/* Matches allocator functions of every kernel from v4.1 on. */
+extern const char *callsite_default_alloc_regex;
+
+/*
+ * @pattern replaces the default when @extend is false, and is added as an
+ * alternative to it when @extend is true.  NULL @pattern: the default.
+ * @raw_ip keeps the return address of the callsite frame instead of the
+ * start of its function, so that each call is a row of its own.
+ */
+struct callsite_resolver *callsite_resolver__new(struct machine *machine,
+						 const char *pattern,
+						 bool extend, bool raw_ip,
+						 char *err, size_t err_size);
+void callsite_resolver__delete(struct callsite_resolver *r);
+
+/* Does @name match the allocator pattern? */
+bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
+				      const char *name);
+
+/* The callsite of a sample's callchain; 0 when it has no kernel frame. */
+u64 callsite_resolver__callsite(struct callsite_resolver *r,
+				const struct ip_callchain *chain);
+
+/* Print "func", "func+0x1a" (@offset) or the raw address into @buf. */
+const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
+				    bool offset, char *buf, size_t size);
+
+/* Call @fn for every kernel symbol taken for an allocator function. */
+int callsite_resolver__for_each_alloc_func(struct callsite_resolver *r,
+					   void (*fn)(const char *name, void *arg),
+					   void *arg);
+
+#endif /* __PERF_CALLSITE_REGEX_H */

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page allocator analysis for perf kmem.
+ *
+ * Live pages sit in an rb-tree keyed by pfn.  Each live page points at the
+ * table rows its allocation was counted in, so that a free found later can
+ * mark those rows without looking them up again.  Table rows sit in one
+ * rb-tree per table, keyed by the columns that make a row.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/rbtree.h>
+#include <linux/zalloc.h>
+
+#include "kmem-page.h"
+
+struct row_node {
+	struct rb_node		rb;
+	struct kmem_page_row	row;
+};
+
+struct live_page {
+	struct rb_node		rb;
+	u64			pfn;
+	struct row_node		*rows[KMEM_NR_TABLES];
+	s16			cpu_node;	/* allocating CPU's node */
+	u8			order;
+};
+
+struct kmem_page {
+	struct kmem_page_config		config;
+	struct kmem_page_summary	summary;
+	u64				grid[KMEM_PAGE_MAX_ORDER + 1][KMEM_NR_COLUMNS];
+	int				max_order;
+	struct rb_root			live;
+	/* Freed live_page structs, reused so that an event costs no malloc. */
+	struct live_page		*spare;
+	struct rb_root			rows[KMEM_NR_TABLES];
+	size_t				nr_rows[KMEM_NR_TABLES];
+	struct kmem_page_row		**sorted[KMEM_NR_TABLES];
+	u64				*node_matrix;	/* nr_nodes x nr_nodes */
+	bool				finished;
+};
+
+struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
+{
+	struct kmem_page *kp = zalloc(sizeof(*kp));
+	int nr_nodes;
+
+	if (!kp)
+		return NULL;
+	kp->config = *config;
+	if (!kp->config.page_size)
+		kp->config.page_size = 4096;
+	nr_nodes = kp->config.nr_nodes;
+	if (nr_nodes < 0 || nr_nodes > KMEM_PAGE_MAX_NODES)
+		nr_nodes = kp->config.nr_nodes = 0;
+	if (nr_nodes) {
+		kp->node_matrix = calloc(nr_nodes * nr_nodes, sizeof(u64));
+		if (!kp->node_matrix) {
+			free(kp);
+			return NULL;
+		}
+	}
+	kp->live = RB_ROOT;
+	kp->rows[KMEM_TABLE_CALLER] = RB_ROOT;
+	kp->rows[KMEM_TABLE_ALLOC] = RB_ROOT;
+	return kp;
+}
+
+static void free_rows(struct rb_root *root)
+{
+	struct row_node *rn, *tmp;
+
+	rbtree_postorder_for_each_entry_safe(rn, tmp, root, rb)
+		free(rn);
+}
+
+void kmem_page__delete(struct kmem_page *kp)
+{
+	struct live_page *lp, *tmp;
+	int t;
+
+	if (!kp)
+		return;
+	/* Post-order: a node is freed after both its subtrees. */
+	rbtree_postorder_for_each_entry_safe(lp, tmp, &kp->live, rb)
+		free(lp);
+	while (kp->spare) {
+		lp = kp->spare;
+		kp->spare = (struct live_page *)lp->rb.rb_right;
+		free(lp);
+	}
+	for (t = 0; t < KMEM_NR_TABLES; t++) {
+		free_rows(&kp->rows[t]);
+		free(kp->sorted[t]);
+	}
+	free(kp->node_matrix);
+	free(kp);
+}
+
+static u64 order_bytes(const struct kmem_page *kp, int order)
+{
+	return kp->config.page_size << order;
+}
+
+static void count(struct kmem_page_count *c, u64 bytes)
+{
+	c->nr++;
+	c->bytes += bytes;
+}
+
+static bool valid_order(int order)
+{
+	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
+}
+
+static bool valid_node(const struct kmem_page *kp, int node)
+{
+	return node >= 0 && node < kp->config.nr_nodes;
+}
+
+enum kmem_migtype_column kmem_page__column(const struct kmem_page *kp,
+					   int migtype)
+{
+	/* v4.4 (016c13daa5c9) swapped Movable and Reclaimable. */
+	static const enum kmem_migtype_column current_kernels[] = {
+		KMEM_COL_UNMOVABLE, KMEM_COL_MOVABLE, KMEM_COL_RECLAIMABLE,
+	};
+	static const enum kmem_migtype_column old_kernels[] = {
+		KMEM_COL_UNMOVABLE, KMEM_COL_RECLAIMABLE, KMEM_COL_MOVABLE,
+	};
+
+	if (migtype < 0 || migtype >= (int)ARRAY_SIZE(current_kernels))
+		return KMEM_COL_SPECIAL;
+	if (kp->config.pre_v4_4_migtypes)
+		return old_kernels[migtype];
+	return current_kernels[migtype];
+}
+
+const char *kmem_page__migtype_name(const struct kmem_page *kp, int migtype,
+				    char *buf, size_t size)
+{
+	static const char * const current_kernels[] = {
+		"Unmovable", "Movable", "Reclaimable", "HighAtomic",
+		"CMA/Isolate", "Isolate",
+	};
+	static const char * const old_kernels[] = {
+		"Unmovable", "Reclaimable", "Movable", "Reserve",
+		"CMA/Isolate", "Isolate",
+	};
+	const char * const *names = kp->config.pre_v4_4_migtypes ?
+				    old_kernels : current_kernels;
+
+	if (migtype >= 0 && migtype < (int)ARRAY_SIZE(current_kernels))
+		return names[migtype];
+	snprintf(buf, size, "type %d", migtype);
+	return buf;
+}
+
+static int row_cmp_key(const struct kmem_page_row *a,
+		       const struct kmem_page_row *b)
+{
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	if (a->pfn != b->pfn)
+		return a->pfn < b->pfn ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->migtype != b->migtype)
+		return a->migtype < b->migtype ? -1 : 1;
+	if (a->gfp != b->gfp)
+		return a->gfp < b->gfp ? -1 : 1;
+	return 0;
+}
+
+static struct row_node *findnew_row(struct kmem_page *kp,
+				    enum kmem_page_table table,
+				    const struct kmem_page_row *key)
+{
+	struct rb_node **p = &kp->rows[table].rb_node, *parent = NULL;
+	struct row_node *rn;
+
+	while (*p) {
+		int cmp;
+
+		parent = *p;
+		rn = rb_entry(parent, struct row_node, rb);
+		cmp = row_cmp_key(key, &rn->row);
+		if (!cmp)
+			return rn;
+		p = cmp < 0 ? &parent->rb_left : &parent->rb_right;
+	}
+	rn = zalloc(sizeof(*rn));
+	if (!rn)
+		return NULL;
+	rn->row = *key;
+	rb_link_node(&rn->rb, parent, p);
+	rb_insert_color(&rn->rb, &kp->rows[table]);
+	kp->nr_rows[table]++;
+	return rn;
+}
+
+static struct live_page *find_live(struct kmem_page *kp, u64 pfn)
+{
+	struct rb_node *n = kp->live.rb_node;
+
+	while (n) {
+		struct live_page *lp = rb_entry(n, struct live_page, rb);
+
+		if (pfn == lp->pfn)
+			return lp;
+		n = pfn < lp->pfn ? n->rb_left : n->rb_right;
+	}
+	return NULL;
+}
+
+static struct live_page *new_live(struct kmem_page *kp, u64 pfn)
+{
+	struct rb_node **p = &kp->live.rb_node, *parent = NULL;
+	struct live_page *lp;
+
+	while (*p) {
+		parent = *p;
+		lp = rb_entry(parent, struct live_page, rb);
+		p = pfn < lp->pfn ? &parent->rb_left : &parent->rb_right;
+	}
+	if (kp->spare) {
+		lp = kp->spare;
+		kp->spare = (struct live_page *)lp->rb.rb_right;
+	} else {
+		lp = malloc(sizeof(*lp));
+		if (!lp)
+			return NULL;
+	}
+	memset(lp, 0, sizeof(*lp));
+	lp->pfn = pfn;
+	rb_link_node(&lp->rb, parent, p);
+	rb_insert_color(&lp->rb, &kp->live);
+	return lp;
+}
+
+static void retire_live(struct kmem_page *kp, struct live_page *lp)
+{
+	rb_erase(&lp->rb, &kp->live);
+	lp->rb.rb_right = (struct rb_node *)kp->spare;
+	kp->spare = lp;
+}
+
+/* Count the allocation in the rows of each table asked for. */
+static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
+			 const struct kmem_page_event *ev)
+{
+	struct kmem_page_row key = {
+		.callsite = ev->callsite,
+		.gfp = ev->gfp,
+		.order = ev->order,
+		.migtype = ev->migtype,
+	};
+	bool want[KMEM_NR_TABLES] = {
+		[KMEM_TABLE_CALLER] = kp->config.want_caller_table,
+		[KMEM_TABLE_ALLOC] = kp->config.want_alloc_table,
+	};
+	int t;
+
+	for (t = 0; t < KMEM_NR_TABLES; t++) {
+		struct row_node *rn;
+
+		lp->rows[t] = NULL;
+		if (!want[t])
+			continue;
+		key.pfn = t == KMEM_TABLE_ALLOC ? ev->pfn : 0;
+		rn = findnew_row(kp, t, &key);
+		if (!rn)
+			return -ENOMEM;
+		rn->row.hits++;
+		lp->rows[t] = rn;
+	}
+	return 0;
+}
+
+/* The pfn is allocated again: the trace never saw the old allocation freed. */
+static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
+{
+	int t;
+
+	count(&kp->summary.alloc_dropped, order_bytes(kp, lp->order));
+	for (t = 0; t < KMEM_NR_TABLES; t++)
+		if (lp->rows[t])
+			lp->rows[t]->row.dropped++;
+}
+
+int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
+{
+	struct kmem_page_summary *s = &kp->summary;
+	struct live_page *lp;
+	u64 bytes;
+
+	if (!valid_order(ev->order)) {
+		s->bad_order++;
+		return -EINVAL;
+	}
+	bytes = order_bytes(kp, ev->order);
+	if (ev->pfn == KMEM_PAGE_NO_PFN) {
+		count(&s->fail, bytes);
+		return 0;
+	}
+	count(&s->alloc, bytes);
+	if (ev->migtype < 0 || ev->migtype > KMEM_PAGE_MAX_MIGTYPE)
+		s->bad_migtype++;
+	kp->grid[ev->order][kmem_page__column(kp, ev->migtype)]++;
+	if (ev->order > kp->max_order)
+		kp->max_order = ev->order;
+	if (ev->cpu_node >= 0 && ev->page_node >= 0 &&
+	    ev->cpu_node != ev->page_node)
+		count(&s->alloc_remote, bytes);
+
+	lp = find_live(kp, ev->pfn);
+	if (lp)
+		drop_unfreed(kp, lp);
+	else
+		lp = new_live(kp, ev->pfn);
+	if (!lp)
+		return -ENOMEM;
+	lp->order = ev->order;
+	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
+	return count_in_rows(kp, lp, ev);
+}
+
+static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,
+			     const struct kmem_page_event *ev, u64 bytes)
+{
+	struct kmem_page_summary *s = &kp->summary;
+	int t;
+
+	if (!valid_node(kp, lp->cpu_node) || !valid_node(kp, ev->cpu_node))
+		return;
+	kp->node_matrix[lp->cpu_node * kp->config.nr_nodes + ev->cpu_node] += bytes;
+	if (lp->cpu_node == ev->cpu_node)
+		return;
+	count(&s->free_other_node, bytes);
+	for (t = 0; t < KMEM_NR_TABLES; t++)
+		if (lp->rows[t])
+			lp->rows[t]->row.xnode_frees++;
+}
+
+int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
+{
+	struct kmem_page_summary *s = &kp->summary;
+	struct live_page *lp;
+	u64 bytes;
+	int t;
+
+	if (!valid_order(ev->order)) {
+		s->bad_order++;
+		return -EINVAL;
+	}
+	count(&s->free, order_bytes(kp, ev->order));
+	if (ev->cpu_node >= 0 && ev->page_node >= 0 &&
+	    ev->cpu_node != ev->page_node)
+		count(&s->free_remote, order_bytes(kp, ev->order));
+
+	lp = find_live(kp, ev->pfn);
+	if (!lp) {
+		count(&s->free_only, order_bytes(kp, ev->order));
+		return 0;
+	}
+	/* The allocation's size is what was handed out, whatever the free says. */
+	bytes = order_bytes(kp, lp->order);
+	count(&s->alloc_freed, bytes);
+	if (ev->order != lp->order)
+		s->free_order_differs++;
+	count_free_nodes(kp, lp, ev, bytes);
+	for (t = 0; t < KMEM_NR_TABLES; t++)
+		if (lp->rows[t])
+			lp->rows[t]->row.freed++;
+	retire_live(kp, lp);
+	return 0;
+}
+
+static void finish_rows(struct kmem_page *kp, enum kmem_page_table table)
+{
+	struct rb_node *n;
+
+	for (n = rb_first(&kp->rows[table]); n; n = rb_next(n)) {
+		struct kmem_page_row *row = &rb_entry(n, struct row_node, rb)->row;
+
+		if (kp->config.live_only)
+			row->hits -= row->freed + row->dropped;
+		row->bytes = row->hits * order_bytes(kp, row->order);
+	}
+}
+
+void kmem_page__finish(struct kmem_page *kp)
+{
+	struct rb_node *n;
+	int t;
+
+	if (kp->finished)
+		return;
+	kp->finished = true;
+	for (n = rb_first(&kp->live); n; n = rb_next(n)) {
+		struct live_page *lp = rb_entry(n, struct live_page, rb);
+
+		count(&kp->summary.alloc_live, order_bytes(kp, lp->order));
+	}
+	for (t = 0; t < KMEM_NR_TABLES; t++)
+		finish_rows(kp, t);
+}
+
+const struct kmem_page_summary *kmem_page__summary(const struct kmem_page *kp)
+{
+	return &kp->summary;
+}
+
+int kmem_page__grid_orders(const struct kmem_page *kp)
+{
+	return max(kp->max_order, KMEM_PAGE_MIN_GRID_ORDER) + 1;
+}
+
+u64 kmem_page__grid(const struct kmem_page *kp, int order,
+		    enum kmem_migtype_column col)
+{
+	if (!valid_order(order) || col < 0 || col >= KMEM_NR_COLUMNS)
+		return 0;
+	return kp->grid[order][col];
+}
+
+u64 kmem_page__node_matrix(const struct kmem_page *kp, int from, int to)
+{
+	if (!valid_node(kp, from) || !valid_node(kp, to))
+		return 0;
+	return kp->node_matrix[from * kp->config.nr_nodes + to];
+}
+
+static const struct {
+	const char *name;
+	enum kmem_page_sort_key key;
+} sort_names[] = {
+	{ "page",	KMEM_SORT_PAGE },
+	{ "callsite",	KMEM_SORT_CALLSITE },
+	{ "hit",	KMEM_SORT_HIT },
+	{ "bytes",	KMEM_SORT_BYTES },
+	{ "order",	KMEM_SORT_ORDER },
+	{ "migtype",	KMEM_SORT_MIGTYPE },
+	{ "mtype",	KMEM_SORT_MIGTYPE },
+	{ "gfp",	KMEM_SORT_GFP },
+	{ "xnode",	KMEM_SORT_XNODE },
+};
+
+static int sort_key_by_name(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sort_names); i++)
+		if (strlen(sort_names[i].name) == len &&
+		    !strncmp(sort_names[i].name, name, len))
+			return sort_names[i].key;
+	return -1;
+}
+
+int kmem_page__parse_sort(const char *str, enum kmem_page_sort_key *keys,
+			  int max_keys, char *bad, size_t bad_size)
+{
+	int nr = 0;
+
+	while (str && *str) {
+		size_t len = strcspn(str, ",");
+		int key = sort_key_by_name(str, len);
+
+		if (key < 0 || nr == max_keys) {
+			snprintf(bad, bad_size, "%.*s", (int)len, str);
+			return -EINVAL;
+		}
+		keys[nr++] = key;
+		str += len;
+		if (*str == ',')
+			str++;
+	}
+	return nr;
+}
+
+/* Descending for amounts, ascending for identities. */
+static int cmp_u64(u64 a, u64 b, bool descending)
+{
+	if (a == b)
+		return 0;
+	return (a < b) != descending ? -1 : 1;
+}
+
+static int cmp_by_key(const struct kmem_page_row *a,
+		      const struct kmem_page_row *b,
+		      enum kmem_page_sort_key key)
+{
+	switch (key) {
+	case KMEM_SORT_PAGE:
+		return cmp_u64(a->pfn, b->pfn, false);
+	case KMEM_SORT_CALLSITE:
+		return cmp_u64(a->callsite, b->callsite, false);
+	case KMEM_SORT_HIT:
+		return cmp_u64(a->hits, b->hits, true);
+	case KMEM_SORT_BYTES:
+		return cmp_u64(a->bytes, b->bytes, true);
+	case KMEM_SORT_ORDER:
+		return cmp_u64(a->order, b->order, true);
+	case KMEM_SORT_MIGTYPE:
+		return cmp_u64((u32)a->migtype, (u32)b->migtype, false);
+	case KMEM_SORT_GFP:
+		return cmp_u64(a->gfp, b->gfp, false);
+	case KMEM_SORT_XNODE:
+		return cmp_u64(a->xnode_frees, b->xnode_frees, true);
+	default:
+		return 0;
+	}
+}
+
+struct sort_spec {
+	const enum kmem_page_sort_key	*keys;
+	int				nr_keys;
+};
+
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct kmem_page_row *a = *(const struct kmem_page_row **)pa;
+	const struct kmem_page_row *b = *(const struct kmem_page_row **)pb;
+	const struct sort_spec *spec = arg;
+	int i, cmp;
+
+	for (i = 0; i < spec->nr_keys; i++) {
+		cmp = cmp_by_key(a, b, spec->keys[i]);
+		if (cmp)
+			return cmp;
+	}
+	/* Same output for the same trace, whatever the keys. */
+	return row_cmp_key(a, b);
+}
+
+struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
+				       enum kmem_page_table table,
+				       const enum kmem_page_sort_key *keys,
+				       int nr_keys, size_t *nr)
+{
+	struct sort_spec spec = { .keys = keys, .nr_keys = nr_keys };
+	struct kmem_page_row **rows;
+	struct rb_node *n;
+	size_t i = 0;
+
+	*nr = 0;
+	kmem_page__finish(kp);
+	rows = realloc(kp->sorted[table],
+		       (kp->nr_rows[table] + 1) * sizeof(*rows));
+	if (!rows)
+		return NULL;
+	kp->sorted[table] = rows;
+	for (n = rb_first(&kp->rows[table]); n; n = rb_next(n)) {
+		struct kmem_page_row *row = &rb_entry(n, struct row_node, rb)->row;
+
+		if (row->hits)
+			rows[i++] = row;
+	}
+	qsort_r(rows, i, sizeof(*rows), cmp_rows, &spec);
+	*nr = i;
+	return rows;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_PAGE_H
+#define __PERF_KMEM_PAGE_H
+
+/*
+ * Page allocator analysis for perf kmem: the events of kmem:mm_page_alloc
+ * and kmem:mm_page_free go in, summary, tables and grids come out.  No
+ * file-scope state: everything hangs off a struct kmem_page, so the builtin
+ * and the tests can each run as many analyses as they like.
+ */
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Orders above this cannot be real: the event is counted as invalid. */
+#define KMEM_PAGE_MAX_ORDER	31
+/* Grids always show orders 0..10, more when the trace has them. */
+#define KMEM_PAGE_MIN_GRID_ORDER 10
+/* Largest migration type any kernel defines, with room to spare. */
+#define KMEM_PAGE_MAX_MIGTYPE	15
+/* Nodes the cross-node analysis follows; more are reported as unknown. */
+#define KMEM_PAGE_MAX_NODES	64
+/* pfn of a failed allocation, as the tracepoint records it (-1UL). */
+#define KMEM_PAGE_NO_PFN	(~0ULL)
+
+/* Columns of the order x migration type grid. */
+enum kmem_migtype_column {
+	KMEM_COL_UNMOVABLE,
+	KMEM_COL_RECLAIMABLE,
+	KMEM_COL_MOVABLE,
+	KMEM_COL_SPECIAL,	/* HighAtomic, Reserve, CMA, Isolate, ... */
+	KMEM_NR_COLUMNS,
+};
+
+enum kmem_page_table {
+	KMEM_TABLE_CALLER,	/* one row per callsite, order, type, gfp */
+	KMEM_TABLE_ALLOC,	/* one row per pfn, callsite, order, type, gfp */
+	KMEM_NR_TABLES,
+};
+
+enum kmem_page_sort_key {
+	KMEM_SORT_PAGE,
+	KMEM_SORT_CALLSITE,
+	KMEM_SORT_HIT,
+	KMEM_SORT_BYTES,
+	KMEM_SORT_ORDER,
+	KMEM_SORT_MIGTYPE,
+	KMEM_SORT_GFP,
+	KMEM_SORT_XNODE,
+};
+
+#define KMEM_MAX_SORT_KEYS	8
+
+struct kmem_page_config {
+	u64	page_size;		/* from the trace; 4096 when unknown */
+	bool	pre_v4_4_migtypes;	/* Reclaimable was 1, Movable 2 */
+	bool	want_caller_table;
+	bool	want_alloc_table;
+	bool	live_only;		/* tables show pages live at the end */
+	int	nr_nodes;		/* 0: no NUMA topology in the trace */
+};
+
+/* One decoded mm_page_alloc or mm_page_free event. */
+struct kmem_page_event {
+	u64	pfn;		/* or struct page address on kernels < 4.1 */
+	u64	gfp;		/* allocation only */
+	u64	callsite;	/* allocation only; 0 when unknown */
+	int	order;
+	int	migtype;	/* allocation only */
+	int	cpu_node;	/* node of the CPU that ran it, -1 if unknown */
+	int	page_node;	/* node the page lies on, -1 if unknown */
+};
+
+/* A row of the --caller or --alloc table. */
+struct kmem_page_row {
+	u64	pfn;		/* --alloc only */
+	u64	callsite;
+	u64	gfp;
+	int	order;
+	int	migtype;
+	u64	hits;		/* allocations */
+	u64	freed;		/* of which a free was seen */
+	u64	dropped;	/* of which the pfn was allocated again unfreed */
+	u64	xnode_frees;	/* of which freed on another node */
+	u64	bytes;		/* of all hits, or live pages under live_only */
+};
+
+struct kmem_page_count {
+	u64	nr;
+	u64	bytes;
+};
+
+struct kmem_page_summary {
+	struct kmem_page_count	alloc;		/* successful allocations */
+	struct kmem_page_count	alloc_freed;	/* ...whose free was seen */
+	struct kmem_page_count	alloc_live;	/* ...still live at the end */
+	struct kmem_page_count	alloc_dropped;	/* ...pfn allocated again */
+	struct kmem_page_count	free;		/* all frees */
+	struct kmem_page_count	free_only;	/* frees of pfns not live */
+	struct kmem_page_count	fail;		/* failed allocations */
+	u64			free_order_differs;
+	u64			bad_order;	/* events dropped: order > max */
+	u64			bad_migtype;	/* counted under Special */
+	/* Cross-node traffic; zero without a topology. */
+	struct kmem_page_count	alloc_remote;	/* page not on CPU's node */
+	struct kmem_page_count	free_remote;	/* freeing CPU not on page's */
+	struct kmem_page_count	free_other_node; /* freed on another node */
+};
+
+struct kmem_page;
+
+struct kmem_page *kmem_page__new(const struct kmem_page_config *config);
+void kmem_page__delete(struct kmem_page *kp);
+
+/* Both return 0, or -EINVAL for an event that cannot be real, -ENOMEM. */
+int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
+int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev);
+
+/* After the last event: settle the live pages. */
+void kmem_page__finish(struct kmem_page *kp);
+
+const struct kmem_page_summary *kmem_page__summary(const struct kmem_page *kp);
+
+/* Allocations of @order in @col; orders run 0..kmem_page__grid_orders()-1. */
+u64 kmem_page__grid(const struct kmem_page *kp, int order,
+		    enum kmem_migtype_column col);
+int kmem_page__grid_orders(const struct kmem_page *kp);
+/* Bytes allocated on node @from and freed on node @to. */
+u64 kmem_page__node_matrix(const struct kmem_page *kp, int from, int to);
+
+enum kmem_migtype_column kmem_page__column(const struct kmem_page *kp,
+					   int migtype);
+/* The recording kernel's name for a migration type, "type N" if unknown. */
+const char *kmem_page__migtype_name(const struct kmem_page *kp, int migtype,
+				    char *buf, size_t size);
+
+/*
+ * Parse "order,hit" into @keys; returns the number of keys or -EINVAL and
+ * points *@bad at the unknown key.
+ */
+int kmem_page__parse_sort(const char *str, enum kmem_page_sort_key *keys,
+			  int max_keys, char *bad, size_t bad_size);
+
+/*
+ * Rows of @table sorted by @keys, after kmem_page__finish().  The array
+ * belongs to @kp and holds *@nr rows.
+ */
+struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
+				       enum kmem_page_table table,
+				       const enum kmem_page_sort_key *keys,
+				       int nr_keys, size_t *nr);
+
+#endif /* __PERF_KMEM_PAGE_H */
