@@ -377,10 +377,9 @@ static int setup_nodes(struct perf_kmem *kmem)
 
 static void print_rule(int width)
 {
-	printf("%.*s\n", width,
-	       "------------------------------------------------------------"
-	       "------------------------------------------------------------"
-	       "------------------------------------------------------------");
+	while (width-- > 0)
+		putchar('-');
+	putchar('\n');
 }
 
 static void print_count_line(const char *label, const struct kmem_page_count *c)
@@ -509,6 +508,45 @@ static int gfp_width(struct perf_kmem *kmem, struct kmem_page_row **rows,
 	return width;
 }
 
+/* The header line of a page table; its length sets the rules' width. */
+static int format_page_header(struct perf_kmem *kmem, bool per_pfn, bool xnode,
+			      int gw, char *buf, size_t size)
+{
+	int n = 0;
+
+	if (per_pfn)
+		n += scnprintf(buf + n, size - n, " %18s |",
+			       kmem->pfn_is_page ? "Page" : "PFN");
+	n += scnprintf(buf + n, size - n, " %19s | %11s | Order | %-14s | %-*s",
+		       "Total_alloc/Size", kmem->live ? "Live" : "Hits",
+		       "Migration type", gw, "GFP flags");
+	if (xnode)
+		n += scnprintf(buf + n, size - n, " | Freed remote");
+	if (kmem->have_callchains)
+		n += scnprintf(buf + n, size - n, " | Callsite");
+	return n;
+}
+
+static void print_page_row(struct perf_kmem *kmem, const struct kmem_page_row *r,
+			   bool per_pfn, bool xnode, int gw)
+{
+	char total[48], mt[32], cs[256];
+
+	if (per_pfn)
+		printf(" %#18" PRIx64 " |", r->pfn);
+	snprintf(total, sizeof(total), "%s/%" PRIu64, COMMAS(r->bytes),
+		 kmem->page_size << r->order);
+	printf(" %19s | %11s | %5d | %-14s | %-*s", total, COMMAS(r->hits),
+	       r->order,
+	       kmem_page__migtype_name(kmem->kp, r->migtype, mt, sizeof(mt)),
+	       gw, gfp_name(kmem, r->gfp));
+	if (xnode)
+		printf(" | %12s", COMMAS(r->xnode_frees));
+	if (kmem->have_callchains)
+		printf(" | %s", callsite_name(kmem, r->callsite, cs, sizeof(cs)));
+	printf("\n");
+}
+
 static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 			     const enum kmem_page_sort_key *keys, int nr_keys,
 			     int lines)
@@ -517,7 +555,7 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 	bool xnode = kmem->nr_nodes > 1 && kmem->have_mem2node;
 	struct kmem_page_row **rows;
 	size_t nr, i, shown;
-	char mt[32], cs[256];
+	char header[512];
 	int gw, width;
 
 	rows = kmem_page__rows(kmem->kp, table, keys, nr_keys, &nr);
@@ -527,41 +565,15 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 	}
 	shown = lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
 	gw = gfp_width(kmem, rows, shown);
-	width = (per_pfn ? 19 : 0) + 20 + 14 + 8 + 17 + gw + 3 +
-		(xnode ? 14 : 0) + (kmem->have_callchains ? 30 : 0);
+	width = format_page_header(kmem, per_pfn, xnode, gw, header,
+				   sizeof(header));
 
 	printf("\n");
 	print_rule(width);
-	if (per_pfn)
-		printf(" %16s |", kmem->pfn_is_page ? "Page" : "PFN");
-	printf(" %19s | %11s | Order | %-14s | %-*s", "Total_alloc/Size",
-	       kmem->live ? "Live" : "Hits", "Migration type", gw, "GFP flags");
-	if (xnode)
-		printf(" | Freed remote");
-	if (kmem->have_callchains)
-		printf(" | Callsite");
-	printf("\n");
+	printf("%s\n", header);
 	print_rule(width);
-	for (i = 0; i < shown; i++) {
-		struct kmem_page_row *r = rows[i];
-		char total[48];
-
-		if (per_pfn)
-			printf(" %#16" PRIx64 " |", r->pfn);
-		snprintf(total, sizeof(total), "%s/%" PRIu64, COMMAS(r->bytes),
-			 kmem->page_size << r->order);
-		printf(" %19s | %11s | %5d | %-14s | %-*s", total,
-		       COMMAS(r->hits), r->order,
-		       kmem_page__migtype_name(kmem->kp, r->migtype, mt,
-					       sizeof(mt)),
-		       gw, gfp_name(kmem, r->gfp));
-		if (xnode)
-			printf(" | %12s", COMMAS(r->xnode_frees));
-		if (kmem->have_callchains)
-			printf(" | %s", callsite_name(kmem, r->callsite, cs,
-						      sizeof(cs)));
-		printf("\n");
-	}
+	for (i = 0; i < shown; i++)
+		print_page_row(kmem, rows[i], per_pfn, xnode, gw);
 	if (shown < nr)
 		printf(" ... %s more rows (-l to show them)\n",
 		       COMMAS(nr - shown));
@@ -645,11 +657,17 @@ static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
 		pr_err("perf kmem: %s\n", err);
 		return -EINVAL;
 	}
-	if (verbose > 0 &&
-	    callsite_resolver__for_each_alloc_func(kmem->resolver,
+	return 0;
+}
+
+/* After the events: the kernel map comes from the trace's own records. */
+static void list_alloc_funcs(struct perf_kmem *kmem)
+{
+	if (verbose <= 0 || !kmem->resolver)
+		return;
+	if (callsite_resolver__for_each_alloc_func(kmem->resolver,
 						   alloc_func_print, NULL))
 		pr_warning("perf kmem: no kernel symbols to list allocator functions from\n");
-	return 0;
 }
 
 static int setup_page_analysis(struct perf_kmem *kmem)
@@ -778,6 +796,7 @@ static int kmem_stat(struct perf_kmem *kmem)
 		goto out;
 	}
 	setup_pager();
+	list_alloc_funcs(kmem);
 	err = print_page_result(kmem);
 out:
 	cleanup_page_analysis(kmem);
