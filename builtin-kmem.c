@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <api/fs/tracing_path.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -37,6 +39,7 @@
 #include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/hashmap.h"
+#include "util/header.h"
 #include "util/kmem-page.h"
 #include "util/machine.h"
 #include "util/mem2node.h"
@@ -94,12 +97,19 @@ struct perf_kmem {
 	bool			have_mem2node;
 	int			nr_nodes;
 
+	u64			nr_events;	/* analysed */
 	/* What went wrong on the way. */
 	u64			nr_lost;
 	u64			nr_bad_events;
 };
 
 static const char default_mode_slab[] = "slab";
+
+/*
+ * Our own messages go to stderr even while perf's are silenced: each is
+ * the one line a user reads about a problem.
+ */
+#define kmem_err(fmt, ...) fprintf(stderr, "perf kmem: " fmt "\n", ##__VA_ARGS__)
 
 /* Thousands separators whatever the locale: "12,345,678". */
 static const char *commas(u64 v, char *buf, size_t size)
@@ -128,7 +138,7 @@ static struct tep_format_field *need_field(struct evsel *evsel,
 	struct tep_format_field *f = evsel__field(evsel, name);
 
 	if (!f)
-		pr_err("perf kmem: %s has no '%s' field\n",
+		kmem_err("%s has no '%s' field",
 		       evsel__name(evsel), name);
 	return f;
 }
@@ -142,7 +152,7 @@ static int setup_page_fields(struct perf_kmem *kmem, struct evsel *evsel,
 		kmem->pfn_is_page = f->pfn != NULL;
 	}
 	if (!f->pfn) {
-		pr_err("perf kmem: %s has neither a 'pfn' nor a 'page' field\n",
+		kmem_err("%s has neither a 'pfn' nor a 'page' field",
 		       evsel__name(evsel));
 		return -EINVAL;
 	}
@@ -320,6 +330,7 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	if (perf_time__skip_sample(&kmem->ptime, sample->time))
 		return 0;
+	kmem->nr_events++;
 	return handler(kmem, evsel, sample);
 }
 
@@ -560,7 +571,7 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 
 	rows = kmem_page__rows(kmem->kp, table, keys, nr_keys, &nr);
 	if (!rows) {
-		pr_err("perf kmem: out of memory sorting the table\n");
+		kmem_err("out of memory sorting the table");
 		return;
 	}
 	shown = lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
@@ -591,7 +602,7 @@ static int print_page_result(struct perf_kmem *kmem)
 					keys, KMEM_MAX_SORT_KEYS, bad,
 					sizeof(bad));
 	if (nr_keys < 0) {
-		pr_err("perf kmem: unknown sort key '%s' for --page: use page, callsite, hit, bytes, order, migtype, gfp, xnode\n",
+		kmem_err("unknown sort key '%s' for --page: use page, callsite, hit, bytes, order, migtype, gfp, xnode",
 		       bad);
 		return -EINVAL;
 	}
@@ -644,7 +655,7 @@ static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
 	kmem->have_callchains = alloc && evsel__has_callchain(alloc);
 	if (!kmem->have_callchains) {
 		if (alloc)
-			pr_warning("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
+			kmem_err("no callchains in %s: callsites need 'perf kmem record --page'",
 				   kmem->input_name);
 		return 0;
 	}
@@ -654,7 +665,7 @@ static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
 						kmem->alloc_regex_add != NULL,
 						kmem->raw_ip, err, sizeof(err));
 	if (!kmem->resolver) {
-		pr_err("perf kmem: %s\n", err);
+		kmem_err("%s", err);
 		return -EINVAL;
 	}
 	return 0;
@@ -667,7 +678,7 @@ static void list_alloc_funcs(struct perf_kmem *kmem)
 		return;
 	if (callsite_resolver__for_each_alloc_func(kmem->resolver,
 						   alloc_func_print, NULL))
-		pr_warning("perf kmem: no kernel symbols to list allocator functions from\n");
+		kmem_err("no kernel symbols to list allocator functions from");
 }
 
 static int setup_page_analysis(struct perf_kmem *kmem)
@@ -679,7 +690,7 @@ static int setup_page_analysis(struct perf_kmem *kmem)
 	alloc = evlist__find_tracepoint_by_name(evlist, "kmem:mm_page_alloc");
 	free_ev = evlist__find_tracepoint_by_name(evlist, "kmem:mm_page_free");
 	if (!alloc && !free_ev) {
-		pr_err("perf kmem: %s has no page allocator events: record them with 'perf kmem record --page'\n",
+		kmem_err("%s has no page allocator events: record them with 'perf kmem record --page'",
 		       kmem->input_name);
 		return -EINVAL;
 	}
@@ -736,8 +747,39 @@ static void cleanup_page_analysis(struct perf_kmem *kmem)
 
 /* --- perf kmem stat -------------------------------------------------- */
 
+/* Why perf could not open @path, in the words a user needs. */
+static void explain_unreadable(const char *path, char *buf, size_t size)
+{
+	struct perf_file_header h;
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		snprintf(buf, size, "%s", strerror(errno));
+		return;
+	}
+	n = fstat(fd, &st) ? -1 : pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	if (n < 0)
+		snprintf(buf, size, "%s", strerror(errno));
+	else if (st.st_size == 0)
+		snprintf(buf, size, "the file is empty");
+	else if ((size_t)n < sizeof(h) || memcmp(&h.magic, "PERFILE2", 8))
+		snprintf(buf, size, "not a perf.data file");
+	else if (h.data.size == 0)
+		snprintf(buf, size, "its data size is 0: the perf record that wrote it did not finish (killed?)");
+	else if (h.data.offset + h.data.size > (u64)st.st_size)
+		snprintf(buf, size, "truncated: %" PRIu64 " bytes of data announced, %" PRIu64 " in the file",
+			 h.data.size, (u64)st.st_size - min((u64)st.st_size, h.data.offset));
+	else
+		snprintf(buf, size, "its header is corrupt");
+}
+
 static int open_session(struct perf_kmem *kmem)
 {
+	char why[160];
+
 	/* The session keeps a pointer to its perf_data until it is deleted. */
 	kmem->data.path = kmem->input_name;
 	kmem->data.mode = PERF_DATA_MODE_READ;
@@ -756,43 +798,67 @@ static int open_session(struct perf_kmem *kmem)
 		int err = PTR_ERR(kmem->session);
 
 		kmem->session = NULL;
-		pr_err("perf kmem: cannot read %s: %s\n", kmem->input_name,
-		       err == -ENOMEM ? "out of memory" :
-		       "not a valid perf.data file (truncated or corrupt?)");
+		explain_unreadable(kmem->input_name, why, sizeof(why));
+		kmem_err("cannot read %s: %s", kmem->input_name, why);
 		return err ?: -EINVAL;
 	}
 	return 0;
 }
 
+/*
+ * perf's own reader reports problems in several lines of its own; unless
+ * asked for them with -v, keep them quiet and say in one line what failed.
+ */
+static int quiet_perf(void)
+{
+	int saved = verbose;
+
+	if (verbose == 0)
+		verbose = -1;
+	return saved;
+}
+
+static int read_events(struct perf_kmem *kmem)
+{
+	int saved = quiet_perf();
+	int err = perf_session__process_events(kmem->session);
+
+	verbose = saved;
+	return err;
+}
+
 static int kmem_stat(struct perf_kmem *kmem)
 {
-	int err;
+	int err, saved;
 
 	if (perf_time__parse_str(&kmem->ptime, kmem->time_str)) {
-		pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
-		       kmem->time_str);
+		kmem_err("invalid --time '%s': use start,stop in seconds",
+			 kmem->time_str);
 		return -EINVAL;
 	}
+	saved = quiet_perf();
 	err = open_session(kmem);
+	verbose = saved;
 	if (err)
 		return err;
 	if (symbol__init(&kmem->session->header.env) < 0) {
+		kmem_err("cannot set up symbol resolution");
 		err = -EINVAL;
 		goto out;
 	}
 	if (!kmem->page) {
-		pr_err("perf kmem: slab analysis is not available yet: use --page\n");
+		kmem_err("slab analysis is not available yet: use --page");
 		err = -EINVAL;
 		goto out;
 	}
 	err = setup_page_analysis(kmem);
 	if (err)
 		goto out;
-	err = perf_session__process_events(kmem->session);
+	err = read_events(kmem);
 	if (err) {
-		pr_err("perf kmem: error reading %s: %s\n", kmem->input_name,
-		       err == -ENOMEM ? "out of memory" :
-		       "truncated or corrupt data");
+		kmem_err("cannot read %s: %s", kmem->input_name,
+			 err == -ENOMEM ? "out of memory" :
+			 "corrupt or truncated data in the event stream");
 		goto out;
 	}
 	setup_pager();
@@ -913,7 +979,7 @@ static int kmem_config(const char *var, const char *value, void *cb)
 		*mode = strcmp(value, "page") ? default_mode_slab : "page";
 		return 0;
 	}
-	pr_err("perf kmem: invalid kmem.default '%s': use page or slab\n", value);
+	kmem_err("invalid kmem.default '%s': use page or slab", value);
 	return -1;
 }
 
