@@ -128,7 +128,7 @@ static const char *commas(u64 v, char *buf, size_t size)
 	return buf;
 }
 
-#define COMMAS(v) commas((v), (char[32]){}, 32)
+#define COMMAS(v) commas((v), (char [32]) { 0 }, 32)
 
 /* --- decoding events ------------------------------------------------- */
 
@@ -515,7 +515,7 @@ static int gfp_width(struct perf_kmem *kmem, struct kmem_page_row **rows,
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		width = max(width, (int)strlen(gfp_name(kmem, rows[i]->gfp)));
+		width = max_t(int, width, strlen(gfp_name(kmem, rows[i]->gfp)));
 	return width;
 }
 
@@ -676,7 +676,7 @@ static void list_alloc_funcs(struct perf_kmem *kmem)
 {
 	if (verbose <= 0 || !kmem->resolver)
 		return;
-	if (callsite_resolver__for_each_alloc_func(kmem->resolver,
+	if (callsite_resolver__list_alloc_funcs(kmem->resolver,
 						   alloc_func_print, NULL))
 		kmem_err("no kernel symbols to list allocator functions from");
 }
@@ -1019,7 +1019,7 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_END()
 	};
 	const char * const subcommands[] = { "record", "stat", NULL };
-	const char *usage[] = { NULL, NULL };
+	const char *usage[2] = { NULL, NULL };
 	int err;
 
 	err = perf_config(kmem_config, &default_mode);
