@@ -19,7 +19,9 @@ perf.data to say that the machine had N nodes (2 by default):
 
 Every other byte of the file is kept: the feature payloads that follow the
 two rewritten ones move, and their entries in the feature section table
-say where to.  Only native-endian (little-endian) files are handled.
+say where to.  --drop-mem-topology leaves MEM_TOPOLOGY out altogether, as
+a perf older than 4.17 would have.  Only native-endian (little-endian)
+files are handled.
 
 The topology written is printed on stdout, one line per node:
   node N cpus LIST blocks LIST
@@ -189,7 +191,7 @@ def read_pfns(path):
     return pfns
 
 
-def rewrite(data, nr_nodes, pfn_file, page_size):
+def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False):
     if len(data) < FILE_HEADER.size:
         raise FormatError('too short for a perf.data header')
     (magic, _size, _attr_size, _ao, _asz, data_off, data_size, _eo, _esz,
@@ -239,20 +241,29 @@ def rewrite(data, nr_nodes, pfn_file, page_size):
            HEADER_MEM_TOPOLOGY: pack_mem(bsize, node_blocks)}
 
     # Lay the payloads out again in their old order, keeping any bytes
-    # between them; only the two rewritten ones change size.
-    out = bytearray(data[:table_end])
+    # between them; only the rewritten ones change size.
+    kept = [f for f in feats if not (drop_mem and f == HEADER_MEM_TOPOLOGY)]
+    out = bytearray(data[:table_off])
+    if drop_mem:
+        bitmap &= ~(1 << HEADER_MEM_TOPOLOGY)
+        FILE_HEADER.pack_into(out, 0, magic, _size, _attr_size, _ao, _asz,
+                              data_off, data_size, _eo, _esz,
+                              bitmap.to_bytes(32, 'little'))
+    out += bytes(16 * len(kept))
     cursor = table_end
     for feat in sorted(feats, key=lambda f: sections[f][0]):
         off, size = sections[feat]
         if off < cursor:
             raise FormatError('feature payloads overlap or precede the table')
         out += data[cursor:off]
+        cursor = off + size
+        if feat not in kept:
+            continue
         body = new.get(feat, data[off:off + size])
         sections[feat] = [len(out), len(body)]
         out += body
-        cursor = off + size
     out += data[cursor:]
-    for i, feat in enumerate(feats):
+    for i, feat in enumerate(kept):
         struct.pack_into('<QQ', out, table_off + 16 * i, *sections[feat])
 
     report = ['block_size %d' % bsize]
@@ -274,13 +285,16 @@ def main():
                     help="text with 'pfn=0x...' in it ('-': stdin), to "
                          'share the pfns seen evenly between the nodes')
     ap.add_argument('--page-size', type=int, default=4096)
+    ap.add_argument('--drop-mem-topology', action='store_true',
+                    help='leave MEM_TOPOLOGY out, as perf before 4.17 did')
     args = ap.parse_args()
     if args.nodes < 1:
         ap.error('--nodes must be at least 1')
     try:
         with open(args.input, 'rb') as f:
             data = f.read()
-        out, report = rewrite(data, args.nodes, args.pfns, args.page_size)
+        out, report = rewrite(data, args.nodes, args.pfns, args.page_size,
+                              args.drop_mem_topology)
     except (OSError, FormatError) as e:
         print('numa-rewrite: %s: %s' % (args.input, e), file=sys.stderr)
         return 1

@@ -1,0 +1,271 @@
+#!/bin/bash
+# perf kmem stat --page cross-node traffic on a made-up two-node trace
+# SPDX-License-Identifier: GPL-2.0
+#
+# Records page allocator events on this (likely one-node) machine, rewrites
+# the trace's NUMA and memory topology to say two nodes with
+# scripts/numa-rewrite.py, and checks every cross-node number perf kmem
+# prints against a computation of its own over 'perf script' output.  Also
+# checks what a one-node trace and a trace without memory topology print.
+#
+# PERF names the perf to test (default: ../../perf beside this script's
+# real path, else perf in PATH); NUMA_REWRITE the rewriting script.
+# Exit: 0 pass, 1 fail, 2 skip.
+
+here=$(dirname "$(readlink -f "$0")")
+top=$(readlink -f "${here}/../..")
+if [ -z "${PERF}" ]; then
+	if [ -x "${top}/perf" ]; then
+		PERF="${top}/perf"
+	else
+		PERF=perf
+	fi
+fi
+rewrite=${NUMA_REWRITE:-${top}/scripts/numa-rewrite.py}
+err=0
+
+if ! command -v python3 >/dev/null; then
+	echo "SKIP: no python3"
+	exit 2
+fi
+if [ ! -f "${rewrite}" ]; then
+	echo "SKIP: no ${rewrite}"
+	exit 2
+fi
+
+tmp=$(mktemp -d /tmp/perf-kmem-numa.XXXXXX)
+trap 'rm -rf "${tmp}"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+# Two writers and two readers: pages are allocated and freed on both CPUs
+# of a two-CPU machine, so both nodes of the rewritten trace see traffic.
+workload='for i in 1 2; do
+	dd if=/dev/zero bs=64k count=1000 2>/dev/null | cat >/dev/null &
+done
+wait'
+
+if ! "${PERF}" kmem record --page -o "${tmp}/one.data" -- \
+		bash -c "${workload}" >"${tmp}/record.log" 2>&1; then
+	echo "SKIP: cannot record kmem page events"
+	cat "${tmp}/record.log"
+	exit 2
+fi
+
+ncpus=$("${PERF}" report --header-only -I -i "${tmp}/one.data" 2>/dev/null |
+	sed -n 's/^# nrcpus avail : //p')
+if [ -z "${ncpus}" ] || [ "${ncpus}" -lt 2 ]; then
+	echo "SKIP: two CPUs are needed to make two nodes"
+	exit 2
+fi
+
+"${PERF}" script -F cpu,event,trace -i "${tmp}/one.data" \
+	>"${tmp}/trace.txt" 2>/dev/null || fail "perf script on the recording"
+
+if ! python3 "${rewrite}" --pfns "${tmp}/trace.txt" "${tmp}/one.data" \
+		"${tmp}/two.data" >"${tmp}/topology.txt"; then
+	fail "numa-rewrite.py"
+	exit 1
+fi
+python3 "${rewrite}" --nodes 1 --drop-mem-topology "${tmp}/one.data" \
+	"${tmp}/nomem.data" >/dev/null || fail "numa-rewrite.py --drop-mem-topology"
+
+"${PERF}" script -F cpu,event,trace -i "${tmp}/two.data" 2>/dev/null |
+	cmp -s - "${tmp}/trace.txt" ||
+	fail "perf script reads the rewritten trace differently"
+"${PERF}" report --header-only -I -i "${tmp}/two.data" \
+	>"${tmp}/header.txt" 2>&1 || fail "perf report --header-only"
+
+"${PERF}" kmem stat --page -i "${tmp}/two.data" >"${tmp}/stat.txt" 2>&1 ||
+	fail "perf kmem stat --page on the two-node trace"
+"${PERF}" kmem stat --page --caller -l 1000000 -s xnode \
+	-i "${tmp}/two.data" >"${tmp}/caller.txt" 2>&1 ||
+	fail "perf kmem stat --page --caller -s xnode"
+
+# The independent computation: replay the trace with the topology that
+# perf report prints, and compare with what perf kmem said.
+python3 - "${tmp}" "$(getconf PAGESIZE)" <<'EOF' || err=1
+import re
+import sys
+
+tmp, page_size = sys.argv[1], int(sys.argv[2])
+ok = True
+
+
+def bad(msg):
+    global ok
+    ok = False
+    print('FAIL: ' + msg)
+
+
+def parse_list(text):
+    out = set()
+    for part in filter(None, text.strip().split(',')):
+        lo, _, hi = part.partition('-')
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+# Topology as perf reads it back ...
+header = open(tmp + '/header.txt').read()
+cpu_node = {}
+for node, cpus in re.findall(r'^# node(\d+) cpu list : (.*)$', header, re.M):
+    for cpu in parse_list(cpus):
+        cpu_node[cpu] = int(node)
+m = re.search(r'^# memory nodes \(nr (\d+), block size (0x[0-9a-f]+)\):$',
+              header, re.M)
+if not m:
+    bad('no memory topology in the rewritten header')
+    sys.exit(1)
+bsize = int(m.group(2), 16)
+block_node = {}
+for node, blocks in re.findall(r'^#\s+(\d+) \[\w+\]: (.*)$', header, re.M):
+    for block in parse_list(blocks):
+        block_node[block] = int(node)
+
+# ... must be what the rewriter says it wrote.
+wrote = open(tmp + '/topology.txt').read()
+for node, cpus, blocks in re.findall(r'^node (\d+) cpus (\S+) blocks (\S+)$',
+                                     wrote, re.M):
+    if {c for c, n in cpu_node.items() if n == int(node)} != parse_list(cpus):
+        bad('node %s CPUs differ from what numa-rewrite wrote' % node)
+    if {b for b, n in block_node.items() if n == int(node)} != \
+            parse_list(blocks):
+        bad('node %s memory blocks differ from what numa-rewrite wrote' % node)
+nr_nodes = max(list(cpu_node.values()) + list(block_node.values())) + 1
+if nr_nodes != 2:
+    bad('expected two nodes, the header has %d' % nr_nodes)
+
+ev_re = re.compile(r'^\s*\[(\d+)\]\s+kmem:(mm_page_alloc|mm_page_free):'
+                   r'.*\bpfn=(0x[0-9a-f]+|\d+) order=(\d+)')
+alloc_remote = [0, 0]
+free_remote = [0, 0]
+free_other = [0, 0]
+matrix = [[0] * nr_nodes for _ in range(nr_nodes)]
+live = {}       # pfn -> (allocating CPU's node, order)
+nr_events = 0
+for line in open(tmp + '/trace.txt'):
+    m = ev_re.match(line)
+    if not m:
+        continue
+    cpu, what, pfn, order = (int(m.group(1)), m.group(2),
+                             int(m.group(3), 0), int(m.group(4)))
+    if order > 31:
+        continue
+    nr_events += 1
+    if what == 'mm_page_alloc' and pfn in (2**64 - 1, 2**32 - 1):
+        continue        # a failed allocation
+    size = page_size << order
+    cnode = cpu_node.get(cpu, -1)
+    pnode = block_node.get(pfn * page_size // bsize, -1)
+    remote = cnode >= 0 and pnode >= 0 and cnode != pnode
+    if what == 'mm_page_alloc':
+        if remote:
+            alloc_remote[0] += 1
+            alloc_remote[1] += size
+        live[pfn] = (cnode, order)
+        continue
+    if remote:
+        free_remote[0] += 1
+        free_remote[1] += size
+    if pfn not in live:
+        continue
+    anode, aorder = live.pop(pfn)
+    if anode < 0 or cnode < 0:
+        continue
+    matrix[anode][cnode] += page_size << aorder
+    if anode != cnode:
+        free_other[0] += 1
+        free_other[1] += page_size << aorder
+
+if not nr_events:
+    bad('no page events in the trace')
+
+
+def number(text):
+    return int(text.replace(',', ''))
+
+
+stat = open(tmp + '/stat.txt').read()
+for label, want in (('Allocations from a remote node', alloc_remote),
+                    ('Frees by a CPU of another node', free_remote),
+                    ('Freed on another node than allocated', free_other)):
+    m = re.search(r'^ %s:\s+([\d,]+)\s+\[\s*([\d,]+) bytes \]$' % label,
+                  stat, re.M)
+    if not m:
+        bad("no '%s' line" % label)
+        continue
+    got = [number(m.group(1)), number(m.group(2))]
+    print('%-38s perf kmem %s, expected %s' % (label + ':', got, want))
+    if got != want:
+        bad('%s: perf kmem says %s, expected %s' % (label, got, want))
+
+# The matrix: a heading line naming the freeing nodes, then a row per
+# allocating node; '.' is zero.
+lines = stat.splitlines()
+head = [i for i, l in enumerate(lines) if l.split()[:1] == ['alloc\\free']]
+if not head:
+    bad('no node matrix')
+    sys.exit(1)
+rows = {}
+for line in lines[head[0] + 1:head[0] + 1 + nr_nodes]:
+    cells = line.split()
+    rows[int(cells[0])] = [0 if c == '.' else number(c) for c in cells[1:]]
+for a in range(nr_nodes):
+    print('matrix row %d: perf kmem %s, expected %s' %
+          (a, rows.get(a), matrix[a]))
+    if rows.get(a) != matrix[a]:
+        bad('matrix row %d: perf kmem says %s, expected %s' %
+            (a, rows.get(a), matrix[a]))
+if sum(matrix[a][f] for a in range(nr_nodes) for f in range(nr_nodes)
+       if a != f) != free_other[1]:
+    bad('the matrix off the diagonal is not the bytes freed on another node')
+
+# --caller: a 'Freed remote' column, sorted by it with -s xnode, adding up
+# to the allocations freed on another node.
+caller = open(tmp + '/caller.txt').read().splitlines()
+head = [l for l in caller if 'Freed remote' in l]
+if not head:
+    bad("no 'Freed remote' column in --caller")
+else:
+    # Cells are split by ' | ': gfp flags have '|' but no spaces.
+    cols = len(head[0].split(' | '))
+    col = [c.strip() for c in head[0].split(' | ')].index('Freed remote')
+    freed = [number(l.split(' | ')[col]) for l in caller
+             if len(l.split(' | ')) == cols and l != head[0]]
+    print('Freed remote column sums to %d in %d rows' %
+          (sum(freed), len(freed)))
+    if sum(freed) != free_other[0]:
+        bad("'Freed remote' sums to %d, expected %d" %
+            (sum(freed), free_other[0]))
+    if freed != sorted(freed, reverse=True):
+        bad("-s xnode does not sort by 'Freed remote'")
+sys.exit(0 if ok else 1)
+EOF
+
+# One node: a single line, no numbers.
+"${PERF}" kmem stat --page -i "${tmp}/one.data" >"${tmp}/one.txt" 2>&1 ||
+	fail "perf kmem stat --page on the one-node trace"
+if ! grep -q "^ All page traffic was node-local" "${tmp}/one.txt"; then
+	fail "the one-node trace does not say all traffic was node-local"
+fi
+if grep -q -e "remote node" -e 'alloc\\free' -e "Freed remote" \
+		"${tmp}/one.txt"; then
+	fail "the one-node trace prints cross-node numbers"
+fi
+
+# No memory topology: a line saying the analysis needs it.
+"${PERF}" kmem stat --page -i "${tmp}/nomem.data" >"${tmp}/nomem.txt" 2>&1 ||
+	fail "perf kmem stat --page on the trace without memory topology"
+if ! grep -q "^ Cross-node analysis needs" "${tmp}/nomem.txt"; then
+	fail "the trace without memory topology does not say what is missing"
+fi
+
+if [ "${err}" -ne 0 ]; then
+	echo "perf kmem stat --page output on the two-node trace:"
+	sed -n '/Allocations from a remote/,$p' "${tmp}/stat.txt"
+fi
+exit "${err}"
