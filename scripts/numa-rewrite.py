@@ -9,7 +9,8 @@ perf.data to say that the machine had N nodes (2 by default):
 
   - the CPUs of the original topology, in order, are cut into N runs of
     about equal length, run k on node k (two CPUs: CPU 0 on node 0, CPU 1
-    on node 1);
+    on node 1); with --cpuless M, the last M nodes get no CPUs, as memory
+    only nodes (CXL, PMEM) have, and the CPUs go to the others;
   - the memory blocks of the original topology, in address order, are cut
     into N runs, run k on node k.  With --pfns, the cuts are placed so that
     each node holds about as many of the pfns named in that file as the
@@ -191,7 +192,8 @@ def read_pfns(path):
     return pfns
 
 
-def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False):
+def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False,
+            cpuless=0):
     if len(data) < FILE_HEADER.size:
         raise FormatError('too short for a perf.data header')
     (magic, _size, _attr_size, _ao, _asz, data_off, data_size, _eo, _esz,
@@ -222,7 +224,7 @@ def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False):
     numa = parse_numa(payload(HEADER_NUMA_TOPOLOGY))
     bsize, blocks = parse_mem(payload(HEADER_MEM_TOPOLOGY))
     cpus = sorted(set(c for n in numa for c in n[3]))
-    if len(cpus) < nr_nodes or len(blocks) < nr_nodes:
+    if len(cpus) < nr_nodes - cpuless or len(blocks) < nr_nodes:
         raise FormatError('%d CPUs and %d memory blocks cannot make %d nodes'
                           % (len(cpus), len(blocks), nr_nodes))
     weights = {}
@@ -231,7 +233,7 @@ def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False):
             block = pfn * page_size // bsize
             weights[block] = weights.get(block, 0) + 1
     node_blocks = split_blocks(blocks, nr_nodes, weights)
-    node_cpus = split_evenly(cpus, nr_nodes)
+    node_cpus = split_evenly(cpus, nr_nodes - cpuless) + [[]] * cpuless
     mem_total = sum(n[1] for n in numa)
     mem_free = sum(n[2] for n in numa)
     new_numa = [(k, mem_total * len(node_blocks[k]) // len(blocks),
@@ -287,14 +289,19 @@ def main():
     ap.add_argument('--page-size', type=int, default=4096)
     ap.add_argument('--drop-mem-topology', action='store_true',
                     help='leave MEM_TOPOLOGY out, as perf before 4.17 did')
+    ap.add_argument('--cpuless', type=int, default=0, metavar='N',
+                    help='give the last N nodes memory but no CPUs, as '
+                         'CXL or PMEM nodes have')
     args = ap.parse_args()
     if args.nodes < 1:
         ap.error('--nodes must be at least 1')
+    if not 0 <= args.cpuless < args.nodes:
+        ap.error('--cpuless must leave a node with CPUs')
     try:
         with open(args.input, 'rb') as f:
             data = f.read()
         out, report = rewrite(data, args.nodes, args.pfns, args.page_size,
-                              args.drop_mem_topology)
+                              args.drop_mem_topology, args.cpuless)
     except (OSError, FormatError) as e:
         print('numa-rewrite: %s: %s' % (args.input, e), file=sys.stderr)
         return 1
