@@ -364,8 +364,13 @@ static int setup_nodes(struct perf_kmem *kmem)
 
 		if (!map)
 			continue;
+		/*
+		 * A node without CPUs (CXL, PMEM) has an empty cpu list, which
+		 * perf_cpu_map__new() makes the 'any CPU' map: CPU -1.
+		 */
 		perf_cpu_map__for_each_cpu(cpu, idx, map)
-			kmem->cpu_node[cpu.cpu] = env->numa_nodes[i].node;
+			if (cpu.cpu >= 0 && cpu.cpu <= max_cpu)
+				kmem->cpu_node[cpu.cpu] = env->numa_nodes[i].node;
 	}
 	if (env->nr_memory_nodes && env->memory_bsize &&
 	    !mem2node__init(&kmem->mem2node, env))
