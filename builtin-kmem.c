@@ -462,27 +462,38 @@ static void print_grid(struct perf_kmem *kmem)
 static void print_node_traffic(struct perf_kmem *kmem)
 {
 	const struct kmem_page_summary *s = kmem_page__summary(kmem->kp);
-	int from, to;
+	char node[16];
+	int from, to, width;
 
 	printf("\n");
 	if (!kmem->nr_nodes || !kmem->have_mem2node) {
-		printf(" Cross-node analysis needs the NUMA and memory topology of a newer perf record.\n");
+		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
 		return;
 	}
 	if (kmem->nr_nodes == 1) {
 		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
 		return;
 	}
-	print_count_line("Allocations from a remote node:", &s->alloc_remote);
-	print_count_line("Frees by a CPU of another node:", &s->free_remote);
-	print_count_line("Freed on another node than allocated:",
+	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n", kmem->nr_nodes);
+	printf(" %.*s\n\n", width - 2, "=========================================");
+	print_count_line("Allocations of remote memory:", &s->alloc_remote);
+	print_count_line("Frees of remote memory:", &s->free_remote);
+	print_count_line("Allocations freed on another node:",
 			 &s->free_other_node);
-	printf("\n Bytes allocated (rows) and freed (columns) by node\n\n alloc\\free");
-	for (to = 0; to < kmem->nr_nodes; to++)
-		printf("  %14d", to);
+	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
+	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
+	       " than the allocating CPU.\n");
+
+	printf("\n Bytes allocated and freed in the trace, by node of the allocating CPU\n"
+	       " (rows) and of the freeing CPU (columns):\n\n %-10s", "alloc\\free");
+	for (to = 0; to < kmem->nr_nodes; to++) {
+		snprintf(node, sizeof(node), "node %d", to);
+		printf("  %14s", node);
+	}
 	printf("\n");
 	for (from = 0; from < kmem->nr_nodes; from++) {
-		printf(" %10d", from);
+		snprintf(node, sizeof(node), "node %d", from);
+		printf(" %10s", node);
 		for (to = 0; to < kmem->nr_nodes; to++) {
 			u64 b = kmem_page__node_matrix(kmem->kp, from, to);
 
@@ -490,6 +501,8 @@ static void print_node_traffic(struct perf_kmem *kmem)
 		}
 		printf("\n");
 	}
+	if (s->free_other_node.nr && !kmem->caller)
+		printf("\n Callsites of the allocations freed on another node: --caller -s xnode\n");
 }
 
 static const char *callsite_name(struct perf_kmem *kmem, u64 callsite,
