@@ -474,6 +474,11 @@ static void print_node_traffic(struct perf_kmem *kmem)
 		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
 		return;
 	}
+	if (kmem->nr_nodes > KMEM_PAGE_MAX_NODES) {
+		printf(" No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
+		       kmem->nr_nodes, KMEM_PAGE_MAX_NODES);
+		return;
+	}
 	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n", kmem->nr_nodes);
 	printf(" %.*s\n\n", width - 2, "=========================================");
 	print_count_line("Allocations of remote memory:", &s->alloc_remote);
@@ -532,7 +537,8 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 			     int lines)
 {
 	bool per_pfn = table == KMEM_TABLE_ALLOC;
-	bool xnode = kmem->nr_nodes > 1 && kmem->have_mem2node;
+	bool xnode = kmem->nr_nodes > 1 && kmem->have_mem2node &&
+		     kmem->nr_nodes <= KMEM_PAGE_MAX_NODES;
 	struct kmem_page_row **rows;
 	size_t nr, i, shown;
 	char mt[32], cs[256];
