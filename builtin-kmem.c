@@ -537,8 +537,9 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 			     int lines)
 {
 	bool per_pfn = table == KMEM_TABLE_ALLOC;
+	/* Frees are of no live page: no column under --live. */
 	bool xnode = kmem->nr_nodes > 1 && kmem->have_mem2node &&
-		     kmem->nr_nodes <= KMEM_PAGE_MAX_NODES;
+		     kmem->nr_nodes <= KMEM_PAGE_MAX_NODES && !kmem->live;
 	struct kmem_page_row **rows;
 	size_t nr, i, shown;
 	char mt[32], cs[256];
