@@ -26,6 +26,7 @@ files are handled.
 
 The topology written is printed on stdout, one line per node:
   node N cpus LIST blocks LIST
+('none' for the CPUs of a memory-only node)
 with block numbers in units of the memory block size, also printed:
   block_size BYTES
 """
@@ -271,7 +272,7 @@ def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False,
     report = ['block_size %d' % bsize]
     for k in range(nr_nodes):
         report.append('node %d cpus %s blocks %s' %
-                      (k, format_list(node_cpus[k]),
+                      (k, format_list(node_cpus[k]) or 'none',
                        format_list(node_blocks[k])))
     return bytes(out), report
 

@@ -41,12 +41,16 @@ fail() {
 	err=1
 }
 
-# Two writers and two readers: pages are allocated and freed on both CPUs
-# of a two-CPU machine, so both nodes of the rewritten trace see traffic.
-workload='for i in 1 2; do
-	dd if=/dev/zero bs=64k count=1000 2>/dev/null | cat >/dev/null &
-done
-wait'
+# Two pipes, each written on one CPU and read on the other when taskset is
+# there: pipe pages are allocated by the writer and freed by the reader, so
+# every cell of the rewritten trace's node matrix sees traffic.
+pin0="" pin1=""
+if command -v taskset >/dev/null; then
+	pin0="taskset -c 0" pin1="taskset -c 1"
+fi
+workload="$pin0 dd if=/dev/zero bs=64k count=1000 2>/dev/null | $pin1 cat >/dev/null &
+$pin1 dd if=/dev/zero bs=64k count=1000 2>/dev/null | $pin0 cat >/dev/null &
+wait"
 
 if ! "${PERF}" kmem record --page -o "${tmp}/one.data" -- \
 		bash -c "${workload}" >"${tmp}/record.log" 2>&1; then
@@ -65,33 +69,44 @@ fi
 "${PERF}" script -F cpu,event,trace -i "${tmp}/one.data" \
 	>"${tmp}/trace.txt" 2>/dev/null || fail "perf script on the recording"
 
-if ! python3 "${rewrite}" --pfns "${tmp}/trace.txt" "${tmp}/one.data" \
-		"${tmp}/two.data" >"${tmp}/topology.txt"; then
-	fail "numa-rewrite.py"
-	exit 1
-fi
 python3 "${rewrite}" --nodes 1 --drop-mem-topology "${tmp}/one.data" \
 	"${tmp}/nomem.data" >/dev/null || fail "numa-rewrite.py --drop-mem-topology"
 
-"${PERF}" script -F cpu,event,trace -i "${tmp}/two.data" 2>/dev/null |
-	cmp -s - "${tmp}/trace.txt" ||
-	fail "perf script reads the rewritten trace differently"
-"${PERF}" report --header-only -I -i "${tmp}/two.data" \
-	>"${tmp}/header.txt" 2>&1 || fail "perf report --header-only"
+# check_trace NAME NODES [numa-rewrite.py options]: make an NODES-node
+# trace NAME.data and check what perf kmem says of it.
+check_trace() {
+	local name=$1 nodes=$2 f="${tmp}/$1"
 
-"${PERF}" kmem stat --page -i "${tmp}/two.data" >"${tmp}/stat.txt" 2>&1 ||
-	fail "perf kmem stat --page on the two-node trace"
-"${PERF}" kmem stat --page --caller -l 1000000 -s xnode \
-	-i "${tmp}/two.data" >"${tmp}/caller.txt" 2>&1 ||
-	fail "perf kmem stat --page --caller -s xnode"
+	shift 2
+	echo "${nodes} nodes ($*):"
+	if ! python3 "${rewrite}" --nodes "${nodes}" "$@" \
+			--pfns "${tmp}/trace.txt" "${tmp}/one.data" \
+			"${f}.data" >"${f}.topology"; then
+		fail "numa-rewrite.py for ${name}"
+		return
+	fi
+	"${PERF}" script -F cpu,event,trace -i "${f}.data" 2>/dev/null |
+		cmp -s - "${tmp}/trace.txt" ||
+		fail "perf script reads ${name}.data differently"
+	"${PERF}" report --header-only -I -i "${f}.data" \
+		>"${f}.header" 2>&1 || fail "perf report --header-only on ${name}"
+	"${PERF}" kmem stat --page -i "${f}.data" >"${f}.stat" 2>&1 ||
+		fail "perf kmem stat --page on ${name}"
+	"${PERF}" kmem stat --page --caller -l 1000000 -s xnode \
+		-i "${f}.data" >"${f}.caller" 2>&1 ||
+		fail "perf kmem stat --page --caller -s xnode on ${name}"
+	check_numbers "${f}" "${nodes}" || err=1
+}
 
 # The independent computation: replay the trace with the topology that
 # perf report prints, and compare with what perf kmem said.
-python3 - "${tmp}" "$(getconf PAGESIZE)" <<'EOF' || err=1
+check_numbers() {
+	python3 - "${tmp}/trace.txt" "$1" "$2" "$(getconf PAGESIZE)" <<'EOF'
 import re
 import sys
 
-tmp, page_size = sys.argv[1], int(sys.argv[2])
+trace, f, want_nodes, page_size = sys.argv[1], sys.argv[2], \
+    int(sys.argv[3]), int(sys.argv[4])
 ok = True
 
 
@@ -102,7 +117,11 @@ def bad(msg):
 
 
 def parse_list(text):
+    """'0-2,5'; perf prints the empty cpu list of a memory-only node as
+    '-1', numa-rewrite.py as 'none'."""
     out = set()
+    if text.strip() in ('-1', 'none'):
+        return out
     for part in filter(None, text.strip().split(',')):
         lo, _, hi = part.partition('-')
         out.update(range(int(lo), int(hi or lo) + 1))
@@ -110,7 +129,7 @@ def parse_list(text):
 
 
 # Topology as perf reads it back ...
-header = open(tmp + '/header.txt').read()
+header = open(f + '.header').read()
 cpu_node = {}
 for node, cpus in re.findall(r'^# node(\d+) cpu list : (.*)$', header, re.M):
     for cpu in parse_list(cpus):
@@ -127,7 +146,7 @@ for node, blocks in re.findall(r'^#\s+(\d+) \[\w+\]: (.*)$', header, re.M):
         block_node[block] = int(node)
 
 # ... must be what the rewriter says it wrote.
-wrote = open(tmp + '/topology.txt').read()
+wrote = open(f + '.topology').read()
 for node, cpus, blocks in re.findall(r'^node (\d+) cpus (\S+) blocks (\S+)$',
                                      wrote, re.M):
     if {c for c, n in cpu_node.items() if n == int(node)} != parse_list(cpus):
@@ -136,8 +155,8 @@ for node, cpus, blocks in re.findall(r'^node (\d+) cpus (\S+) blocks (\S+)$',
             parse_list(blocks):
         bad('node %s memory blocks differ from what numa-rewrite wrote' % node)
 nr_nodes = max(list(cpu_node.values()) + list(block_node.values())) + 1
-if nr_nodes != 2:
-    bad('expected two nodes, the header has %d' % nr_nodes)
+if nr_nodes != want_nodes:
+    bad('expected %d nodes, the header has %d' % (want_nodes, nr_nodes))
 
 ev_re = re.compile(r'^\s*\[(\d+)\]\s+kmem:(mm_page_alloc|mm_page_free):'
                    r'.*\bpfn=(0x[0-9a-f]+|\d+) order=(\d+)')
@@ -147,7 +166,7 @@ free_other = [0, 0]
 matrix = [[0] * nr_nodes for _ in range(nr_nodes)]
 live = {}       # pfn -> (allocating CPU's node, order)
 nr_events = 0
-for line in open(tmp + '/trace.txt'):
+for line in open(trace):
     m = ev_re.match(line)
     if not m:
         continue
@@ -189,10 +208,10 @@ def number(text):
     return int(text.replace(',', ''))
 
 
-stat = open(tmp + '/stat.txt').read()
-for label, want in (('Allocations from a remote node', alloc_remote),
-                    ('Frees by a CPU of another node', free_remote),
-                    ('Freed on another node than allocated', free_other)):
+stat = open(f + '.stat').read()
+for label, want in (('Allocations of remote memory', alloc_remote),
+                    ('Frees of remote memory', free_remote),
+                    ('Allocations freed on another node', free_other)):
     m = re.search(r'^ %s:\s+([\d,]+)\s+\[\s*([\d,]+) bytes \]$' % label,
                   stat, re.M)
     if not m:
@@ -204,7 +223,7 @@ for label, want in (('Allocations from a remote node', alloc_remote),
         bad('%s: perf kmem says %s, expected %s' % (label, got, want))
 
 # The matrix: a heading line naming the freeing nodes, then a row per
-# allocating node; '.' is zero.
+# allocating node, 'node N' then the cells; '.' is zero.
 lines = stat.splitlines()
 head = [i for i, l in enumerate(lines) if l.split()[:1] == ['alloc\\free']]
 if not head:
@@ -213,7 +232,7 @@ if not head:
 rows = {}
 for line in lines[head[0] + 1:head[0] + 1 + nr_nodes]:
     cells = line.split()
-    rows[int(cells[0])] = [0 if c == '.' else number(c) for c in cells[1:]]
+    rows[int(cells[1])] = [0 if c == '.' else number(c) for c in cells[2:]]
 for a in range(nr_nodes):
     print('matrix row %d: perf kmem %s, expected %s' %
           (a, rows.get(a), matrix[a]))
@@ -226,7 +245,7 @@ if sum(matrix[a][f] for a in range(nr_nodes) for f in range(nr_nodes)
 
 # --caller: a 'Freed remote' column, sorted by it with -s xnode, adding up
 # to the allocations freed on another node.
-caller = open(tmp + '/caller.txt').read().splitlines()
+caller = open(f + '.caller').read().splitlines()
 head = [l for l in caller if 'Freed remote' in l]
 if not head:
     bad("no 'Freed remote' column in --caller")
@@ -245,6 +264,11 @@ else:
         bad("-s xnode does not sort by 'Freed remote'")
 sys.exit(0 if ok else 1)
 EOF
+}
+
+check_trace two 2
+# A memory-only node (CXL, PMEM): an empty cpu list in NUMA_TOPOLOGY.
+check_trace three 3 --cpuless 1
 
 # One node: a single line, no numbers.
 "${PERF}" kmem stat --page -i "${tmp}/one.data" >"${tmp}/one.txt" 2>&1 ||
@@ -252,7 +276,7 @@ EOF
 if ! grep -q "^ All page traffic was node-local" "${tmp}/one.txt"; then
 	fail "the one-node trace does not say all traffic was node-local"
 fi
-if grep -q -e "remote node" -e 'alloc\\free' -e "Freed remote" \
+if grep -q -e "remote memory" -e 'alloc\\free' -e "Freed remote" \
 		"${tmp}/one.txt"; then
 	fail "the one-node trace prints cross-node numbers"
 fi
@@ -266,6 +290,6 @@ fi
 
 if [ "${err}" -ne 0 ]; then
 	echo "perf kmem stat --page output on the two-node trace:"
-	sed -n '/Allocations from a remote/,$p' "${tmp}/stat.txt"
+	sed -n '/CROSS-NODE/,$p' "${tmp}/two.stat"
 fi
 exit "${err}"
