@@ -378,6 +378,26 @@ static int setup_nodes(struct perf_kmem *kmem)
 	return 0;
 }
 
+/*
+ * Node numbers need not be dense (0 and 8 on some POWER machines): count
+ * and show the nodes the trace has, not 0..nr_nodes-1.
+ */
+static int nr_trace_nodes(struct perf_kmem *kmem)
+{
+	return kmem->session->header.env.nr_numa_nodes;
+}
+
+static bool node_in_trace(struct perf_kmem *kmem, int node)
+{
+	struct perf_env *env = &kmem->session->header.env;
+	int i;
+
+	for (i = 0; i < env->nr_numa_nodes; i++)
+		if ((int)env->numa_nodes[i].node == node)
+			return true;
+	return false;
+}
+
 /* --- printing -------------------------------------------------------- */
 
 static void print_rule(int width)
@@ -470,7 +490,7 @@ static void print_node_traffic(struct perf_kmem *kmem)
 		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
 		return;
 	}
-	if (kmem->nr_nodes == 1) {
+	if (nr_trace_nodes(kmem) == 1) {
 		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
 		return;
 	}
@@ -479,7 +499,8 @@ static void print_node_traffic(struct perf_kmem *kmem)
 		       kmem->nr_nodes, KMEM_PAGE_MAX_NODES);
 		return;
 	}
-	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n", kmem->nr_nodes);
+	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n",
+		       nr_trace_nodes(kmem));
 	printf(" %.*s\n\n", width - 2, "=========================================");
 	print_count_line("Allocations of remote memory:", &s->alloc_remote);
 	print_count_line("Frees of remote memory:", &s->free_remote);
@@ -492,16 +513,23 @@ static void print_node_traffic(struct perf_kmem *kmem)
 	printf("\n Bytes allocated and freed in the trace, by node of the allocating CPU\n"
 	       " (rows) and of the freeing CPU (columns):\n\n %-10s", "alloc\\free");
 	for (to = 0; to < kmem->nr_nodes; to++) {
+		if (!node_in_trace(kmem, to))
+			continue;
 		snprintf(node, sizeof(node), "node %d", to);
 		printf("  %14s", node);
 	}
 	printf("\n");
 	for (from = 0; from < kmem->nr_nodes; from++) {
+		if (!node_in_trace(kmem, from))
+			continue;
 		snprintf(node, sizeof(node), "node %d", from);
 		printf(" %10s", node);
 		for (to = 0; to < kmem->nr_nodes; to++) {
-			u64 b = kmem_page__node_matrix(kmem->kp, from, to);
+			u64 b;
 
+			if (!node_in_trace(kmem, to))
+				continue;
+			b = kmem_page__node_matrix(kmem->kp, from, to);
 			printf("  %14s", b ? COMMAS(b) : ".");
 		}
 		printf("\n");
@@ -538,7 +566,7 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 {
 	bool per_pfn = table == KMEM_TABLE_ALLOC;
 	/* Frees are of no live page: no column under --live. */
-	bool xnode = kmem->nr_nodes > 1 && kmem->have_mem2node &&
+	bool xnode = nr_trace_nodes(kmem) > 1 && kmem->have_mem2node &&
 		     kmem->nr_nodes <= KMEM_PAGE_MAX_NODES && !kmem->live;
 	struct kmem_page_row **rows;
 	size_t nr, i, shown;
