@@ -9,7 +9,7 @@ perf.data to say that the machine had N nodes (2 by default):
 
   - the CPUs of the original topology, in order, are cut into N runs of
     about equal length, run k on node k (two CPUs: CPU 0 on node 0, CPU 1
-    on node 1); with --cpuless M, the last M nodes get no CPUs, as memory
+    on node 1; --node-ids numbers them otherwise); with --cpuless M, the last M nodes get no CPUs, as memory
     only nodes (CXL, PMEM) have, and the CPUs go to the others;
   - the memory blocks of the original topology, in address order, are cut
     into N runs, run k on node k.  With --pfns, the cuts are placed so that
@@ -139,9 +139,9 @@ def pack_numa(nodes):
     return out
 
 
-def pack_mem(bsize, node_blocks):
+def pack_mem(bsize, node_ids, node_blocks):
     out = struct.pack('<QQQ', 1, bsize, len(node_blocks))
-    for node, blocks in enumerate(node_blocks):
+    for node, blocks in zip(node_ids, node_blocks):
         bits = max(blocks) + 1 if blocks else 0
         words = [0] * ((bits + 63) // 64)
         for b in blocks:
@@ -194,7 +194,7 @@ def read_pfns(path):
 
 
 def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False,
-            cpuless=0):
+            cpuless=0, node_ids=None):
     if len(data) < FILE_HEADER.size:
         raise FormatError('too short for a perf.data header')
     (magic, _size, _attr_size, _ao, _asz, data_off, data_size, _eo, _esz,
@@ -237,11 +237,12 @@ def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False,
     node_cpus = split_evenly(cpus, nr_nodes - cpuless) + [[]] * cpuless
     mem_total = sum(n[1] for n in numa)
     mem_free = sum(n[2] for n in numa)
-    new_numa = [(k, mem_total * len(node_blocks[k]) // len(blocks),
+    node_ids = node_ids or list(range(nr_nodes))
+    new_numa = [(node_ids[k], mem_total * len(node_blocks[k]) // len(blocks),
                  mem_free * len(node_blocks[k]) // len(blocks), node_cpus[k])
                 for k in range(nr_nodes)]
     new = {HEADER_NUMA_TOPOLOGY: pack_numa(new_numa),
-           HEADER_MEM_TOPOLOGY: pack_mem(bsize, node_blocks)}
+           HEADER_MEM_TOPOLOGY: pack_mem(bsize, node_ids, node_blocks)}
 
     # Lay the payloads out again in their old order, keeping any bytes
     # between them; only the rewritten ones change size.
@@ -272,7 +273,7 @@ def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False,
     report = ['block_size %d' % bsize]
     for k in range(nr_nodes):
         report.append('node %d cpus %s blocks %s' %
-                      (k, format_list(node_cpus[k]) or 'none',
+                      (node_ids[k], format_list(node_cpus[k]) or 'none',
                        format_list(node_blocks[k])))
     return bytes(out), report
 
@@ -293,7 +294,14 @@ def main():
     ap.add_argument('--cpuless', type=int, default=0, metavar='N',
                     help='give the last N nodes memory but no CPUs, as '
                          'CXL or PMEM nodes have')
+    ap.add_argument('--node-ids', metavar='LIST',
+                    type=lambda t: [int(n) for n in t.split(',')],
+                    help='number the nodes so (default 0,1,...), e.g. '
+                         '0,8 as on some POWER machines')
     args = ap.parse_args()
+    if args.node_ids and (len(args.node_ids) != args.nodes or
+                          sorted(set(args.node_ids)) != args.node_ids):
+        ap.error('--node-ids wants --nodes ascending node numbers')
     if args.nodes < 1:
         ap.error('--nodes must be at least 1')
     if not 0 <= args.cpuless < args.nodes:
@@ -302,7 +310,8 @@ def main():
         with open(args.input, 'rb') as f:
             data = f.read()
         out, report = rewrite(data, args.nodes, args.pfns, args.page_size,
-                              args.drop_mem_topology, args.cpuless)
+                              args.drop_mem_topology, args.cpuless,
+                              args.node_ids)
     except (OSError, FormatError) as e:
         print('numa-rewrite: %s: %s' % (args.input, e), file=sys.stderr)
         return 1
