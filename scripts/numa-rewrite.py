@@ -201,6 +201,8 @@ def rewrite(data, nr_nodes, pfn_file, page_size, drop_mem=False,
      feat_bits) = FILE_HEADER.unpack_from(data)
     if magic != MAGIC:
         raise FormatError('not a native-endian perf.data (PERFILE2) file')
+    if _size < FILE_HEADER.size:
+        raise FormatError('a pipe-mode perf.data has no feature sections')
     bitmap = int.from_bytes(feat_bits, 'little')
     feats = [b for b in range(HEADER_FEAT_BITS) if bitmap >> b & 1]
     table_off = data_off + data_size
