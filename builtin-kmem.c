@@ -502,8 +502,14 @@ static void print_node_traffic(struct perf_kmem *kmem)
 	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n",
 		       nr_trace_nodes(kmem));
 	printf(" %.*s\n\n", width - 2, "=========================================");
-	print_count_line("Allocations of remote memory:", &s->alloc_remote);
-	print_count_line("Frees of remote memory:", &s->free_remote);
+	if (kmem->pfn_is_page) {
+		/* No pfn, no page node: these would be zero, not measured. */
+		printf(" Remote memory unknown: the kernel traced struct page addresses, not pfns.\n");
+	} else {
+		print_count_line("Allocations of remote memory:",
+				 &s->alloc_remote);
+		print_count_line("Frees of remote memory:", &s->free_remote);
+	}
 	print_count_line("Allocations freed on another node:",
 			 &s->free_other_node);
 	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
