@@ -28,7 +28,8 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 # rebuilds only what depends on it.
 OURS := builtin-kmem.c util/kmem-page.c util/kmem-page.h \
 	util/callsite-regex.c util/callsite-regex.h \
-	tests/kmem-page.c tests/shell/kmem_page.sh Documentation/perf-kmem.txt
+	tests/kmem-page.c tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
+	Documentation/perf-kmem.txt
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 	tools/perf tools/arch tools/scripts tools/build tools/include \

@@ -375,13 +375,38 @@ static int setup_nodes(struct perf_kmem *kmem)
 
 		if (!map)
 			continue;
+		/*
+		 * A node without CPUs (CXL, PMEM) has an empty cpu list, which
+		 * perf_cpu_map__new() makes the 'any CPU' map: CPU -1.
+		 */
 		perf_cpu_map__for_each_cpu(cpu, idx, map)
-			kmem->cpu_node[cpu.cpu] = env->numa_nodes[i].node;
+			if (cpu.cpu >= 0 && cpu.cpu <= max_cpu)
+				kmem->cpu_node[cpu.cpu] = env->numa_nodes[i].node;
 	}
 	if (env->nr_memory_nodes && env->memory_bsize &&
 	    !mem2node__init(&kmem->mem2node, env))
 		kmem->have_mem2node = true;
 	return 0;
+}
+
+/*
+ * Node numbers need not be dense (0 and 8 on some POWER machines): count
+ * and show the nodes the trace has, not 0..nr_nodes-1.
+ */
+static int nr_trace_nodes(struct perf_kmem *kmem)
+{
+	return kmem->session->header.env.nr_numa_nodes;
+}
+
+static bool node_in_trace(struct perf_kmem *kmem, int node)
+{
+	struct perf_env *env = &kmem->session->header.env;
+	int i;
+
+	for (i = 0; i < env->nr_numa_nodes; i++)
+		if ((int)env->numa_nodes[i].node == node)
+			return true;
+	return false;
 }
 
 /* --- printing -------------------------------------------------------- */
@@ -467,34 +492,66 @@ static void print_grid(struct perf_kmem *kmem)
 static void print_node_traffic(struct perf_kmem *kmem)
 {
 	const struct kmem_page_summary *s = kmem_page__summary(kmem->kp);
-	int from, to;
+	char node[16];
+	int from, to, width;
 
 	printf("\n");
 	if (!kmem->nr_nodes || !kmem->have_mem2node) {
-		printf(" Cross-node analysis needs the NUMA and memory topology of a newer perf record.\n");
+		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
 		return;
 	}
-	if (kmem->nr_nodes == 1) {
+	if (nr_trace_nodes(kmem) == 1) {
 		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
 		return;
 	}
-	print_count_line("Allocations from a remote node:", &s->alloc_remote);
-	print_count_line("Frees by a CPU of another node:", &s->free_remote);
-	print_count_line("Freed on another node than allocated:",
+	if (kmem->nr_nodes > KMEM_PAGE_MAX_NODES) {
+		printf(" No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
+		       kmem->nr_nodes, KMEM_PAGE_MAX_NODES);
+		return;
+	}
+	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n",
+		       nr_trace_nodes(kmem));
+	printf(" %.*s\n\n", width - 2, "=========================================");
+	if (kmem->pfn_is_page) {
+		/* No pfn, no page node: these would be zero, not measured. */
+		printf(" Remote memory unknown: the kernel traced struct page addresses, not pfns.\n");
+	} else {
+		print_count_line("Allocations of remote memory:",
+				 &s->alloc_remote);
+		print_count_line("Frees of remote memory:", &s->free_remote);
+	}
+	print_count_line("Allocations freed on another node:",
 			 &s->free_other_node);
-	printf("\n Bytes allocated (rows) and freed (columns) by node\n\n alloc\\free");
-	for (to = 0; to < kmem->nr_nodes; to++)
-		printf("  %14d", to);
+	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
+	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
+	       " than the allocating CPU.\n");
+
+	printf("\n Bytes allocated and freed in the trace, by node of the allocating CPU\n"
+	       " (rows) and of the freeing CPU (columns):\n\n %-10s", "alloc\\free");
+	for (to = 0; to < kmem->nr_nodes; to++) {
+		if (!node_in_trace(kmem, to))
+			continue;
+		snprintf(node, sizeof(node), "node %d", to);
+		printf("  %14s", node);
+	}
 	printf("\n");
 	for (from = 0; from < kmem->nr_nodes; from++) {
-		printf(" %10d", from);
+		if (!node_in_trace(kmem, from))
+			continue;
+		snprintf(node, sizeof(node), "node %d", from);
+		printf(" %10s", node);
 		for (to = 0; to < kmem->nr_nodes; to++) {
-			u64 b = kmem_page__node_matrix(kmem->kp, from, to);
+			u64 b;
 
+			if (!node_in_trace(kmem, to))
+				continue;
+			b = kmem_page__node_matrix(kmem->kp, from, to);
 			printf("  %14s", b ? COMMAS(b) : ".");
 		}
 		printf("\n");
 	}
+	if (s->free_other_node.nr && !kmem->caller)
+		printf("\n Callsites of the allocations freed on another node: --caller -s xnode\n");
 }
 
 static const char *callsite_name(struct perf_kmem *kmem, u64 callsite,
@@ -563,7 +620,9 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 			     int lines)
 {
 	bool per_pfn = table == KMEM_TABLE_ALLOC;
-	bool xnode = kmem->nr_nodes > 1 && kmem->have_mem2node;
+	/* Frees are of no live page: no column under --live. */
+	bool xnode = nr_trace_nodes(kmem) > 1 && kmem->have_mem2node &&
+		     kmem->nr_nodes <= KMEM_PAGE_MAX_NODES && !kmem->live;
 	struct kmem_page_row **rows;
 	size_t nr, i, shown;
 	char header[512];

@@ -1,0 +1,309 @@
+#!/bin/bash
+# perf kmem stat --page cross-node traffic on a made-up two-node trace
+# SPDX-License-Identifier: GPL-2.0
+#
+# Records page allocator events on this (likely one-node) machine, rewrites
+# the trace's NUMA and memory topology to say two nodes with
+# scripts/numa-rewrite.py, and checks every cross-node number perf kmem
+# prints against a computation of its own over 'perf script' output.  Also
+# checks what a one-node trace and a trace without memory topology print.
+#
+# PERF names the perf to test (default: ../../perf beside this script's
+# real path, else perf in PATH); NUMA_REWRITE the rewriting script.
+# Exit: 0 pass, 1 fail, 2 skip.
+
+here=$(dirname "$(readlink -f "$0")")
+top=$(readlink -f "${here}/../..")
+if [ -z "${PERF}" ]; then
+	if [ -x "${top}/perf" ]; then
+		PERF="${top}/perf"
+	else
+		PERF=perf
+	fi
+fi
+rewrite=${NUMA_REWRITE:-${top}/scripts/numa-rewrite.py}
+err=0
+
+if ! command -v python3 >/dev/null; then
+	echo "SKIP: no python3"
+	exit 2
+fi
+if [ ! -f "${rewrite}" ]; then
+	echo "SKIP: no ${rewrite}"
+	exit 2
+fi
+
+tmp=$(mktemp -d /tmp/perf-kmem-numa.XXXXXX)
+trap 'rm -rf "${tmp}"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+# Two pipes, each written on one CPU and read on the other when taskset is
+# there: pipe pages are allocated by the writer and freed by the reader, so
+# every cell of the rewritten trace's node matrix sees traffic.
+pin0="" pin1=""
+if command -v taskset >/dev/null; then
+	pin0="taskset -c 0" pin1="taskset -c 1"
+fi
+workload="$pin0 dd if=/dev/zero bs=64k count=1000 2>/dev/null | $pin1 cat >/dev/null &
+$pin1 dd if=/dev/zero bs=64k count=1000 2>/dev/null | $pin0 cat >/dev/null &
+wait"
+
+if ! "${PERF}" kmem record --page -o "${tmp}/one.data" -- \
+		bash -c "${workload}" >"${tmp}/record.log" 2>&1; then
+	echo "SKIP: cannot record kmem page events"
+	cat "${tmp}/record.log"
+	exit 2
+fi
+
+ncpus=$("${PERF}" report --header-only -I -i "${tmp}/one.data" 2>/dev/null |
+	sed -n 's/^# nrcpus avail : //p')
+if [ -z "${ncpus}" ] || [ "${ncpus}" -lt 2 ]; then
+	echo "SKIP: two CPUs are needed to make two nodes"
+	exit 2
+fi
+
+"${PERF}" script -F cpu,event,trace -i "${tmp}/one.data" \
+	>"${tmp}/trace.txt" 2>/dev/null || fail "perf script on the recording"
+
+python3 "${rewrite}" --nodes 1 --drop-mem-topology "${tmp}/one.data" \
+	"${tmp}/nomem.data" >/dev/null || fail "numa-rewrite.py --drop-mem-topology"
+
+# check_trace NAME NODES [numa-rewrite.py options]: make an NODES-node
+# trace NAME.data and check what perf kmem says of it.
+check_trace() {
+	local name=$1 nodes=$2 f="${tmp}/$1"
+
+	shift 2
+	echo "${nodes} nodes ($*):"
+	if ! python3 "${rewrite}" --nodes "${nodes}" "$@" \
+			--pfns "${tmp}/trace.txt" "${tmp}/one.data" \
+			"${f}.data" >"${f}.topology"; then
+		fail "numa-rewrite.py for ${name}"
+		return
+	fi
+	"${PERF}" script -F cpu,event,trace -i "${f}.data" 2>/dev/null |
+		cmp -s - "${tmp}/trace.txt" ||
+		fail "perf script reads ${name}.data differently"
+	"${PERF}" report --header-only -I -i "${f}.data" \
+		>"${f}.header" 2>&1 || fail "perf report --header-only on ${name}"
+	"${PERF}" kmem stat --page -i "${f}.data" >"${f}.stat" 2>&1 ||
+		fail "perf kmem stat --page on ${name}"
+	"${PERF}" kmem stat --page --caller -l 1000000 -s xnode \
+		-i "${f}.data" >"${f}.caller" 2>&1 ||
+		fail "perf kmem stat --page --caller -s xnode on ${name}"
+	check_numbers "${f}" "${nodes}" || err=1
+}
+
+# The independent computation: replay the trace with the topology that
+# perf report prints, and compare with what perf kmem said.
+check_numbers() {
+	python3 - "${tmp}/trace.txt" "$1" "$2" "$(getconf PAGESIZE)" <<'EOF'
+import re
+import sys
+
+trace, f, want_nodes, page_size = sys.argv[1], sys.argv[2], \
+    int(sys.argv[3]), int(sys.argv[4])
+ok = True
+
+
+def bad(msg):
+    global ok
+    ok = False
+    print('FAIL: ' + msg)
+
+
+def parse_list(text):
+    """'0-2,5'; perf prints the empty cpu list of a memory-only node as
+    '-1', numa-rewrite.py as 'none'."""
+    out = set()
+    if text.strip() in ('-1', 'none'):
+        return out
+    for part in filter(None, text.strip().split(',')):
+        lo, _, hi = part.partition('-')
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+# Topology as perf reads it back ...
+header = open(f + '.header').read()
+cpu_node = {}
+for node, cpus in re.findall(r'^# node(\d+) cpu list : (.*)$', header, re.M):
+    for cpu in parse_list(cpus):
+        cpu_node[cpu] = int(node)
+m = re.search(r'^# memory nodes \(nr (\d+), block size (0x[0-9a-f]+)\):$',
+              header, re.M)
+if not m:
+    bad('no memory topology in the rewritten header')
+    sys.exit(1)
+bsize = int(m.group(2), 16)
+block_node = {}
+for node, blocks in re.findall(r'^#\s+(\d+) \[\w+\]: (.*)$', header, re.M):
+    for block in parse_list(blocks):
+        block_node[block] = int(node)
+
+# ... must be what the rewriter says it wrote.
+wrote = open(f + '.topology').read()
+for node, cpus, blocks in re.findall(r'^node (\d+) cpus (\S+) blocks (\S+)$',
+                                     wrote, re.M):
+    if {c for c, n in cpu_node.items() if n == int(node)} != parse_list(cpus):
+        bad('node %s CPUs differ from what numa-rewrite wrote' % node)
+    if {b for b, n in block_node.items() if n == int(node)} != \
+            parse_list(blocks):
+        bad('node %s memory blocks differ from what numa-rewrite wrote' % node)
+nodes = sorted(set(cpu_node.values()) | set(block_node.values()))
+nr_nodes = max(nodes) + 1      # node numbers need not be dense
+if len(nodes) != want_nodes:
+    bad('expected %d nodes, the header has %d' % (want_nodes, len(nodes)))
+
+ev_re = re.compile(r'^\s*\[(\d+)\]\s+kmem:(mm_page_alloc|mm_page_free):'
+                   r'.*\bpfn=(0x[0-9a-f]+|\d+) order=(\d+)')
+alloc_remote = [0, 0]
+free_remote = [0, 0]
+free_other = [0, 0]
+matrix = [[0] * nr_nodes for _ in range(nr_nodes)]
+live = {}       # pfn -> (allocating CPU's node, order)
+nr_events = 0
+for line in open(trace):
+    m = ev_re.match(line)
+    if not m:
+        continue
+    cpu, what, pfn, order = (int(m.group(1)), m.group(2),
+                             int(m.group(3), 0), int(m.group(4)))
+    if order > 31:
+        continue
+    nr_events += 1
+    if what == 'mm_page_alloc' and pfn in (2**64 - 1, 2**32 - 1):
+        continue        # a failed allocation
+    size = page_size << order
+    cnode = cpu_node.get(cpu, -1)
+    pnode = block_node.get(pfn * page_size // bsize, -1)
+    remote = cnode >= 0 and pnode >= 0 and cnode != pnode
+    if what == 'mm_page_alloc':
+        if remote:
+            alloc_remote[0] += 1
+            alloc_remote[1] += size
+        live[pfn] = (cnode, order)
+        continue
+    if remote:
+        free_remote[0] += 1
+        free_remote[1] += size
+    if pfn not in live:
+        continue
+    anode, aorder = live.pop(pfn)
+    if anode < 0 or cnode < 0:
+        continue
+    matrix[anode][cnode] += page_size << aorder
+    if anode != cnode:
+        free_other[0] += 1
+        free_other[1] += page_size << aorder
+
+if not nr_events:
+    bad('no page events in the trace')
+
+
+def number(text):
+    return int(text.replace(',', ''))
+
+
+stat = open(f + '.stat').read()
+for label, want in (('Allocations of remote memory', alloc_remote),
+                    ('Frees of remote memory', free_remote),
+                    ('Allocations freed on another node', free_other)):
+    m = re.search(r'^ %s:\s+([\d,]+)\s+\[\s*([\d,]+) bytes \]$' % label,
+                  stat, re.M)
+    if not m:
+        bad("no '%s' line" % label)
+        continue
+    got = [number(m.group(1)), number(m.group(2))]
+    print('%-38s perf kmem %s, expected %s' % (label + ':', got, want))
+    if got != want:
+        bad('%s: perf kmem says %s, expected %s' % (label, got, want))
+
+# The matrix: a heading line naming the freeing nodes, then a row per
+# allocating node, 'node N' then the cells; '.' is zero.
+lines = stat.splitlines()
+head = [i for i, l in enumerate(lines) if l.split()[:1] == ['alloc\\free']]
+if not head:
+    bad('no node matrix')
+    sys.exit(1)
+rows = {}
+want_head = ['alloc\\free'] + [w for n in nodes for w in ('node', str(n))]
+if lines[head[0]].split() != want_head:
+    bad('matrix heading %s, expected %s' % (lines[head[0]].split(), want_head))
+for line in lines[head[0] + 1:head[0] + 1 + len(nodes)]:
+    cells = line.split()
+    rows[int(cells[1])] = [0 if c == '.' else number(c) for c in cells[2:]]
+for a in nodes:
+    want = [matrix[a][f] for f in nodes]
+    print('matrix row node %d: perf kmem %s, expected %s' %
+          (a, rows.get(a), want))
+    if rows.get(a) != want:
+        bad('matrix row node %d: perf kmem says %s, expected %s' %
+            (a, rows.get(a), want))
+if sorted(rows) != nodes:
+    bad('matrix rows for nodes %s, expected %s' % (sorted(rows), nodes))
+if sum(matrix[a][f] for a in range(nr_nodes) for f in range(nr_nodes)
+       if a != f) != free_other[1]:
+    bad('the matrix off the diagonal is not the bytes freed on another node')
+
+# --caller: a 'Freed remote' column, sorted by it with -s xnode, adding up
+# to the allocations freed on another node.
+caller = open(f + '.caller').read().splitlines()
+head = [l for l in caller if 'Freed remote' in l]
+if not head:
+    bad("no 'Freed remote' column in --caller")
+else:
+    # Cells are split by ' | ': gfp flags have '|' but no spaces.
+    cols = len(head[0].split(' | '))
+    col = [c.strip() for c in head[0].split(' | ')].index('Freed remote')
+    freed = [number(l.split(' | ')[col]) for l in caller
+             if len(l.split(' | ')) == cols and l != head[0]]
+    print('Freed remote column sums to %d in %d rows' %
+          (sum(freed), len(freed)))
+    if sum(freed) != free_other[0]:
+        bad("'Freed remote' sums to %d, expected %d" %
+            (sum(freed), free_other[0]))
+    if freed != sorted(freed, reverse=True):
+        bad("-s xnode does not sort by 'Freed remote'")
+sys.exit(0 if ok else 1)
+EOF
+}
+
+check_trace two 2
+# A memory-only node (CXL, PMEM): an empty cpu list in NUMA_TOPOLOGY.
+check_trace three 3 --cpuless 1
+# Node numbers with a hole, as some POWER machines have.
+check_trace sparse 2 --node-ids 0,2
+
+# One node, as recorded and numbered 1: a single line, no numbers.
+python3 "${rewrite}" --nodes 1 --node-ids 1 "${tmp}/one.data" \
+	"${tmp}/node1.data" >/dev/null || fail "numa-rewrite.py --node-ids 1"
+for one in one node1; do
+	"${PERF}" kmem stat --page -i "${tmp}/${one}.data" \
+		>"${tmp}/${one}.txt" 2>&1 ||
+		fail "perf kmem stat --page on ${one}.data"
+	if ! grep -q "^ All page traffic was node-local" "${tmp}/${one}.txt"; then
+		fail "${one}.data does not say all traffic was node-local"
+	fi
+	if grep -q -e "remote memory" -e 'alloc\\free' -e "Freed remote" \
+			"${tmp}/${one}.txt"; then
+		fail "${one}.data prints cross-node numbers"
+	fi
+done
+
+# No memory topology: a line saying the analysis needs it.
+"${PERF}" kmem stat --page -i "${tmp}/nomem.data" >"${tmp}/nomem.txt" 2>&1 ||
+	fail "perf kmem stat --page on the trace without memory topology"
+if ! grep -q "^ Cross-node analysis needs" "${tmp}/nomem.txt"; then
+	fail "the trace without memory topology does not say what is missing"
+fi
+
+if [ "${err}" -ne 0 ]; then
+	echo "perf kmem stat --page output on the two-node trace:"
+	sed -n '/CROSS-NODE/,$p' "${tmp}/two.stat"
+fi
+exit "${err}"
