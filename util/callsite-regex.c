@@ -210,6 +210,13 @@ u64 callsite_resolver__callsite(struct callsite_resolver *r,
 	return 0;
 }
 
+u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip)
+{
+	struct frame *f = ip ? resolve_frame(r, ip) : NULL;
+
+	return f ? f->callsite : ip;
+}
+
 const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 				    bool offset, char *buf, size_t size)
 {
