@@ -32,7 +32,7 @@ command -v python3 >/dev/null || skip "no python3 for the independent count"
 
 # Enough allocations and frees of every kind: files, pipes, processes.
 cat >"$tmp/workload.sh" <<'WORKLOAD'
-for _ in $(seq 40); do
+for _ in $(seq 10); do
 	find /usr/include -maxdepth 2 -name '*.h' 2>/dev/null | head -300 |
 		xargs cat >/dev/null 2>&1
 	ls -lR /proc/self/ >/dev/null 2>&1
@@ -47,7 +47,7 @@ WORKLOAD
 	fail "perf kmem stat: $(tail -1 "$tmp/stat.err")"
 "$perf" script -i "$data" -F cpu,event,trace >"$tmp/script.txt" 2>/dev/null ||
 	fail "perf script"
-"$perf" report -i "$data" --header-only >"$tmp/header.txt" 2>/dev/null
+"$perf" report -i "$data" --header-only -I >"$tmp/header.txt" 2>/dev/null
 
 python3 - "$tmp/script.txt" "$tmp/stat.txt" "$tmp/header.txt" <<'PYEOF'
 import re
