@@ -43,17 +43,22 @@ WORKLOAD
 	>"$tmp/record.log" 2>&1 ||
 	fail "perf kmem record --slab: $(tail -1 "$tmp/record.log")"
 
+# The default sort (frag,hit,bytes) and the busiest callsites.
 "$perf" kmem stat -i "$data" --slab --caller -l 5 >"$tmp/stat.txt" 2>"$tmp/stat.err" ||
 	fail "perf kmem stat: $(tail -1 "$tmp/stat.err")"
+"$perf" kmem stat -i "$data" --slab --caller -l 5 -s hit,bytes \
+	>"$tmp/stat-hit.txt" 2>"$tmp/stat.err" ||
+	fail "perf kmem stat -s hit,bytes: $(tail -1 "$tmp/stat.err")"
 "$perf" script -i "$data" -F cpu,event,trace >"$tmp/script.txt" 2>/dev/null ||
 	fail "perf script"
 "$perf" report -i "$data" --header-only -I >"$tmp/header.txt" 2>/dev/null
 
-python3 - "$tmp/script.txt" "$tmp/stat.txt" "$tmp/header.txt" <<'PYEOF'
+python3 - "$tmp/script.txt" "$tmp/header.txt" "$tmp/stat.txt" \
+	"$tmp/stat-hit.txt" <<'PYEOF'
 import re
 import sys
 
-script, stat, header = sys.argv[1:4]
+script, header, stat, stat_hit = sys.argv[1:5]
 ZERO_OR_NULL = 16
 
 # CPU -> NUMA node, from the perf.data header: "# node0 cpu list : 0-3,8".
@@ -165,22 +170,28 @@ def number(s):
     return int(s.replace(',', '')) if s else None
 
 
-got = {}
-table = []
-for line in open(stat):
-    m = re.match(r'^ +(\S.*?:) +([\d,]+)?\s*(?:\[ +([\d,]+) bytes \])?\s*$',
-                 line)
-    if m:
-        got[m.group(1).strip()] = (number(m.group(2)), number(m.group(3)))
-        continue
-    m = re.match(r'^ +(\S.*?:) +([\d.]+%)$', line)
-    if m:
-        got[m.group(1).strip()] = m.group(2)
-        continue
-    cols = [c.strip() for c in line.split('|')]
-    if len(cols) == 7 and cols[1] != 'Hits':
-        table.append(cols)
+def parse(path):
+    """Summary lines by label, and the rows of the first table."""
+    got, table, table_done = {}, [], False
+    for line in open(path):
+        m = re.match(r'^ +(\S.*?:) +([\d,]+)?\s*(?:\[ +([\d,]+) bytes \])?\s*$',
+                     line)
+        if m:
+            got[m.group(1).strip()] = (number(m.group(2)), number(m.group(3)))
+            continue
+        m = re.match(r'^ +(\S.*?:) +([\d.]+%)$', line)
+        if m:
+            got[m.group(1).strip()] = m.group(2)
+            continue
+        cols = [c.strip() for c in line.split('|')]
+        if len(cols) == 7 and cols[1] != 'Hits' and not table_done:
+            table.append(cols)
+        elif table and line.startswith('-'):
+            table_done = True   # the cache table follows
+    return got, table
 
+
+got, table = parse(stat)
 bad = 0
 print('events in perf script: %d' % n['events'])
 for label, want in expect.items():
@@ -196,26 +207,36 @@ def row_values(name, r):
     return (name, r[0], r[1], r[2], r[3], r[4], '%.3f%%' % frag(r[2], r[1]))
 
 
-def sort_key(v):
+def by_frag(v):
     return (-float(v[6][:-1]), -v[1], -v[2])
 
 
-mine = sorted((row_values(k, r) for k, r in rows.items()), key=sort_key)
-caller = table[:5]
-if len(caller) != min(5, len(mine)):
-    print('caller table: %d rows, expected %d' % (len(caller), min(5, len(mine))))
-    bad += 1
-for i, cols in enumerate(caller):
-    total_alloc = number(cols[2].split('/')[0])
-    total_req = number(cols[3].split('/')[0])
-    have = (cols[0], number(cols[1]), total_alloc, total_req,
-            number(cols[4]), number(cols[5]), cols[6])
-    want = row_values(cols[0], rows[cols[0]]) if cols[0] in rows else None
-    # Rows tied on every sort key may stand in either order.
-    ok = want == have and sort_key(want) == sort_key(mine[i])
-    bad += not ok
-    print('caller row %d: perf %s count %s %s' %
-          (i + 1, have, want, 'ok' if ok else 'MISMATCH'))
+def by_hit(v):
+    return (-v[1], -v[2])
+
+
+def check_top_rows(what, caller, sort_key):
+    bad = 0
+    mine = sorted((row_values(k, r) for k, r in rows.items()), key=sort_key)
+    if len(caller) != min(5, len(mine)):
+        print('%s: %d rows, expected %d' % (what, len(caller),
+                                            min(5, len(mine))))
+        bad += 1
+    for i, cols in enumerate(caller[:5]):
+        have = (cols[0], number(cols[1]), number(cols[2].split('/')[0]),
+                number(cols[3].split('/')[0]), number(cols[4]),
+                number(cols[5]), cols[6])
+        want = row_values(cols[0], rows[cols[0]]) if cols[0] in rows else None
+        # Rows tied on every sort key may stand in either order.
+        ok = want == have and sort_key(want) == sort_key(mine[i])
+        bad += not ok
+        print('%s row %d: perf %s count %s %s' %
+              (what, i + 1, have, want, 'ok' if ok else 'MISMATCH'))
+    return bad
+
+
+bad += check_top_rows('caller (frag,hit,bytes)', table, by_frag)
+bad += check_top_rows('caller (hit,bytes)', parse(stat_hit)[1], by_hit)
 sys.exit(1 if bad else 0)
 PYEOF
 rc=$?
