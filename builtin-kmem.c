@@ -68,6 +68,7 @@ struct slab_fields {
 	struct tep_format_field	*bytes_alloc;	/* alloc only */
 	struct tep_format_field	*node;		/* _node events; all since v6.1 */
 	struct tep_format_field	*name;		/* kmem_cache_* of recent kernels */
+	u32			raw_size;	/* that holds the numbers */
 };
 
 static const struct {
@@ -128,6 +129,7 @@ struct perf_kmem {
 	bool			have_mem2node;
 
 	/* What went wrong on the way. */
+	u64			nr_short_slab_events;
 	u64			nr_lost;
 	u64			nr_bad_events;
 };
@@ -337,6 +339,12 @@ static int process_page_free(struct perf_kmem *kmem, struct evsel *evsel,
 	return err;
 }
 
+/* Where @f ends in the raw data, if beyond @end. */
+static u32 field_end(struct tep_format_field *f, u32 end)
+{
+	return f ? max(end, (u32)(f->offset + f->size)) : end;
+}
+
 static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 			     bool is_alloc)
 {
@@ -344,14 +352,35 @@ static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 	f->ptr = need_field(evsel, "ptr");
 	if (!f->call_site || !f->ptr)
 		return -EINVAL;
+	f->raw_size = field_end(f->call_site, field_end(f->ptr, 0));
 	if (!is_alloc)
 		return 0;
 	f->bytes_req = need_field(evsel, "bytes_req");
 	f->bytes_alloc = need_field(evsel, "bytes_alloc");
+	if (!f->bytes_req || !f->bytes_alloc)
+		return -EINVAL;
 	/* Older kernels lack these: no cross-node or per-cache counts then. */
 	f->node = evsel__field(evsel, "node");
 	f->name = evsel__field(evsel, "name");
-	return f->bytes_req && f->bytes_alloc ? 0 : -EINVAL;
+	f->raw_size = field_end(f->bytes_req, f->raw_size);
+	f->raw_size = field_end(f->bytes_alloc, f->raw_size);
+	f->raw_size = field_end(f->node, f->raw_size);
+	f->raw_size = field_end(f->name, f->raw_size);
+	return 0;
+}
+
+/*
+ * The fields are read at fixed offsets: a sample too short to hold them is
+ * damaged, and skipped rather than read beyond.
+ */
+static bool slab_sample_too_short(struct perf_kmem *kmem,
+				  const struct slab_fields *f,
+				  struct perf_sample *sample)
+{
+	if (sample->raw_size >= f->raw_size)
+		return false;
+	kmem->nr_short_slab_events++;
+	return true;
 }
 
 /*
@@ -392,7 +421,11 @@ static int process_slab_alloc(struct perf_kmem *kmem, struct evsel *evsel,
 			      struct perf_sample *sample)
 {
 	const struct slab_fields *f = evsel->priv;
-	struct kmem_slab_alloc_event ev = {
+	struct kmem_slab_alloc_event ev;
+
+	if (slab_sample_too_short(kmem, f, sample))
+		return 0;
+	ev = (struct kmem_slab_alloc_event){
 		.callsite = slab_callsite(kmem, field_val(f->call_site, sample,
 							  evsel)),
 		.ptr = field_val(f->ptr, sample, evsel),
@@ -411,8 +444,12 @@ static int process_slab_free(struct perf_kmem *kmem, struct evsel *evsel,
 			     struct perf_sample *sample)
 {
 	const struct slab_fields *f = evsel->priv;
+	struct kmem_slab_free_event ev;
+
+	if (slab_sample_too_short(kmem, f, sample))
+		return 0;
 	/* Nothing is counted by the freeing callsite: leave it unresolved. */
-	struct kmem_slab_free_event ev = {
+	ev = (struct kmem_slab_free_event){
 		.callsite = field_val(f->call_site, sample, evsel),
 		.ptr = field_val(f->ptr, sample, evsel),
 		.cpu = sample->cpu,
@@ -804,6 +841,9 @@ static void print_slab_summary(struct perf_kmem *kmem)
 	if (s->zero_size.nr)
 		print_plain_line("Zero-size allocations:", s->zero_size.nr);
 	print_slab_numa(kmem, s);
+	if (kmem->nr_short_slab_events)
+		print_plain_line("Events ignored (too short):",
+				 kmem->nr_short_slab_events);
 	print_lost_events(kmem);
 }
 
