@@ -820,7 +820,9 @@ static void print_slab_summary(struct perf_kmem *kmem)
 		.nr = s->alloc_live.nr + s->alloc_dropped.nr,
 		.bytes = s->alloc_live.bytes + s->alloc_dropped.bytes,
 	};
-	u64 wasted = s->alloc.bytes - s->bytes_req;
+	/* No allocator hands out less than asked, but a damaged trace might. */
+	u64 wasted = s->alloc.bytes > s->bytes_req ?
+		     s->alloc.bytes - s->bytes_req : 0;
 
 	printf("\n SUMMARY (SLAB allocator)\n ========================\n\n");
 	print_slab_count_line("Total allocations:", &s->alloc);
@@ -1384,7 +1386,10 @@ int cmd_kmem(int argc, const char **argv)
 		argc = take_record_mode_options(&kmem, argc - 1, argv + 1);
 		if (!kmem.page && !kmem.slab)
 			kmem.slab = true;
-		return kmem_record(&kmem, argc, argv + 1);
+		err = kmem_record(&kmem, argc, argv + 1);
+		/* parse_options_subcommand() built the usage string. */
+		free((void *)usage[0]);
+		return err;
 	}
 	if (strcmp(argv[0], "stat"))
 		usage_with_options(usage, options);
