@@ -3,9 +3,9 @@
  * perf kmem: how the kernel allocates memory.
  *
  * 'perf kmem record' records the slab (--slab) and page allocator (--page)
- * tracepoints, 'perf kmem stat' replays them.  The analysis itself lives in
- * util/kmem-page.c; this file does the options, the reading and the
- * printing.
+ * tracepoints, 'perf kmem stat' replays them.  The analyses themselves live
+ * in util/kmem-slab.c and util/kmem-page.c; this file does the options, the
+ * reading and the printing, shared by the two wherever they agree.
  */
 #include "builtin.h"
 
@@ -41,6 +41,7 @@
 #include "util/hashmap.h"
 #include "util/header.h"
 #include "util/kmem-page.h"
+#include "util/kmem-slab.h"
 #include "util/machine.h"
 #include "util/mem2node.h"
 #include "util/session.h"
@@ -50,6 +51,7 @@
 #include "util/trace-event.h"
 
 #define DEFAULT_PAGE_SORT	"bytes,hit"
+#define DEFAULT_SLAB_SORT	"frag,hit,bytes"
 /* Rows of the callsite table shown when no table was asked for. */
 #define DEFAULT_TABLE_LINES	20
 
@@ -60,6 +62,32 @@ struct page_fields {
 	struct tep_format_field	*migtype;	/* alloc only */
 	struct tep_format_field	*gfp;		/* alloc only */
 };
+
+/* The tracepoint fields one slab event is decoded from. */
+struct slab_fields {
+	struct tep_format_field	*call_site;
+	struct tep_format_field	*ptr;
+	struct tep_format_field	*bytes_req;	/* alloc only */
+	struct tep_format_field	*bytes_alloc;	/* alloc only */
+	struct tep_format_field	*node;		/* _node events; all since v6.1 */
+	struct tep_format_field	*name;		/* kmem_cache_* of recent kernels */
+	u32			raw_size;	/* that holds the numbers */
+};
+
+static const struct {
+	const char	*name;
+	bool		is_alloc;
+} slab_tracepoints[] = {
+	{ "kmalloc",		true },
+	{ "kfree",		false },
+	{ "kmem_cache_alloc",	true },
+	{ "kmem_cache_free",	false },
+	/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
+	{ "kmalloc_node",	true },
+	{ "kmem_cache_alloc_node", true },
+};
+
+#define NR_SLAB_TRACEPOINTS	ARRAY_SIZE(slab_tracepoints)
 
 struct perf_kmem {
 	struct perf_tool	tool;
@@ -82,23 +110,30 @@ struct perf_kmem {
 	const char		*alloc_regex_add;
 	struct perf_time_interval ptime;
 
+	/* Both analyses. */
+	struct callsite_resolver *resolver;
+	int			*cpu_node;	/* indexed by cpu */
+	int			nr_cpu_node;
+	int			nr_nodes;
+
+	/* Slab analysis: one set of fields per tracepoint, as evsel->priv. */
+	struct kmem_slab	*ks;
+	struct slab_fields	slab_fields[NR_SLAB_TRACEPOINTS];
+
 	/* Page analysis. */
 	struct kmem_page	*kp;
-	struct callsite_resolver *resolver;
 	struct page_fields	alloc_fields;
 	struct page_fields	free_fields;
 	bool			have_callchains;
 	bool			pfn_is_page;	/* pre-v4.1 'page' field */
 	u64			page_size;
 	struct hashmap		*gfp_names;	/* gfp value -> char * */
-	int			*cpu_node;	/* indexed by cpu */
-	int			nr_cpu_node;
 	struct mem2node		mem2node;
 	bool			have_mem2node;
-	int			nr_nodes;
 
 	u64			nr_events;	/* analysed */
 	/* What went wrong on the way. */
+	u64			nr_short_slab_events;
 	u64			nr_lost;
 	u64			nr_bad_events;
 };
@@ -314,6 +349,125 @@ static int process_page_free(struct perf_kmem *kmem, struct evsel *evsel,
 	return err;
 }
 
+/* Where @f ends in the raw data, if beyond @end. */
+static u32 field_end(struct tep_format_field *f, u32 end)
+{
+	return f ? max(end, (u32)(f->offset + f->size)) : end;
+}
+
+static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
+			     bool is_alloc)
+{
+	f->call_site = need_field(evsel, "call_site");
+	f->ptr = need_field(evsel, "ptr");
+	if (!f->call_site || !f->ptr)
+		return -EINVAL;
+	f->raw_size = field_end(f->call_site, field_end(f->ptr, 0));
+	if (!is_alloc)
+		return 0;
+	f->bytes_req = need_field(evsel, "bytes_req");
+	f->bytes_alloc = need_field(evsel, "bytes_alloc");
+	if (!f->bytes_req || !f->bytes_alloc)
+		return -EINVAL;
+	/* Older kernels lack these: no cross-node or per-cache counts then. */
+	f->node = evsel__field(evsel, "node");
+	f->name = evsel__field(evsel, "name");
+	f->raw_size = field_end(f->bytes_req, f->raw_size);
+	f->raw_size = field_end(f->bytes_alloc, f->raw_size);
+	f->raw_size = field_end(f->node, f->raw_size);
+	f->raw_size = field_end(f->name, f->raw_size);
+	return 0;
+}
+
+/*
+ * The fields are read at fixed offsets: a sample too short to hold them is
+ * damaged, and skipped rather than read beyond.
+ */
+static bool slab_sample_too_short(struct perf_kmem *kmem,
+				  const struct slab_fields *f,
+				  struct perf_sample *sample)
+{
+	if (sample->raw_size >= f->raw_size)
+		return false;
+	kmem->nr_short_slab_events++;
+	return true;
+}
+
+/*
+ * A string field, or NULL when it does not lie within the sample: the
+ * trace may be damaged, and the name goes on to strdup().
+ */
+static const char *field_string(struct tep_format_field *f,
+				struct perf_sample *sample,
+				struct evsel *evsel)
+{
+	u32 offset = f->offset, len = f->size;
+	const char *s;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		/* __data_loc: length in the high 16 bits, offset in the low. */
+		u32 loc = field_val(f, sample, evsel);
+
+		offset = loc & 0xffff;
+		len = loc >> 16;
+		if (tep_field_is_relative(f->flags))
+			offset += f->offset + f->size;
+	}
+	if (!len || offset > sample->raw_size || len > sample->raw_size - offset)
+		return NULL;
+	s = (const char *)sample->raw_data + offset;
+	return memchr(s, '\0', len) ? s : NULL;
+}
+
+/* Rows go by function unless --raw-ip asks for one per return address. */
+static u64 slab_callsite(struct perf_kmem *kmem, u64 call_site)
+{
+	if (!kmem->resolver)
+		return call_site;
+	return callsite_resolver__function(kmem->resolver, call_site);
+}
+
+static int process_slab_alloc(struct perf_kmem *kmem, struct evsel *evsel,
+			      struct perf_sample *sample)
+{
+	const struct slab_fields *f = evsel->priv;
+	struct kmem_slab_alloc_event ev;
+
+	if (slab_sample_too_short(kmem, f, sample))
+		return 0;
+	ev = (struct kmem_slab_alloc_event){
+		.callsite = slab_callsite(kmem, field_val(f->call_site, sample,
+							  evsel)),
+		.ptr = field_val(f->ptr, sample, evsel),
+		.bytes_req = field_val(f->bytes_req, sample, evsel),
+		.bytes_alloc = field_val(f->bytes_alloc, sample, evsel),
+		.cache = f->name ? field_string(f->name, sample, evsel) : NULL,
+		.cpu = sample->cpu,
+		.cpu_node = cpu_to_node(kmem, sample->cpu),
+		.node = f->node ? field_int(f->node, sample, evsel) : -1,
+	};
+
+	return kmem_slab__alloc(kmem->ks, &ev);
+}
+
+static int process_slab_free(struct perf_kmem *kmem, struct evsel *evsel,
+			     struct perf_sample *sample)
+{
+	const struct slab_fields *f = evsel->priv;
+	struct kmem_slab_free_event ev;
+
+	if (slab_sample_too_short(kmem, f, sample))
+		return 0;
+	/* Nothing is counted by the freeing callsite: leave it unresolved. */
+	ev = (struct kmem_slab_free_event){
+		.callsite = field_val(f->call_site, sample, evsel),
+		.ptr = field_val(f->ptr, sample, evsel),
+		.cpu = sample->cpu,
+	};
+
+	return kmem_slab__free(kmem->ks, &ev);
+}
+
 typedef int (*kmem_handler_t)(struct perf_kmem *kmem, struct evsel *evsel,
 			      struct perf_sample *sample);
 
@@ -383,9 +537,6 @@ static int setup_nodes(struct perf_kmem *kmem)
 			if (cpu.cpu >= 0 && cpu.cpu <= max_cpu)
 				kmem->cpu_node[cpu.cpu] = env->numa_nodes[i].node;
 	}
-	if (env->nr_memory_nodes && env->memory_bsize &&
-	    !mem2node__init(&kmem->mem2node, env))
-		kmem->have_mem2node = true;
 	return 0;
 }
 
@@ -409,6 +560,13 @@ static bool node_in_trace(struct perf_kmem *kmem, int node)
 	return false;
 }
 
+static bool env_has_memory_topology(struct perf_kmem *kmem)
+{
+	struct perf_env *env = &kmem->session->header.env;
+
+	return env->nr_memory_nodes && env->memory_bsize;
+}
+
 /* --- printing -------------------------------------------------------- */
 
 static void print_rule(int width)
@@ -418,15 +576,42 @@ static void print_rule(int width)
 	putchar('\n');
 }
 
-static void print_count_line(const char *label, const struct kmem_page_count *c)
-{
-	printf(" %-34s %14s   [ %18s bytes ]\n", label, COMMAS(c->nr),
-	       COMMAS(c->bytes));
-}
-
 static void print_plain_line(const char *label, u64 v)
 {
 	printf(" %-34s %14s\n", label, COMMAS(v));
+}
+
+/* Count and bytes on one line, the shape of every summary line. */
+static void print_nr_bytes_line(const char *label, u64 nr, u64 bytes)
+{
+	printf(" %-34s %14s   [ %18s bytes ]\n", label, COMMAS(nr),
+	       COMMAS(bytes));
+}
+
+static void print_count_line(const char *label, const struct kmem_page_count *c)
+{
+	print_nr_bytes_line(label, c->nr, c->bytes);
+}
+
+static void print_slab_count_line(const char *label,
+				  const struct kmem_slab_count *c)
+{
+	print_nr_bytes_line(label, c->nr, c->bytes);
+}
+
+/* Bytes alone, under the bytes column of the lines around it. */
+static void print_bytes_line(const char *label, u64 bytes)
+{
+	printf(" %-34s %14s   [ %18s bytes ]\n", label, "", COMMAS(bytes));
+}
+
+/* Shared by both summaries: totals are only as good as the recording. */
+static void print_lost_events(struct perf_kmem *kmem)
+{
+	if (!kmem->nr_lost)
+		return;
+	print_plain_line("Events lost while recording:", kmem->nr_lost);
+	printf(" Totals are approximate: record with a larger -m.\n");
 }
 
 static void print_page_summary(struct perf_kmem *kmem)
@@ -458,10 +643,7 @@ static void print_page_summary(struct perf_kmem *kmem)
 	if (kmem->nr_bad_events)
 		print_plain_line("Events ignored (order out of range):",
 				 kmem->nr_bad_events);
-	if (kmem->nr_lost) {
-		print_plain_line("Events lost while recording:", kmem->nr_lost);
-		printf(" Totals are approximate: record with a larger -m.\n");
-	}
+	print_lost_events(kmem);
 }
 
 static void print_grid(struct perf_kmem *kmem)
@@ -554,6 +736,27 @@ static void print_node_traffic(struct perf_kmem *kmem)
 		printf("\n Callsites of the allocations freed on another node: --caller -s xnode\n");
 }
 
+/*
+ * Rows a table shows: -l, else all of a table asked for by name, and the
+ * top DEFAULT_TABLE_LINES of one shown by default.
+ */
+static size_t rows_to_show(struct perf_kmem *kmem, size_t nr, bool by_default)
+{
+	int lines = kmem->lines;
+
+	if (lines < 0 && by_default)
+		lines = DEFAULT_TABLE_LINES;
+	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
+}
+
+static void print_table_end(size_t shown, size_t nr, int width)
+{
+	if (shown < nr)
+		printf(" ... %s more rows (-l to show them)\n",
+		       COMMAS(nr - shown));
+	print_rule(width);
+}
+
 static const char *callsite_name(struct perf_kmem *kmem, u64 callsite,
 				 char *buf, size_t size)
 {
@@ -617,7 +820,7 @@ static void print_page_row(struct perf_kmem *kmem, const struct kmem_page_row *r
 
 static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 			     const enum kmem_page_sort_key *keys, int nr_keys,
-			     int lines)
+			     bool by_default)
 {
 	bool per_pfn = table == KMEM_TABLE_ALLOC;
 	/* Frees are of no live page: no column under --live. */
@@ -633,7 +836,7 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 		kmem_err("out of memory sorting the table");
 		return;
 	}
-	shown = lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
+	shown = rows_to_show(kmem, nr, by_default);
 	gw = gfp_width(kmem, rows, shown);
 	width = format_page_header(kmem, per_pfn, xnode, gw, header,
 				   sizeof(header));
@@ -644,10 +847,7 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 	print_rule(width);
 	for (i = 0; i < shown; i++)
 		print_page_row(kmem, rows[i], per_pfn, xnode, gw);
-	if (shown < nr)
-		printf(" ... %s more rows (-l to show them)\n",
-		       COMMAS(nr - shown));
-	print_rule(width);
+	print_table_end(shown, nr, width);
 }
 
 static int print_page_result(struct perf_kmem *kmem)
@@ -665,19 +865,190 @@ static int print_page_result(struct perf_kmem *kmem)
 		       bad);
 		return -EINVAL;
 	}
-	if (kmem->caller)
+	if (kmem->caller || !kmem->alloc)
 		print_page_table(kmem, KMEM_TABLE_CALLER, keys, nr_keys,
-				 kmem->lines);
-	else if (!kmem->alloc)
-		print_page_table(kmem, KMEM_TABLE_CALLER, keys, nr_keys,
-				 kmem->lines >= 0 ? kmem->lines :
-				 DEFAULT_TABLE_LINES);
+				 !kmem->caller);
 	if (kmem->alloc)
-		print_page_table(kmem, KMEM_TABLE_ALLOC, keys, nr_keys,
-				 kmem->lines);
+		print_page_table(kmem, KMEM_TABLE_ALLOC, keys, nr_keys, false);
 	print_page_summary(kmem);
 	print_grid(kmem);
 	print_node_traffic(kmem);
+	return 0;
+}
+
+static void print_slab_frees(const struct kmem_slab_summary *s)
+{
+	print_plain_line("Total frees:", s->free);
+	print_plain_line("  of unknown pointers:", s->free_unknown);
+	print_plain_line("  repeated frees of a pointer:", s->free_again);
+	print_plain_line("  of NULL or ZERO_SIZE_PTR:", s->free_null);
+}
+
+static void print_slab_numa(struct perf_kmem *kmem,
+			    const struct kmem_slab_summary *s)
+{
+	print_slab_count_line("Ping-pong frees (on another CPU):",
+			      &s->pingpong);
+	if (!kmem->cpu_node)
+		printf(" Cross-node analysis needs the NUMA topology of a newer perf record.\n");
+	else
+		print_slab_count_line("Cross-node allocations:", &s->xnode);
+}
+
+static void print_slab_summary(struct perf_kmem *kmem)
+{
+	const struct kmem_slab_summary *s = kmem_slab__summary(kmem->ks);
+	struct kmem_slab_count alloc_only = {
+		.nr = s->alloc_live.nr + s->alloc_dropped.nr,
+		.bytes = s->alloc_live.bytes + s->alloc_dropped.bytes,
+	};
+	/* No allocator hands out less than asked, but a damaged trace might. */
+	u64 wasted = s->alloc.bytes > s->bytes_req ?
+		     s->alloc.bytes - s->bytes_req : 0;
+
+	printf("\n SUMMARY (SLAB allocator)\n ========================\n\n");
+	print_slab_count_line("Total allocations:", &s->alloc);
+	print_bytes_line("Total bytes requested:", s->bytes_req);
+	print_bytes_line("Internal fragmentation:", wasted);
+	printf(" %-34s %13.3f%%\n", "  wasted of allocated:",
+	       kmem_slab__frag(s->bytes_req, s->alloc.bytes));
+	printf("\n");
+	print_slab_count_line("Allocated+freed:", &s->alloc_freed);
+	print_slab_count_line("Allocated-only:", &alloc_only);
+	print_slab_count_line("  still allocated at the end:", &s->alloc_live);
+	print_slab_count_line("  allocated again, free not seen:",
+			      &s->alloc_dropped);
+	printf("\n");
+	print_slab_frees(s);
+	printf("\n");
+	print_slab_count_line("Allocation failures (requested):", &s->fail);
+	if (s->zero_size.nr)
+		print_plain_line("Zero-size allocations:", s->zero_size.nr);
+	print_slab_numa(kmem, s);
+	if (kmem->nr_short_slab_events)
+		print_plain_line("Events ignored (too short):",
+				 kmem->nr_short_slab_events);
+	print_lost_events(kmem);
+}
+
+/* "12,345,678/32": a row's total and its mean per allocation. */
+static const char *total_per(u64 total, u64 hits, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%" PRIu64, COMMAS(total),
+		 hits ? total / hits : 0);
+	return buf;
+}
+
+static const char *slab_callsite_name(struct perf_kmem *kmem, u64 callsite,
+				      char *buf, size_t size)
+{
+	if (kmem->raw_ip || !kmem->resolver) {
+		snprintf(buf, size, "%#" PRIx64, callsite);
+		return buf;
+	}
+	return callsite_resolver__name(kmem->resolver, callsite, false, buf,
+				       size);
+}
+
+/* The key columns of a row: what makes it a row of @table. */
+static void print_slab_row_key(struct perf_kmem *kmem,
+			       enum kmem_slab_table table,
+			       const struct kmem_slab_row *r)
+{
+	char cs[256];
+
+	switch (table) {
+	case KMEM_SLAB_TABLE_ALLOC:
+		printf(" %#18" PRIx64 " | %-32s", r->ptr,
+		       slab_callsite_name(kmem, r->callsite, cs, sizeof(cs)));
+		break;
+	case KMEM_SLAB_TABLE_CACHE:
+		printf(" %-32s", r->cache);
+		break;
+	case KMEM_SLAB_TABLE_CALLER:
+	case KMEM_SLAB_NR_TABLES:
+	default:
+		printf(" %-32s",
+		       slab_callsite_name(kmem, r->callsite, cs, sizeof(cs)));
+		break;
+	}
+}
+
+static void print_slab_table_head(enum kmem_slab_table table, int width)
+{
+	static const char * const key_heads[KMEM_SLAB_NR_TABLES] = {
+		[KMEM_SLAB_TABLE_CALLER] = " Callsite                        ",
+		[KMEM_SLAB_TABLE_ALLOC]  = " Alloc Ptr          | Callsite                        ",
+		[KMEM_SLAB_TABLE_CACHE]  = " Cache                           ",
+	};
+
+	printf("\n");
+	print_rule(width);
+	printf("%s | %11s | %22s | %22s | %11s | %11s | %8s\n",
+	       key_heads[table], "Hits", "Total_alloc/Per", "Total_req/Per",
+	       "Freed", "Ping-pong", "Frag");
+	print_rule(width);
+}
+
+static void print_slab_table(struct perf_kmem *kmem, enum kmem_slab_table table,
+			     const enum kmem_slab_sort_key *keys, int nr_keys,
+			     bool by_default)
+{
+	int width = 33 + 14 + 25 + 25 + 14 + 14 + 11 +
+		    (table == KMEM_SLAB_TABLE_ALLOC ? 21 : 0);
+	struct kmem_slab_row **rows;
+	size_t nr, i, shown;
+	char alloc[48], req[48];
+
+	rows = kmem_slab__rows(kmem->ks, table, keys, nr_keys, &nr);
+	if (!rows) {
+		kmem_err("out of memory sorting the table");
+		return;
+	}
+	/* kmalloc events name no cache: a trace of them has no cache table. */
+	if (table == KMEM_SLAB_TABLE_CACHE && !nr)
+		return;
+	shown = rows_to_show(kmem, nr, by_default);
+	print_slab_table_head(table, width);
+	for (i = 0; i < shown; i++) {
+		const struct kmem_slab_row *r = rows[i];
+
+		print_slab_row_key(kmem, table, r);
+		printf(" | %11s | %22s | %22s | %11s | %11s | %7.3f%%\n",
+		       COMMAS(r->hits),
+		       total_per(r->bytes_alloc, r->hits, alloc, sizeof(alloc)),
+		       total_per(r->bytes_req, r->hits, req, sizeof(req)),
+		       COMMAS(r->freed), COMMAS(r->pingpong),
+		       kmem_slab__frag(r->bytes_req, r->bytes_alloc));
+	}
+	print_table_end(shown, nr, width);
+}
+
+static int print_slab_result(struct perf_kmem *kmem)
+{
+	enum kmem_slab_sort_key keys[KMEM_SLAB_MAX_SORT_KEYS];
+	char bad[64];
+	int nr_keys;
+
+	kmem_slab__finish(kmem->ks);
+	nr_keys = kmem_slab__parse_sort(kmem->sort_str ?: DEFAULT_SLAB_SORT,
+					keys, KMEM_SLAB_MAX_SORT_KEYS, bad,
+					sizeof(bad));
+	if (nr_keys < 0) {
+		kmem_err("unknown sort key '%s' for --slab: use ptr, callsite, hit, bytes, frag, pingpong, cache",
+		       bad);
+		return -EINVAL;
+	}
+	if (kmem->caller || !kmem->alloc) {
+		print_slab_table(kmem, KMEM_SLAB_TABLE_CALLER, keys, nr_keys,
+				 !kmem->caller);
+		print_slab_table(kmem, KMEM_SLAB_TABLE_CACHE, keys, nr_keys,
+				 !kmem->caller);
+	}
+	if (kmem->alloc)
+		print_slab_table(kmem, KMEM_SLAB_TABLE_ALLOC, keys, nr_keys,
+				 false);
+	print_slab_summary(kmem);
 	return 0;
 }
 
@@ -707,18 +1078,13 @@ static void alloc_func_print(const char *name, void *arg __maybe_unused)
 	printf("alloc func: %s\n", name);
 }
 
-static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
+/* One resolver of kernel addresses serves both analyses. */
+static int need_resolver(struct perf_kmem *kmem)
 {
 	char err[160];
 
-	kmem->have_callchains = alloc && evsel__has_callchain(alloc);
-	if (!kmem->have_callchains) {
-		if (alloc)
-			kmem_err("no callchains in %s: callsites need 'perf kmem record --page'",
-				   kmem->input_name);
+	if (kmem->resolver)
 		return 0;
-	}
-	symbol_conf.use_callchain = true;
 	kmem->resolver = callsite_resolver__new(&kmem->session->machines.host,
 						kmem->alloc_regex_add ?: kmem->alloc_regex,
 						kmem->alloc_regex_add != NULL,
@@ -727,6 +1093,21 @@ static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
 		kmem_err("%s", err);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
+{
+	kmem->have_callchains = alloc && evsel__has_callchain(alloc);
+	if (!kmem->have_callchains) {
+		if (alloc)
+			kmem_err("no callchains in %s: callsites need 'perf kmem record --page'",
+				 kmem->input_name);
+		return 0;
+	}
+	symbol_conf.use_callchain = true;
+	if (need_resolver(kmem))
+		return -EINVAL;
 	return 0;
 }
 
@@ -766,8 +1147,9 @@ static int setup_page_analysis(struct perf_kmem *kmem)
 	kmem->page_size = tep_get_page_size(any->tp_format->tep);
 	if (!kmem->page_size)
 		kmem->page_size = 4096;
-	if (setup_nodes(kmem))
-		return -ENOMEM;
+	if (env_has_memory_topology(kmem) &&
+	    !mem2node__init(&kmem->mem2node, &kmem->session->header.env))
+		kmem->have_mem2node = true;
 
 	config.page_size = kmem->page_size;
 	config.pre_v4_4_migtypes =
@@ -797,11 +1179,56 @@ static void cleanup_page_analysis(struct perf_kmem *kmem)
 			free(cur->pvalue);
 		hashmap__free(kmem->gfp_names);
 	}
-	callsite_resolver__delete(kmem->resolver);
 	kmem_page__delete(kmem->kp);
 	if (kmem->have_mem2node)
 		mem2node__exit(&kmem->mem2node);
-	free(kmem->cpu_node);
+}
+
+/* --- setting up a slab analysis -------------------------------------- */
+
+static int setup_slab_tracepoint(struct perf_kmem *kmem, size_t i)
+{
+	struct evsel *evsel;
+	char name[64];
+
+	snprintf(name, sizeof(name), "kmem:%s", slab_tracepoints[i].name);
+	evsel = evlist__find_tracepoint_by_name(kmem->session->evlist, name);
+	if (!evsel)
+		return 0;
+	if (setup_slab_fields(evsel, &kmem->slab_fields[i],
+			      slab_tracepoints[i].is_alloc))
+		return -EINVAL;
+	evsel->priv = &kmem->slab_fields[i];
+	evsel->handler = slab_tracepoints[i].is_alloc ? process_slab_alloc :
+							 process_slab_free;
+	return 1;
+}
+
+static int setup_slab_analysis(struct perf_kmem *kmem)
+{
+	struct kmem_slab_config config = {
+		.want_caller_table = true,
+		.want_alloc_table = kmem->alloc,
+		.want_cache_table = true,
+	};
+	int found = 0, ret;
+	size_t i;
+
+	for (i = 0; i < NR_SLAB_TRACEPOINTS; i++) {
+		ret = setup_slab_tracepoint(kmem, i);
+		if (ret < 0)
+			return ret;
+		found += ret;
+	}
+	if (!found) {
+		kmem_err("%s has no slab allocator events: record them with 'perf kmem record --slab'",
+		       kmem->input_name);
+		return -EINVAL;
+	}
+	kmem->ks = kmem_slab__new(&config);
+	if (!kmem->ks)
+		return -ENOMEM;
+	return need_resolver(kmem);
 }
 
 /* --- perf kmem stat -------------------------------------------------- */
@@ -905,14 +1332,19 @@ static int kmem_stat(struct perf_kmem *kmem)
 		err = -EINVAL;
 		goto out;
 	}
-	if (!kmem->page) {
-		kmem_err("slab analysis is not available yet: use --page");
-		err = -EINVAL;
-		goto out;
-	}
-	err = setup_page_analysis(kmem);
+	err = setup_nodes(kmem);
 	if (err)
 		goto out;
+	if (kmem->slab) {
+		err = setup_slab_analysis(kmem);
+		if (err)
+			goto out;
+	}
+	if (kmem->page) {
+		err = setup_page_analysis(kmem);
+		if (err)
+			goto out;
+	}
 	err = read_events(kmem);
 	if (err) {
 		kmem_err("cannot read %s: %s", kmem->input_name,
@@ -922,9 +1354,15 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	setup_pager();
 	list_alloc_funcs(kmem);
-	err = print_page_result(kmem);
+	if (kmem->slab)
+		err = print_slab_result(kmem);
+	if (!err && kmem->page)
+		err = print_page_result(kmem);
 out:
+	kmem_slab__delete(kmem->ks);
 	cleanup_page_analysis(kmem);
+	callsite_resolver__delete(kmem->resolver);
+	free(kmem->cpu_node);
 	perf_session__delete(kmem->session);
 	return err;
 }
@@ -953,14 +1391,9 @@ static int add_arg(const char **argv, int *argc, const char *arg)
 
 static int kmem_record(struct perf_kmem *kmem, int argc, const char **argv)
 {
-	static const char * const slab_events[] = {
-		"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
-		/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
-		"kmalloc_node", "kmem_cache_alloc_node",
-	};
 	const char **rec_argv;
 	int rec_argc = 0, i, err;
-	char *ev[ARRAY_SIZE(slab_events)] = {};
+	char *ev[NR_SLAB_TRACEPOINTS] = {};
 
 	rec_argv = calloc(argc + 32, sizeof(char *));
 	if (!rec_argv)
@@ -979,10 +1412,12 @@ static int kmem_record(struct perf_kmem *kmem, int argc, const char **argv)
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
 	}
 	if (kmem->slab) {
-		for (i = 0; i < (int)ARRAY_SIZE(slab_events); i++) {
-			if (!tracepoint_exists("kmem", slab_events[i]))
+		for (i = 0; i < (int)NR_SLAB_TRACEPOINTS; i++) {
+			const char *name = slab_tracepoints[i].name;
+
+			if (!tracepoint_exists("kmem", name))
 				continue;
-			if (asprintf(&ev[i], "kmem:%s", slab_events[i]) < 0) {
+			if (asprintf(&ev[i], "kmem:%s", name) < 0) {
 				err = -ENOMEM;
 				goto out;
 			}
@@ -994,7 +1429,7 @@ static int kmem_record(struct perf_kmem *kmem, int argc, const char **argv)
 		add_arg(rec_argv, &rec_argc, argv[i]);
 	err = cmd_record(rec_argc, rec_argv);
 out:
-	for (i = 0; i < (int)ARRAY_SIZE(slab_events); i++)
+	for (i = 0; i < (int)NR_SLAB_TRACEPOINTS; i++)
 		free(ev[i]);
 	free(rec_argv);
 	return err;
@@ -1054,9 +1489,10 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_INCR('v', "verbose", &verbose,
 		 "be more verbose: list allocator functions, show offsets"),
 	OPT_BOOLEAN(0, "caller", &kmem.caller, "show per-callsite statistics"),
-	OPT_BOOLEAN(0, "alloc", &kmem.alloc, "show per-page statistics"),
+	OPT_BOOLEAN(0, "alloc", &kmem.alloc,
+		    "show per-object (slab) or per-page statistics"),
 	OPT_STRING('s', "sort", &kmem.sort_str, "key[,key2...]",
-		   "sort by keys: page, callsite, hit, bytes, order, migtype, gfp, xnode"),
+		   "sort by keys: slab: ptr, callsite, hit, bytes, frag, pingpong, cache; page: page, callsite, hit, bytes, order, migtype, gfp, xnode"),
 	OPT_INTEGER('l', "line", &kmem.lines, "show this many rows"),
 	OPT_BOOLEAN(0, "raw-ip", &kmem.raw_ip,
 		    "one row per call address, shown as func+0xoff"),
@@ -1094,7 +1530,10 @@ int cmd_kmem(int argc, const char **argv)
 		argc = take_record_mode_options(&kmem, argc - 1, argv + 1);
 		if (!kmem.page && !kmem.slab)
 			kmem.slab = true;
-		return kmem_record(&kmem, argc, argv + 1);
+		err = kmem_record(&kmem, argc, argv + 1);
+		/* parse_options_subcommand() built the usage string. */
+		free((void *)usage[0]);
+		return err;
 	}
 	if (strcmp(argv[0], "stat"))
 		usage_with_options(usage, options);

@@ -211,6 +211,8 @@ static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
 		if (!r->raw_ip)
 			f->callsite = map__unmap_ip(map, sym->start);
 	}
+	/* maps__find_symbol() handed us a reference to the map. */
+	map__put(map);
 	if (hashmap__add(r->frames, ip, f)) {
 		free(f);
 		return NULL;
@@ -244,6 +246,13 @@ u64 callsite_resolver__callsite(struct callsite_resolver *r,
 	return 0;
 }
 
+u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip)
+{
+	struct frame *f = ip ? resolve_frame(r, ip) : NULL;
+
+	return f ? f->callsite : ip;
+}
+
 const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 				    bool offset, char *buf, size_t size)
 {
@@ -257,6 +266,7 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 	}
 	if (!sym) {
 		snprintf(buf, size, "%#" PRIx64, callsite);
+		map__put(map);
 		return buf;
 	}
 	start = map__unmap_ip(map, sym->start);
@@ -264,6 +274,7 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 		snprintf(buf, size, "%s+%#" PRIx64, sym->name, callsite - start);
 	else
 		snprintf(buf, size, "%s", sym->name);
+	map__put(map);
 	return buf;
 }
 

@@ -44,6 +44,12 @@ bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 u64 callsite_resolver__callsite(struct callsite_resolver *r,
 				const struct ip_callchain *chain);
 
+/*
+ * The callsite of a single return address, as slab events record it: the
+ * start of its function, or @ip itself with raw_ip or without a symbol.
+ */
+u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip);
+
 /* Print "func", "func+0x1a" (@offset) or the raw address into @buf. */
 const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 				    bool offset, char *buf, size_t size);

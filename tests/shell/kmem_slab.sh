@@ -1,0 +1,245 @@
+#!/bin/bash
+# perf kmem slab analysis against an independent count
+# SPDX-License-Identifier: GPL-2.0
+#
+# Records the slab tracepoints of a real workload with 'perf kmem record
+# --slab', then checks every number of the 'perf kmem stat --slab' summary
+# and the top 5 rows of --caller against a count made from 'perf script'
+# by a small program of its own.  Exit 0: pass, 1: fail, 2: skip.
+
+set -u
+
+perf=${PERF:-perf}
+tmp=$(mktemp -d /tmp/perf-kmem-slab.XXXXXX)
+data=$tmp/perf.data
+
+trap 'rm -rf "$tmp"' EXIT
+
+skip() {
+	echo "kmem slab test [Skipped: $1]"
+	exit 2
+}
+
+fail() {
+	echo "kmem slab test [Failed: $1]"
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || skip "needs root to trace the whole system"
+command -v python3 >/dev/null || skip "no python3 for the independent count"
+"$perf" list tracepoint 2>/dev/null | grep -q 'kmem:kmalloc' ||
+	skip "no kmem:kmalloc tracepoint"
+
+# Enough allocations and frees of every kind: files, pipes, processes.
+cat >"$tmp/workload.sh" <<'WORKLOAD'
+for _ in $(seq 10); do
+	find /usr/include -maxdepth 2 -name '*.h' 2>/dev/null | head -300 |
+		xargs cat >/dev/null 2>&1
+	ls -lR /proc/self/ >/dev/null 2>&1
+done
+WORKLOAD
+
+"$perf" kmem record --slab -o "$data" -m 1024 -- bash "$tmp/workload.sh" \
+	>"$tmp/record.log" 2>&1 ||
+	fail "perf kmem record --slab: $(tail -1 "$tmp/record.log")"
+
+# The default sort (frag,hit,bytes) and the busiest callsites.
+"$perf" kmem stat -i "$data" --slab --caller -l 5 >"$tmp/stat.txt" 2>"$tmp/stat.err" ||
+	fail "perf kmem stat: $(tail -1 "$tmp/stat.err")"
+"$perf" kmem stat -i "$data" --slab --caller -l 5 -s hit,bytes \
+	>"$tmp/stat-hit.txt" 2>"$tmp/stat.err" ||
+	fail "perf kmem stat -s hit,bytes: $(tail -1 "$tmp/stat.err")"
+"$perf" script -i "$data" -F cpu,event,trace >"$tmp/script.txt" 2>/dev/null ||
+	fail "perf script"
+"$perf" report -i "$data" --header-only -I >"$tmp/header.txt" 2>/dev/null
+
+python3 - "$tmp/script.txt" "$tmp/header.txt" "$tmp/stat.txt" \
+	"$tmp/stat-hit.txt" <<'PYEOF'
+import re
+import sys
+
+script, header, stat, stat_hit = sys.argv[1:5]
+ZERO_OR_NULL = 16
+
+# CPU -> NUMA node, from the perf.data header: "# node0 cpu list : 0-3,8".
+cpu_node = {}
+for line in open(header):
+    m = re.match(r'# node(\d+) cpu list : (\S+)', line)
+    if not m:
+        continue
+    for part in m.group(2).split(','):
+        lo, _, hi = part.partition('-')
+        for cpu in range(int(lo), int(hi or lo) + 1):
+            cpu_node[cpu] = int(m.group(1))
+
+n = {k: 0 for k in ('alloc', 'alloc_b', 'req', 'freed', 'freed_b', 'free',
+                    'unknown', 'again', 'null', 'fail', 'fail_b', 'zero',
+                    'pp', 'pp_b', 'xnode', 'xnode_b', 'dropped',
+                    'dropped_b', 'events')}
+objects = {}    # ptr -> [live, bytes_alloc, cpu, row]
+rows = {}       # function -> [hits, alloc, req, freed, pingpong]
+
+line_re = re.compile(r'\[(\d+)\]\s+kmem:(\w+):\s+(.*)$')
+for line in open(script):
+    m = line_re.search(line)
+    if not m:
+        continue
+    cpu, event = int(m.group(1)), m.group(2)
+    f = dict(kv.split('=', 1) for kv in m.group(3).split() if '=' in kv)
+    n['events'] += 1
+    ptr = 0 if f['ptr'] == '(nil)' else int(f['ptr'], 16)
+    if event in ('kmalloc', 'kmem_cache_alloc'):
+        req, alloc = int(f['bytes_req']), int(f['bytes_alloc'])
+        if ptr == 0:
+            n['fail'] += 1
+            n['fail_b'] += req
+            continue
+        if ptr <= ZERO_OR_NULL:
+            n['zero'] += 1
+            continue
+        n['alloc'] += 1
+        n['alloc_b'] += alloc
+        n['req'] += req
+        node = int(f.get('node', -1))
+        if node >= 0 and cpu in cpu_node and node != cpu_node[cpu]:
+            n['xnode'] += 1
+            n['xnode_b'] += alloc
+        func = f['call_site'].split('+')[0]
+        row = rows.setdefault(func, [0, 0, 0, 0, 0])
+        row[0] += 1
+        row[1] += alloc
+        row[2] += req
+        old = objects.get(ptr)
+        if old and old[0]:
+            n['dropped'] += 1
+            n['dropped_b'] += old[1]
+        objects[ptr] = [True, alloc, cpu, row]
+    elif event in ('kfree', 'kmem_cache_free'):
+        n['free'] += 1
+        if ptr <= ZERO_OR_NULL:
+            n['null'] += 1
+            continue
+        obj = objects.get(ptr)
+        if obj is None:
+            n['unknown'] += 1
+            objects[ptr] = [False, 0, cpu, None]
+        elif not obj[0]:
+            n['again'] += 1
+        else:
+            obj[0] = False
+            n['freed'] += 1
+            n['freed_b'] += obj[1]
+            obj[3][3] += 1
+            if cpu != obj[2]:
+                n['pp'] += 1
+                n['pp_b'] += obj[1]
+                obj[3][4] += 1
+
+live = [o for o in objects.values() if o[0]]
+n['live'], n['live_b'] = len(live), sum(o[1] for o in live)
+
+
+def frag(req, alloc):
+    return 100.0 - 100.0 * req / alloc if alloc else 0.0
+
+
+expect = {
+    'Total allocations:': (n['alloc'], n['alloc_b']),
+    'Total bytes requested:': (None, n['req']),
+    'Internal fragmentation:': (None, n['alloc_b'] - n['req']),
+    'wasted of allocated:': '%.3f%%' % frag(n['req'], n['alloc_b']),
+    'Allocated+freed:': (n['freed'], n['freed_b']),
+    'Allocated-only:': (n['live'] + n['dropped'],
+                        n['live_b'] + n['dropped_b']),
+    'still allocated at the end:': (n['live'], n['live_b']),
+    'allocated again, free not seen:': (n['dropped'], n['dropped_b']),
+    'Total frees:': (n['free'], None),
+    'of unknown pointers:': (n['unknown'], None),
+    'repeated frees of a pointer:': (n['again'], None),
+    'of NULL or ZERO_SIZE_PTR:': (n['null'], None),
+    'Allocation failures (requested):': (n['fail'], n['fail_b']),
+    'Ping-pong frees (on another CPU):': (n['pp'], n['pp_b']),
+}
+if cpu_node:
+    expect['Cross-node allocations:'] = (n['xnode'], n['xnode_b'])
+if n['zero']:
+    expect['Zero-size allocations:'] = (n['zero'], None)
+
+
+def number(s):
+    return int(s.replace(',', '')) if s else None
+
+
+def parse(path):
+    """Summary lines by label, and the rows of the first table."""
+    got, table, table_done = {}, [], False
+    for line in open(path):
+        m = re.match(r'^ +(\S.*?:) +([\d,]+)?\s*(?:\[ +([\d,]+) bytes \])?\s*$',
+                     line)
+        if m:
+            got[m.group(1).strip()] = (number(m.group(2)), number(m.group(3)))
+            continue
+        m = re.match(r'^ +(\S.*?:) +([\d.]+%)$', line)
+        if m:
+            got[m.group(1).strip()] = m.group(2)
+            continue
+        cols = [c.strip() for c in line.split('|')]
+        if len(cols) == 7 and cols[1] != 'Hits' and not table_done:
+            table.append(cols)
+        elif table and line.startswith('-'):
+            table_done = True   # the cache table follows
+    return got, table
+
+
+got, table = parse(stat)
+bad = 0
+print('events in perf script: %d' % n['events'])
+for label, want in expect.items():
+    have = got.get(label)
+    if isinstance(want, tuple) and have is not None:
+        have = tuple(h if w is not None else None for h, w in zip(have, want))
+    status = 'ok' if have == want else 'MISMATCH'
+    bad += have != want
+    print('%-36s perf %-28s count %-28s %s' % (label, have, want, status))
+
+
+def row_values(name, r):
+    return (name, r[0], r[1], r[2], r[3], r[4], '%.3f%%' % frag(r[2], r[1]))
+
+
+def by_frag(v):
+    return (-float(v[6][:-1]), -v[1], -v[2])
+
+
+def by_hit(v):
+    return (-v[1], -v[2])
+
+
+def check_top_rows(what, caller, sort_key):
+    bad = 0
+    mine = sorted((row_values(k, r) for k, r in rows.items()), key=sort_key)
+    if len(caller) != min(5, len(mine)):
+        print('%s: %d rows, expected %d' % (what, len(caller),
+                                            min(5, len(mine))))
+        bad += 1
+    for i, cols in enumerate(caller[:5]):
+        have = (cols[0], number(cols[1]), number(cols[2].split('/')[0]),
+                number(cols[3].split('/')[0]), number(cols[4]),
+                number(cols[5]), cols[6])
+        want = row_values(cols[0], rows[cols[0]]) if cols[0] in rows else None
+        # Rows tied on every sort key may stand in either order.
+        ok = want == have and sort_key(want) == sort_key(mine[i])
+        bad += not ok
+        print('%s row %d: perf %s count %s %s' %
+              (what, i + 1, have, want, 'ok' if ok else 'MISMATCH'))
+    return bad
+
+
+bad += check_top_rows('caller (frag,hit,bytes)', table, by_frag)
+bad += check_top_rows('caller (hit,bytes)', parse(stat_hit)[1], by_hit)
+sys.exit(1 if bad else 0)
+PYEOF
+rc=$?
+[ $rc = 0 ] || fail "summary or --caller rows differ from the independent count"
+echo "kmem slab test [Success]"
+exit 0

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_SLAB_H
+#define __PERF_KMEM_SLAB_H
+
+/*
+ * Slab allocator analysis for perf kmem: the events of kmem:kmalloc,
+ * kmem:kmem_cache_alloc, kmem:kfree and kmem:kmem_cache_free go in,
+ * summary and tables come out.  No file-scope state: everything hangs off
+ * a struct kmem_slab, so the builtin and the tests can each run as many
+ * analyses as they like.
+ */
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * kfree() and kmalloc(0) deal in NULL and ZERO_SIZE_PTR (16): no object
+ * lies at or below this address.
+ */
+#define KMEM_SLAB_ZERO_OR_NULL	16ULL
+
+enum kmem_slab_table {
+	KMEM_SLAB_TABLE_CALLER,	/* one row per callsite */
+	KMEM_SLAB_TABLE_ALLOC,	/* one row per pointer and callsite */
+	KMEM_SLAB_TABLE_CACHE,	/* one row per cache name */
+	KMEM_SLAB_NR_TABLES,
+};
+
+enum kmem_slab_sort_key {
+	KMEM_SLAB_SORT_PTR,
+	KMEM_SLAB_SORT_CALLSITE,
+	KMEM_SLAB_SORT_HIT,
+	KMEM_SLAB_SORT_BYTES,
+	KMEM_SLAB_SORT_FRAG,
+	KMEM_SLAB_SORT_PINGPONG,
+	KMEM_SLAB_SORT_CACHE,
+};
+
+#define KMEM_SLAB_MAX_SORT_KEYS	8
+
+struct kmem_slab_config {
+	bool	want_caller_table;
+	bool	want_alloc_table;
+	bool	want_cache_table;
+};
+
+/* One decoded kmalloc or kmem_cache_alloc event. */
+struct kmem_slab_alloc_event {
+	u64		callsite;
+	u64		ptr;		/* 0: the allocation failed */
+	u64		bytes_req;
+	u64		bytes_alloc;
+	const char	*cache;		/* kmem_cache_alloc only, else NULL */
+	int		cpu;
+	int		cpu_node;	/* node of @cpu, -1 if unknown */
+	int		node;		/* node asked for, -1 (NUMA_NO_NODE) */
+};
+
+/* One decoded kfree or kmem_cache_free event. */
+struct kmem_slab_free_event {
+	u64	callsite;
+	u64	ptr;
+	int	cpu;
+};
+
+/* A row of one of the tables. */
+struct kmem_slab_row {
+	u64		ptr;		/* --alloc only */
+	u64		callsite;	/* --caller and --alloc */
+	const char	*cache;		/* cache table only */
+	u64		hits;		/* allocations */
+	u64		bytes_req;
+	u64		bytes_alloc;
+	u64		freed;		/* of which a free was seen */
+	u64		pingpong;	/* of which freed on another CPU */
+	u64		xnode;		/* of which asked for another node */
+};
+
+struct kmem_slab_count {
+	u64	nr;
+	u64	bytes;		/* bytes_alloc of the allocations counted */
+};
+
+struct kmem_slab_summary {
+	struct kmem_slab_count	alloc;		/* successful allocations */
+	u64			bytes_req;	/* ...what they asked for */
+	struct kmem_slab_count	alloc_freed;	/* ...whose free was seen */
+	struct kmem_slab_count	alloc_live;	/* ...still live at the end */
+	struct kmem_slab_count	alloc_dropped;	/* ...pointer handed out again */
+	struct kmem_slab_count	fail;		/* bytes: bytes_req */
+	struct kmem_slab_count	zero_size;	/* ZERO_SIZE_PTR handed out */
+	struct kmem_slab_count	xnode;		/* node asked != CPU's node */
+	struct kmem_slab_count	pingpong;	/* freed on another CPU */
+	u64			free;		/* all free events */
+	u64			free_null;	/* kfree(NULL) and friends */
+	u64			free_unknown;	/* never seen allocated */
+	u64			free_again;	/* freed before, not reallocated */
+};
+
+struct kmem_slab;
+
+struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config);
+void kmem_slab__delete(struct kmem_slab *ks);
+
+/* Both return 0 or -ENOMEM. */
+int kmem_slab__alloc(struct kmem_slab *ks,
+		     const struct kmem_slab_alloc_event *ev);
+int kmem_slab__free(struct kmem_slab *ks,
+		    const struct kmem_slab_free_event *ev);
+
+/* After the last event: settle the live objects. */
+void kmem_slab__finish(struct kmem_slab *ks);
+
+const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks);
+
+/*
+ * Wasted share of what was allocated, in percent: 100 * (1 - req/alloc);
+ * 0 when nothing was allocated.
+ */
+double kmem_slab__frag(u64 bytes_req, u64 bytes_alloc);
+
+/*
+ * Parse "frag,hit" into @keys; returns the number of keys or -EINVAL and
+ * copies the unknown key into @bad.
+ */
+int kmem_slab__parse_sort(const char *str, enum kmem_slab_sort_key *keys,
+			  int max_keys, char *bad, size_t bad_size);
+
+/*
+ * Rows of @table sorted by @keys, after kmem_slab__finish().  The array
+ * belongs to @ks and holds *@nr rows.
+ */
+struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
+				       enum kmem_slab_table table,
+				       const enum kmem_slab_sort_key *keys,
+				       int nr_keys, size_t *nr);
+
+#endif /* __PERF_KMEM_SLAB_H */
