@@ -906,7 +906,7 @@ static void print_slab_summary(struct perf_kmem *kmem)
 	u64 wasted = s->alloc.bytes > s->bytes_req ?
 		     s->alloc.bytes - s->bytes_req : 0;
 
-	printf("\n SUMMARY (SLAB allocator)\n ========================\n\n");
+	printf("\n SUMMARY (slab allocator)\n ========================\n\n");
 	print_slab_count_line("Total allocations:", &s->alloc);
 	print_bytes_line("Total bytes requested:", s->bytes_req);
 	print_bytes_line("Internal fragmentation:", wasted);
@@ -985,7 +985,7 @@ static void print_slab_table_head(enum kmem_slab_table table, int width)
 	printf("\n");
 	print_rule(width);
 	printf("%s | %11s | %22s | %22s | %11s | %11s | %8s\n",
-	       key_heads[table], "Hits", "Total_alloc/Per", "Total_req/Per",
+	       key_heads[table], "Hits", "Total_alloc/Size", "Total_req/Size",
 	       "Freed", "Ping-pong", "Frag");
 	print_rule(width);
 }
