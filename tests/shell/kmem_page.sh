@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf kmem page allocator analysis (exclusive)
+# perf kmem page allocator analysis against perf script (exclusive)
 # SPDX-License-Identifier: GPL-2.0
 #
 # Record a real workload with 'perf kmem record --page', then check every
