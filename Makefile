@@ -39,7 +39,12 @@ EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-.PHONY: all perf perf-asan overlay upstream test demo bench deps clean FORCE
+# libFuzzer target of the analysis core, built outside perf with clang.
+FUZZ_BIN     := $(B)/fuzz/kmem-page-fuzz
+FUZZ_SECONDS ?= 300
+FUZZ_SRCS    := tests/fuzz/kmem-page-fuzz.c util/kmem-page.c
+
+.PHONY: all perf perf-asan overlay upstream fuzz test demo bench deps clean FORCE
 
 all: perf
 
@@ -94,6 +99,19 @@ demo: perf
 
 bench: perf upstream
 	@scripts/bench.sh
+
+$(FUZZ_BIN): $(FUZZ_SRCS) util/kmem-page.h $(PRISTINE)/.extracted
+	@scripts/install-deps.sh --fuzz
+	@mkdir -p $(B)/fuzz/corpus
+	clang -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
+		-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include \
+		-o $@ $(FUZZ_SRCS) $(PRISTINE)/tools/lib/rbtree.c \
+		$(PRISTINE)/tools/lib/zalloc.c
+
+# By hand: make fuzz FUZZ_SECONDS=3600.  make test runs a short one.
+fuzz: $(FUZZ_BIN)
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus
 
 clean:
 	rm -rf $(B) $(TOP)/perf

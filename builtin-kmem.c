@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <api/fs/tracing_path.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -37,6 +39,7 @@
 #include "util/evlist.h"
 #include "util/evsel.h"
 #include "util/hashmap.h"
+#include "util/header.h"
 #include "util/kmem-page.h"
 #include "util/machine.h"
 #include "util/mem2node.h"
@@ -94,12 +97,19 @@ struct perf_kmem {
 	bool			have_mem2node;
 	int			nr_nodes;
 
+	u64			nr_events;	/* analysed */
 	/* What went wrong on the way. */
 	u64			nr_lost;
 	u64			nr_bad_events;
 };
 
 static const char default_mode_slab[] = "slab";
+
+/*
+ * Our own messages go to stderr even while perf's are silenced: each is
+ * the one line a user reads about a problem.
+ */
+#define kmem_err(fmt, ...) fprintf(stderr, "perf kmem: " fmt "\n", ##__VA_ARGS__)
 
 /* Thousands separators whatever the locale: "12,345,678". */
 static const char *commas(u64 v, char *buf, size_t size)
@@ -118,7 +128,7 @@ static const char *commas(u64 v, char *buf, size_t size)
 	return buf;
 }
 
-#define COMMAS(v) commas((v), (char[32]){}, 32)
+#define COMMAS(v) commas((v), (char [32]) { 0 }, 32)
 
 /* --- decoding events ------------------------------------------------- */
 
@@ -128,7 +138,7 @@ static struct tep_format_field *need_field(struct evsel *evsel,
 	struct tep_format_field *f = evsel__field(evsel, name);
 
 	if (!f)
-		pr_err("perf kmem: %s has no '%s' field\n",
+		kmem_err("%s has no '%s' field",
 		       evsel__name(evsel), name);
 	return f;
 }
@@ -142,7 +152,7 @@ static int setup_page_fields(struct perf_kmem *kmem, struct evsel *evsel,
 		kmem->pfn_is_page = f->pfn != NULL;
 	}
 	if (!f->pfn) {
-		pr_err("perf kmem: %s has neither a 'pfn' nor a 'page' field\n",
+		kmem_err("%s has neither a 'pfn' nor a 'page' field",
 		       evsel__name(evsel));
 		return -EINVAL;
 	}
@@ -320,6 +330,7 @@ static int process_sample_event(const struct perf_tool *tool,
 		return 0;
 	if (perf_time__skip_sample(&kmem->ptime, sample->time))
 		return 0;
+	kmem->nr_events++;
 	return handler(kmem, evsel, sample);
 }
 
@@ -377,10 +388,9 @@ static int setup_nodes(struct perf_kmem *kmem)
 
 static void print_rule(int width)
 {
-	printf("%.*s\n", width,
-	       "------------------------------------------------------------"
-	       "------------------------------------------------------------"
-	       "------------------------------------------------------------");
+	while (width-- > 0)
+		putchar('-');
+	putchar('\n');
 }
 
 static void print_count_line(const char *label, const struct kmem_page_count *c)
@@ -505,8 +515,47 @@ static int gfp_width(struct perf_kmem *kmem, struct kmem_page_row **rows,
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		width = max(width, (int)strlen(gfp_name(kmem, rows[i]->gfp)));
+		width = max_t(int, width, strlen(gfp_name(kmem, rows[i]->gfp)));
 	return width;
+}
+
+/* The header line of a page table; its length sets the rules' width. */
+static int format_page_header(struct perf_kmem *kmem, bool per_pfn, bool xnode,
+			      int gw, char *buf, size_t size)
+{
+	int n = 0;
+
+	if (per_pfn)
+		n += scnprintf(buf + n, size - n, " %18s |",
+			       kmem->pfn_is_page ? "Page" : "PFN");
+	n += scnprintf(buf + n, size - n, " %19s | %11s | Order | %-14s | %-*s",
+		       "Total_alloc/Size", kmem->live ? "Live" : "Hits",
+		       "Migration type", gw, "GFP flags");
+	if (xnode)
+		n += scnprintf(buf + n, size - n, " | Freed remote");
+	if (kmem->have_callchains)
+		n += scnprintf(buf + n, size - n, " | Callsite");
+	return n;
+}
+
+static void print_page_row(struct perf_kmem *kmem, const struct kmem_page_row *r,
+			   bool per_pfn, bool xnode, int gw)
+{
+	char total[48], mt[32], cs[256];
+
+	if (per_pfn)
+		printf(" %#18" PRIx64 " |", r->pfn);
+	snprintf(total, sizeof(total), "%s/%" PRIu64, COMMAS(r->bytes),
+		 kmem->page_size << r->order);
+	printf(" %19s | %11s | %5d | %-14s | %-*s", total, COMMAS(r->hits),
+	       r->order,
+	       kmem_page__migtype_name(kmem->kp, r->migtype, mt, sizeof(mt)),
+	       gw, gfp_name(kmem, r->gfp));
+	if (xnode)
+		printf(" | %12s", COMMAS(r->xnode_frees));
+	if (kmem->have_callchains)
+		printf(" | %s", callsite_name(kmem, r->callsite, cs, sizeof(cs)));
+	printf("\n");
 }
 
 static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
@@ -517,51 +566,25 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 	bool xnode = kmem->nr_nodes > 1 && kmem->have_mem2node;
 	struct kmem_page_row **rows;
 	size_t nr, i, shown;
-	char mt[32], cs[256];
+	char header[512];
 	int gw, width;
 
 	rows = kmem_page__rows(kmem->kp, table, keys, nr_keys, &nr);
 	if (!rows) {
-		pr_err("perf kmem: out of memory sorting the table\n");
+		kmem_err("out of memory sorting the table");
 		return;
 	}
 	shown = lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
 	gw = gfp_width(kmem, rows, shown);
-	width = (per_pfn ? 19 : 0) + 20 + 14 + 8 + 17 + gw + 3 +
-		(xnode ? 14 : 0) + (kmem->have_callchains ? 30 : 0);
+	width = format_page_header(kmem, per_pfn, xnode, gw, header,
+				   sizeof(header));
 
 	printf("\n");
 	print_rule(width);
-	if (per_pfn)
-		printf(" %16s |", kmem->pfn_is_page ? "Page" : "PFN");
-	printf(" %19s | %11s | Order | %-14s | %-*s", "Total_alloc/Size",
-	       kmem->live ? "Live" : "Hits", "Migration type", gw, "GFP flags");
-	if (xnode)
-		printf(" | Freed remote");
-	if (kmem->have_callchains)
-		printf(" | Callsite");
-	printf("\n");
+	printf("%s\n", header);
 	print_rule(width);
-	for (i = 0; i < shown; i++) {
-		struct kmem_page_row *r = rows[i];
-		char total[48];
-
-		if (per_pfn)
-			printf(" %#16" PRIx64 " |", r->pfn);
-		snprintf(total, sizeof(total), "%s/%" PRIu64, COMMAS(r->bytes),
-			 kmem->page_size << r->order);
-		printf(" %19s | %11s | %5d | %-14s | %-*s", total,
-		       COMMAS(r->hits), r->order,
-		       kmem_page__migtype_name(kmem->kp, r->migtype, mt,
-					       sizeof(mt)),
-		       gw, gfp_name(kmem, r->gfp));
-		if (xnode)
-			printf(" | %12s", COMMAS(r->xnode_frees));
-		if (kmem->have_callchains)
-			printf(" | %s", callsite_name(kmem, r->callsite, cs,
-						      sizeof(cs)));
-		printf("\n");
-	}
+	for (i = 0; i < shown; i++)
+		print_page_row(kmem, rows[i], per_pfn, xnode, gw);
 	if (shown < nr)
 		printf(" ... %s more rows (-l to show them)\n",
 		       COMMAS(nr - shown));
@@ -579,7 +602,7 @@ static int print_page_result(struct perf_kmem *kmem)
 					keys, KMEM_MAX_SORT_KEYS, bad,
 					sizeof(bad));
 	if (nr_keys < 0) {
-		pr_err("perf kmem: unknown sort key '%s' for --page: use page, callsite, hit, bytes, order, migtype, gfp, xnode\n",
+		kmem_err("unknown sort key '%s' for --page: use page, callsite, hit, bytes, order, migtype, gfp, xnode",
 		       bad);
 		return -EINVAL;
 	}
@@ -632,7 +655,7 @@ static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
 	kmem->have_callchains = alloc && evsel__has_callchain(alloc);
 	if (!kmem->have_callchains) {
 		if (alloc)
-			pr_warning("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
+			kmem_err("no callchains in %s: callsites need 'perf kmem record --page'",
 				   kmem->input_name);
 		return 0;
 	}
@@ -642,14 +665,20 @@ static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)
 						kmem->alloc_regex_add != NULL,
 						kmem->raw_ip, err, sizeof(err));
 	if (!kmem->resolver) {
-		pr_err("perf kmem: %s\n", err);
+		kmem_err("%s", err);
 		return -EINVAL;
 	}
-	if (verbose > 0 &&
-	    callsite_resolver__for_each_alloc_func(kmem->resolver,
-						   alloc_func_print, NULL))
-		pr_warning("perf kmem: no kernel symbols to list allocator functions from\n");
 	return 0;
+}
+
+/* After the events: the kernel map comes from the trace's own records. */
+static void list_alloc_funcs(struct perf_kmem *kmem)
+{
+	if (verbose <= 0 || !kmem->resolver)
+		return;
+	if (callsite_resolver__list_alloc_funcs(kmem->resolver,
+						   alloc_func_print, NULL))
+		kmem_err("no kernel symbols to list allocator functions from");
 }
 
 static int setup_page_analysis(struct perf_kmem *kmem)
@@ -661,7 +690,7 @@ static int setup_page_analysis(struct perf_kmem *kmem)
 	alloc = evlist__find_tracepoint_by_name(evlist, "kmem:mm_page_alloc");
 	free_ev = evlist__find_tracepoint_by_name(evlist, "kmem:mm_page_free");
 	if (!alloc && !free_ev) {
-		pr_err("perf kmem: %s has no page allocator events: record them with 'perf kmem record --page'\n",
+		kmem_err("%s has no page allocator events: record them with 'perf kmem record --page'",
 		       kmem->input_name);
 		return -EINVAL;
 	}
@@ -718,8 +747,39 @@ static void cleanup_page_analysis(struct perf_kmem *kmem)
 
 /* --- perf kmem stat -------------------------------------------------- */
 
+/* Why perf could not open @path, in the words a user needs. */
+static void explain_unreadable(const char *path, char *buf, size_t size)
+{
+	struct perf_file_header h;
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		snprintf(buf, size, "%s", strerror(errno));
+		return;
+	}
+	n = fstat(fd, &st) ? -1 : pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	if (n < 0)
+		snprintf(buf, size, "%s", strerror(errno));
+	else if (st.st_size == 0)
+		snprintf(buf, size, "the file is empty");
+	else if ((size_t)n < sizeof(h) || memcmp(&h.magic, "PERFILE2", 8))
+		snprintf(buf, size, "not a perf.data file");
+	else if (h.data.size == 0)
+		snprintf(buf, size, "its data size is 0: the perf record that wrote it did not finish (killed?)");
+	else if (h.data.offset + h.data.size > (u64)st.st_size)
+		snprintf(buf, size, "truncated: %" PRIu64 " bytes of data announced, %" PRIu64 " in the file",
+			 h.data.size, (u64)st.st_size - min((u64)st.st_size, h.data.offset));
+	else
+		snprintf(buf, size, "its header is corrupt");
+}
+
 static int open_session(struct perf_kmem *kmem)
 {
+	char why[160];
+
 	/* The session keeps a pointer to its perf_data until it is deleted. */
 	kmem->data.path = kmem->input_name;
 	kmem->data.mode = PERF_DATA_MODE_READ;
@@ -738,46 +798,71 @@ static int open_session(struct perf_kmem *kmem)
 		int err = PTR_ERR(kmem->session);
 
 		kmem->session = NULL;
-		pr_err("perf kmem: cannot read %s: %s\n", kmem->input_name,
-		       err == -ENOMEM ? "out of memory" :
-		       "not a valid perf.data file (truncated or corrupt?)");
+		explain_unreadable(kmem->input_name, why, sizeof(why));
+		kmem_err("cannot read %s: %s", kmem->input_name, why);
 		return err ?: -EINVAL;
 	}
 	return 0;
 }
 
+/*
+ * perf's own reader reports problems in several lines of its own; unless
+ * asked for them with -v, keep them quiet and say in one line what failed.
+ */
+static int quiet_perf(void)
+{
+	int saved = verbose;
+
+	if (verbose == 0)
+		verbose = -1;
+	return saved;
+}
+
+static int read_events(struct perf_kmem *kmem)
+{
+	int saved = quiet_perf();
+	int err = perf_session__process_events(kmem->session);
+
+	verbose = saved;
+	return err;
+}
+
 static int kmem_stat(struct perf_kmem *kmem)
 {
-	int err;
+	int err, saved;
 
 	if (perf_time__parse_str(&kmem->ptime, kmem->time_str)) {
-		pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
-		       kmem->time_str);
+		kmem_err("invalid --time '%s': use start,stop in seconds",
+			 kmem->time_str);
 		return -EINVAL;
 	}
+	saved = quiet_perf();
 	err = open_session(kmem);
+	verbose = saved;
 	if (err)
 		return err;
 	if (symbol__init(&kmem->session->header.env) < 0) {
+		kmem_err("cannot set up symbol resolution");
 		err = -EINVAL;
 		goto out;
 	}
 	if (!kmem->page) {
-		pr_err("perf kmem: slab analysis is not available yet: use --page\n");
+		kmem_err("slab analysis is not available yet: use --page");
 		err = -EINVAL;
 		goto out;
 	}
 	err = setup_page_analysis(kmem);
 	if (err)
 		goto out;
-	err = perf_session__process_events(kmem->session);
+	err = read_events(kmem);
 	if (err) {
-		pr_err("perf kmem: error reading %s: %s\n", kmem->input_name,
-		       err == -ENOMEM ? "out of memory" :
-		       "truncated or corrupt data");
+		kmem_err("cannot read %s: %s", kmem->input_name,
+			 err == -ENOMEM ? "out of memory" :
+			 "corrupt or truncated data in the event stream");
 		goto out;
 	}
 	setup_pager();
+	list_alloc_funcs(kmem);
 	err = print_page_result(kmem);
 out:
 	cleanup_page_analysis(kmem);
@@ -894,7 +979,7 @@ static int kmem_config(const char *var, const char *value, void *cb)
 		*mode = strcmp(value, "page") ? default_mode_slab : "page";
 		return 0;
 	}
-	pr_err("perf kmem: invalid kmem.default '%s': use page or slab\n", value);
+	kmem_err("invalid kmem.default '%s': use page or slab", value);
 	return -1;
 }
 
@@ -934,7 +1019,7 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_END()
 	};
 	const char * const subcommands[] = { "record", "stat", NULL };
-	const char *usage[] = { NULL, NULL };
+	const char *usage[2] = { NULL, NULL };
 	int err;
 
 	err = perf_config(kmem_config, &default_mode);

@@ -3,6 +3,8 @@
 set -e
 pkgs="linux-source-6.12 libtraceevent-dev libelf-dev libdw-dev libunwind-dev
 zlib1g-dev flex bison pkg-config xz-utils make gcc perl python3"
+# The fuzz target needs clang and its libFuzzer runtime.
+[ "${1:-}" = --fuzz ] && pkgs="clang libclang-rt-14-dev"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/compiler.h>
+#include <linux/kernel.h>
 #include <linux/err.h>
 #include <linux/zalloc.h>
 
@@ -33,26 +34,52 @@
 #include "maps.h"
 #include "symbol.h"
 
-const char *callsite_default_alloc_regex =
-	"^_?_?("
+/*
+ * Allocator entry points, each also matched with a _noprof suffix and any
+ * compiler suffix, with or without one or two leading underscores.
+ */
+static const char * const alloc_funcs[] = {
 	/* v4.1 .. v5.12 */
-	"alloc_pages_nodemask|alloc_pages_current|alloc_pages_vma|"
-	"alloc_page_interleave|"
+	"alloc_pages_nodemask", "alloc_pages_current", "alloc_pages_vma",
+	"alloc_page_interleave",
 	/* every version */
-	"alloc_pages|alloc_pages_node|alloc_pages_exact|alloc_pages_exact_nid|"
-	"get_free_pages|get_zeroed_page|"
-	"alloc_pages_bulk|alloc_pages_bulk_array|"
-	"alloc_pages_bulk_array_mempolicy|alloc_pages_bulk_mempolicy|"
+	"alloc_pages", "alloc_pages_node", "alloc_pages_exact",
+	"alloc_pages_exact_nid", "get_free_pages", "get_zeroed_page",
+	"alloc_pages_bulk", "alloc_pages_bulk_array",
+	"alloc_pages_bulk_array_mempolicy", "alloc_pages_bulk_mempolicy",
 	/* v5.15 .. v6.6 */
-	"alloc_pages_preferred_many|"
+	"alloc_pages_preferred_many",
 	/* v5.16 on: folios */
-	"folio_alloc|folio_alloc_node|folio_alloc_mpol|vma_alloc_folio|"
-	"filemap_alloc_folio|"
+	"folio_alloc", "folio_alloc_node", "folio_alloc_mpol",
+	"vma_alloc_folio", "filemap_alloc_folio",
 	/* v6.7 on */
-	"alloc_pages_mpol|"
+	"alloc_pages_mpol",
 	/* v6.15 on */
-	"alloc_frozen_pages|alloc_frozen_pages_nolock|alloc_pages_nolock"
-	")(_noprof)?(\\.(isra|constprop|part|cold|llvm)\\.[0-9]+)*$";
+	"alloc_frozen_pages", "alloc_frozen_pages_nolock", "alloc_pages_nolock",
+};
+
+#define ALLOC_PREFIX	"^_?_?("
+#define ALLOC_SUFFIX	")(_noprof)?(\\.(isra|constprop|part|cold|llvm)\\.[0-9]+)*$"
+
+char *callsite_default_alloc_pattern(void)
+{
+	size_t i, len = strlen(ALLOC_PREFIX) + strlen(ALLOC_SUFFIX) + 1;
+	char *pattern, *p;
+
+	for (i = 0; i < ARRAY_SIZE(alloc_funcs); i++)
+		len += strlen(alloc_funcs[i]) + 1;
+	pattern = malloc(len);
+	if (!pattern)
+		return NULL;
+	p = stpcpy(pattern, ALLOC_PREFIX);
+	for (i = 0; i < ARRAY_SIZE(alloc_funcs); i++) {
+		if (i)
+			*p++ = '|';
+		p = stpcpy(p, alloc_funcs[i]);
+	}
+	stpcpy(p, ALLOC_SUFFIX);
+	return pattern;
+}
 
 /* What one distinct address of a callchain turned out to be. */
 struct frame {
@@ -81,15 +108,21 @@ static bool ip_equal(long a, long b, void *ctx __maybe_unused)
 static int compile_pattern(regex_t *re, const char *pattern, bool extend,
 			   char *err, size_t err_size)
 {
-	char *full = NULL;
+	char *builtin = NULL, *full = NULL;
 	int ret;
 
-	if (!pattern)
-		pattern = callsite_default_alloc_regex;
-	else if (extend) {
-		if (asprintf(&full, "(%s)|(%s)", callsite_default_alloc_regex,
-			     pattern) < 0)
+	if (!pattern || extend) {
+		builtin = callsite_default_alloc_pattern();
+		if (!builtin)
 			return -ENOMEM;
+	}
+	if (!pattern) {
+		pattern = builtin;
+	} else if (extend) {
+		if (asprintf(&full, "(%s)|(%s)", builtin, pattern) < 0) {
+			free(builtin);
+			return -ENOMEM;
+		}
 		pattern = full;
 	}
 	ret = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
@@ -99,6 +132,7 @@ static int compile_pattern(regex_t *re, const char *pattern, bool extend,
 		regerror(ret, re, msg, sizeof(msg));
 		snprintf(err, err_size, "bad allocator pattern: %s", msg);
 	}
+	free(builtin);
 	free(full);
 	return ret ? -EINVAL : 0;
 }
@@ -233,9 +267,8 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 	return buf;
 }
 
-int callsite_resolver__for_each_alloc_func(struct callsite_resolver *r,
-					   void (*fn)(const char *name, void *arg),
-					   void *arg)
+int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
+					   callsite_alloc_func_fn fn, void *arg)
 {
 	struct map *kmap = r->machine ? machine__kernel_map(r->machine) : NULL;
 	struct symbol *sym;
@@ -243,9 +276,8 @@ int callsite_resolver__for_each_alloc_func(struct callsite_resolver *r,
 
 	if (!kmap || map__load(kmap) < 0)
 		return -ENOENT;
-	map__for_each_symbol(kmap, sym, n) {
+	map__for_each_symbol(kmap, sym, n)
 		if (callsite_resolver__is_alloc_func(r, sym->name))
 			fn(sym->name, arg);
-	}
 	return 0;
 }

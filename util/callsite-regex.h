@@ -16,8 +16,13 @@ struct machine;
 struct ip_callchain;
 struct callsite_resolver;
 
-/* Matches allocator functions of every kernel from v4.1 on. */
-extern const char *callsite_default_alloc_regex;
+/*
+ * The built-in pattern, matching the allocator functions of every kernel
+ * from v4.1 on.  The caller frees it.
+ */
+char *callsite_default_alloc_pattern(void);
+
+typedef void (*callsite_alloc_func_fn)(const char *name, void *arg);
 
 /*
  * @pattern replaces the default when @extend is false, and is added as an
@@ -44,8 +49,7 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 				    bool offset, char *buf, size_t size);
 
 /* Call @fn for every kernel symbol taken for an allocator function. */
-int callsite_resolver__for_each_alloc_func(struct callsite_resolver *r,
-					   void (*fn)(const char *name, void *arg),
-					   void *arg);
+int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
+					   callsite_alloc_func_fn fn, void *arg);
 
 #endif /* __PERF_CALLSITE_REGEX_H */
