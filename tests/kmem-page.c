@@ -731,7 +731,7 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("mtype alias", eq(keys[0], KMEM_SORT_MIGTYPE));
 	TEST_ASSERT_VAL("empty", eq(parse("", keys, bad), 0));
 
-	strcpy(bad, "-");
+	memset(bad, 0, sizeof(bad));
 	TEST_ASSERT_VAL("unknown", eq(parse("order,frob,hit", keys, bad), -EINVAL));
 	TEST_ASSERT_VAL("unknown named", !strcmp(bad, "frob"));
 	/* Whole names only: no prefixes, no extensions. */
