@@ -184,6 +184,7 @@ bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 	return regexec(&r->regex, name, 0, NULL, 0) == 0;
 }
 
+/* *@map comes with a reference: map__put() it when done. */
 static struct symbol *kernel_symbol(struct callsite_resolver *r, u64 ip,
 				    struct map **map)
 {
@@ -211,6 +212,7 @@ static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
 		if (!r->raw_ip)
 			f->callsite = map__unmap_ip(map, sym->start);
 	}
+	map__put(map);
 	if (hashmap__add(r->frames, ip, f)) {
 		free(f);
 		return NULL;
@@ -256,10 +258,12 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 		return buf;
 	}
 	if (!sym) {
+		map__put(map);
 		snprintf(buf, size, "%#" PRIx64, callsite);
 		return buf;
 	}
 	start = map__unmap_ip(map, sym->start);
+	map__put(map);
 	if (offset && callsite != start)
 		snprintf(buf, size, "%s+%#" PRIx64, sym->name, callsite - start);
 	else
