@@ -203,10 +203,10 @@ run_asan_stat() {
 		"$asan_perf" kmem stat --page $opts -i "$data" >"$log" 2>&1
 		local rc=$?
 		if [ $rc -ne 0 ] || sanitizer_report "$log" >/dev/null; then
-			fail "asan: perf kmem stat --page $opts (exit $rc)"
+			fail "asan: perf kmem stat --page${opts:+ $opts} (exit $rc)"
 			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
 		else
-			pass "asan: perf kmem stat --page $opts"
+			pass "asan: perf kmem stat --page${opts:+ $opts}"
 		fi
 	done
 }
@@ -215,8 +215,8 @@ run_c_suite "$perf" "" ""
 run_shell_tests
 run_checkpatch
 if [ "$sanitize" = 1 ]; then
-	# Leaks of perf itself at exit are not ours to judge here.
-	export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
+	# Leaks count too: perf kmem stat and the suite run leak free.
+	export ASAN_OPTIONS=detect_leaks=1
 	export UBSAN_OPTIONS=print_stacktrace=1
 	run_c_suite "$asan_perf" "asan: " "-asan"
 	run_asan_stat
