@@ -420,7 +420,8 @@ while IFS=$'\t' read -r key value; do
 done < <(key_values "${tmpdir}/got")
 
 alloc_nr=${want[alloc]%% *}
-echo "perf script: ${alloc_nr} allocations, ${want[free]%% *} frees"
+echo "perf script: ${alloc_nr} allocations, ${want[free]%% *} frees," \
+	"${want[dropped]%% *} allocated again, ${want[fail]%% *} failures"
 if [ "${alloc_nr}" -lt 10000 ]; then
 	fail "only ${alloc_nr} allocations recorded, want >= 10000"
 fi
