@@ -1,28 +1,1066 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of util/kmem-page.c: synthetic events with known answers. */
+/*
+ * Unit tests of util/kmem-page.c: synthetic events with known answers.
+ *
+ * Every expected number below is worked out by hand (or, for the random
+ * stream, by a model in this file that shares no code with kmem-page.c),
+ * so that a change in the analysis shows up as a failed assertion.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
 #include "util/kmem-page.h"
 
-static int test__kmem_page_match(struct test_suite *t __maybe_unused,
-				 int subtest __maybe_unused)
-{
-	struct kmem_page_config config = { .page_size = 4096 };
-	struct kmem_page *kp = kmem_page__new(&config);
-	struct kmem_page_event ev = { .pfn = 1, .cpu_node = -1, .page_node = -1 };
+#define PS	4096ULL		/* the page size of most cases */
 
-	TEST_ASSERT_VAL("new", kp);
-	TEST_ASSERT_VAL("alloc", !kmem_page__alloc(kp, &ev));
-	TEST_ASSERT_VAL("free", !kmem_page__free(kp, &ev));
-	kmem_page__finish(kp);
-	TEST_ASSERT_VAL("matched", kmem_page__summary(kp)->alloc_freed.nr == 1);
+/* Callsites of the synthetic events: any distinct non-zero values. */
+#define CS_A	0xffffffff81000100ULL
+#define CS_B	0xffffffff81000200ULL
+#define CS_C	0xffffffff81000300ULL
+
+/* Say what differed: TEST_ASSERT_VAL only names the check. */
+static bool eq(u64 got, u64 want)
+{
+	if (got == want)
+		return true;
+	pr_debug("got %" PRIu64 " (%#" PRIx64 "), want %" PRIu64 "\n",
+		 got, got, want);
+	return false;
+}
+
+static bool count_is(const struct kmem_page_count *c, u64 nr, u64 bytes)
+{
+	return eq(c->nr, nr) && eq(c->bytes, bytes);
+}
+
+/* Migration type 0 (Unmovable), no node: the fields most cases ignore. */
+static int alloc_ev(struct kmem_page *kp, u64 pfn, int order, int migtype,
+		    u64 callsite)
+{
+	struct kmem_page_event ev = {
+		.pfn = pfn,
+		.order = order,
+		.migtype = migtype,
+		.callsite = callsite,
+		.gfp = 0xcc0,
+		.cpu_node = -1,
+		.page_node = -1,
+	};
+
+	return kmem_page__alloc(kp, &ev);
+}
+
+static int free_ev(struct kmem_page *kp, u64 pfn, int order)
+{
+	struct kmem_page_event ev = {
+		.pfn = pfn,
+		.order = order,
+		.migtype = -1,
+		.cpu_node = -1,
+		.page_node = -1,
+	};
+
+	return kmem_page__free(kp, &ev);
+}
+
+static int alloc_on(struct kmem_page *kp, u64 pfn, int order, u64 callsite,
+		    int cpu_node, int page_node)
+{
+	struct kmem_page_event ev = {
+		.pfn = pfn,
+		.order = order,
+		.callsite = callsite,
+		.cpu_node = cpu_node,
+		.page_node = page_node,
+	};
+
+	return kmem_page__alloc(kp, &ev);
+}
+
+static int free_on(struct kmem_page *kp, u64 pfn, int order, int cpu_node,
+		   int page_node)
+{
+	struct kmem_page_event ev = {
+		.pfn = pfn,
+		.order = order,
+		.migtype = -1,
+		.cpu_node = cpu_node,
+		.page_node = page_node,
+	};
+
+	return kmem_page__free(kp, &ev);
+}
+
+/* Sum of the grid over all orders and columns. */
+static u64 grid_total(const struct kmem_page *kp)
+{
+	int order, col;
+	u64 sum = 0;
+
+	for (order = 0; order < kmem_page__grid_orders(kp); order++)
+		for (col = 0; col < KMEM_NR_COLUMNS; col++)
+			sum += kmem_page__grid(kp, order, col);
+	return sum;
+}
+
+/*
+ * Run @check on a fresh analysis and delete it whatever the outcome, so a
+ * failed assertion does not leak (and upset LeakSanitizer runs).
+ */
+static int with_kp(const struct kmem_page_config *config,
+		   int (*check)(struct kmem_page *kp))
+{
+	struct kmem_page *kp = kmem_page__new(config);
+	int ret;
+
+	TEST_ASSERT_VAL("kmem_page__new", kp);
+	ret = check(kp);
 	kmem_page__delete(kp);
+	return ret;
+}
+
+static const struct kmem_page_config plain_config = {
+	.page_size = PS,
+	.want_caller_table = true,
+	.want_alloc_table = true,
+};
+
+/* --- matching ---------------------------------------------------------- */
+
+static int check_match(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("alloc order 2", !alloc_ev(kp, 100, 2, 0, CS_A));
+	TEST_ASSERT_VAL("free order 2", !free_ev(kp, 100, 2));
+	/* The free says order 0: the allocation's order 3 sets the bytes. */
+	TEST_ASSERT_VAL("alloc order 3", !alloc_ev(kp, 200, 3, 0, CS_A));
+	TEST_ASSERT_VAL("free order 0", !free_ev(kp, 200, 0));
+	kmem_page__finish(kp);
+
+	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 2, 4 * PS + 8 * PS));
+	TEST_ASSERT_VAL("alloc_freed",
+			count_is(&s->alloc_freed, 2, 4 * PS + 8 * PS));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 0, 0));
+	TEST_ASSERT_VAL("alloc_dropped", count_is(&s->alloc_dropped, 0, 0));
+	/* Frees count the order they name. */
+	TEST_ASSERT_VAL("free", count_is(&s->free, 2, 4 * PS + PS));
+	TEST_ASSERT_VAL("free_only", count_is(&s->free_only, 0, 0));
+	TEST_ASSERT_VAL("fail", count_is(&s->fail, 0, 0));
+	TEST_ASSERT_VAL("free_order_differs", eq(s->free_order_differs, 1));
+	TEST_ASSERT_VAL("grid 2 Unmovable",
+			eq(kmem_page__grid(kp, 2, KMEM_COL_UNMOVABLE), 1));
+	TEST_ASSERT_VAL("grid 3 Unmovable",
+			eq(kmem_page__grid(kp, 3, KMEM_COL_UNMOVABLE), 1));
+	TEST_ASSERT_VAL("grid total", eq(grid_total(kp), 2));
 	return TEST_OK;
 }
 
+static int test__kmem_page_match(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_match);
+}
+
+static int check_page_size(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("alloc", !alloc_ev(kp, 1, 1, 0, CS_A));
+	TEST_ASSERT_VAL("free", !free_ev(kp, 1, 1));
+	kmem_page__finish(kp);
+	/* 16 KiB pages, order 1: 32 KiB. */
+	TEST_ASSERT_VAL("alloc_freed", count_is(&s->alloc_freed, 1, 32768));
+	return TEST_OK;
+}
+
+static int check_default_page_size(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("alloc", !alloc_ev(kp, 1, 2, 0, CS_A));
+	kmem_page__finish(kp);
+	/* page_size 0 means unknown: 4096, order 2 is 16384. */
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 1, 16384));
+	return TEST_OK;
+}
+
+static int test__kmem_page_page_size(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct kmem_page_config big = { .page_size = 16384 };
+	struct kmem_page_config unknown = { .page_size = 0 };
+	int ret = with_kp(&big, check_page_size);
+
+	return ret ? ret : with_kp(&unknown, check_default_page_size);
+}
+
+static int check_free_only(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("free", !free_ev(kp, 5, 1));
+	TEST_ASSERT_VAL("free", !free_ev(kp, 6, 0));
+	/* An allocation after its pfn's free is not matched with it. */
+	TEST_ASSERT_VAL("alloc", !alloc_ev(kp, 5, 0, 0, CS_A));
+	kmem_page__finish(kp);
+
+	TEST_ASSERT_VAL("free", count_is(&s->free, 2, 2 * PS + PS));
+	TEST_ASSERT_VAL("free_only", count_is(&s->free_only, 2, 2 * PS + PS));
+	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 1, PS));
+	TEST_ASSERT_VAL("alloc_freed", count_is(&s->alloc_freed, 0, 0));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 1, PS));
+	TEST_ASSERT_VAL("free_order_differs", eq(s->free_order_differs, 0));
+	return TEST_OK;
+}
+
+static int test__kmem_page_free_only(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_free_only);
+}
+
+static int check_failure(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+	size_t nr = 99;
+
+	TEST_ASSERT_VAL("fail order 3",
+			!alloc_ev(kp, KMEM_PAGE_NO_PFN, 3, 1, CS_A));
+	TEST_ASSERT_VAL("fail order 0",
+			!alloc_ev(kp, KMEM_PAGE_NO_PFN, 0, 0, CS_B));
+	kmem_page__finish(kp);
+
+	TEST_ASSERT_VAL("fail", count_is(&s->fail, 2, 8 * PS + PS));
+	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 0, 0));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 0, 0));
+	TEST_ASSERT_VAL("grid total", eq(grid_total(kp), 0));
+	TEST_ASSERT_VAL("caller rows",
+			kmem_page__rows(kp, KMEM_TABLE_CALLER, NULL, 0, &nr));
+	TEST_ASSERT_VAL("no caller row", eq(nr, 0));
+	return TEST_OK;
+}
+
+static int test__kmem_page_failure(struct test_suite *t __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_failure);
+}
+
+static const enum kmem_page_sort_key by_callsite_order[] = {
+	KMEM_SORT_CALLSITE, KMEM_SORT_ORDER,
+};
+
+static int check_realloc(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+	struct kmem_page_row **rows;
+	size_t nr;
+
+	TEST_ASSERT_VAL("alloc order 1", !alloc_ev(kp, 7, 1, 0, CS_A));
+	/* pfn 7 again, no free in between: the first one is dropped. */
+	TEST_ASSERT_VAL("alloc order 0", !alloc_ev(kp, 7, 0, 0, CS_A));
+	TEST_ASSERT_VAL("free", !free_ev(kp, 7, 0));
+	kmem_page__finish(kp);
+
+	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 2, 2 * PS + PS));
+	TEST_ASSERT_VAL("alloc_dropped", count_is(&s->alloc_dropped, 1, 2 * PS));
+	TEST_ASSERT_VAL("alloc_freed", count_is(&s->alloc_freed, 1, PS));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 0, 0));
+	TEST_ASSERT_VAL("free_order_differs", eq(s->free_order_differs, 0));
+
+	/* Sorted by callsite then order (largest first): order 1, order 0. */
+	rows = kmem_page__rows(kp, KMEM_TABLE_CALLER, by_callsite_order,
+			       ARRAY_SIZE(by_callsite_order), &nr);
+	TEST_ASSERT_VAL("rows", rows);
+	TEST_ASSERT_VAL("nr rows", eq(nr, 2));
+	TEST_ASSERT_VAL("row 0 order", eq(rows[0]->order, 1));
+	TEST_ASSERT_VAL("row 0 hits", eq(rows[0]->hits, 1));
+	TEST_ASSERT_VAL("row 0 dropped", eq(rows[0]->dropped, 1));
+	TEST_ASSERT_VAL("row 0 freed", eq(rows[0]->freed, 0));
+	TEST_ASSERT_VAL("row 1 order", eq(rows[1]->order, 0));
+	TEST_ASSERT_VAL("row 1 dropped", eq(rows[1]->dropped, 0));
+	TEST_ASSERT_VAL("row 1 freed", eq(rows[1]->freed, 1));
+
+	rows = kmem_page__rows(kp, KMEM_TABLE_ALLOC, by_callsite_order,
+			       ARRAY_SIZE(by_callsite_order), &nr);
+	TEST_ASSERT_VAL("alloc rows", rows);
+	TEST_ASSERT_VAL("nr alloc rows", eq(nr, 2));
+	TEST_ASSERT_VAL("alloc row 0 pfn", eq(rows[0]->pfn, 7));
+	TEST_ASSERT_VAL("alloc row 0 dropped", eq(rows[0]->dropped, 1));
+	TEST_ASSERT_VAL("alloc row 1 pfn", eq(rows[1]->pfn, 7));
+	TEST_ASSERT_VAL("alloc row 1 freed", eq(rows[1]->freed, 1));
+	return TEST_OK;
+}
+
+static int test__kmem_page_realloc(struct test_suite *t __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_realloc);
+}
+
+/* --- orders and migration types --------------------------------------- */
+
+static int check_order_13(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+	int col;
+
+	/* Orders 0..10 are always shown. */
+	TEST_ASSERT_VAL("grid orders empty", eq(kmem_page__grid_orders(kp), 11));
+	TEST_ASSERT_VAL("alloc order 10", !alloc_ev(kp, 1, 10, 0, CS_A));
+	TEST_ASSERT_VAL("grid orders 10", eq(kmem_page__grid_orders(kp), 11));
+	TEST_ASSERT_VAL("alloc order 13", !alloc_ev(kp, 2, 13, 1, CS_A));
+	TEST_ASSERT_VAL("alloc order 13", !alloc_ev(kp, 3, 13, 1, CS_A));
+	TEST_ASSERT_VAL("alloc order 13", !alloc_ev(kp, 4, 13, 0, CS_A));
+	kmem_page__finish(kp);
+
+	TEST_ASSERT_VAL("grid orders 13", eq(kmem_page__grid_orders(kp), 14));
+	TEST_ASSERT_VAL("grid 13 Movable",
+			eq(kmem_page__grid(kp, 13, KMEM_COL_MOVABLE), 2));
+	TEST_ASSERT_VAL("grid 13 Unmovable",
+			eq(kmem_page__grid(kp, 13, KMEM_COL_UNMOVABLE), 1));
+	TEST_ASSERT_VAL("grid 10 Unmovable",
+			eq(kmem_page__grid(kp, 10, KMEM_COL_UNMOVABLE), 1));
+	for (col = 0; col < KMEM_NR_COLUMNS; col++) {
+		TEST_ASSERT_VAL("grid 12 empty", eq(kmem_page__grid(kp, 12, col), 0));
+		TEST_ASSERT_VAL("grid 14 empty", eq(kmem_page__grid(kp, 14, col), 0));
+		TEST_ASSERT_VAL("grid -1 empty", eq(kmem_page__grid(kp, -1, col), 0));
+	}
+	TEST_ASSERT_VAL("grid bad column",
+			eq(kmem_page__grid(kp, 13, KMEM_NR_COLUMNS), 0));
+	/* 1024 + 3 * 8192 pages. */
+	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 4, (1024 + 3 * 8192) * PS));
+	return TEST_OK;
+}
+
+static int test__kmem_page_order_13(struct test_suite *t __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_order_13);
+}
+
+static int check_bad_order(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("alloc order 32", eq(alloc_ev(kp, 1, 32, 0, CS_A), -EINVAL));
+	TEST_ASSERT_VAL("alloc order -1", eq(alloc_ev(kp, 2, -1, 0, CS_A), -EINVAL));
+	TEST_ASSERT_VAL("fail order 32",
+			eq(alloc_ev(kp, KMEM_PAGE_NO_PFN, 32, 0, CS_A), -EINVAL));
+	TEST_ASSERT_VAL("free order 32", eq(free_ev(kp, 3, 32), -EINVAL));
+	TEST_ASSERT_VAL("free order -1", eq(free_ev(kp, 4, -1), -EINVAL));
+	TEST_ASSERT_VAL("bad_order", eq(s->bad_order, 5));
+	TEST_ASSERT_VAL("no alloc", count_is(&s->alloc, 0, 0));
+	TEST_ASSERT_VAL("no fail", count_is(&s->fail, 0, 0));
+	TEST_ASSERT_VAL("no free", count_is(&s->free, 0, 0));
+	TEST_ASSERT_VAL("grid orders", eq(kmem_page__grid_orders(kp), 11));
+
+	/* The largest valid order, and a free of an ignored allocation. */
+	TEST_ASSERT_VAL("alloc order 31", !alloc_ev(kp, 5, 31, 0, CS_A));
+	TEST_ASSERT_VAL("free of order -1 alloc", !free_ev(kp, 2, 0));
+	kmem_page__finish(kp);
+	TEST_ASSERT_VAL("alloc 31", count_is(&s->alloc, 1, PS << 31));
+	TEST_ASSERT_VAL("grid orders 31", eq(kmem_page__grid_orders(kp), 32));
+	TEST_ASSERT_VAL("grid 31", eq(kmem_page__grid(kp, 31, KMEM_COL_UNMOVABLE), 1));
+	TEST_ASSERT_VAL("free_only", count_is(&s->free_only, 1, PS));
+	TEST_ASSERT_VAL("bad_order after", eq(s->bad_order, 5));
+	return TEST_OK;
+}
+
+static int test__kmem_page_bad_order(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_bad_order);
+}
+
+static int check_bad_migtype(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	/* 7: no kernel has it, but it is below KMEM_PAGE_MAX_MIGTYPE. */
+	TEST_ASSERT_VAL("migtype 7", !alloc_ev(kp, 1, 0, 7, CS_A));
+	TEST_ASSERT_VAL("bad_migtype 7", eq(s->bad_migtype, 0));
+	TEST_ASSERT_VAL("migtype -3", !alloc_ev(kp, 2, 0, -3, CS_A));
+	TEST_ASSERT_VAL("bad_migtype -3", eq(s->bad_migtype, 1));
+	TEST_ASSERT_VAL("migtype 16", !alloc_ev(kp, 3, 1, 16, CS_A));
+	TEST_ASSERT_VAL("bad_migtype 16", eq(s->bad_migtype, 2));
+	TEST_ASSERT_VAL("migtype 15", !alloc_ev(kp, 4, 1, 15, CS_A));
+	TEST_ASSERT_VAL("bad_migtype 15", eq(s->bad_migtype, 2));
+	/* A failure has no page to be of any type. */
+	TEST_ASSERT_VAL("fail migtype -3",
+			!alloc_ev(kp, KMEM_PAGE_NO_PFN, 0, -3, CS_A));
+	kmem_page__finish(kp);
+
+	TEST_ASSERT_VAL("bad_migtype", eq(s->bad_migtype, 2));
+	TEST_ASSERT_VAL("grid 0 Special",
+			eq(kmem_page__grid(kp, 0, KMEM_COL_SPECIAL), 2));
+	TEST_ASSERT_VAL("grid 1 Special",
+			eq(kmem_page__grid(kp, 1, KMEM_COL_SPECIAL), 2));
+	TEST_ASSERT_VAL("grid total", eq(grid_total(kp), 4));
+	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 4, PS + PS + 2 * PS + 2 * PS));
+	return TEST_OK;
+}
+
+static int test__kmem_page_bad_migtype(struct test_suite *t __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_bad_migtype);
+}
+
+static int check_columns_current(struct kmem_page *kp)
+{
+	TEST_ASSERT_VAL("0", eq(kmem_page__column(kp, 0), KMEM_COL_UNMOVABLE));
+	TEST_ASSERT_VAL("1", eq(kmem_page__column(kp, 1), KMEM_COL_MOVABLE));
+	TEST_ASSERT_VAL("2", eq(kmem_page__column(kp, 2), KMEM_COL_RECLAIMABLE));
+	TEST_ASSERT_VAL("3", eq(kmem_page__column(kp, 3), KMEM_COL_SPECIAL));
+	TEST_ASSERT_VAL("4", eq(kmem_page__column(kp, 4), KMEM_COL_SPECIAL));
+	TEST_ASSERT_VAL("-1", eq(kmem_page__column(kp, -1), KMEM_COL_SPECIAL));
+
+	TEST_ASSERT_VAL("alloc 1", !alloc_ev(kp, 1, 0, 1, CS_A));
+	TEST_ASSERT_VAL("alloc 2", !alloc_ev(kp, 2, 0, 2, CS_A));
+	TEST_ASSERT_VAL("alloc 2", !alloc_ev(kp, 3, 0, 2, CS_A));
+	TEST_ASSERT_VAL("grid Movable",
+			eq(kmem_page__grid(kp, 0, KMEM_COL_MOVABLE), 1));
+	TEST_ASSERT_VAL("grid Reclaimable",
+			eq(kmem_page__grid(kp, 0, KMEM_COL_RECLAIMABLE), 2));
+	return TEST_OK;
+}
+
+static int check_columns_old(struct kmem_page *kp)
+{
+	TEST_ASSERT_VAL("0", eq(kmem_page__column(kp, 0), KMEM_COL_UNMOVABLE));
+	TEST_ASSERT_VAL("1", eq(kmem_page__column(kp, 1), KMEM_COL_RECLAIMABLE));
+	TEST_ASSERT_VAL("2", eq(kmem_page__column(kp, 2), KMEM_COL_MOVABLE));
+	TEST_ASSERT_VAL("3", eq(kmem_page__column(kp, 3), KMEM_COL_SPECIAL));
+
+	TEST_ASSERT_VAL("alloc 1", !alloc_ev(kp, 1, 0, 1, CS_A));
+	TEST_ASSERT_VAL("alloc 2", !alloc_ev(kp, 2, 0, 2, CS_A));
+	TEST_ASSERT_VAL("alloc 2", !alloc_ev(kp, 3, 0, 2, CS_A));
+	TEST_ASSERT_VAL("grid Reclaimable",
+			eq(kmem_page__grid(kp, 0, KMEM_COL_RECLAIMABLE), 1));
+	TEST_ASSERT_VAL("grid Movable",
+			eq(kmem_page__grid(kp, 0, KMEM_COL_MOVABLE), 2));
+	return TEST_OK;
+}
+
+static int test__kmem_page_columns(struct test_suite *t __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct kmem_page_config old = plain_config;
+	int ret = with_kp(&plain_config, check_columns_current);
+
+	old.pre_v4_4_migtypes = true;
+	return ret ? ret : with_kp(&old, check_columns_old);
+}
+
+static bool name_is(const struct kmem_page *kp, int migtype, const char *want)
+{
+	char buf[32];
+	const char *got = kmem_page__migtype_name(kp, migtype, buf, sizeof(buf));
+
+	if (got && !strcmp(got, want))
+		return true;
+	pr_debug("migtype %d: got '%s', want '%s'\n", migtype,
+		 got ?: "(null)", want);
+	return false;
+}
+
+static int check_names_current(struct kmem_page *kp)
+{
+	TEST_ASSERT_VAL("0", name_is(kp, 0, "Unmovable"));
+	TEST_ASSERT_VAL("1", name_is(kp, 1, "Movable"));
+	TEST_ASSERT_VAL("2", name_is(kp, 2, "Reclaimable"));
+	TEST_ASSERT_VAL("3", name_is(kp, 3, "HighAtomic"));
+	TEST_ASSERT_VAL("9", name_is(kp, 9, "type 9"));
+	TEST_ASSERT_VAL("-2", name_is(kp, -2, "type -2"));
+	return TEST_OK;
+}
+
+static int check_names_old(struct kmem_page *kp)
+{
+	char tiny[5];
+
+	TEST_ASSERT_VAL("0", name_is(kp, 0, "Unmovable"));
+	TEST_ASSERT_VAL("1", name_is(kp, 1, "Reclaimable"));
+	TEST_ASSERT_VAL("2", name_is(kp, 2, "Movable"));
+	TEST_ASSERT_VAL("3", name_is(kp, 3, "Reserve"));
+	TEST_ASSERT_VAL("16", name_is(kp, 16, "type 16"));
+	/* A short buffer is cut, not overrun. */
+	TEST_ASSERT_VAL("tiny",
+			!strcmp(kmem_page__migtype_name(kp, 12345, tiny,
+							sizeof(tiny)), "type"));
+	return TEST_OK;
+}
+
+static int test__kmem_page_names(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct kmem_page_config old = plain_config;
+	int ret = with_kp(&plain_config, check_names_current);
+
+	old.pre_v4_4_migtypes = true;
+	return ret ? ret : with_kp(&old, check_names_old);
+}
+
+/* --- a pseudo-random stream against a model -------------------------- */
+
+#define RND_EVENTS	10000
+#define RND_PFNS	256	/* few pfns: many matches, drops, free-onlys */
+#define RND_MAX_ORDER	3
+#define RND_MIGTYPES	6
+
+/* xorshift64: the same stream on every libc. */
+static u64 rnd_next(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
+/* The semantics of the summary restated in the plainest way possible. */
+struct model {
+	int			live_order[RND_PFNS];	/* -1: not live */
+	struct kmem_page_count	alloc, freed, dropped, live, free, free_only;
+	struct kmem_page_count	fail;
+	u64			grid[RND_MAX_ORDER + 1][KMEM_NR_COLUMNS];
+};
+
+static void model_count(struct kmem_page_count *c, int order)
+{
+	c->nr++;
+	c->bytes += PS << order;
+}
+
+/* Column of a migration type on a v4.4+ kernel, written out. */
+static int model_column(int migtype)
+{
+	switch (migtype) {
+	case 0:
+		return KMEM_COL_UNMOVABLE;
+	case 1:
+		return KMEM_COL_MOVABLE;
+	case 2:
+		return KMEM_COL_RECLAIMABLE;
+	default:
+		return KMEM_COL_SPECIAL;
+	}
+}
+
+static void model_alloc(struct model *m, u64 pfn, int order, int migtype)
+{
+	if (pfn == KMEM_PAGE_NO_PFN) {
+		model_count(&m->fail, order);
+		return;
+	}
+	model_count(&m->alloc, order);
+	m->grid[order][model_column(migtype)]++;
+	if (m->live_order[pfn] >= 0)
+		model_count(&m->dropped, m->live_order[pfn]);
+	m->live_order[pfn] = order;
+}
+
+static void model_free(struct model *m, u64 pfn, int order)
+{
+	model_count(&m->free, order);
+	if (m->live_order[pfn] < 0) {
+		model_count(&m->free_only, order);
+		return;
+	}
+	model_count(&m->freed, m->live_order[pfn]);
+	m->live_order[pfn] = -1;
+}
+
+static void model_finish(struct model *m)
+{
+	int pfn;
+
+	for (pfn = 0; pfn < RND_PFNS; pfn++)
+		if (m->live_order[pfn] >= 0)
+			model_count(&m->live, m->live_order[pfn]);
+}
+
+/* Feed the same stream to @kp and @m. */
+static int feed_random(struct kmem_page *kp, struct model *m)
+{
+	static const u64 callsites[] = { CS_A, CS_B, CS_C };
+	u64 state = 0x2545f4914f6cdd1dULL;
+	int i;
+
+	for (i = 0; i < RND_PFNS; i++)
+		m->live_order[i] = -1;
+	for (i = 0; i < RND_EVENTS; i++) {
+		u64 r = rnd_next(&state);
+		u64 pfn = (r >> 8) % RND_PFNS;
+		int order = (r >> 20) % (RND_MAX_ORDER + 1);
+		int migtype = (r >> 24) % RND_MIGTYPES;
+		u64 callsite = callsites[(r >> 28) % ARRAY_SIZE(callsites)];
+		int kind = r % 100;
+
+		if (kind < 3)		/* 3% failures */
+			pfn = KMEM_PAGE_NO_PFN;
+		if (kind < 55) {	/* 55% allocations */
+			model_alloc(m, pfn, order, migtype);
+			if (alloc_ev(kp, pfn, order, migtype, callsite))
+				return TEST_FAIL;
+		} else {
+			model_free(m, pfn, order);
+			if (free_ev(kp, pfn, order))
+				return TEST_FAIL;
+		}
+	}
+	model_finish(m);
+	kmem_page__finish(kp);
+	return TEST_OK;
+}
+
+static u64 sum_hits(struct kmem_page *kp, enum kmem_page_table table)
+{
+	size_t i, nr;
+	struct kmem_page_row **rows = kmem_page__rows(kp, table, NULL, 0, &nr);
+	u64 sum = 0;
+
+	for (i = 0; rows && i < nr; i++)
+		sum += rows[i]->hits;
+	return sum;
+}
+
+static int check_random(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+	struct model m = { .alloc = { 0 } };
+	int order, col;
+
+	TEST_ASSERT_VAL("feed", feed_random(kp, &m) == TEST_OK);
+
+	/* The stream must exercise every path, or the test proves little. */
+	TEST_ASSERT_VAL("model has drops", m.dropped.nr > 100);
+	TEST_ASSERT_VAL("model has free-only", m.free_only.nr > 100);
+	TEST_ASSERT_VAL("model has matches", m.freed.nr > 100);
+	TEST_ASSERT_VAL("model has failures", m.fail.nr > 100);
+
+	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, m.alloc.nr, m.alloc.bytes));
+	TEST_ASSERT_VAL("alloc_freed",
+			count_is(&s->alloc_freed, m.freed.nr, m.freed.bytes));
+	TEST_ASSERT_VAL("alloc_dropped",
+			count_is(&s->alloc_dropped, m.dropped.nr, m.dropped.bytes));
+	TEST_ASSERT_VAL("alloc_live",
+			count_is(&s->alloc_live, m.live.nr, m.live.bytes));
+	TEST_ASSERT_VAL("free", count_is(&s->free, m.free.nr, m.free.bytes));
+	TEST_ASSERT_VAL("free_only",
+			count_is(&s->free_only, m.free_only.nr, m.free_only.bytes));
+	TEST_ASSERT_VAL("fail", count_is(&s->fail, m.fail.nr, m.fail.bytes));
+	for (order = 0; order <= RND_MAX_ORDER; order++)
+		for (col = 0; col < KMEM_NR_COLUMNS; col++)
+			TEST_ASSERT_VAL("grid cell", eq(kmem_page__grid(kp, order, col),
+							m.grid[order][col]));
+
+	/* Every allocation ends up freed, live or dropped: exactly one. */
+	TEST_ASSERT_VAL("alloc.nr invariant",
+			eq(s->alloc.nr, s->alloc_freed.nr + s->alloc_live.nr +
+					s->alloc_dropped.nr));
+	TEST_ASSERT_VAL("alloc.bytes invariant",
+			eq(s->alloc.bytes, s->alloc_freed.bytes +
+					   s->alloc_live.bytes +
+					   s->alloc_dropped.bytes));
+	TEST_ASSERT_VAL("caller hits", eq(sum_hits(kp, KMEM_TABLE_CALLER), s->alloc.nr));
+	TEST_ASSERT_VAL("alloc hits", eq(sum_hits(kp, KMEM_TABLE_ALLOC), s->alloc.nr));
+	return TEST_OK;
+}
+
+static int check_random_live(struct kmem_page *kp)
+{
+	struct model m = { .alloc = { 0 } };
+
+	TEST_ASSERT_VAL("feed", feed_random(kp, &m) == TEST_OK);
+	/* Under live_only the tables count the pages live at the end. */
+	TEST_ASSERT_VAL("live caller hits",
+			eq(sum_hits(kp, KMEM_TABLE_CALLER), m.live.nr));
+	TEST_ASSERT_VAL("live alloc hits",
+			eq(sum_hits(kp, KMEM_TABLE_ALLOC), m.live.nr));
+	return TEST_OK;
+}
+
+static int test__kmem_page_random(struct test_suite *t __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct kmem_page_config live = plain_config;
+	int ret = with_kp(&plain_config, check_random);
+
+	live.live_only = true;
+	return ret ? ret : with_kp(&live, check_random_live);
+}
+
+/* --- sorting ----------------------------------------------------------- */
+
+static int parse(const char *str, enum kmem_page_sort_key *keys, char *bad)
+{
+	return kmem_page__parse_sort(str, keys, KMEM_MAX_SORT_KEYS, bad, 32);
+}
+
+static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	enum kmem_page_sort_key keys[KMEM_MAX_SORT_KEYS];
+	char bad[32];
+
+	TEST_ASSERT_VAL("order,hit", eq(parse("order,hit", keys, bad), 2));
+	TEST_ASSERT_VAL("order", eq(keys[0], KMEM_SORT_ORDER));
+	TEST_ASSERT_VAL("hit", eq(keys[1], KMEM_SORT_HIT));
+
+	TEST_ASSERT_VAL("all keys",
+			eq(parse("page,callsite,hit,bytes,order,migtype,gfp,xnode",
+				 keys, bad), 8));
+	TEST_ASSERT_VAL("page", eq(keys[0], KMEM_SORT_PAGE));
+	TEST_ASSERT_VAL("callsite", eq(keys[1], KMEM_SORT_CALLSITE));
+	TEST_ASSERT_VAL("hit", eq(keys[2], KMEM_SORT_HIT));
+	TEST_ASSERT_VAL("bytes", eq(keys[3], KMEM_SORT_BYTES));
+	TEST_ASSERT_VAL("order", eq(keys[4], KMEM_SORT_ORDER));
+	TEST_ASSERT_VAL("migtype", eq(keys[5], KMEM_SORT_MIGTYPE));
+	TEST_ASSERT_VAL("gfp", eq(keys[6], KMEM_SORT_GFP));
+	TEST_ASSERT_VAL("xnode", eq(keys[7], KMEM_SORT_XNODE));
+
+	TEST_ASSERT_VAL("mtype", eq(parse("mtype", keys, bad), 1));
+	TEST_ASSERT_VAL("mtype alias", eq(keys[0], KMEM_SORT_MIGTYPE));
+	TEST_ASSERT_VAL("empty", eq(parse("", keys, bad), 0));
+
+	memset(bad, 0, sizeof(bad));
+	TEST_ASSERT_VAL("unknown", eq(parse("order,frob,hit", keys, bad), -EINVAL));
+	TEST_ASSERT_VAL("unknown named", !strcmp(bad, "frob"));
+	/* Whole names only: no prefixes, no extensions. */
+	TEST_ASSERT_VAL("prefix", eq(parse("hi", keys, bad), -EINVAL));
+	TEST_ASSERT_VAL("prefix named", !strcmp(bad, "hi"));
+	TEST_ASSERT_VAL("longer", eq(parse("bytes,hits", keys, bad), -EINVAL));
+	TEST_ASSERT_VAL("longer named", !strcmp(bad, "hits"));
+	/* One key more than fits: the extra key is the one named. */
+	TEST_ASSERT_VAL("too many",
+			eq(kmem_page__parse_sort("hit,hit,hit", keys, 2, bad, 32),
+			   -EINVAL));
+	TEST_ASSERT_VAL("too many named", !strcmp(bad, "hit"));
+	return TEST_OK;
+}
+
+/*
+ * Caller rows, all of migration type 0:
+ *	CS  order hits bytes
+ *	0x10  0    5   20480
+ *	0x20  2    1   16384
+ *	0x30  2    3   49152
+ *	0x40  1    2   16384
+ *	0x50  0    2    8192
+ *	0x60  0    2    8192
+ */
+static int feed_rows(struct kmem_page *kp)
+{
+	static const struct { u64 cs; int order, hits; } spec[] = {
+		{ 0x10, 0, 5 }, { 0x20, 2, 1 }, { 0x30, 2, 3 },
+		{ 0x40, 1, 2 }, { 0x50, 0, 2 }, { 0x60, 0, 2 },
+	};
+	u64 pfn = 1000;
+	size_t i;
+	int h;
+
+	for (i = 0; i < ARRAY_SIZE(spec); i++)
+		for (h = 0; h < spec[i].hits; h++)
+			if (alloc_ev(kp, pfn++, spec[i].order, 0, spec[i].cs))
+				return TEST_FAIL;
+	return TEST_OK;
+}
+
+static bool rows_are(struct kmem_page *kp, const char *sort,
+		     const u64 *want, size_t nr_want)
+{
+	enum kmem_page_sort_key keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_page_row **rows;
+	char bad[32];
+	size_t i, nr;
+	int nr_keys = kmem_page__parse_sort(sort, keys, KMEM_MAX_SORT_KEYS,
+					    bad, sizeof(bad));
+
+	if (nr_keys < 0)
+		return false;
+	rows = kmem_page__rows(kp, KMEM_TABLE_CALLER, keys, nr_keys, &nr);
+	if (!rows || !eq(nr, nr_want))
+		return false;
+	for (i = 0; i < nr; i++) {
+		if (rows[i]->callsite != want[i]) {
+			pr_debug("-s %s: row %zu is %#" PRIx64 ", want %#" PRIx64 "\n",
+				 sort, i, rows[i]->callsite, want[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int check_sorted(struct kmem_page *kp)
+{
+	static const u64 order_hit[] = { 0x30, 0x20, 0x40, 0x10, 0x50, 0x60 };
+	/* 0x40 and 0x20 tie on bytes, 0x50 and 0x60 on both keys. */
+	static const u64 bytes_hit[] = { 0x30, 0x10, 0x40, 0x20, 0x50, 0x60 };
+	static const u64 hit[] = { 0x10, 0x30, 0x40, 0x50, 0x60, 0x20 };
+	static const u64 callsite[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60 };
+	static const enum kmem_page_sort_key deflt[] = {
+		KMEM_SORT_BYTES, KMEM_SORT_HIT,
+	};
+	struct kmem_page_row **rows;
+	size_t nr;
+
+	TEST_ASSERT_VAL("feed", feed_rows(kp) == TEST_OK);
+	TEST_ASSERT_VAL("-s order,hit", rows_are(kp, "order,hit", order_hit, 6));
+	TEST_ASSERT_VAL("-s bytes,hit", rows_are(kp, "bytes,hit", bytes_hit, 6));
+	TEST_ASSERT_VAL("-s hit", rows_are(kp, "hit", hit, 6));
+	TEST_ASSERT_VAL("-s callsite", rows_are(kp, "callsite", callsite, 6));
+
+	rows = kmem_page__rows(kp, KMEM_TABLE_CALLER, deflt,
+			       ARRAY_SIZE(deflt), &nr);
+	TEST_ASSERT_VAL("rows", rows && eq(nr, 6));
+	TEST_ASSERT_VAL("row 0 bytes", eq(rows[0]->bytes, 49152));
+	TEST_ASSERT_VAL("row 0 hits", eq(rows[0]->hits, 3));
+	TEST_ASSERT_VAL("row 1 bytes", eq(rows[1]->bytes, 20480));
+	TEST_ASSERT_VAL("row 2 bytes", eq(rows[2]->bytes, 16384));
+	TEST_ASSERT_VAL("row 3 bytes", eq(rows[3]->bytes, 16384));
+	TEST_ASSERT_VAL("row 5 bytes", eq(rows[5]->bytes, 8192));
+	TEST_ASSERT_VAL("row 2 order", eq(rows[2]->order, 1));
+	TEST_ASSERT_VAL("row 0 gfp", eq(rows[0]->gfp, 0xcc0));
+	return TEST_OK;
+}
+
+static int test__kmem_page_sorted(struct test_suite *t __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_sorted);
+}
+
+/* --- live_only --------------------------------------------------------- */
+
+static int feed_live(struct kmem_page *kp)
+{
+	/* A: pfns 1, 2, 3 and 3 again; 1 and 2 freed: one page live. */
+	if (alloc_ev(kp, 1, 0, 0, CS_A) || alloc_ev(kp, 2, 0, 0, CS_A) ||
+	    alloc_ev(kp, 3, 0, 0, CS_A) || alloc_ev(kp, 4, 1, 0, CS_B))
+		return TEST_FAIL;
+	if (free_ev(kp, 1, 0) || free_ev(kp, 2, 0) || free_ev(kp, 4, 1))
+		return TEST_FAIL;
+	if (alloc_ev(kp, 3, 0, 0, CS_A))
+		return TEST_FAIL;
+	/* C: pfn 5, order 2, never freed. */
+	if (alloc_ev(kp, 5, 2, 1, CS_C))
+		return TEST_FAIL;
+	kmem_page__finish(kp);
+	return TEST_OK;
+}
+
+static const enum kmem_page_sort_key by_callsite[] = { KMEM_SORT_CALLSITE };
+
+static int check_live_only(struct kmem_page *kp)
+{
+	struct kmem_page_row **rows;
+	size_t nr;
+
+	TEST_ASSERT_VAL("feed", feed_live(kp) == TEST_OK);
+	/* B is all freed and drops out. */
+	rows = kmem_page__rows(kp, KMEM_TABLE_CALLER, by_callsite, 1, &nr);
+	TEST_ASSERT_VAL("rows", rows && eq(nr, 2));
+	TEST_ASSERT_VAL("A", eq(rows[0]->callsite, CS_A));
+	TEST_ASSERT_VAL("A hits", eq(rows[0]->hits, 1));
+	TEST_ASSERT_VAL("A bytes", eq(rows[0]->bytes, PS));
+	TEST_ASSERT_VAL("C", eq(rows[1]->callsite, CS_C));
+	TEST_ASSERT_VAL("C hits", eq(rows[1]->hits, 1));
+	TEST_ASSERT_VAL("C bytes", eq(rows[1]->bytes, 4 * PS));
+
+	/* Per pfn: the second allocation of 3 and the one of 5. */
+	rows = kmem_page__rows(kp, KMEM_TABLE_ALLOC, by_callsite, 1, &nr);
+	TEST_ASSERT_VAL("alloc rows", rows && eq(nr, 2));
+	TEST_ASSERT_VAL("pfn 3", eq(rows[0]->pfn, 3));
+	TEST_ASSERT_VAL("pfn 3 hits", eq(rows[0]->hits, 1));
+	TEST_ASSERT_VAL("pfn 5", eq(rows[1]->pfn, 5));
+	TEST_ASSERT_VAL("pfn 5 bytes", eq(rows[1]->bytes, 4 * PS));
+	TEST_ASSERT_VAL("live",
+			count_is(&kmem_page__summary(kp)->alloc_live, 2, 5 * PS));
+	return TEST_OK;
+}
+
+/* The same events without live_only: every allocation is in the tables. */
+static int check_not_live_only(struct kmem_page *kp)
+{
+	struct kmem_page_row **rows;
+	size_t nr;
+
+	TEST_ASSERT_VAL("feed", feed_live(kp) == TEST_OK);
+	rows = kmem_page__rows(kp, KMEM_TABLE_CALLER, by_callsite, 1, &nr);
+	TEST_ASSERT_VAL("rows", rows && eq(nr, 3));
+	TEST_ASSERT_VAL("A hits", eq(rows[0]->hits, 4));
+	TEST_ASSERT_VAL("A bytes", eq(rows[0]->bytes, 4 * PS));
+	TEST_ASSERT_VAL("A freed", eq(rows[0]->freed, 2));
+	TEST_ASSERT_VAL("A dropped", eq(rows[0]->dropped, 1));
+	TEST_ASSERT_VAL("B hits", eq(rows[1]->hits, 1));
+	TEST_ASSERT_VAL("B bytes", eq(rows[1]->bytes, 2 * PS));
+	TEST_ASSERT_VAL("B freed", eq(rows[1]->freed, 1));
+
+	rows = kmem_page__rows(kp, KMEM_TABLE_ALLOC, by_callsite, 1, &nr);
+	TEST_ASSERT_VAL("alloc rows", rows && eq(nr, 5));
+	return TEST_OK;
+}
+
+static int test__kmem_page_live_only(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct kmem_page_config live = plain_config;
+	int ret;
+
+	live.live_only = true;
+	ret = with_kp(&live, check_live_only);
+	return ret ? ret : with_kp(&plain_config, check_not_live_only);
+}
+
+/* --- NUMA -------------------------------------------------------------- */
+
+static int feed_nodes(struct kmem_page *kp)
+{
+	/* pfn 10: CPU 0 allocates on node 0, CPU 1 frees it. */
+	if (alloc_on(kp, 10, 0, CS_A, 0, 0) || free_on(kp, 10, 0, 1, 0))
+		return TEST_FAIL;
+	/* pfn 11: CPU 0 allocates on node 1 and frees it. */
+	if (alloc_on(kp, 11, 1, CS_B, 0, 1) || free_on(kp, 11, 1, 0, 1))
+		return TEST_FAIL;
+	/* pfn 12: CPU 1 allocates on node 1, CPU 0 frees it. */
+	if (alloc_on(kp, 12, 2, CS_A, 1, 1) || free_on(kp, 12, 2, 0, 1))
+		return TEST_FAIL;
+	/* pfn 99 was allocated before the trace; freed by node 1's CPU. */
+	if (free_on(kp, 99, 0, 1, 0))
+		return TEST_FAIL;
+	/* pfn 13: the allocating CPU's node is unknown. */
+	if (alloc_on(kp, 13, 0, CS_C, -1, 0) || free_on(kp, 13, 0, 1, 1))
+		return TEST_FAIL;
+	kmem_page__finish(kp);
+	return TEST_OK;
+}
+
+static int check_nodes(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+	static const enum kmem_page_sort_key keys[] = {
+		KMEM_SORT_CALLSITE, KMEM_SORT_ORDER,
+	};
+	struct kmem_page_row **rows;
+	size_t nr;
+
+	TEST_ASSERT_VAL("feed", feed_nodes(kp) == TEST_OK);
+	/* Only pfn 11 lies on another node than its allocating CPU. */
+	TEST_ASSERT_VAL("alloc_remote", count_is(&s->alloc_remote, 1, 2 * PS));
+	/* Frees of 10, 11, 12 and 99 are by CPUs off the page's node. */
+	TEST_ASSERT_VAL("free_remote",
+			count_is(&s->free_remote, 4, PS + 2 * PS + 4 * PS + PS));
+	/* 10 (0 -> 1) and 12 (1 -> 0); 13's allocating node is unknown. */
+	TEST_ASSERT_VAL("free_other_node",
+			count_is(&s->free_other_node, 2, PS + 4 * PS));
+	TEST_ASSERT_VAL("matrix 0,0", eq(kmem_page__node_matrix(kp, 0, 0), 2 * PS));
+	TEST_ASSERT_VAL("matrix 0,1", eq(kmem_page__node_matrix(kp, 0, 1), PS));
+	TEST_ASSERT_VAL("matrix 1,0", eq(kmem_page__node_matrix(kp, 1, 0), 4 * PS));
+	TEST_ASSERT_VAL("matrix 1,1", eq(kmem_page__node_matrix(kp, 1, 1), 0));
+	TEST_ASSERT_VAL("matrix 2,0", eq(kmem_page__node_matrix(kp, 2, 0), 0));
+	TEST_ASSERT_VAL("matrix 0,-1", eq(kmem_page__node_matrix(kp, 0, -1), 0));
+
+	/* Rows: A order 0 (pfn 10), A order 2 (pfn 12), B, C. */
+	rows = kmem_page__rows(kp, KMEM_TABLE_CALLER, keys, 2, &nr);
+	TEST_ASSERT_VAL("rows", rows && eq(nr, 4));
+	TEST_ASSERT_VAL("A order 2", eq(rows[0]->order, 2));
+	TEST_ASSERT_VAL("A order 2 xnode", eq(rows[0]->xnode_frees, 1));
+	TEST_ASSERT_VAL("A order 0", eq(rows[1]->order, 0));
+	TEST_ASSERT_VAL("A order 0 xnode", eq(rows[1]->xnode_frees, 1));
+	TEST_ASSERT_VAL("B", eq(rows[2]->callsite, CS_B));
+	TEST_ASSERT_VAL("B xnode", eq(rows[2]->xnode_frees, 0));
+	TEST_ASSERT_VAL("C", eq(rows[3]->callsite, CS_C));
+	TEST_ASSERT_VAL("C xnode", eq(rows[3]->xnode_frees, 0));
+	return TEST_OK;
+}
+
+static int test__kmem_page_nodes(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct kmem_page_config two = plain_config;
+
+	two.nr_nodes = 2;
+	return with_kp(&two, check_nodes);
+}
+
+/* Without a topology no event is cross-node, whatever its nodes say. */
+static int check_no_nodes(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("feed", feed_nodes(kp) == TEST_OK);
+	TEST_ASSERT_VAL("alloc_remote", count_is(&s->alloc_remote, 0, 0));
+	TEST_ASSERT_VAL("free_remote", count_is(&s->free_remote, 0, 0));
+	TEST_ASSERT_VAL("free_other_node", count_is(&s->free_other_node, 0, 0));
+	TEST_ASSERT_VAL("matrix 0,1", eq(kmem_page__node_matrix(kp, 0, 1), 0));
+	TEST_ASSERT_VAL("matrix 0,0", eq(kmem_page__node_matrix(kp, 0, 0), 0));
+	/* The rest of the analysis is unaffected. */
+	TEST_ASSERT_VAL("alloc_freed",
+			count_is(&s->alloc_freed, 4, PS + 2 * PS + 4 * PS + PS));
+	return TEST_OK;
+}
+
+/* The largest topology followed: node 63 is a node like any other. */
+static int check_64_nodes(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("alloc", !alloc_on(kp, 1, 0, CS_A, 63, 0));
+	TEST_ASSERT_VAL("free", !free_on(kp, 1, 0, 0, 0));
+	TEST_ASSERT_VAL("matrix 63,0", eq(kmem_page__node_matrix(kp, 63, 0), PS));
+	TEST_ASSERT_VAL("matrix 63,64", eq(kmem_page__node_matrix(kp, 63, 64), 0));
+	TEST_ASSERT_VAL("alloc_remote", count_is(&s->alloc_remote, 1, PS));
+	TEST_ASSERT_VAL("free_other_node", count_is(&s->free_other_node, 1, PS));
+	return TEST_OK;
+}
+
+static int test__kmem_page_bad_nr_nodes(struct test_suite *t __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct kmem_page_config c = plain_config;
+	int ret;
+
+	c.nr_nodes = KMEM_PAGE_MAX_NODES + 1;
+	ret = with_kp(&c, check_no_nodes);
+	if (ret)
+		return ret;
+	c.nr_nodes = -1;
+	ret = with_kp(&c, check_no_nodes);
+	if (ret)
+		return ret;
+	c.nr_nodes = 0;
+	ret = with_kp(&c, check_no_nodes);
+	if (ret)
+		return ret;
+	c.nr_nodes = KMEM_PAGE_MAX_NODES;
+	return with_kp(&c, check_64_nodes);
+}
+
 static struct test_case kmem_page_tests[] = {
-	TEST_CASE("alloc matched by free", kmem_page_match),
+	TEST_CASE("kmem page: alloc matched by free", kmem_page_match),
+	TEST_CASE("kmem page: bytes follow the page size", kmem_page_page_size),
+	TEST_CASE("kmem page: free-only", kmem_page_free_only),
+	TEST_CASE("kmem page: allocation failure", kmem_page_failure),
+	TEST_CASE("kmem page: allocation of a live pfn", kmem_page_realloc),
+	TEST_CASE("kmem page: order 13 grows the grid", kmem_page_order_13),
+	TEST_CASE("kmem page: orders out of range", kmem_page_bad_order),
+	TEST_CASE("kmem page: unknown migration types", kmem_page_bad_migtype),
+	TEST_CASE("kmem page: migration type columns", kmem_page_columns),
+	TEST_CASE("kmem page: migration type names", kmem_page_names),
+	TEST_CASE("kmem page: random stream against a model", kmem_page_random),
+	TEST_CASE("kmem page: sort key parsing", kmem_page_parse_sort),
+	TEST_CASE("kmem page: sorted rows", kmem_page_sorted),
+	TEST_CASE("kmem page: live-only tables", kmem_page_live_only),
+	TEST_CASE("kmem page: cross-node traffic", kmem_page_nodes),
+	TEST_CASE("kmem page: nr_nodes out of range", kmem_page_bad_nr_nodes),
 	{ .name = NULL, }
 };
 

@@ -184,6 +184,7 @@ bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 	return regexec(&r->regex, name, 0, NULL, 0) == 0;
 }
 
+/* *@map comes with a reference: map__put() it when done. */
 static struct symbol *kernel_symbol(struct callsite_resolver *r, u64 ip,
 				    struct map **map)
 {
@@ -257,23 +258,24 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 				    bool offset, char *buf, size_t size)
 {
 	struct map *map = NULL;
-	struct symbol *sym = callsite ? kernel_symbol(r, callsite, &map) : NULL;
+	struct symbol *sym;
 	u64 start;
 
 	if (!callsite) {
 		snprintf(buf, size, "(unknown)");
 		return buf;
 	}
+	sym = kernel_symbol(r, callsite, &map);
 	if (!sym) {
 		snprintf(buf, size, "%#" PRIx64, callsite);
-		map__put(map);
-		return buf;
+	} else {
+		start = map__unmap_ip(map, sym->start);
+		if (offset && callsite != start)
+			snprintf(buf, size, "%s+%#" PRIx64, sym->name,
+				 callsite - start);
+		else
+			snprintf(buf, size, "%s", sym->name);
 	}
-	start = map__unmap_ip(map, sym->start);
-	if (offset && callsite != start)
-		snprintf(buf, size, "%s+%#" PRIx64, sym->name, callsite - start);
-	else
-		snprintf(buf, size, "%s", sym->name);
 	map__put(map);
 	return buf;
 }

@@ -122,6 +122,16 @@ static bool valid_node(const struct kmem_page *kp, int node)
 	return node >= 0 && node < kp->config.nr_nodes;
 }
 
+/*
+ * Did a CPU of one node touch a page of another?  Nodes outside the
+ * topology are unknown, so without one (nr_nodes 0) nothing is remote.
+ */
+static bool remote(const struct kmem_page *kp, const struct kmem_page_event *ev)
+{
+	return valid_node(kp, ev->cpu_node) && valid_node(kp, ev->page_node) &&
+	       ev->cpu_node != ev->page_node;
+}
+
 enum kmem_migtype_column kmem_page__column(const struct kmem_page *kp,
 					   int migtype)
 {
@@ -313,8 +323,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	kp->grid[ev->order][kmem_page__column(kp, ev->migtype)]++;
 	if (ev->order > kp->max_order)
 		kp->max_order = ev->order;
-	if (ev->cpu_node >= 0 && ev->page_node >= 0 &&
-	    ev->cpu_node != ev->page_node)
+	if (remote(kp, ev))
 		count(&s->alloc_remote, bytes);
 
 	lp = find_live(kp, ev->pfn);
@@ -358,8 +367,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 		return -EINVAL;
 	}
 	count(&s->free, order_bytes(kp, ev->order));
-	if (ev->cpu_node >= 0 && ev->page_node >= 0 &&
-	    ev->cpu_node != ev->page_node)
+	if (remote(kp, ev))
 		count(&s->free_remote, order_bytes(kp, ev->order));
 
 	lp = find_live(kp, ev->pfn);

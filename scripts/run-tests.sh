@@ -1,0 +1,232 @@
+#!/bin/bash
+# Run every test of our perf kmem: the C unit suite through perf test, the
+# shell tests, checkpatch and shellcheck; with --sanitize also the C suite
+# and a perf kmem stat run under ASan+UBSan (build/perf-asan/perf).
+#
+# One line per result, "PASS|FAIL|SKIP name", then "N passed, N failed,
+# N skipped".  Exits 1 if anything failed.
+#
+#   scripts/run-tests.sh [--sanitize]
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+
+perf="$top/perf"
+asan_perf="$top/build/perf-asan/perf"
+checkpatch="$top/build/src/linux-source-6.12/scripts/checkpatch.pl"
+logdir=$(mktemp -d /tmp/kmem-run-tests.XXXXX)
+trap 'rm -rf "$logdir"' EXIT
+
+sanitize=0
+for arg in "$@"; do
+	case "$arg" in
+	--sanitize) sanitize=1 ;;
+	*) echo "usage: $0 [--sanitize]" >&2; exit 2 ;;
+	esac
+done
+
+passed=0
+failed=0
+skipped=0
+
+pass() {
+	echo "PASS $*"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL $*"
+	failed=$((failed + 1))
+}
+
+skip() {
+	echo "SKIP $*"
+	skipped=$((skipped + 1))
+}
+
+# Show the end of a log under a failed result.
+show() {
+	tail -n "${2:-30}" "$1" | sed 's/^/    /'
+}
+
+# Our C suite is the one whose cases are named "kmem page: ...".
+suite_number() {
+	"$1" test list 2>&1 |
+		awk '$2 ~ /^kmem$/ && $3 ~ /^page:/ { split($1, a, "."); print a[1]; exit }'
+}
+
+# Sanitizer reports, whatever the exit status was.
+sanitizer_report() {
+	grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: .*Sanitizer' "$1"
+}
+
+# (a), (d): each case of the C suite is one result.  perf test prints
+# " N.M: desc : Ok|FAILED!|Skip" and exits 0 whatever happened, so the
+# verdict comes from those lines, and a case that printed none failed.
+run_c_suite() {
+	local bin=$1 prefix=$2 log="$logdir/c-suite$3.log" n cases desc res
+
+	if [ ! -x "$bin" ]; then
+		fail "${prefix}C suite: $bin not built"
+		return
+	fi
+	n=$(suite_number "$bin")
+	if [ -z "$n" ]; then
+		fail "${prefix}C suite: no 'kmem page:' cases in '$bin test list'"
+		return
+	fi
+	"$bin" test list 2>&1 | sed -n "s/^ *$n\.[0-9]*: //p" >"$logdir/cases"
+	cases=$(wc -l <"$logdir/cases")
+	# -v: the reason of a failure, and sanitizer reports, end up in the log.
+	"$bin" test -v "$n" >"$log" 2>&1
+	while IFS= read -r desc; do
+		res=$(awk -v d="$desc" -v n="$n" '
+			{ line = $0; sub(/^ */, "", line) }
+			index(line, n ".") == 1 {
+				sub(/^[0-9.]+: /, "", line)
+				if (index(line, d) == 1) {
+					rest = substr(line, length(d) + 1)
+					if (rest ~ /^ *: (Ok|FAILED!|Skip)/) {
+						sub(/^ *: /, "", rest)
+						r = rest
+					}
+				}
+			}
+			END { print r }' "$log")
+		case "$res" in
+		Ok) pass "$prefix$desc" ;;
+		Skip*) skip "$prefix$desc ($res)" ;;
+		FAILED*) fail "$prefix$desc"
+			grep -E '^(got |FAILED |migtype |-s )' "$log" |
+				sed 's/^/    /' | head -n 10 ;;
+		*) fail "$prefix$desc: no result (crashed?)" ;;
+		esac
+	done <"$logdir/cases"
+	[ "$cases" -gt 0 ] || fail "${prefix}C suite: no cases"
+	if sanitizer_report "$log" >/dev/null; then
+		fail "${prefix}C suite: sanitizer report"
+		sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
+	fi
+}
+
+# (b) Shell tests run directly, with our perf first in PATH.
+run_shell_tests() {
+	local t name log rc
+
+	for t in tests/shell/*.sh; do
+		[ -e "$t" ] || continue
+		name="shell: $(basename "$t")"
+		log="$logdir/$(basename "$t").log"
+		PATH="$top:$PATH" bash "$t" >"$log" 2>&1
+		rc=$?
+		case $rc in
+		0) pass "$name" ;;
+		2) skip "$name: $(grep -m1 -i skip "$log")" ;;
+		*) fail "$name (exit $rc)"; show "$log" 40 ;;
+		esac
+	done
+}
+
+# Our C files: the ones in the tree, wherever they are.
+our_c_files() {
+	git ls-files '*.c' '*.h' 2>/dev/null ||
+		find . -path ./build -prune -o -name '*.[ch]' -print
+}
+
+# (c) checkpatch, one result per file.  No check is ignored: all of our
+# files pass as they are.  Should one of checkpatch's kernel-only rules
+# get in the way, add it here with the reason, e.g. SPLIT_STRING for a
+# string that is not a log message.
+checkpatch_ignore=
+
+run_checkpatch() {
+	local f out
+
+	if [ ! -x "$checkpatch" ] && [ ! -f "$checkpatch" ]; then
+		skip "checkpatch: $checkpatch missing (run make first)"
+		return
+	fi
+	while IFS= read -r f; do
+		out=$(perl "$checkpatch" --no-tree -f --terse \
+			${checkpatch_ignore:+--ignore "$checkpatch_ignore"} \
+			"$f" 2>&1)
+		if echo "$out" | grep -qE '(ERROR|WARNING):'; then
+			fail "checkpatch: $f"
+			echo "$out" | grep -E '(ERROR|WARNING):' | sed 's/^/    /'
+		else
+			pass "checkpatch: $f"
+		fi
+	done < <(our_c_files)
+}
+
+# (e) shellcheck, one result per script.
+run_shellcheck() {
+	local f
+
+	if ! command -v shellcheck >/dev/null; then
+		skip "shellcheck: not installed"
+		return
+	fi
+	for f in tests/shell/*.sh scripts/*.sh; do
+		[ -e "$f" ] || continue
+		if shellcheck "$f" >"$logdir/shellcheck.log" 2>&1; then
+			pass "shellcheck: $f"
+		else
+			fail "shellcheck: $f"
+			show "$logdir/shellcheck.log" 20
+		fi
+	done
+}
+
+# (d) perf kmem stat under ASan+UBSan on a fresh recording.
+run_asan_stat() {
+	local data="$logdir/asan.data" log="$logdir/asan-stat.log" opts
+
+	if [ ! -x "$asan_perf" ]; then
+		fail "asan: perf kmem stat --page: $asan_perf not built"
+		return
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		skip "asan: perf kmem stat --page: recording needs root"
+		return
+	fi
+	if ! "$perf" kmem record --page -o "$data" -- \
+		sh -c 'cat /usr/bin/ls /usr/bin/sh >/dev/null; ls -R /usr/lib >/dev/null' \
+		>"$logdir/asan-record.log" 2>&1; then
+		skip "asan: perf kmem stat --page: cannot record"
+		show "$logdir/asan-record.log" 5
+		return
+	fi
+	for opts in "" "--caller --alloc -l 1000000" "--live -s order,hit" \
+		"--caller --raw-ip -v"; do
+		# shellcheck disable=SC2086 # $opts is a list of options
+		"$asan_perf" kmem stat --page $opts -i "$data" >"$log" 2>&1
+		local rc=$?
+		if [ $rc -ne 0 ] || sanitizer_report "$log" >/dev/null; then
+			fail "asan: perf kmem stat --page${opts:+ $opts} (exit $rc)"
+			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
+		else
+			pass "asan: perf kmem stat --page${opts:+ $opts}"
+		fi
+	done
+}
+
+run_c_suite "$perf" "" ""
+run_shell_tests
+run_checkpatch
+if [ "$sanitize" = 1 ]; then
+	# Leaks count too: perf kmem stat and the suite run leak free.
+	export ASAN_OPTIONS=detect_leaks=1
+	export UBSAN_OPTIONS=print_stacktrace=1
+	run_c_suite "$asan_perf" "asan: " "-asan"
+	run_asan_stat
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+fi
+run_shellcheck
+
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
