@@ -78,13 +78,15 @@ overlay: $(SRC)/.patched
 
 perf: overlay
 	@mkdir -p $(OUT)
-	$(MAKE) -s -C $(SRC)/tools/perf O=$(OUT) $(PERF_FLAGS) >$(B)/perf-build.log 2>&1 || \
+	@echo "  BUILD   perf (log: build/perf-build.log)"
+	@$(MAKE) -s -C $(SRC)/tools/perf O=$(OUT) $(PERF_FLAGS) >$(B)/perf-build.log 2>&1 || \
 		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-build.log | head -60; exit 1; }
-	ln -sf $(OUT)/perf $(TOP)/perf
+	@ln -sf $(OUT)/perf $(TOP)/perf
 
 perf-asan: overlay
 	@mkdir -p $(ASANOUT)
-	$(MAKE) -s -C $(SRC)/tools/perf O=$(ASANOUT) $(PERF_FLAGS) DEBUG=1 \
+	@echo "  BUILD   perf with ASan+UBSan (log: build/perf-asan-build.log)"
+	@$(MAKE) -s -C $(SRC)/tools/perf O=$(ASANOUT) $(PERF_FLAGS) DEBUG=1 \
 		EXTRA_CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_CFLAGS)" >$(B)/perf-asan-build.log 2>&1 || \
 		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-asan-build.log | head -60; exit 1; }
 
@@ -100,7 +102,7 @@ upstream: $(PRISTINE)/.extracted
 # SANITIZE=0 leaves them out.
 SANITIZE ?= 1
 
-test: perf $(if $(filter 1,$(SANITIZE)),perf-asan)
+test: perf $(FUZZ_BIN) $(if $(filter 1,$(SANITIZE)),perf-asan)
 	@scripts/run-tests.sh $(if $(filter 1,$(SANITIZE)),--sanitize)
 
 demo: perf
@@ -112,7 +114,8 @@ bench: perf upstream
 $(FUZZ_BIN): $(FUZZ_SRCS) util/kmem-page.h $(PRISTINE)/.extracted
 	@scripts/install-deps.sh --fuzz
 	@mkdir -p $(B)/fuzz/corpus
-	clang -g -O1 -fsanitize=fuzzer,address,undefined \
+	@echo "  BUILD   fuzz target"
+	@clang -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
 		-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include \
 		-o $@ $(FUZZ_SRCS) $(PRISTINE)/tools/lib/rbtree.c \

@@ -105,6 +105,10 @@ struct perf_kmem {
 	bool			raw_ip;
 	int			lines;
 	const char		*sort_str;
+	enum kmem_page_sort_key	page_keys[KMEM_MAX_SORT_KEYS];
+	int			nr_page_keys;
+	enum kmem_slab_sort_key	slab_keys[KMEM_SLAB_MAX_SORT_KEYS];
+	int			nr_slab_keys;
 	const char		*time_str;
 	const char		*alloc_regex;
 	const char		*alloc_regex_add;
@@ -852,19 +856,10 @@ static void print_page_table(struct perf_kmem *kmem, enum kmem_page_table table,
 
 static int print_page_result(struct perf_kmem *kmem)
 {
-	enum kmem_page_sort_key keys[KMEM_MAX_SORT_KEYS];
-	char bad[64];
-	int nr_keys;
+	const enum kmem_page_sort_key *keys = kmem->page_keys;
+	int nr_keys = kmem->nr_page_keys;
 
 	kmem_page__finish(kmem->kp);
-	nr_keys = kmem_page__parse_sort(kmem->sort_str ?: DEFAULT_PAGE_SORT,
-					keys, KMEM_MAX_SORT_KEYS, bad,
-					sizeof(bad));
-	if (nr_keys < 0) {
-		kmem_err("unknown sort key '%s' for --page: use page, callsite, hit, bytes, order, migtype, gfp, xnode",
-		       bad);
-		return -EINVAL;
-	}
 	if (kmem->caller || !kmem->alloc)
 		print_page_table(kmem, KMEM_TABLE_CALLER, keys, nr_keys,
 				 !kmem->caller);
@@ -1026,19 +1021,10 @@ static void print_slab_table(struct perf_kmem *kmem, enum kmem_slab_table table,
 
 static int print_slab_result(struct perf_kmem *kmem)
 {
-	enum kmem_slab_sort_key keys[KMEM_SLAB_MAX_SORT_KEYS];
-	char bad[64];
-	int nr_keys;
+	const enum kmem_slab_sort_key *keys = kmem->slab_keys;
+	int nr_keys = kmem->nr_slab_keys;
 
 	kmem_slab__finish(kmem->ks);
-	nr_keys = kmem_slab__parse_sort(kmem->sort_str ?: DEFAULT_SLAB_SORT,
-					keys, KMEM_SLAB_MAX_SORT_KEYS, bad,
-					sizeof(bad));
-	if (nr_keys < 0) {
-		kmem_err("unknown sort key '%s' for --slab: use ptr, callsite, hit, bytes, frag, pingpong, cache",
-		       bad);
-		return -EINVAL;
-	}
 	if (kmem->caller || !kmem->alloc) {
 		print_slab_table(kmem, KMEM_SLAB_TABLE_CALLER, keys, nr_keys,
 				 !kmem->caller);
@@ -1313,6 +1299,37 @@ static int read_events(struct perf_kmem *kmem)
 	return err;
 }
 
+/* Before reading a trace that may take a while: are the sort keys known? */
+static int parse_sort_keys(struct perf_kmem *kmem)
+{
+	char bad[64];
+
+	if (kmem->page) {
+		kmem->nr_page_keys =
+			kmem_page__parse_sort(kmem->sort_str ?: DEFAULT_PAGE_SORT,
+					      kmem->page_keys, KMEM_MAX_SORT_KEYS,
+					      bad, sizeof(bad));
+		if (kmem->nr_page_keys < 0) {
+			kmem_err("unknown sort key '%s' for --page: use page, callsite, hit, bytes, order, migtype, gfp, xnode",
+				 bad);
+			return -EINVAL;
+		}
+	}
+	if (kmem->slab) {
+		kmem->nr_slab_keys =
+			kmem_slab__parse_sort(kmem->sort_str ?: DEFAULT_SLAB_SORT,
+					      kmem->slab_keys,
+					      KMEM_SLAB_MAX_SORT_KEYS, bad,
+					      sizeof(bad));
+		if (kmem->nr_slab_keys < 0) {
+			kmem_err("unknown sort key '%s' for --slab: use ptr, callsite, hit, bytes, frag, pingpong, cache",
+				 bad);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int kmem_stat(struct perf_kmem *kmem)
 {
 	int err, saved;
@@ -1322,6 +1339,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 			 kmem->time_str);
 		return -EINVAL;
 	}
+	if (parse_sort_keys(kmem))
+		return -EINVAL;
 	saved = quiet_perf();
 	err = open_session(kmem);
 	verbose = saved;

@@ -49,10 +49,11 @@ show() {
 	tail -n "${2:-30}" "$1" | sed 's/^/    /'
 }
 
-# Our C suite is the one whose cases are named "kmem page: ...".
+# Our C suites are the ones whose cases are named "kmem page: ..." and
+# "kmem slab: ...".
 suite_number() {
 	"$1" test list 2>&1 |
-		awk '$2 ~ /^kmem$/ && $3 ~ /^page:/ { split($1, a, "."); print a[1]; exit }'
+		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
 }
 
 # Sanitizer reports, whatever the exit status was.
@@ -64,15 +65,15 @@ sanitizer_report() {
 # " N.M: desc : Ok|FAILED!|Skip" and exits 0 whatever happened, so the
 # verdict comes from those lines, and a case that printed none failed.
 run_c_suite() {
-	local bin=$1 prefix=$2 log="$logdir/c-suite$3.log" n cases desc res
+	local bin=$1 prefix=$2 kind=$4 log="$logdir/c-suite-$4$3.log" n cases desc res
 
 	if [ ! -x "$bin" ]; then
 		fail "${prefix}C suite: $bin not built"
 		return
 	fi
-	n=$(suite_number "$bin")
+	n=$(suite_number "$bin" "$kind")
 	if [ -z "$n" ]; then
-		fail "${prefix}C suite: no 'kmem page:' cases in '$bin test list'"
+		fail "${prefix}C suite: no 'kmem $kind:' cases in '$bin test list'"
 		return
 	fi
 	"$bin" test list 2>&1 | sed -n "s/^ *$n\.[0-9]*: //p" >"$logdir/cases"
@@ -178,51 +179,75 @@ run_shellcheck() {
 	done
 }
 
-# (d) perf kmem stat under ASan+UBSan on a fresh recording.
+# (d) perf kmem stat under ASan+UBSan on a fresh recording of each mode.
 run_asan_stat() {
-	local data="$logdir/asan.data" log="$logdir/asan-stat.log" opts
+	local data="$logdir/asan.data" log="$logdir/asan-stat.log" opts rc
 
 	if [ ! -x "$asan_perf" ]; then
-		fail "asan: perf kmem stat --page: $asan_perf not built"
+		fail "asan: perf kmem stat: $asan_perf not built"
 		return
 	fi
 	if [ "$(id -u)" != 0 ]; then
-		skip "asan: perf kmem stat --page: recording needs root"
+		skip "asan: perf kmem stat: recording needs root"
 		return
 	fi
-	if ! "$perf" kmem record --page -o "$data" -- \
+	if ! "$perf" kmem record --page --slab -o "$data" -- \
 		sh -c 'cat /usr/bin/ls /usr/bin/sh >/dev/null; ls -R /usr/lib >/dev/null' \
 		>"$logdir/asan-record.log" 2>&1; then
-		skip "asan: perf kmem stat --page: cannot record"
+		skip "asan: perf kmem stat: cannot record"
 		show "$logdir/asan-record.log" 5
 		return
 	fi
-	for opts in "" "--caller --alloc -l 1000000" "--live -s order,hit" \
-		"--caller --raw-ip -v"; do
+	for opts in "--page" "--page --caller --alloc -l 1000000" \
+		"--page --live -s order,hit" "--page --caller --raw-ip -v" \
+		"--slab" "--slab --caller --alloc -s hit,bytes" \
+		"--slab --page --raw-ip"; do
 		# shellcheck disable=SC2086 # $opts is a list of options
-		"$asan_perf" kmem stat --page $opts -i "$data" >"$log" 2>&1
-		local rc=$?
+		"$asan_perf" kmem stat $opts -i "$data" >"$log" 2>&1
+		rc=$?
 		if [ $rc -ne 0 ] || sanitizer_report "$log" >/dev/null; then
-			fail "asan: perf kmem stat --page${opts:+ $opts} (exit $rc)"
+			fail "asan: perf kmem stat $opts (exit $rc)"
 			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
 		else
-			pass "asan: perf kmem stat --page${opts:+ $opts}"
+			pass "asan: perf kmem stat $opts"
 		fi
 	done
 }
 
-run_c_suite "$perf" "" ""
+# Random event streams through the page analysis core (make fuzz for a
+# long run): no crash, no sanitizer report, every total adds up.
+run_fuzz() {
+	local bin="$top/build/fuzz/kmem-page-fuzz" log="$logdir/fuzz.log"
+
+	if [ ! -x "$bin" ]; then
+		skip "fuzz: $bin not built (make fuzz builds it)"
+		return
+	fi
+	mkdir -p "$top/build/fuzz/corpus"
+	if "$bin" -max_total_time="${FUZZ_SECONDS:-20}" -max_len=4096 \
+		"$top/build/fuzz/corpus" >"$log" 2>&1; then
+		pass "fuzz: kmem-page-fuzz $(grep -o 'Done [0-9]* runs' "$log")"
+	else
+		fail "fuzz: kmem-page-fuzz"
+		show "$log" 30
+	fi
+}
+
+run_c_suite "$perf" "" "" page
+run_c_suite "$perf" "" "" slab
 run_shell_tests
 run_checkpatch
 if [ "$sanitize" = 1 ]; then
 	# Leaks count too: perf kmem stat and the suite run leak free.
 	export ASAN_OPTIONS=detect_leaks=1
 	export UBSAN_OPTIONS=print_stacktrace=1
-	run_c_suite "$asan_perf" "asan: " "-asan"
+	run_c_suite "$asan_perf" "asan: " "-asan" page
+	run_c_suite "$asan_perf" "asan: " "-asan" slab
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 fi
 run_shellcheck
+run_fuzz
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

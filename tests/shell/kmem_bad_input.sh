@@ -1,0 +1,91 @@
+#!/bin/bash
+# perf kmem stat on bad input: one line, non-zero exit, no crash (exclusive)
+# SPDX-License-Identifier: GPL-2.0
+#
+# Each broken or unsuitable perf.data must get exactly one line on stderr,
+# starting "perf kmem:" and naming the problem, and exit 1: never a signal,
+# never a page of perf's own warnings.
+
+set -u
+
+if [ "$(id -u)" != 0 ]; then
+	echo "skip: recording the kmem tracepoints needs root"
+	exit 2
+fi
+if [ ! -d /sys/kernel/tracing/events ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+fi
+if [ ! -d /sys/kernel/tracing/events/kmem ]; then
+	echo "skip: no kmem tracepoints"
+	exit 2
+fi
+
+dir=$(mktemp -d /tmp/kmem-bad-input.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+
+good="$dir/good.data"
+if ! perf kmem record --page -o "$good" -- \
+	sh -c 'cat /usr/bin/ls >/dev/null; ls -R /usr/lib >/dev/null' \
+	>"$dir/record.log" 2>&1; then
+	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
+	exit 2
+fi
+size=$(stat -c %s "$good")
+
+# expect NAME WORDS FILE [OPTIONS...]: one line on stderr holding WORDS.
+expect() {
+	local name=$1 words=$2 file=$3 rc lines
+
+	shift 3
+	perf kmem stat "$@" -i "$file" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	lines=$(wc -l <"$dir/err")
+	if [ "$rc" -ne 1 ] || [ "$lines" -ne 1 ] ||
+	   ! grep -q "^perf kmem: .*$words" "$dir/err"; then
+		echo "FAIL $name: exit $rc, $lines stderr lines, want 1 line with '$words':"
+		sed 's/^/    /' "$dir/err" | head -n 5
+		failures=$((failures + 1))
+	else
+		echo "ok   $name: $(cat "$dir/err")"
+	fi
+}
+
+# Cut in the middle of the data section.
+head -c $((size / 2)) "$good" >"$dir/truncated.data"
+expect "truncated file" "truncated" "$dir/truncated.data" --page
+
+# 4 KiB of garbage in the middle of the data section.
+cp "$good" "$dir/garbage.data"
+dd if=/dev/urandom of="$dir/garbage.data" bs=4096 count=1 \
+	seek=$((size / 8192)) conv=notrunc status=none
+expect "garbage in the data" "corrupt" "$dir/garbage.data" --page
+
+# What a perf record killed by SIGKILL leaves: data size 0 in the header.
+perf kmem record --page -o "$dir/killed.data" -- sleep 10 >/dev/null 2>&1 &
+sleep 2
+pkill -KILL -f "kmem record --page -o $dir/killed.data"
+wait 2>/dev/null
+expect "killed perf record" "did not finish" "$dir/killed.data" --page
+
+: >"$dir/empty.data"
+expect "empty file" "empty" "$dir/empty.data" --page
+
+echo "not a perf.data file" >"$dir/text.data"
+expect "not perf.data" "not a perf.data file" "$dir/text.data" --page
+
+expect "missing file" "No such file" "$dir/nonexistent.data" --page
+
+perf record -q -e cpu-clock -o "$dir/cycles.data" -- true >/dev/null 2>&1
+expect "no page events" "no page allocator events" "$dir/cycles.data" --page
+expect "no slab events" "no slab allocator events" "$good" --slab
+
+expect "unknown sort key" "unknown sort key 'bogus'" "$good" --page -s bogus
+expect "bad --time" "invalid --time" "$good" --page --time nonsense
+
+if [ "$failures" -ne 0 ]; then
+	echo "kmem bad input test [Failed: $failures]"
+	exit 1
+fi
+echo "kmem bad input test [Success]"
+exit 0
