@@ -150,6 +150,7 @@ bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 	return regexec(&r->regex, name, 0, NULL, 0) == 0;
 }
 
+/* The caller owns a reference to *@map, NULL or not: map__put() it. */
 static struct symbol *kernel_symbol(struct callsite_resolver *r, u64 ip,
 				    struct map **map)
 {
@@ -177,6 +178,7 @@ static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
 		if (!r->raw_ip)
 			f->callsite = map__unmap_ip(map, sym->start);
 	}
+	map__put(map);
 	if (hashmap__add(r->frames, ip, f)) {
 		free(f);
 		return NULL;
@@ -223,13 +225,15 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 	}
 	if (!sym) {
 		snprintf(buf, size, "%#" PRIx64, callsite);
-		return buf;
+	} else {
+		start = map__unmap_ip(map, sym->start);
+		if (offset && callsite != start)
+			snprintf(buf, size, "%s+%#" PRIx64, sym->name,
+				 callsite - start);
+		else
+			snprintf(buf, size, "%s", sym->name);
 	}
-	start = map__unmap_ip(map, sym->start);
-	if (offset && callsite != start)
-		snprintf(buf, size, "%s+%#" PRIx64, sym->name, callsite - start);
-	else
-		snprintf(buf, size, "%s", sym->name);
+	map__put(map);
 	return buf;
 }
 
