@@ -4,7 +4,8 @@
 # make bench: how fast, and in how much memory, our 'perf kmem --page
 # --caller stat' reads a real page trace, next to upstream perf kmem on the
 # same file and next to the floor: 'perf report --stats', which only reads
-# and orders the same events and counts them.
+# and parses the same events and counts them (it does not sort them by
+# time, as perf kmem must to pair frees with allocations across CPUs).
 #
 #   scripts/bench.sh                  1M samples (recorded once, then cached)
 #   scripts/bench.sh --5m             5M samples, plus a linearity check
