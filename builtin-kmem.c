@@ -503,6 +503,40 @@ static int process_lost_event(const struct perf_tool *tool,
 	return 0;
 }
 
+/*
+ * Callsites are kernel code and no table names a task, so of the side-band
+ * events only the kernel's maps matter.  The maps of every user task, and
+ * their comm events, would each create a thread, looking its namespaces up
+ * on this machine: a tenth of the time on a system-wide trace, for nothing.
+ */
+static bool user_space_event(union perf_event *event)
+{
+	u16 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return cpumode == PERF_RECORD_MISC_USER ||
+	       cpumode == PERF_RECORD_MISC_GUEST_USER;
+}
+
+static int process_kernel_mmap(const struct perf_tool *tool,
+			       union perf_event *event,
+			       struct perf_sample *sample,
+			       struct machine *machine)
+{
+	if (user_space_event(event))
+		return 0;
+	return perf_event__process_mmap(tool, event, sample, machine);
+}
+
+static int process_kernel_mmap2(const struct perf_tool *tool,
+				union perf_event *event,
+				struct perf_sample *sample,
+				struct machine *machine)
+{
+	if (user_space_event(event))
+		return 0;
+	return perf_event__process_mmap2(tool, event, sample, machine);
+}
+
 /* --- NUMA topology --------------------------------------------------- */
 
 static int setup_nodes(struct perf_kmem *kmem)
@@ -1259,10 +1293,8 @@ static int open_session(struct perf_kmem *kmem)
 
 	perf_tool__init(&kmem->tool, /*ordered_events=*/true);
 	kmem->tool.sample = process_sample_event;
-	kmem->tool.comm = perf_event__process_comm;
-	kmem->tool.mmap = perf_event__process_mmap;
-	kmem->tool.mmap2 = perf_event__process_mmap2;
-	kmem->tool.namespaces = perf_event__process_namespaces;
+	kmem->tool.mmap = process_kernel_mmap;
+	kmem->tool.mmap2 = process_kernel_mmap2;
 	kmem->tool.lost = process_lost_event;
 
 	kmem->session = perf_session__new(&kmem->data, &kmem->tool);

@@ -184,7 +184,7 @@ bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 	return regexec(&r->regex, name, 0, NULL, 0) == 0;
 }
 
-/* *@map comes with a reference: map__put() it when done. */
+/* The caller owns a reference to *@map, NULL or not: map__put() it. */
 static struct symbol *kernel_symbol(struct callsite_resolver *r, u64 ip,
 				    struct map **map)
 {

@@ -2,10 +2,13 @@
 /*
  * Page allocator analysis for perf kmem.
  *
- * Live pages sit in an rb-tree keyed by pfn.  Each live page points at the
- * table rows its allocation was counted in, so that a free found later can
- * mark those rows without looking them up again.  Table rows sit in one
- * rb-tree per table, keyed by the columns that make a row.
+ * Live pages sit in a hash table keyed by pfn (open addressing, linear
+ * probing): every event looks its pfn up, and a traced system has tens of
+ * thousands of live pages, whose rb-tree cost a cache miss a level.  Each
+ * live page points at the table rows its allocation was counted in, so that
+ * a free found later can mark those rows without looking them up again.
+ * Table rows sit in one rb-tree per table, keyed by the columns that make a
+ * row.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,28 +24,51 @@ struct row_node {
 	struct kmem_page_row	row;
 };
 
+/* A slot of the live table; KMEM_PAGE_NO_PFN, never live, marks it empty. */
 struct live_page {
-	struct rb_node		rb;
 	u64			pfn;
 	struct row_node		*rows[KMEM_NR_TABLES];
 	s16			cpu_node;	/* allocating CPU's node */
 	u8			order;
 };
 
+#define LIVE_MIN_SLOTS		4096
+
 struct kmem_page {
 	struct kmem_page_config		config;
 	struct kmem_page_summary	summary;
 	u64				grid[KMEM_PAGE_MAX_ORDER + 1][KMEM_NR_COLUMNS];
 	int				max_order;
-	struct rb_root			live;
-	/* Freed live_page structs, reused so that an event costs no malloc. */
-	struct live_page		*spare;
+	/* Live pages: a power of two slots, at most half of them used. */
+	struct live_page		*live;
+	size_t				live_mask;
+	size_t				nr_live;
 	struct rb_root			rows[KMEM_NR_TABLES];
 	size_t				nr_rows[KMEM_NR_TABLES];
 	struct kmem_page_row		**sorted[KMEM_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
 };
+
+static int live_init(struct kmem_page *kp, size_t slots)
+{
+	size_t i;
+
+	kp->live = malloc(slots * sizeof(*kp->live));
+	if (!kp->live)
+		return -ENOMEM;
+	for (i = 0; i < slots; i++)
+		kp->live[i].pfn = KMEM_PAGE_NO_PFN;
+	kp->live_mask = slots - 1;
+	kp->nr_live = 0;
+	return 0;
+}
+
+static size_t live_home(const struct kmem_page *kp, u64 pfn)
+{
+	/* Fibonacci hashing: consecutive pfns spread over the table. */
+	return (size_t)((pfn * 0x9E3779B97F4A7C15ULL) >> 32) & kp->live_mask;
+}
 
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 {
@@ -64,7 +90,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 			return NULL;
 		}
 	}
-	kp->live = RB_ROOT;
+	if (live_init(kp, LIVE_MIN_SLOTS)) {
+		free(kp->node_matrix);
+		free(kp);
+		return NULL;
+	}
 	kp->rows[KMEM_TABLE_CALLER] = RB_ROOT;
 	kp->rows[KMEM_TABLE_ALLOC] = RB_ROOT;
 	return kp;
@@ -80,19 +110,11 @@ static void free_rows(struct rb_root *root)
 
 void kmem_page__delete(struct kmem_page *kp)
 {
-	struct live_page *lp, *tmp;
 	int t;
 
 	if (!kp)
 		return;
-	/* Post-order: a node is freed after both its subtrees. */
-	rbtree_postorder_for_each_entry_safe(lp, tmp, &kp->live, rb)
-		free(lp);
-	while (kp->spare) {
-		lp = kp->spare;
-		kp->spare = (struct live_page *)lp->rb.rb_right;
-		free(lp);
-	}
+	free(kp->live);
 	for (t = 0; t < KMEM_NR_TABLES; t++) {
 		free_rows(&kp->rows[t]);
 		free(kp->sorted[t]);
@@ -215,48 +237,83 @@ static struct row_node *findnew_row(struct kmem_page *kp,
 
 static struct live_page *find_live(struct kmem_page *kp, u64 pfn)
 {
-	struct rb_node *n = kp->live.rb_node;
+	size_t i = live_home(kp, pfn);
 
-	while (n) {
-		struct live_page *lp = rb_entry(n, struct live_page, rb);
-
-		if (pfn == lp->pfn)
-			return lp;
-		n = pfn < lp->pfn ? n->rb_left : n->rb_right;
+	while (kp->live[i].pfn != KMEM_PAGE_NO_PFN) {
+		if (kp->live[i].pfn == pfn)
+			return &kp->live[i];
+		i = (i + 1) & kp->live_mask;
 	}
 	return NULL;
 }
 
+/* Twice the slots, the live pages hashed anew. */
+static int live_grow(struct kmem_page *kp)
+{
+	struct live_page *old = kp->live;
+	size_t i, slots = kp->live_mask + 1, nr = kp->nr_live;
+
+	if (live_init(kp, 2 * slots)) {
+		kp->live = old;
+		return -ENOMEM;
+	}
+	for (i = 0; i < slots; i++) {
+		size_t j;
+
+		if (old[i].pfn == KMEM_PAGE_NO_PFN)
+			continue;
+		j = live_home(kp, old[i].pfn);
+		while (kp->live[j].pfn != KMEM_PAGE_NO_PFN)
+			j = (j + 1) & kp->live_mask;
+		kp->live[j] = old[i];
+	}
+	kp->nr_live = nr;
+	free(old);
+	return 0;
+}
+
+/* A slot for @pfn, which is not live. */
 static struct live_page *new_live(struct kmem_page *kp, u64 pfn)
 {
-	struct rb_node **p = &kp->live.rb_node, *parent = NULL;
 	struct live_page *lp;
+	size_t i;
 
-	while (*p) {
-		parent = *p;
-		lp = rb_entry(parent, struct live_page, rb);
-		p = pfn < lp->pfn ? &parent->rb_left : &parent->rb_right;
-	}
-	if (kp->spare) {
-		lp = kp->spare;
-		kp->spare = (struct live_page *)lp->rb.rb_right;
-	} else {
-		lp = malloc(sizeof(*lp));
-		if (!lp)
-			return NULL;
-	}
+	if (2 * (kp->nr_live + 1) > kp->live_mask + 1 && live_grow(kp))
+		return NULL;
+	i = live_home(kp, pfn);
+	while (kp->live[i].pfn != KMEM_PAGE_NO_PFN)
+		i = (i + 1) & kp->live_mask;
+	lp = &kp->live[i];
 	memset(lp, 0, sizeof(*lp));
 	lp->pfn = pfn;
-	rb_link_node(&lp->rb, parent, p);
-	rb_insert_color(&lp->rb, &kp->live);
+	kp->nr_live++;
 	return lp;
 }
 
+/*
+ * Empty the slot of @lp, moving back the pages after it that could not
+ * sit in their home slot, so that no lookup stops short of them.
+ */
 static void retire_live(struct kmem_page *kp, struct live_page *lp)
 {
-	rb_erase(&lp->rb, &kp->live);
-	lp->rb.rb_right = (struct rb_node *)kp->spare;
-	kp->spare = lp;
+	size_t hole = lp - kp->live, i = hole;
+
+	for (;;) {
+		size_t home;
+
+		i = (i + 1) & kp->live_mask;
+		if (kp->live[i].pfn == KMEM_PAGE_NO_PFN)
+			break;
+		home = live_home(kp, kp->live[i].pfn);
+		/* Stays if its home lies cyclically in (hole, i]. */
+		if (hole <= i ? hole < home && home <= i :
+				hole < home || home <= i)
+			continue;
+		kp->live[hole] = kp->live[i];
+		hole = i;
+	}
+	kp->live[hole].pfn = KMEM_PAGE_NO_PFN;
+	kp->nr_live--;
 }
 
 /* Count the allocation in the rows of each table asked for. */
@@ -403,16 +460,16 @@ static void finish_rows(struct kmem_page *kp, enum kmem_page_table table)
 
 void kmem_page__finish(struct kmem_page *kp)
 {
-	struct rb_node *n;
+	size_t i;
 	int t;
 
 	if (kp->finished)
 		return;
 	kp->finished = true;
-	for (n = rb_first(&kp->live); n; n = rb_next(n)) {
-		struct live_page *lp = rb_entry(n, struct live_page, rb);
-
-		count(&kp->summary.alloc_live, order_bytes(kp, lp->order));
+	for (i = 0; i <= kp->live_mask; i++) {
+		if (kp->live[i].pfn != KMEM_PAGE_NO_PFN)
+			count(&kp->summary.alloc_live,
+			      order_bytes(kp, kp->live[i].order));
 	}
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		finish_rows(kp, t);

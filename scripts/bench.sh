@@ -1,0 +1,334 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: how fast, and in how much memory, our 'perf kmem --page
+# --caller stat' reads a real page trace, next to upstream perf kmem on the
+# same file and next to the floor: 'perf report --stats', which only reads
+# and parses the same events and counts them (it does not sort them by
+# time, as perf kmem must to pair frees with allocations across CPUs).
+#
+#   scripts/bench.sh                  1M samples (recorded once, then cached)
+#   scripts/bench.sh --5m             5M samples, plus a linearity check
+#   BENCH_SAMPLES=N scripts/bench.sh  any size (>= 1M for the check)
+#   BENCH_RUNS=N                      timed runs of each command (>= 5)
+#   BENCH_IDLE_WAIT=S                 wait up to S s for a quiet machine
+#
+# The trace is recorded with our perf ('perf kmem record --page': system
+# wide, every event, kernel callchains of the allocations) while a mixed
+# file-I/O, fork/exec and anonymous-memory workload runs, and cached in
+# build/bench/page-<size>.data.  Upstream perf kmem resolves the callchain
+# of each allocation sample itself, so it needs the same callchains: the
+# script checks that it runs on the file before timing anything.
+#
+# Time: wall clock of each run, output to /dev/null, median of the runs.
+# The three commands take turns round by round, so that a load change on
+# the machine hits all of them alike.
+#
+# Memory: perf mmaps its input, so the peak RSS (/usr/bin/time %M, the
+# kernel's VmHWM) counts the pages of the data file that were touched, and
+# the libraries; it is shown, but it is not the heap.  The heap is the
+# anonymous memory: RssAnon of /proc/PID/status, sampled every 10 ms in a
+# run of its own (the sampling costs a little CPU, so it is never a timed
+# run), and its maximum reported.  A peak shorter than 10 ms could be
+# missed; the heap of these commands grows with the trace and is largest
+# at the end, when the tables are printed, so the sampled maximum is close.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+OURS=$TOP/perf
+UPSTREAM=$TOP/build/upstream/perf
+BENCH_DIR=$TOP/build/bench
+SAMPLES=${BENCH_SAMPLES:-1000000}
+RUNS=${BENCH_RUNS:-5}
+IDLE_WAIT=${BENCH_IDLE_WAIT:-300}
+BASE_SAMPLES=1000000
+
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+# --- the workload recorded ----------------------------------------------
+
+# Runs for $1 seconds: page cache traffic (write, fsync, read back),
+# fork/exec of short processes, and anonymous memory (dd's 32 MiB buffer,
+# faulted in and freed on each exec).
+workload() {
+	local secs=$1 tmp end
+	tmp=$(mktemp -d)
+	end=$((SECONDS + secs))
+	# perf record ends the workload with SIGTERM when the file is full.
+	trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"; exit 0' TERM
+	(
+		while ((SECONDS < end)); do
+			dd if=/dev/zero of="$tmp/f" bs=1M count=16 conv=fsync 2>/dev/null
+			cat "$tmp/f" >/dev/null
+			rm -f "$tmp/f"
+			sleep 1.5
+		done
+	) &
+	(
+		while ((SECONDS < end)); do
+			for _ in 1 2 3 4 5 6 7 8 9 10; do
+				/bin/true
+			done
+			sh -c 'ls /usr/bin >/dev/null'
+			sleep 0.6
+		done
+	) &
+	(
+		while ((SECONDS < end)); do
+			dd if=/dev/zero of=/dev/null bs=8M count=4 2>/dev/null
+			sleep 0.6
+		done
+	) &
+	wait
+	rm -rf "$tmp"
+}
+
+# SAMPLE events in a perf.data file, as perf report --stats counts them.
+count_samples() {
+	"$OURS" report --stats -i "$1" 2>/dev/null |
+		awk '/SAMPLE events:/ { print $3; exit }'
+}
+
+# Samples take about 150 bytes with their callchains: stop recording at
+# this many bytes a sample wanted, so that the trace has about the size
+# asked for (the whole machine is recorded, so the workload alone does not
+# decide how many events come in).
+BYTES_PER_SAMPLE=170
+
+record_trace() {
+	local out=$1 want=$2 secs n attempt max_kb
+	secs=$((30 * want / BASE_SAMPLES))
+	max_kb=$((want * BYTES_PER_SAMPLE / 1024))
+	mkdir -p "$BENCH_DIR"
+	[ -d /sys/kernel/tracing/events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	for attempt in 1 2 3; do
+		echo "bench: recording $out: up to ${secs}s of workload, ${max_kb} kB (try $attempt)"
+		"$OURS" kmem record --page -m 1024 -o "$out.tmp" -q \
+			--max-size "${max_kb}K" -- \
+			"$TOP/scripts/bench.sh" --workload "$secs" >/dev/null 2>&1 ||
+			die "perf kmem record failed"
+		n=$(count_samples "$out.tmp")
+		echo "bench: $n samples"
+		if ((${n:-0} >= want)); then
+			mv "$out.tmp" "$out"
+			return 0
+		fi
+		# Longer and larger, by what was missing and a margin.
+		secs=$((secs * want * 5 / 4 / (${n:-0} + 1) + 5))
+		max_kb=$((max_kb * want * 5 / 4 / (${n:-0} + 1) + 1024))
+	done
+	rm -f "$out.tmp"
+	die "could not record $want samples"
+}
+
+# --- measuring -----------------------------------------------------------
+
+# "busy idle" jiffies of all CPUs so far; steal counts as busy.
+cpu_jiffies() {
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat
+}
+
+# Percent of all CPU time that was busy over one second.
+cpu_busy() {
+	local b0 i0 b1 i1
+	read -r b0 i0 < <(cpu_jiffies)
+	sleep 1
+	read -r b1 i1 < <(cpu_jiffies)
+	echo $((100 * (b1 - b0) / (b1 - b0 + i1 - i0 + 1)))
+}
+
+# Timings mean little while something else (a compile) hogs the CPU.
+wait_for_idle() {
+	local waited=0 busy
+	while busy=$(cpu_busy) && ((busy > 20)); do
+		if ((waited >= IDLE_WAIT)); then
+			echo "bench: warning: machine still ${busy}% busy, measuring anyway" >&2
+			return 0
+		fi
+		((waited == 0)) && echo "bench: machine ${busy}% busy, waiting for it to settle" >&2
+		sleep 4
+		waited=$((waited + 5))
+	done
+}
+
+# One timed run: appends "seconds maxrss_kB" to file $1.
+timed_run() {
+	local log=$1 t0 t1 rss
+	shift
+	t0=$(date +%s%N)
+	/usr/bin/time -f %M -o "$BENCH_DIR/time.out" "$@" >/dev/null 2>&1 ||
+		die "failed: $*"
+	t1=$(date +%s%N)
+	rss=$(tail -n 1 "$BENCH_DIR/time.out")
+	echo "$(((t1 - t0) / 1000000)) $rss" >>"$log"
+}
+
+# Peak RssAnon and VmRSS in kB of one run, sampled every 10 ms.
+anon_peak() {
+	local pid key val _unit anon=0 rss=0
+	"$@" >/dev/null 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		while read -r key val _unit; do
+			case $key in
+			RssAnon:) ((val > anon)) && anon=$val ;;
+			VmRSS:) ((val > rss)) && rss=$val ;;
+			esac
+		done <"/proc/$pid/status" 2>/dev/null || true
+		sleep 0.01
+	done
+	wait "$pid" || die "failed: $*"
+	echo "$anon $rss"
+}
+
+# Median of the numbers in column $2 of file $1.
+median() {
+	awk -v c="$2" '{ print $c }' "$1" | sort -n |
+		awk '{ v[NR] = $1 } END {
+			if (NR % 2) print v[(NR + 1) / 2]
+			else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'
+}
+
+mb() {
+	awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'
+}
+
+secs() {
+	awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }'
+}
+
+# bench FILE [optional]: time and measure the three commands on FILE; sets
+# OURS_MS.  With "optional", upstream failing on FILE is reported, not fatal.
+bench() {
+	local file=$1 up_optional=${2:-} n r name up=yes
+	local -a floor_cmd ours_cmd up_cmd
+	floor_cmd=("$OURS" report --stats -i "$file")
+	ours_cmd=("$OURS" kmem --page --caller -i "$file" stat)
+	up_cmd=("$UPSTREAM" kmem --page --caller -i "$file" stat)
+	n=$(count_samples "$file")
+
+	# Upstream must be able to read what we recorded.
+	if ! "${up_cmd[@]}" >"$BENCH_DIR/upstream.out" 2>&1 ||
+	   ! grep -q 'SUMMARY' "$BENCH_DIR/upstream.out"; then
+		[ -n "$up_optional" ] ||
+			die "upstream perf kmem fails on $file: see $BENCH_DIR/upstream.out"
+		echo "bench: upstream perf kmem fails on $file: $(tail -n 1 "$BENCH_DIR/upstream.out")" >&2
+		up=
+	fi
+	"${ours_cmd[@]}" >"$BENCH_DIR/ours.out" 2>&1 ||
+		die "our perf kmem fails on $file: see $BENCH_DIR/ours.out"
+	grep -q 'SUMMARY' "$BENCH_DIR/ours.out" ||
+		die "our perf kmem printed no summary: see $BENCH_DIR/ours.out"
+
+	for name in floor ours upstream; do
+		: >"$BENCH_DIR/$name.times"
+	done
+	wait_for_idle
+	for ((r = 1; r <= RUNS; r++)); do
+		printf 'bench: run %d/%d\r' "$r" "$RUNS" >&2
+		timed_run "$BENCH_DIR/floor.times" "${floor_cmd[@]}"
+		timed_run "$BENCH_DIR/ours.times" "${ours_cmd[@]}"
+		[ -z "$up" ] || timed_run "$BENCH_DIR/upstream.times" "${up_cmd[@]}"
+	done
+	echo >&2
+	local floor_anon ours_anon up_anon=0 floor_ms ours_ms up_ms=0
+	read -r floor_anon _ < <(anon_peak "${floor_cmd[@]}")
+	read -r ours_anon _ < <(anon_peak "${ours_cmd[@]}")
+	floor_ms=$(median "$BENCH_DIR/floor.times" 1)
+	ours_ms=$(median "$BENCH_DIR/ours.times" 1)
+
+	echo
+	printf 'perf kmem --page --caller stat on %s\n' "${file#"$TOP"/}"
+	printf '%s samples, %s MB, %d runs each, medians\n\n' \
+		"$n" "$(mb $(($(stat -c %s "$file") / 1024)))" "$RUNS"
+	printf '%-26s %9s %9s %11s %11s\n' command "wall s" "x floor" \
+		"peak RSS MB" "anon MB"
+	printf '%-26s %9s %9s %11s %11s\n' "floor: report --stats" \
+		"$(secs "$floor_ms")" 1.00 \
+		"$(mb "$(median "$BENCH_DIR/floor.times" 2)")" "$(mb "$floor_anon")"
+	printf '%-26s %9s %9s %11s %11s\n' "ours: kmem stat" \
+		"$(secs "$ours_ms")" "$(ratio "$ours_ms" "$floor_ms")" \
+		"$(mb "$(median "$BENCH_DIR/ours.times" 2)")" "$(mb "$ours_anon")"
+	OURS_MS=$ours_ms
+	BENCH_N=$n
+	if [ -n "$up" ]; then
+		read -r up_anon _ < <(anon_peak "${up_cmd[@]}")
+		up_ms=$(median "$BENCH_DIR/upstream.times" 1)
+		printf '%-26s %9s %9s %11s %11s\n' "upstream: kmem stat" \
+			"$(secs "$up_ms")" "$(ratio "$up_ms" "$floor_ms")" \
+			"$(mb "$(median "$BENCH_DIR/upstream.times" 2)")" "$(mb "$up_anon")"
+	else
+		printf '%-26s %9s\n' "upstream: kmem stat" failed
+	fi
+	echo
+	printf 'ours/floor:    time %s\n' "$(ratio "$ours_ms" "$floor_ms")"
+	[ -n "$up" ] || return 0
+	printf 'ours/upstream: time %s (%sx faster), anon %s\n' \
+		"$(ratio "$ours_ms" "$up_ms")" "$(ratio "$up_ms" "$ours_ms")" \
+		"$(ratio "$ours_anon" "$up_anon")"
+	printf 'targets: ours <= 2x floor: %s, >= 5x faster than upstream: %s, anon <= upstream: %s\n' \
+		"$(awk -v a="$ours_ms" -v b="$floor_ms" 'BEGIN { print a <= 2 * b ? "yes" : "NO" }')" \
+		"$(awk -v a="$ours_ms" -v b="$up_ms" 'BEGIN { print 5 * a <= b ? "yes" : "NO" }')" \
+		"$(awk -v a="$ours_anon" -v b="$up_anon" 'BEGIN { print a <= b ? "yes" : "NO" }')"
+}
+
+size_label() {
+	case $1 in
+	*000000) echo "$(($1 / 1000000))m" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+trace_for() {
+	local file
+	file=$BENCH_DIR/page-$(size_label "$1").data
+	[ -s "$file" ] || record_trace "$file" "$1" >&2
+	echo "$file"
+}
+
+main() {
+	case ${1:-} in
+	--workload)
+		workload "$2"
+		return
+		;;
+	--5m) SAMPLES=5000000 ;;
+	"") ;;
+	*) die "usage: $0 [--5m]" ;;
+	esac
+	((RUNS >= 5)) || die "BENCH_RUNS must be at least 5"
+	[ -x "$OURS" ] || die "no $OURS: run make"
+	[ -x "$UPSTREAM" ] || die "no $UPSTREAM: run make upstream"
+	[ "$(id -u)" = 0 ] || die "recording page events needs root"
+	mkdir -p "$BENCH_DIR"
+
+	local file base_ms base_n big_ms big_n per_base per_big
+	file=$(trace_for "$BASE_SAMPLES")
+	bench "$file"
+	((SAMPLES > BASE_SAMPLES)) || return 0
+
+	# The large mode: it completes, and time per sample stays as it was.
+	base_ms=$OURS_MS
+	base_n=$BENCH_N
+	file=$(trace_for "$SAMPLES")
+	bench "$file" optional
+	big_ms=$OURS_MS
+	big_n=$BENCH_N
+	per_base=$(awk -v t="$base_ms" -v n="$base_n" 'BEGIN { printf "%.3f", 1000 * t / n }')
+	per_big=$(awk -v t="$big_ms" -v n="$big_n" 'BEGIN { printf "%.3f", 1000 * t / n }')
+	echo
+	printf 'linearity: %s us/sample at %s samples, %s us/sample at %s: x%s %s\n' \
+		"$per_base" "$base_n" "$per_big" "$big_n" \
+		"$(ratio "$per_big" "$per_base")" \
+		"$(awk -v a="$per_big" -v b="$per_base" 'BEGIN { print a <= 1.25 * b ? "(linear)" : "(NOT linear)" }')"
+}
+
+main "$@"
