@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
+#include "util/callsite-regex.h"
 #include "util/kmem-page.h"
 
 #define PS	4096ULL		/* the page size of most cases */
@@ -1044,6 +1045,133 @@ static int test__kmem_page_bad_nr_nodes(struct test_suite *t __maybe_unused,
 	return with_kp(&c, check_64_nodes);
 }
 
+
+/*
+ * The skip rule against the page allocator's frames as the kernels of each
+ * generation name them (seen in their callchains of mm_page_alloc), and
+ * against callers that merely look like allocators.
+ */
+static const char * const alloc_frames_v4[] = {
+	"__alloc_pages_nodemask", "alloc_pages_current", "alloc_pages_vma",
+	"alloc_page_interleave", "__get_free_pages", "get_zeroed_page",
+	"alloc_pages_exact", "alloc_pages_exact_nid", NULL,
+};
+
+static const char * const alloc_frames_v5[] = {
+	"__alloc_pages_nodemask", "alloc_pages_current", "alloc_pages_vma",
+	"__alloc_pages", "alloc_pages", "alloc_pages_preferred_many",
+	"__alloc_pages_bulk", "alloc_pages_bulk_array_mempolicy",
+	"__folio_alloc", "folio_alloc", "filemap_alloc_folio",
+	"alloc_pages_vma.isra.0", NULL,
+};
+
+static const char * const alloc_frames_v6[] = {
+	"__alloc_pages", "alloc_pages", "vma_alloc_folio", "__folio_alloc",
+	"folio_alloc", "filemap_alloc_folio", "alloc_pages_mpol",
+	/* v6.10: memory allocation profiling */
+	"__alloc_pages_noprof", "alloc_pages_noprof", "alloc_pages_mpol_noprof",
+	"vma_alloc_folio_noprof", "__folio_alloc_noprof", "folio_alloc_noprof",
+	"folio_alloc_mpol_noprof", "filemap_alloc_folio_noprof",
+	"get_free_pages_noprof", "get_zeroed_page_noprof",
+	"alloc_pages_exact_noprof", "alloc_pages_bulk_noprof",
+	"alloc_pages_bulk_mempolicy_noprof",
+	/* v6.15: frozen pages */
+	"__alloc_frozen_pages_noprof", "alloc_frozen_pages_noprof",
+	"alloc_frozen_pages_nolock_noprof", "alloc_pages_nolock_noprof",
+	"__alloc_frozen_pages_noprof.constprop.0", NULL,
+};
+
+static const char * const callers[] = {
+	/* v4.x */
+	"__page_cache_alloc", "alloc_page_buffers", "pagecache_get_page",
+	"__pte_alloc", "kmalloc_order", "__alloc_pages_direct_compact",
+	"__alloc_pages_slowpath", "get_page_from_freelist",
+	/* every version */
+	"alloc_slab_page", "allocate_slab", "new_slab", "pte_alloc_one",
+	"__pmd_alloc", "__pud_alloc", "pgd_alloc", "do_anonymous_page",
+	"do_wp_page", "do_fault", "handle_mm_fault", "skb_page_frag_refill",
+	"__page_frag_cache_refill", "vm_area_alloc_pages", "tlb_next_batch",
+	/* v6.x */
+	"alloc_anon_folio", "folio_prealloc", "page_cache_ra_order",
+	"page_cache_ra_unbounded", "__filemap_get_folio",
+	"___kmalloc_large_node", "__kmalloc_large_node_noprof",
+	"anon_pipe_write",
+	"x__alloc_pages", "alloc_pagesx", NULL,
+};
+
+static int count_matches(struct callsite_resolver *r,
+			 const char * const *names, bool want)
+{
+	int bad = 0;
+
+	for (; *names; names++) {
+		if (callsite_resolver__is_alloc_func(r, *names) != want) {
+			pr_debug("%s: %s taken for %s\n", *names,
+				 want ? "not" : "wrongly",
+				 "an allocator frame");
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static struct callsite_resolver *default_resolver(void)
+{
+	char err[128];
+
+	return callsite_resolver__new(NULL, NULL, false, false, err,
+				      sizeof(err));
+}
+
+static int test__kmem_page_alloc_frames(struct test_suite *t __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct callsite_resolver *r = default_resolver();
+	int bad;
+
+	TEST_ASSERT_VAL("resolver", r);
+	bad = count_matches(r, alloc_frames_v4, true) +
+	      count_matches(r, alloc_frames_v5, true) +
+	      count_matches(r, alloc_frames_v6, true) +
+	      count_matches(r, callers, false);
+	callsite_resolver__delete(r);
+	TEST_ASSERT_VAL("every name classified right", bad == 0);
+	return TEST_OK;
+}
+
+static int test__kmem_page_alloc_pattern(struct test_suite *t __maybe_unused,
+					 int subtest __maybe_unused)
+{
+	struct callsite_resolver *r;
+	char err[128] = "";
+
+	/* --alloc-func replaces the list. */
+	r = callsite_resolver__new(NULL, "^my_alloc$", false, false, err,
+				   sizeof(err));
+	TEST_ASSERT_VAL("replace", r);
+	TEST_ASSERT_VAL("replace: own", callsite_resolver__is_alloc_func(r, "my_alloc"));
+	TEST_ASSERT_VAL("replace: builtin gone",
+			!callsite_resolver__is_alloc_func(r, "__alloc_pages"));
+	callsite_resolver__delete(r);
+
+	/* --alloc-func-add extends it. */
+	r = callsite_resolver__new(NULL, "^my_alloc$", true, false, err,
+				   sizeof(err));
+	TEST_ASSERT_VAL("extend", r);
+	TEST_ASSERT_VAL("extend: own", callsite_resolver__is_alloc_func(r, "my_alloc"));
+	TEST_ASSERT_VAL("extend: builtin kept",
+			callsite_resolver__is_alloc_func(r, "__alloc_pages"));
+	TEST_ASSERT_VAL("extend: callers still callers",
+			!callsite_resolver__is_alloc_func(r, "alloc_page_buffers"));
+	callsite_resolver__delete(r);
+
+	/* A broken pattern is refused with a reason. */
+	r = callsite_resolver__new(NULL, "(", false, false, err, sizeof(err));
+	TEST_ASSERT_VAL("bad pattern refused", !r);
+	TEST_ASSERT_VAL("bad pattern explained", strstr(err, "pattern"));
+	return TEST_OK;
+}
+
 static struct test_case kmem_page_tests[] = {
 	TEST_CASE("kmem page: alloc matched by free", kmem_page_match),
 	TEST_CASE("kmem page: bytes follow the page size", kmem_page_page_size),
@@ -1061,6 +1189,8 @@ static struct test_case kmem_page_tests[] = {
 	TEST_CASE("kmem page: live-only tables", kmem_page_live_only),
 	TEST_CASE("kmem page: cross-node traffic", kmem_page_nodes),
 	TEST_CASE("kmem page: nr_nodes out of range", kmem_page_bad_nr_nodes),
+	TEST_CASE("kmem page: allocator frames of v4 to v6.18", kmem_page_alloc_frames),
+	TEST_CASE("kmem page: --alloc-func and --alloc-func-add", kmem_page_alloc_pattern),
 	{ .name = NULL, }
 };
 
