@@ -103,6 +103,7 @@ upstream: $(PRISTINE)/.extracted
 SANITIZE ?= 1
 
 test: perf $(FUZZ_BIN) $(if $(filter 1,$(SANITIZE)),perf-asan)
+	@scripts/install-deps.sh --test
 	@scripts/run-tests.sh $(if $(filter 1,$(SANITIZE)),--sanitize)
 
 demo: perf

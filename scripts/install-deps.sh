@@ -3,8 +3,12 @@
 set -e
 pkgs="linux-source-6.12 libtraceevent-dev libelf-dev libdw-dev libunwind-dev
 zlib1g-dev flex bison pkg-config xz-utils make gcc perl python3"
+case "${1:-}" in
 # The fuzz target needs clang and its libFuzzer runtime.
-[ "${1:-}" = --fuzz ] && pkgs="clang libclang-rt-14-dev"
+--fuzz) pkgs="clang libclang-rt-14-dev" ;;
+# The tests lint scripts, kill a perf record and count with python3.
+--test) pkgs="shellcheck procps python3" ;;
+esac
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
