@@ -214,6 +214,26 @@ run_asan_stat() {
 	done
 }
 
+# A stat run clean under valgrind memcheck: no invalid access, no leak.
+run_valgrind() {
+	local log="$logdir/valgrind.log"
+
+	if ! command -v valgrind >/dev/null; then
+		skip "valgrind: not installed"
+		return
+	fi
+	if valgrind --error-exitcode=9 --leak-check=full \
+		--errors-for-leak-kinds=definite "$top/build/perf/perf" kmem stat \
+		--page --caller --alloc -i "$top/data/sample.perf.data" \
+		--kallsyms "$top/data/sample.kallsyms" >/dev/null 2>"$log"; then
+		pass "valgrind: perf kmem stat --page --caller --alloc (bundled sample)"
+	else
+		fail "valgrind: perf kmem stat --page --caller --alloc (bundled sample)"
+		grep -E 'Invalid|uninitialised|definitely lost|ERROR SUMMARY' "$log" |
+			head -n 10 | sed 's/^/    /'
+	fi
+}
+
 # Random event streams through the page analysis core (make fuzz for a
 # long run): no crash, no sanitizer report, every total adds up.
 run_fuzz() {
@@ -247,6 +267,7 @@ if [ "$sanitize" = 1 ]; then
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 fi
 run_shellcheck
+run_valgrind
 run_fuzz
 
 if [ "$skipped" -gt 0 ]; then
