@@ -1362,9 +1362,133 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 	return 0;
 }
 
-static int kmem_stat(struct perf_kmem *kmem)
+/*
+ * How many bytes at the start of the data section hold well-formed
+ * records: the event stream up to the first record whose header cannot be
+ * right, less @back records, since garbage that begins inside a record
+ * spoils its end before it spoils the next header.  0 when the file
+ * cannot be read or no such record exists.
+ */
+#define KMEM_SALVAGE_TRIES	4
+
+static u64 intact_data_size(const char *path, int back)
+{
+	u64 starts[KMEM_SALVAGE_TRIES] = { 0 };
+	struct perf_file_header h;
+	struct perf_event_header eh;
+	struct stat st;
+	u64 pos, end, good = 0, n = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || pread(fd, &h, sizeof(h), 0) != sizeof(h))
+		goto out;
+	end = min(h.data.offset + h.data.size, (u64)st.st_size);
+	for (pos = h.data.offset; pos + sizeof(eh) <= end; pos += eh.size, n++) {
+		if (pread(fd, &eh, sizeof(eh), pos) != sizeof(eh))
+			break;
+		if (eh.type == 0 || eh.type >= PERF_RECORD_HEADER_MAX ||
+		    eh.size < sizeof(eh) || pos + eh.size > end) {
+			if ((u64)back <= n)
+				good = (back ? starts[(n - back) % KMEM_SALVAGE_TRIES] :
+					pos) - h.data.offset;
+			break;
+		}
+		starts[n % KMEM_SALVAGE_TRIES] = pos;
+	}
+out:
+	close(fd);
+	return good;
+}
+
+/* One pass over the trace: open it, set up the analyses, read the events. */
+static int analyse(struct perf_kmem *kmem, u64 data_size)
 {
 	int err, saved;
+
+	saved = quiet_perf();
+	err = open_session(kmem);
+	verbose = saved;
+	if (err)
+		return err;
+	/* Read no further than @data_size bytes of events. */
+	if (data_size)
+		kmem->session->header.data_size = data_size;
+	if (symbol__init(&kmem->session->header.env) < 0) {
+		kmem_err("cannot set up symbol resolution");
+		return -EINVAL;
+	}
+	err = setup_nodes(kmem);
+	if (!err && kmem->slab)
+		err = setup_slab_analysis(kmem);
+	if (!err && kmem->page)
+		err = setup_page_analysis(kmem);
+	if (err)
+		return err;
+	err = read_events(kmem);
+	if (err == -ENOMEM)
+		kmem_err("out of memory reading %s", kmem->input_name);
+	else if (err)
+		err = -EIO;
+	return err;
+}
+
+static void teardown(struct perf_kmem *kmem)
+{
+	kmem_slab__delete(kmem->ks);
+	cleanup_page_analysis(kmem);
+	callsite_resolver__delete(kmem->resolver);
+	free(kmem->cpu_node);
+	perf_session__delete(kmem->session);
+}
+
+static int print_results(struct perf_kmem *kmem)
+{
+	int err = 0;
+
+	setup_pager();
+	list_alloc_funcs(kmem);
+	if (kmem->slab)
+		err = print_slab_result(kmem);
+	if (!err && kmem->page)
+		err = print_page_result(kmem);
+	return err;
+}
+
+/*
+ * A record that cannot be read stops perf's reader: analyse again what
+ * comes before it, show that, and say how much it was.
+ */
+static int analyse_intact_part(struct perf_kmem *kmem,
+			       const struct perf_kmem *fresh)
+{
+	u64 total = kmem->session->header.data_size, good = 0;
+	int back, err = -EIO;
+
+	for (back = 0; back < KMEM_SALVAGE_TRIES && err == -EIO; back++) {
+		good = intact_data_size(kmem->input_name, back);
+		if (!good)
+			break;
+		teardown(kmem);
+		*kmem = *fresh;
+		err = analyse(kmem, good);
+	}
+	if (err || print_results(kmem)) {
+		kmem_err("cannot read %s: corrupt data in the event stream",
+			 kmem->input_name);
+		return -EINVAL;
+	}
+	kmem_err("%s is corrupt after %s of its %s bytes of events: the analysis covers the %s events before",
+		 kmem->input_name, COMMAS(good), COMMAS(total),
+		 COMMAS(kmem->nr_events));
+	return -EINVAL;
+}
+
+static int kmem_stat(struct perf_kmem *kmem)
+{
+	struct perf_kmem fresh;
+	int err;
 
 	if (perf_time__parse_str(&kmem->ptime, kmem->time_str)) {
 		kmem_err("invalid --time '%s': use start,stop in seconds",
@@ -1373,48 +1497,14 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (parse_sort_keys(kmem))
 		return -EINVAL;
-	saved = quiet_perf();
-	err = open_session(kmem);
-	verbose = saved;
-	if (err)
-		return err;
-	if (symbol__init(&kmem->session->header.env) < 0) {
-		kmem_err("cannot set up symbol resolution");
-		err = -EINVAL;
-		goto out;
-	}
-	err = setup_nodes(kmem);
-	if (err)
-		goto out;
-	if (kmem->slab) {
-		err = setup_slab_analysis(kmem);
-		if (err)
-			goto out;
-	}
-	if (kmem->page) {
-		err = setup_page_analysis(kmem);
-		if (err)
-			goto out;
-	}
-	err = read_events(kmem);
-	if (err) {
-		kmem_err("cannot read %s: %s", kmem->input_name,
-			 err == -ENOMEM ? "out of memory" :
-			 "corrupt or truncated data in the event stream");
-		goto out;
-	}
-	setup_pager();
-	list_alloc_funcs(kmem);
-	if (kmem->slab)
-		err = print_slab_result(kmem);
-	if (!err && kmem->page)
-		err = print_page_result(kmem);
-out:
-	kmem_slab__delete(kmem->ks);
-	cleanup_page_analysis(kmem);
-	callsite_resolver__delete(kmem->resolver);
-	free(kmem->cpu_node);
-	perf_session__delete(kmem->session);
+	fresh = *kmem;
+	err = analyse(kmem, 0);
+	if (err == -EIO)
+		err = analyse_intact_part(kmem, &fresh);
+	else if (!err)
+		err = print_results(kmem);
+	if (kmem->session)
+		teardown(kmem);
 	return err;
 }
 
