@@ -537,6 +537,18 @@ static int process_kernel_mmap2(const struct perf_tool *tool,
 	return perf_event__process_mmap2(tool, event, sample, machine);
 }
 
+/* Samples the kernel dropped, e.g. when they did not fit the buffer. */
+static int process_lost_samples_event(const struct perf_tool *tool,
+				      union perf_event *event,
+				      struct perf_sample *sample __maybe_unused,
+				      struct machine *machine __maybe_unused)
+{
+	struct perf_kmem *kmem = container_of(tool, struct perf_kmem, tool);
+
+	kmem->nr_lost += event->lost_samples.lost;
+	return 0;
+}
+
 /* --- NUMA topology --------------------------------------------------- */
 
 static int setup_nodes(struct perf_kmem *kmem)
@@ -1296,6 +1308,7 @@ static int open_session(struct perf_kmem *kmem)
 	kmem->tool.mmap = process_kernel_mmap;
 	kmem->tool.mmap2 = process_kernel_mmap2;
 	kmem->tool.lost = process_lost_event;
+	kmem->tool.lost_samples = process_lost_samples_event;
 
 	kmem->session = perf_session__new(&kmem->data, &kmem->tool);
 	if (IS_ERR(kmem->session)) {
