@@ -29,7 +29,9 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 OURS := builtin-kmem.c util/kmem-page.c util/kmem-page.h \
 	util/kmem-slab.c util/kmem-slab.h tests/kmem-slab.c tests/shell/kmem_slab.sh \
 	util/callsite-regex.c util/callsite-regex.h \
+	util/kmem-sort.c util/kmem-sort.h \
 	tests/kmem-page.c tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
+	tests/shell/kmem_bad_input.sh \
 	Documentation/perf-kmem.txt
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
@@ -44,7 +46,7 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 # libFuzzer target of the analysis core, built outside perf with clang.
 FUZZ_BIN     := $(B)/fuzz/kmem-page-fuzz
 FUZZ_SECONDS ?= 300
-FUZZ_SRCS    := tests/fuzz/kmem-page-fuzz.c util/kmem-page.c
+FUZZ_SRCS    := tests/fuzz/kmem-page-fuzz.c util/kmem-page.c util/kmem-sort.c
 
 .PHONY: all perf perf-asan overlay upstream fuzz test demo bench deps clean FORCE
 

@@ -18,6 +18,7 @@
 #include <linux/zalloc.h>
 
 #include "kmem-page.h"
+#include "kmem-sort.h"
 
 struct row_node {
 	struct rb_node		rb;
@@ -500,10 +501,7 @@ u64 kmem_page__node_matrix(const struct kmem_page *kp, int from, int to)
 	return kp->node_matrix[from * kp->config.nr_nodes + to];
 }
 
-static const struct {
-	const char *name;
-	enum kmem_page_sort_key key;
-} sort_names[] = {
+static const struct kmem_sort_name sort_names[] = {
 	{ "page",	KMEM_SORT_PAGE },
 	{ "callsite",	KMEM_SORT_CALLSITE },
 	{ "hit",	KMEM_SORT_HIT },
@@ -515,45 +513,18 @@ static const struct {
 	{ "xnode",	KMEM_SORT_XNODE },
 };
 
-static int sort_key_by_name(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(sort_names); i++)
-		if (strlen(sort_names[i].name) == len &&
-		    !strncmp(sort_names[i].name, name, len))
-			return sort_names[i].key;
-	return -1;
-}
-
 int kmem_page__parse_sort(const char *str, enum kmem_page_sort_key *keys,
 			  int max_keys, char *bad, size_t bad_size)
 {
-	int nr = 0;
+	int raw[KMEM_MAX_SORT_KEYS], nr, i;
 
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-		int key = sort_key_by_name(str, len);
-
-		if (key < 0 || nr == max_keys) {
-			snprintf(bad, bad_size, "%.*s", (int)len, str);
-			return -EINVAL;
-		}
-		keys[nr++] = key;
-		str += len;
-		if (*str == ',')
-			str++;
-	}
+	nr = kmem_sort__parse(str, sort_names, ARRAY_SIZE(sort_names), raw,
+			      min(max_keys, KMEM_MAX_SORT_KEYS), bad, bad_size);
+	for (i = 0; i < nr; i++)
+		keys[i] = raw[i];
 	return nr;
 }
 
-/* Descending for amounts, ascending for identities. */
-static int cmp_u64(u64 a, u64 b, bool descending)
-{
-	if (a == b)
-		return 0;
-	return (a < b) != descending ? -1 : 1;
-}
 
 static int cmp_by_key(const struct kmem_page_row *a,
 		      const struct kmem_page_row *b,
@@ -561,21 +532,21 @@ static int cmp_by_key(const struct kmem_page_row *a,
 {
 	switch (key) {
 	case KMEM_SORT_PAGE:
-		return cmp_u64(a->pfn, b->pfn, false);
+		return kmem_sort__cmp_u64(a->pfn, b->pfn, false);
 	case KMEM_SORT_CALLSITE:
-		return cmp_u64(a->callsite, b->callsite, false);
+		return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
 	case KMEM_SORT_HIT:
-		return cmp_u64(a->hits, b->hits, true);
+		return kmem_sort__cmp_u64(a->hits, b->hits, true);
 	case KMEM_SORT_BYTES:
-		return cmp_u64(a->bytes, b->bytes, true);
+		return kmem_sort__cmp_u64(a->bytes, b->bytes, true);
 	case KMEM_SORT_ORDER:
-		return cmp_u64(a->order, b->order, true);
+		return kmem_sort__cmp_u64(a->order, b->order, true);
 	case KMEM_SORT_MIGTYPE:
-		return cmp_u64((u32)a->migtype, (u32)b->migtype, false);
+		return kmem_sort__cmp_u64((u32)a->migtype, (u32)b->migtype, false);
 	case KMEM_SORT_GFP:
-		return cmp_u64(a->gfp, b->gfp, false);
+		return kmem_sort__cmp_u64(a->gfp, b->gfp, false);
 	case KMEM_SORT_XNODE:
-		return cmp_u64(a->xnode_frees, b->xnode_frees, true);
+		return kmem_sort__cmp_u64(a->xnode_frees, b->xnode_frees, true);
 	default:
 		return 0;
 	}

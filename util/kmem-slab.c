@@ -17,6 +17,7 @@
 #include <linux/zalloc.h>
 
 #include "kmem-slab.h"
+#include "kmem-sort.h"
 
 struct row_node {
 	struct rb_node		rb;
@@ -338,10 +339,7 @@ double kmem_slab__frag(u64 bytes_req, u64 bytes_alloc)
 	return 100.0 - 100.0 * (double)bytes_req / (double)bytes_alloc;
 }
 
-static const struct {
-	const char *name;
-	enum kmem_slab_sort_key key;
-} sort_names[] = {
+static const struct kmem_sort_name sort_names[] = {
 	{ "ptr",	KMEM_SLAB_SORT_PTR },
 	{ "callsite",	KMEM_SLAB_SORT_CALLSITE },
 	{ "hit",	KMEM_SLAB_SORT_HIT },
@@ -351,45 +349,18 @@ static const struct {
 	{ "cache",	KMEM_SLAB_SORT_CACHE },
 };
 
-static int sort_key_by_name(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(sort_names); i++)
-		if (strlen(sort_names[i].name) == len &&
-		    !strncmp(sort_names[i].name, name, len))
-			return sort_names[i].key;
-	return -1;
-}
-
 int kmem_slab__parse_sort(const char *str, enum kmem_slab_sort_key *keys,
 			  int max_keys, char *bad, size_t bad_size)
 {
-	int nr = 0;
+	int raw[KMEM_SLAB_MAX_SORT_KEYS], nr, i;
 
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-		int key = sort_key_by_name(str, len);
-
-		if (key < 0 || nr == max_keys) {
-			snprintf(bad, bad_size, "%.*s", (int)len, str);
-			return -EINVAL;
-		}
-		keys[nr++] = key;
-		str += len;
-		if (*str == ',')
-			str++;
-	}
+	nr = kmem_sort__parse(str, sort_names, ARRAY_SIZE(sort_names), raw,
+			      min(max_keys, KMEM_SLAB_MAX_SORT_KEYS), bad, bad_size);
+	for (i = 0; i < nr; i++)
+		keys[i] = raw[i];
 	return nr;
 }
 
-/* Descending for amounts, ascending for identities. */
-static int cmp_u64(u64 a, u64 b, bool descending)
-{
-	if (a == b)
-		return 0;
-	return (a < b) != descending ? -1 : 1;
-}
 
 /* Most wasteful first. */
 static int cmp_frag(const struct kmem_slab_row *a, const struct kmem_slab_row *b)
@@ -408,17 +379,17 @@ static int cmp_by_key(const struct kmem_slab_row *a,
 {
 	switch (key) {
 	case KMEM_SLAB_SORT_PTR:
-		return cmp_u64(a->ptr, b->ptr, false);
+		return kmem_sort__cmp_u64(a->ptr, b->ptr, false);
 	case KMEM_SLAB_SORT_CALLSITE:
-		return cmp_u64(a->callsite, b->callsite, false);
+		return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
 	case KMEM_SLAB_SORT_HIT:
-		return cmp_u64(a->hits, b->hits, true);
+		return kmem_sort__cmp_u64(a->hits, b->hits, true);
 	case KMEM_SLAB_SORT_BYTES:
-		return cmp_u64(a->bytes_alloc, b->bytes_alloc, true);
+		return kmem_sort__cmp_u64(a->bytes_alloc, b->bytes_alloc, true);
 	case KMEM_SLAB_SORT_FRAG:
 		return cmp_frag(a, b);
 	case KMEM_SLAB_SORT_PINGPONG:
-		return cmp_u64(a->pingpong, b->pingpong, true);
+		return kmem_sort__cmp_u64(a->pingpong, b->pingpong, true);
 	case KMEM_SLAB_SORT_CACHE:
 		return cmp_cache(a->cache, b->cache);
 	default:
