@@ -397,24 +397,14 @@ static int cmp_by_key(const struct kmem_slab_row *a,
 	}
 }
 
-struct sort_spec {
-	const enum kmem_slab_sort_key	*keys;
-	int				nr_keys;
-};
-
-static int cmp_rows(const void *pa, const void *pb, void *arg)
+/* kmem_sort's view of a row: untyped, so that one sort serves both tables. */
+static int cmp_row_key(const void *a, const void *b, int key)
 {
-	const struct kmem_slab_row *a = *(const struct kmem_slab_row **)pa;
-	const struct kmem_slab_row *b = *(const struct kmem_slab_row **)pb;
-	const struct sort_spec *spec = arg;
-	int i, cmp;
+	return cmp_by_key(a, b, key);
+}
 
-	for (i = 0; i < spec->nr_keys; i++) {
-		cmp = cmp_by_key(a, b, spec->keys[i]);
-		if (cmp)
-			return cmp;
-	}
-	/* Same output for the same trace, whatever the keys. */
+static int cmp_row_identity(const void *a, const void *b)
+{
 	return row_cmp_key(a, b);
 }
 
@@ -423,7 +413,11 @@ struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 				       const enum kmem_slab_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
-	struct sort_spec spec = { .keys = keys, .nr_keys = nr_keys };
+	struct kmem_sort_spec spec = {
+		.cmp_key = cmp_row_key,
+		.cmp_identity = cmp_row_identity,
+	};
+	int raw_keys[KMEM_SLAB_MAX_SORT_KEYS], k;
 	struct kmem_slab_row **rows;
 	struct rb_node *n;
 	size_t i = 0;
@@ -437,7 +431,11 @@ struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 	ks->sorted[table] = rows;
 	for (n = rb_first(&ks->rows[table]); n; n = rb_next(n))
 		rows[i++] = &rb_entry(n, struct row_node, rb)->row;
-	qsort_r(rows, i, sizeof(*rows), cmp_rows, &spec);
+	for (k = 0; k < nr_keys && k < KMEM_SLAB_MAX_SORT_KEYS; k++)
+		raw_keys[k] = keys[k];
+	spec.keys = raw_keys;
+	spec.nr_keys = k;
+	kmem_sort__rows((void **)rows, i, &spec);
 	*nr = i;
 	return rows;
 }

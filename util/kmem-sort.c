@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,4 +38,23 @@ int kmem_sort__parse(const char *str, const struct kmem_sort_name *names,
 			str++;
 	}
 	return nr;
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const void *a = *(void * const *)pa, *b = *(void * const *)pb;
+	const struct kmem_sort_spec *spec = arg;
+	int i, cmp;
+
+	for (i = 0; i < spec->nr_keys; i++) {
+		cmp = spec->cmp_key(a, b, spec->keys[i]);
+		if (cmp)
+			return cmp;
+	}
+	return spec->cmp_identity(a, b);
+}
+
+void kmem_sort__rows(void **rows, size_t nr, const struct kmem_sort_spec *spec)
+{
+	qsort_r(rows, nr, sizeof(*rows), cmp_rows, (void *)spec);
 }
