@@ -43,10 +43,16 @@ EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-# libFuzzer target of the analysis core, built outside perf with clang.
-FUZZ_BIN     := $(B)/fuzz/kmem-page-fuzz
+# libFuzzer targets of the analysis cores, built outside perf with clang.
+FUZZ_PAGE    := $(B)/fuzz/kmem-page-fuzz
+FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
+FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB)
 FUZZ_SECONDS ?= 300
-FUZZ_SRCS    := tests/fuzz/kmem-page-fuzz.c util/kmem-page.c util/kmem-sort.c
+FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
+	-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include
+FUZZ_LIBS    := util/kmem-sort.c $(PRISTINE)/tools/lib/rbtree.c \
+	$(PRISTINE)/tools/lib/zalloc.c
 
 .PHONY: all perf perf-asan overlay upstream fuzz test demo bench deps clean FORCE
 
@@ -104,7 +110,7 @@ upstream: $(PRISTINE)/.extracted
 # SANITIZE=0 leaves them out.
 SANITIZE ?= 1
 
-test: perf $(FUZZ_BIN) $(if $(filter 1,$(SANITIZE)),perf-asan)
+test: perf $(FUZZ_BINS) $(if $(filter 1,$(SANITIZE)),perf-asan)
 	@scripts/install-deps.sh --test
 	@scripts/run-tests.sh $(if $(filter 1,$(SANITIZE)),--sanitize)
 
@@ -114,19 +120,18 @@ demo: perf
 bench: perf upstream
 	@scripts/bench.sh
 
-$(FUZZ_BIN): $(FUZZ_SRCS) util/kmem-page.h $(PRISTINE)/.extracted
+$(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-sort.c \
+		util/kmem-sort.h $(PRISTINE)/.extracted
 	@scripts/install-deps.sh --fuzz
-	@mkdir -p $(B)/fuzz/corpus
-	@echo "  BUILD   fuzz target"
-	@clang -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
-		-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include \
-		-o $@ $(FUZZ_SRCS) $(PRISTINE)/tools/lib/rbtree.c \
-		$(PRISTINE)/tools/lib/zalloc.c
+	@mkdir -p $(B)/fuzz/corpus-$*
+	@echo "  BUILD   $*-fuzz"
+	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c util/$*.c $(FUZZ_LIBS)
 
-# By hand: make fuzz FUZZ_SECONDS=3600.  make test runs a short one.
-fuzz: $(FUZZ_BIN)
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus
+# By hand: make fuzz FUZZ_SECONDS=3600 (each target).  make test runs a
+# short one of each.
+fuzz: $(FUZZ_BINS)
+	$(FUZZ_PAGE) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-page
+	$(FUZZ_SLAB) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-slab
 
 clean:
 	rm -rf $(B) $(TOP)/perf

@@ -234,23 +234,27 @@ run_valgrind() {
 	fi
 }
 
-# Random event streams through the page analysis core (make fuzz for a
-# long run): no crash, no sanitizer report, every total adds up.
+# Random event streams through the analysis cores (make fuzz for a long
+# run): no crash, no sanitizer report, every total adds up.
 run_fuzz() {
-	local bin="$top/build/fuzz/kmem-page-fuzz" log="$logdir/fuzz.log"
+	local name bin log
 
-	if [ ! -x "$bin" ]; then
-		skip "fuzz: $bin not built (make fuzz builds it)"
-		return
-	fi
-	mkdir -p "$top/build/fuzz/corpus"
-	if "$bin" -max_total_time="${FUZZ_SECONDS:-20}" -max_len=4096 \
-		"$top/build/fuzz/corpus" >"$log" 2>&1; then
-		pass "fuzz: kmem-page-fuzz $(grep -o 'Done [0-9]* runs' "$log")"
-	else
-		fail "fuzz: kmem-page-fuzz"
-		show "$log" 30
-	fi
+	for name in kmem-page kmem-slab; do
+		bin="$top/build/fuzz/$name-fuzz"
+		log="$logdir/$name-fuzz.log"
+		if [ ! -x "$bin" ]; then
+			skip "fuzz: $bin not built (make fuzz builds it)"
+			continue
+		fi
+		mkdir -p "$top/build/fuzz/corpus-$name"
+		if "$bin" -max_total_time="${FUZZ_SECONDS:-15}" -max_len=4096 \
+			"$top/build/fuzz/corpus-$name" >"$log" 2>&1; then
+			pass "fuzz: $name-fuzz $(grep -o 'Done [0-9]* runs' "$log")"
+		else
+			fail "fuzz: $name-fuzz"
+			show "$log" 30
+		fi
+	done
 }
 
 run_c_suite "$perf" "" "" page
