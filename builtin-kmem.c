@@ -1527,26 +1527,23 @@ static bool tracepoint_exists(const char *sys, const char *name)
 {
 	char *path = get_events_file(sys);
 	char full[PATH_MAX];
-	bool ok;
 
 	if (!path)
 		return false;
 	snprintf(full, sizeof(full), "%s/%s", path, name);
 	put_events_file(path);
-	ok = access(full, F_OK) == 0;
-	return ok;
+	return access(full, F_OK) == 0;
 }
 
-static int add_arg(const char **argv, int *argc, const char *arg)
+static void add_arg(const char **argv, int *argc, const char *arg)
 {
 	argv[(*argc)++] = arg;
-	return 0;
 }
 
 static int kmem_record(struct perf_kmem *kmem, int argc, const char **argv)
 {
 	const char **rec_argv;
-	int rec_argc = 0, i, err;
+	int rec_argc = 0, i, err, nr_slab = 0;
 	char *ev[NR_SLAB_TRACEPOINTS] = {};
 
 	rec_argv = calloc(argc + 32, sizeof(char *));
@@ -1577,6 +1574,13 @@ static int kmem_record(struct perf_kmem *kmem, int argc, const char **argv)
 			}
 			add_arg(rec_argv, &rec_argc, "-e");
 			add_arg(rec_argv, &rec_argc, ev[i]);
+			nr_slab++;
+		}
+		/* Else perf record would quietly record cycles instead. */
+		if (!nr_slab) {
+			kmem_err("no kmem slab tracepoints found: is tracefs mounted and readable?");
+			err = -ENOENT;
+			goto out;
 		}
 	}
 	for (i = 0; i < argc; i++)
