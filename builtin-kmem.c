@@ -32,7 +32,10 @@
 #include "util/callsite-regex.h"
 #include "util/config.h"
 #include "util/cpumap.h"
+#include "util/build-id.h"
 #include "util/data.h"
+#include "util/dso.h"
+#include "util/dsos.h"
 #include "util/debug.h"
 #include "util/env.h"
 #include "util/event.h"
@@ -135,6 +138,7 @@ struct perf_kmem {
 	struct mem2node		mem2node;
 	bool			have_mem2node;
 
+	char			*recorded_kallsyms;	/* in the build-id cache */
 	u64			nr_events;	/* analysed */
 	/* What went wrong on the way. */
 	u64			nr_short_slab_events;
@@ -1415,6 +1419,32 @@ out:
 	return good;
 }
 
+/*
+ * perf record keeps a copy of the kernel's symbols in the build-id cache.
+ * It is the recording kernel's for sure, and reading it takes a tenth of
+ * the time of /proc/kallsyms, which the kernel formats anew on each read:
+ * prefer it, unless told which symbols to use.
+ */
+static void prefer_recorded_kallsyms(struct perf_kmem *kmem)
+{
+	char sbuild_id[SBUILD_ID_SIZE], path[PATH_MAX];
+	struct dso *kernel;
+
+	if (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name)
+		return;
+	kernel = dsos__find_kernel_dso(&kmem->session->machines.host.dsos);
+	if (!kernel)
+		return;
+	if (dso__has_build_id(kernel)) {
+		build_id__sprintf(dso__bid(kernel), sbuild_id);
+		if (build_id_cache__kallsyms_path(sbuild_id, path, sizeof(path)) &&
+		    !access(path, R_OK))
+			kmem->recorded_kallsyms = strdup(path);
+	}
+	dso__put(kernel);
+	symbol_conf.kallsyms_name = kmem->recorded_kallsyms;
+}
+
 /* One pass over the trace: open it, set up the analyses, read the events. */
 static int analyse(struct perf_kmem *kmem, u64 data_size)
 {
@@ -1428,6 +1458,7 @@ static int analyse(struct perf_kmem *kmem, u64 data_size)
 	/* Read no further than @data_size bytes of events. */
 	if (data_size)
 		kmem->session->header.data_size = data_size;
+	prefer_recorded_kallsyms(kmem);
 	if (symbol__init(&kmem->session->header.env) < 0) {
 		kmem_err("cannot set up symbol resolution");
 		return -EINVAL;
@@ -1454,6 +1485,10 @@ static void teardown(struct perf_kmem *kmem)
 	callsite_resolver__delete(kmem->resolver);
 	free(kmem->cpu_node);
 	perf_session__delete(kmem->session);
+	if (kmem->recorded_kallsyms) {
+		symbol_conf.kallsyms_name = NULL;
+		zfree(&kmem->recorded_kallsyms);
+	}
 }
 
 static int print_results(struct perf_kmem *kmem)
