@@ -100,7 +100,8 @@ perf-asan: overlay
 
 upstream: $(PRISTINE)/.extracted
 	@mkdir -p $(UPOUT)
-	$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(UPOUT) $(PERF_FLAGS) >$(B)/upstream-build.log 2>&1 || \
+	@echo "  BUILD   upstream perf (log: build/upstream-build.log)"
+	@$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(UPOUT) $(PERF_FLAGS) >$(B)/upstream-build.log 2>&1 || \
 		{ tail -30 $(B)/upstream-build.log; exit 1; }
 
 # The ASan+UBSan build and runs are part of every make test: they add

@@ -390,13 +390,19 @@ trap 'exit 1' TERM INT
 
 page_size=$(getconf PAGESIZE)
 
-echo "Recording..."
-if ! perf kmem record --page -m 1024 -o "${perfdata}" -- \
-	bash "$0" --workload "${tmpdir}" \
-	>"${tmpdir}/record.log" 2>&1; then
-	cat "${tmpdir}/record.log"
-	fail "perf kmem record --page failed"
-	exit 1
+# KMEM_PAGE_DATA=FILE checks a trace recorded before, e.g. a big one.
+if [ -n "${KMEM_PAGE_DATA:-}" ]; then
+	perfdata=$KMEM_PAGE_DATA
+	echo "Checking ${perfdata}..."
+else
+	echo "Recording..."
+	if ! perf kmem record --page -m 1024 -o "${perfdata}" -- \
+		bash "$0" --workload "${tmpdir}" \
+		>"${tmpdir}/record.log" 2>&1; then
+		cat "${tmpdir}/record.log"
+		fail "perf kmem record --page failed"
+		exit 1
+	fi
 fi
 
 perf script -i "${perfdata}" -F event,trace,ip,sym >"${tmpdir}/script" \
