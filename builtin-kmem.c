@@ -186,9 +186,21 @@ static struct tep_format_field *need_field(struct evsel *evsel,
 	return f;
 }
 
+/* Fields are read through the format the trace carries: is it there? */
+static bool has_format(struct evsel *evsel)
+{
+	if (evsel->tp_format)
+		return true;
+	kmem_err("the trace has no format of %s: record it with 'perf kmem record'",
+		 evsel__name(evsel));
+	return false;
+}
+
 static int setup_page_fields(struct perf_kmem *kmem, struct evsel *evsel,
 			     struct page_fields *f, bool is_alloc)
 {
+	if (!has_format(evsel))
+		return -EINVAL;
 	f->pfn = evsel__field(evsel, "pfn");
 	if (!f->pfn) {
 		f->pfn = evsel__field(evsel, "page");
@@ -1231,7 +1243,7 @@ static int setup_slab_tracepoint(struct perf_kmem *kmem, size_t i)
 	evsel = evlist__find_tracepoint_by_name(kmem->session->evlist, name);
 	if (!evsel)
 		return 0;
-	if (setup_slab_fields(evsel, &kmem->slab_fields[i],
+	if (!has_format(evsel) || setup_slab_fields(evsel, &kmem->slab_fields[i],
 			      slab_tracepoints[i].is_alloc))
 		return -EINVAL;
 	evsel->priv = &kmem->slab_fields[i];
@@ -1294,6 +1306,8 @@ static void explain_unreadable(const char *path, char *buf, size_t size)
 	else if (h.data.offset + h.data.size > (u64)st.st_size)
 		snprintf(buf, size, "truncated: %" PRIu64 " bytes of data announced, %" PRIu64 " in the file",
 			 h.data.size, (u64)st.st_size - min((u64)st.st_size, h.data.offset));
+	else if (!test_bit(HEADER_TRACING_DATA, h.adds_features))
+		snprintf(buf, size, "it has no tracepoint formats (the tracing data feature is missing)");
 	else
 		snprintf(buf, size, "its header is corrupt");
 }

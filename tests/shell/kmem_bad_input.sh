@@ -81,6 +81,25 @@ expect "not perf.data" "not a perf.data file" "$dir/text.data" --page
 
 expect "missing file" "No such file" "$dir/nonexistent.data" --page
 
+# A trace whose tracepoint formats are gone: its header's feature table
+# without the HEADER_TRACING_DATA (bit 1) entry.
+cp "$good" "$dir/noformat.data"
+python3 - "$dir/noformat.data" <<'PY'
+import struct, sys
+path = sys.argv[1]
+b = bytearray(open(path, 'rb').read())
+data_offset, data_size = struct.unpack_from('<QQ', b, 40)
+bitmap = int.from_bytes(b[72:104], 'little')
+feats = [i for i in range(256) if bitmap >> i & 1]
+table = data_offset + data_size
+sections = [b[table + 16 * i:table + 16 * i + 16] for i in range(len(feats))]
+kept = [s for f, s in zip(feats, sections) if f != 1]
+b[table:table + 16 * len(kept)] = b''.join(kept)
+b[72:104] = (bitmap & ~2).to_bytes(32, 'little')
+open(path, 'wb').write(b)
+PY
+expect "no tracepoint formats" "no tracepoint formats" "$dir/noformat.data" --page
+
 perf record -q -e cpu-clock -o "$dir/cycles.data" -- true >/dev/null 2>&1
 expect "no page events" "no page allocator events" "$dir/cycles.data" --page
 expect "no slab events" "no slab allocator events" "$good" --slab
