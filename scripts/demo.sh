@@ -32,7 +32,9 @@ if "$perf" kmem record --page -m 1024 -o "$data" -- \
 	tail -n 1 "$out/record.log"
 	args=(-i "$data")
 else
-	echo "perf kmem: recording is not allowed here ($(tail -n 1 "$out/record.log"))."
+	# perf record's own reason, e.g. "No permissions to read ...".
+	why=$(grep -m1 -E '^(Error|Warning):' "$out/record.log" | sed 's/^[A-Za-z]*:[[:space:]]*//')
+	echo "perf kmem: recording is not allowed here: ${why:-$(head -n 1 "$out/record.log")}."
 	echo "perf kmem: analysing the bundled trace data/sample.perf.data instead."
 	args=(-i "$top/data/sample.perf.data" --kallsyms "$top/data/sample.kallsyms")
 fi
