@@ -143,7 +143,6 @@ struct perf_kmem {
 	/* What went wrong on the way. */
 	u64			nr_short_slab_events;
 	u64			nr_lost;
-	u64			nr_bad_events;
 };
 
 static const char default_mode_slab[] = "slab";
@@ -347,11 +346,8 @@ static int process_page_alloc(struct perf_kmem *kmem, struct evsel *evsel,
 			return err;
 	}
 	err = kmem_page__alloc(kmem->kp, &ev);
-	if (err == -EINVAL) {
-		kmem->nr_bad_events++;
-		return 0;
-	}
-	return err;
+	/* The analysis counts the events it refused; go on with the rest. */
+	return err == -EINVAL ? 0 : err;
 }
 
 static int process_page_free(struct perf_kmem *kmem, struct evsel *evsel,
@@ -362,11 +358,7 @@ static int process_page_free(struct perf_kmem *kmem, struct evsel *evsel,
 
 	decode_page_event(kmem, evsel, sample, &kmem->free_fields, &ev);
 	err = kmem_page__free(kmem->kp, &ev);
-	if (err == -EINVAL) {
-		kmem->nr_bad_events++;
-		return 0;
-	}
-	return err;
+	return err == -EINVAL ? 0 : err;
 }
 
 /* Where @f ends in the raw data, if beyond @end. */
@@ -706,9 +698,9 @@ static void print_page_summary(struct perf_kmem *kmem)
 	if (s->bad_migtype)
 		print_plain_line("Unknown migration types (as Special):",
 				 s->bad_migtype);
-	if (kmem->nr_bad_events)
+	if (s->bad_order)
 		print_plain_line("Events ignored (order out of range):",
-				 kmem->nr_bad_events);
+				 s->bad_order);
 	print_lost_events(kmem);
 }
 
