@@ -26,12 +26,13 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 
 # Our files, laid over tools/perf as symlinks so that editing one here
 # rebuilds only what depends on it.
-OURS := builtin-kmem.c util/kmem-page.c util/kmem-page.h \
-	util/kmem-slab.c util/kmem-slab.h tests/kmem-slab.c tests/shell/kmem_slab.sh \
-	util/callsite-regex.c util/callsite-regex.h \
+OURS := builtin-kmem.c \
+	util/kmem-page.c util/kmem-page.h util/kmem-slab.c util/kmem-slab.h \
 	util/kmem-sort.c util/kmem-sort.h \
-	tests/kmem-page.c tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
-	tests/shell/kmem_bad_input.sh \
+	util/callsite-regex.c util/callsite-regex.h \
+	tests/kmem-page.c tests/kmem-slab.c \
+	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
+	tests/shell/kmem_slab.sh tests/shell/kmem_bad_input.sh \
 	Documentation/perf-kmem.txt
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
