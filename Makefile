@@ -120,6 +120,7 @@ demo: perf
 	@scripts/demo.sh
 
 bench: perf upstream
+	@scripts/install-deps.sh --bench
 	@scripts/bench.sh
 
 $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-sort.c \

@@ -8,6 +8,8 @@ case "${1:-}" in
 --fuzz) pkgs="clang libclang-rt-14-dev" ;;
 # The tests lint scripts, kill a perf record and count with python3.
 --test) pkgs="shellcheck procps python3" ;;
+# The benchmark reads peak RSS with GNU time.
+--bench) pkgs="time procps python3" ;;
 esac
 missing=
 for p in $pkgs; do
