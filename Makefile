@@ -28,7 +28,7 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 # rebuilds only what depends on it.
 OURS := builtin-kmem.c \
 	util/kmem-page.c util/kmem-page.h util/kmem-slab.c util/kmem-slab.h \
-	util/kmem-sort.c util/kmem-sort.h \
+	util/kmem-rows.c util/kmem-rows.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
@@ -52,7 +52,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
 	-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include
-FUZZ_LIBS    := util/kmem-sort.c $(PRISTINE)/tools/lib/rbtree.c \
+FUZZ_LIBS    := util/kmem-rows.c $(PRISTINE)/tools/lib/rbtree.c \
 	$(PRISTINE)/tools/lib/zalloc.c
 
 .PHONY: all perf perf-asan overlay upstream fuzz test demo bench deps clean FORCE
@@ -123,8 +123,8 @@ bench: perf upstream
 	@scripts/install-deps.sh --bench
 	@scripts/bench.sh
 
-$(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-sort.c \
-		util/kmem-sort.h $(PRISTINE)/.extracted
+$(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
+		util/kmem-rows.h $(PRISTINE)/.extracted
 	@scripts/install-deps.sh --fuzz
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"

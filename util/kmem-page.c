@@ -18,17 +18,12 @@
 #include <linux/zalloc.h>
 
 #include "kmem-page.h"
-#include "kmem-sort.h"
-
-struct row_node {
-	struct rb_node		rb;
-	struct kmem_page_row	row;
-};
+#include "kmem-rows.h"
 
 /* A slot of the live table; KMEM_PAGE_NO_PFN, never live, marks it empty. */
 struct live_page {
 	u64			pfn;
-	struct row_node		*rows[KMEM_NR_TABLES];
+	struct kmem_page_row	*rows[KMEM_NR_TABLES];
 	s16			cpu_node;	/* allocating CPU's node */
 	u8			order;
 };
@@ -44,9 +39,7 @@ struct kmem_page {
 	struct live_page		*live;
 	size_t				live_mask;
 	size_t				nr_live;
-	struct rb_root			rows[KMEM_NR_TABLES];
-	size_t				nr_rows[KMEM_NR_TABLES];
-	struct kmem_page_row		**sorted[KMEM_NR_TABLES];
+	struct kmem_rows		rows[KMEM_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
 };
@@ -71,10 +64,28 @@ static size_t live_home(const struct kmem_page *kp, u64 pfn)
 	return (size_t)((pfn * 0x9E3779B97F4A7C15ULL) >> 32) & kp->live_mask;
 }
 
+/* The columns that make a row of either table. */
+static int row_cmp_key(const void *pa, const void *pb)
+{
+	const struct kmem_page_row *a = pa, *b = pb;
+
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	if (a->pfn != b->pfn)
+		return a->pfn < b->pfn ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->migtype != b->migtype)
+		return a->migtype < b->migtype ? -1 : 1;
+	if (a->gfp != b->gfp)
+		return a->gfp < b->gfp ? -1 : 1;
+	return 0;
+}
+
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 {
 	struct kmem_page *kp = zalloc(sizeof(*kp));
-	int nr_nodes;
+	int nr_nodes, t;
 
 	if (!kp)
 		return NULL;
@@ -96,17 +107,10 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		free(kp);
 		return NULL;
 	}
-	kp->rows[KMEM_TABLE_CALLER] = RB_ROOT;
-	kp->rows[KMEM_TABLE_ALLOC] = RB_ROOT;
+	for (t = 0; t < KMEM_NR_TABLES; t++)
+		kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
+				row_cmp_key);
 	return kp;
-}
-
-static void free_rows(struct rb_root *root)
-{
-	struct row_node *rn, *tmp;
-
-	rbtree_postorder_for_each_entry_safe(rn, tmp, root, rb)
-		free(rn);
 }
 
 void kmem_page__delete(struct kmem_page *kp)
@@ -116,10 +120,8 @@ void kmem_page__delete(struct kmem_page *kp)
 	if (!kp)
 		return;
 	free(kp->live);
-	for (t = 0; t < KMEM_NR_TABLES; t++) {
-		free_rows(&kp->rows[t]);
-		free(kp->sorted[t]);
-	}
+	for (t = 0; t < KMEM_NR_TABLES; t++)
+		kmem_rows__exit(&kp->rows[t]);
 	free(kp->node_matrix);
 	free(kp);
 }
@@ -193,48 +195,6 @@ const char *kmem_page__migtype_name(const struct kmem_page *kp, int migtype,
 	return buf;
 }
 
-static int row_cmp_key(const struct kmem_page_row *a,
-		       const struct kmem_page_row *b)
-{
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->pfn != b->pfn)
-		return a->pfn < b->pfn ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->migtype != b->migtype)
-		return a->migtype < b->migtype ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	return 0;
-}
-
-static struct row_node *findnew_row(struct kmem_page *kp,
-				    enum kmem_page_table table,
-				    const struct kmem_page_row *key)
-{
-	struct rb_node **p = &kp->rows[table].rb_node, *parent = NULL;
-	struct row_node *rn;
-
-	while (*p) {
-		int cmp;
-
-		parent = *p;
-		rn = rb_entry(parent, struct row_node, rb);
-		cmp = row_cmp_key(key, &rn->row);
-		if (!cmp)
-			return rn;
-		p = cmp < 0 ? &parent->rb_left : &parent->rb_right;
-	}
-	rn = zalloc(sizeof(*rn));
-	if (!rn)
-		return NULL;
-	rn->row = *key;
-	rb_link_node(&rn->rb, parent, p);
-	rb_insert_color(&rn->rb, &kp->rows[table]);
-	kp->nr_rows[table]++;
-	return rn;
-}
 
 static struct live_page *find_live(struct kmem_page *kp, u64 pfn)
 {
@@ -334,17 +294,17 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 	int t;
 
 	for (t = 0; t < KMEM_NR_TABLES; t++) {
-		struct row_node *rn;
+		struct kmem_page_row *row;
 
 		lp->rows[t] = NULL;
 		if (!want[t])
 			continue;
 		key.pfn = t == KMEM_TABLE_ALLOC ? ev->pfn : 0;
-		rn = findnew_row(kp, t, &key);
-		if (!rn)
+		row = kmem_rows__findnew(&kp->rows[t], &key);
+		if (!row)
 			return -ENOMEM;
-		rn->row.hits++;
-		lp->rows[t] = rn;
+		row->hits++;
+		lp->rows[t] = row;
 	}
 	return 0;
 }
@@ -357,7 +317,7 @@ static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
 	count(&kp->summary.alloc_dropped, order_bytes(kp, lp->order));
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		if (lp->rows[t])
-			lp->rows[t]->row.dropped++;
+			lp->rows[t]->dropped++;
 }
 
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
@@ -410,7 +370,7 @@ static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,
 	count(&s->free_other_node, bytes);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		if (lp->rows[t])
-			lp->rows[t]->row.xnode_frees++;
+			lp->rows[t]->xnode_frees++;
 }
 
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
@@ -441,22 +401,19 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	count_free_nodes(kp, lp, ev, bytes);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		if (lp->rows[t])
-			lp->rows[t]->row.freed++;
+			lp->rows[t]->freed++;
 	retire_live(kp, lp);
 	return 0;
 }
 
-static void finish_rows(struct kmem_page *kp, enum kmem_page_table table)
+static void finish_row(void *r, void *arg)
 {
-	struct rb_node *n;
+	struct kmem_page_row *row = r;
+	struct kmem_page *kp = arg;
 
-	for (n = rb_first(&kp->rows[table]); n; n = rb_next(n)) {
-		struct kmem_page_row *row = &rb_entry(n, struct row_node, rb)->row;
-
-		if (kp->config.live_only)
-			row->hits -= row->freed + row->dropped;
-		row->bytes = row->hits * order_bytes(kp, row->order);
-	}
+	if (kp->config.live_only)
+		row->hits -= row->freed + row->dropped;
+	row->bytes = row->hits * order_bytes(kp, row->order);
 }
 
 void kmem_page__finish(struct kmem_page *kp)
@@ -473,7 +430,7 @@ void kmem_page__finish(struct kmem_page *kp)
 			      order_bytes(kp, kp->live[i].order));
 	}
 	for (t = 0; t < KMEM_NR_TABLES; t++)
-		finish_rows(kp, t);
+		kmem_rows__for_each(&kp->rows[t], finish_row, kp);
 }
 
 const struct kmem_page_summary *kmem_page__summary(const struct kmem_page *kp)
@@ -526,10 +483,10 @@ int kmem_page__parse_sort(const char *str, enum kmem_page_sort_key *keys,
 }
 
 
-static int cmp_by_key(const struct kmem_page_row *a,
-		      const struct kmem_page_row *b,
-		      enum kmem_page_sort_key key)
+static int cmp_by_key(const void *pa, const void *pb, int key)
 {
+	const struct kmem_page_row *a = pa, *b = pb;
+
 	switch (key) {
 	case KMEM_SORT_PAGE:
 		return kmem_sort__cmp_u64(a->pfn, b->pfn, false);
@@ -552,15 +509,10 @@ static int cmp_by_key(const struct kmem_page_row *a,
 	}
 }
 
-/* kmem_sort's view of a row: untyped, so that one sort serves both tables. */
-static int cmp_row_key(const void *a, const void *b, int key)
+/* Under --live, rows whose pages were all freed are not shown. */
+static bool row_has_hits(const void *row)
 {
-	return cmp_by_key(a, b, key);
-}
-
-static int cmp_row_identity(const void *a, const void *b)
-{
-	return row_cmp_key(a, b);
+	return ((const struct kmem_page_row *)row)->hits;
 }
 
 struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
@@ -568,33 +520,13 @@ struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
 				       const enum kmem_page_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
-	struct kmem_sort_spec spec = {
-		.cmp_key = cmp_row_key,
-		.cmp_identity = cmp_row_identity,
-	};
 	int raw_keys[KMEM_MAX_SORT_KEYS], k;
-	struct kmem_page_row **rows;
-	struct rb_node *n;
-	size_t i = 0;
 
-	*nr = 0;
 	kmem_page__finish(kp);
-	rows = realloc(kp->sorted[table],
-		       (kp->nr_rows[table] + 1) * sizeof(*rows));
-	if (!rows)
-		return NULL;
-	kp->sorted[table] = rows;
-	for (n = rb_first(&kp->rows[table]); n; n = rb_next(n)) {
-		struct kmem_page_row *row = &rb_entry(n, struct row_node, rb)->row;
-
-		if (row->hits)
-			rows[i++] = row;
-	}
 	for (k = 0; k < nr_keys && k < KMEM_MAX_SORT_KEYS; k++)
 		raw_keys[k] = keys[k];
-	spec.keys = raw_keys;
-	spec.nr_keys = k;
-	kmem_sort__rows((void **)rows, i, &spec);
-	*nr = i;
-	return rows;
+	return (struct kmem_page_row **)kmem_rows__sort(&kp->rows[table],
+							row_has_hits,
+							cmp_by_key, raw_keys,
+							k, nr);
 }

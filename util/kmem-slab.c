@@ -17,18 +17,13 @@
 #include <linux/zalloc.h>
 
 #include "kmem-slab.h"
-#include "kmem-sort.h"
-
-struct row_node {
-	struct rb_node		rb;
-	struct kmem_slab_row	row;	/* row.cache is ours to free */
-};
+#include "kmem-rows.h"
 
 struct object {
 	struct rb_node		rb;
 	u64			ptr;
 	u64			bytes_alloc;
-	struct row_node		*rows[KMEM_SLAB_NR_TABLES];
+	struct kmem_slab_row	*rows[KMEM_SLAB_NR_TABLES];
 	int			cpu;	/* that allocated it */
 	bool			live;
 };
@@ -37,11 +32,49 @@ struct kmem_slab {
 	struct kmem_slab_config		config;
 	struct kmem_slab_summary	summary;
 	struct rb_root			objects;
-	struct rb_root			rows[KMEM_SLAB_NR_TABLES];
-	size_t				nr_rows[KMEM_SLAB_NR_TABLES];
-	struct kmem_slab_row		**sorted[KMEM_SLAB_NR_TABLES];
+	/* Rows own a copy of their cache name. */
+	struct kmem_rows		rows[KMEM_SLAB_NR_TABLES];
 	bool				finished;
 };
+
+static int cmp_cache(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return a ? 1 : -1;
+	return strcmp(a, b);
+}
+
+/* The columns that make a row of any of the tables. */
+static int row_cmp_key(const void *pa, const void *pb)
+{
+	const struct kmem_slab_row *a = pa, *b = pb;
+
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	if (a->ptr != b->ptr)
+		return a->ptr < b->ptr ? -1 : 1;
+	return cmp_cache(a->cache, b->cache);
+}
+
+/* The event's cache name lives only as long as the event. */
+static int copy_cache_name(void *r)
+{
+	struct kmem_slab_row *row = r;
+
+	if (!row->cache)
+		return 0;
+	row->cache = strdup(row->cache);
+	return row->cache ? 0 : -ENOMEM;
+}
+
+static void free_cache_name(void *r)
+{
+	struct kmem_slab_row *row = r;
+
+	free((char *)row->cache);
+}
 
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 {
@@ -52,19 +85,13 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 		return NULL;
 	ks->config = *config;
 	ks->objects = RB_ROOT;
-	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
-		ks->rows[t] = RB_ROOT;
-	return ks;
-}
-
-static void free_rows(struct rb_root *root)
-{
-	struct row_node *rn, *tmp;
-
-	rbtree_postorder_for_each_entry_safe(rn, tmp, root, rb) {
-		free((char *)rn->row.cache);
-		free(rn);
+	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
+		kmem_rows__init(&ks->rows[t], sizeof(struct kmem_slab_row),
+				row_cmp_key);
+		ks->rows[t].copy = copy_cache_name;
+		ks->rows[t].release = free_cache_name;
 	}
+	return ks;
 }
 
 void kmem_slab__delete(struct kmem_slab *ks)
@@ -77,10 +104,8 @@ void kmem_slab__delete(struct kmem_slab *ks)
 	/* Post-order: a node is freed after both its subtrees. */
 	rbtree_postorder_for_each_entry_safe(obj, tmp, &ks->objects, rb)
 		free(obj);
-	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
-		free_rows(&ks->rows[t]);
-		free(ks->sorted[t]);
-	}
+	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
+		kmem_rows__exit(&ks->rows[t]);
 	free(ks);
 }
 
@@ -88,60 +113,6 @@ static void count(struct kmem_slab_count *c, u64 bytes)
 {
 	c->nr++;
 	c->bytes += bytes;
-}
-
-static int cmp_cache(const char *a, const char *b)
-{
-	if (a == b)
-		return 0;
-	if (!a || !b)
-		return a ? 1 : -1;
-	return strcmp(a, b);
-}
-
-static int row_cmp_key(const struct kmem_slab_row *a,
-		       const struct kmem_slab_row *b)
-{
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->ptr != b->ptr)
-		return a->ptr < b->ptr ? -1 : 1;
-	return cmp_cache(a->cache, b->cache);
-}
-
-static struct row_node *findnew_row(struct kmem_slab *ks,
-				    enum kmem_slab_table table,
-				    const struct kmem_slab_row *key)
-{
-	struct rb_node **p = &ks->rows[table].rb_node, *parent = NULL;
-	struct row_node *rn;
-
-	while (*p) {
-		int cmp;
-
-		parent = *p;
-		rn = rb_entry(parent, struct row_node, rb);
-		cmp = row_cmp_key(key, &rn->row);
-		if (!cmp)
-			return rn;
-		p = cmp < 0 ? &parent->rb_left : &parent->rb_right;
-	}
-	rn = zalloc(sizeof(*rn));
-	if (!rn)
-		return NULL;
-	rn->row = *key;
-	/* The event's name lives only as long as the event. */
-	if (key->cache) {
-		rn->row.cache = strdup(key->cache);
-		if (!rn->row.cache) {
-			free(rn);
-			return NULL;
-		}
-	}
-	rb_link_node(&rn->rb, parent, p);
-	rb_insert_color(&rn->rb, &ks->rows[table]);
-	ks->nr_rows[table]++;
-	return rn;
 }
 
 static struct object *find_object(struct kmem_slab *ks, u64 ptr)
@@ -200,7 +171,7 @@ static int count_in_rows(struct kmem_slab *ks, struct object *obj,
 
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
 		struct kmem_slab_row key = {};
-		struct row_node *rn;
+		struct kmem_slab_row *row;
 
 		obj->rows[t] = NULL;
 		if (!want_table(ks, t, ev))
@@ -211,14 +182,14 @@ static int count_in_rows(struct kmem_slab *ks, struct object *obj,
 			key.callsite = ev->callsite;
 		if (t == KMEM_SLAB_TABLE_ALLOC)
 			key.ptr = ev->ptr;
-		rn = findnew_row(ks, t, &key);
-		if (!rn)
+		row = kmem_rows__findnew(&ks->rows[t], &key);
+		if (!row)
 			return -ENOMEM;
-		rn->row.hits++;
-		rn->row.bytes_req += ev->bytes_req;
-		rn->row.bytes_alloc += ev->bytes_alloc;
-		rn->row.xnode += xnode;
-		obj->rows[t] = rn;
+		row->hits++;
+		row->bytes_req += ev->bytes_req;
+		row->bytes_alloc += ev->bytes_alloc;
+		row->xnode += xnode;
+		obj->rows[t] = row;
 	}
 	return 0;
 }
@@ -281,8 +252,8 @@ static void free_live(struct kmem_slab *ks, struct object *obj,
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
 		if (!obj->rows[t])
 			continue;
-		obj->rows[t]->row.freed++;
-		obj->rows[t]->row.pingpong += pingpong;
+		obj->rows[t]->freed++;
+		obj->rows[t]->pingpong += pingpong;
 		obj->rows[t] = NULL;
 	}
 	obj->live = false;
@@ -373,10 +344,10 @@ static int cmp_frag(const struct kmem_slab_row *a, const struct kmem_slab_row *b
 	return fa > fb ? -1 : 1;
 }
 
-static int cmp_by_key(const struct kmem_slab_row *a,
-		      const struct kmem_slab_row *b,
-		      enum kmem_slab_sort_key key)
+static int cmp_by_key(const void *pa, const void *pb, int key)
 {
+	const struct kmem_slab_row *a = pa, *b = pb;
+
 	switch (key) {
 	case KMEM_SLAB_SORT_PTR:
 		return kmem_sort__cmp_u64(a->ptr, b->ptr, false);
@@ -397,45 +368,17 @@ static int cmp_by_key(const struct kmem_slab_row *a,
 	}
 }
 
-/* kmem_sort's view of a row: untyped, so that one sort serves both tables. */
-static int cmp_row_key(const void *a, const void *b, int key)
-{
-	return cmp_by_key(a, b, key);
-}
-
-static int cmp_row_identity(const void *a, const void *b)
-{
-	return row_cmp_key(a, b);
-}
-
 struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 				       enum kmem_slab_table table,
 				       const enum kmem_slab_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
-	struct kmem_sort_spec spec = {
-		.cmp_key = cmp_row_key,
-		.cmp_identity = cmp_row_identity,
-	};
 	int raw_keys[KMEM_SLAB_MAX_SORT_KEYS], k;
-	struct kmem_slab_row **rows;
-	struct rb_node *n;
-	size_t i = 0;
 
-	*nr = 0;
 	kmem_slab__finish(ks);
-	rows = realloc(ks->sorted[table],
-		       (ks->nr_rows[table] + 1) * sizeof(*rows));
-	if (!rows)
-		return NULL;
-	ks->sorted[table] = rows;
-	for (n = rb_first(&ks->rows[table]); n; n = rb_next(n))
-		rows[i++] = &rb_entry(n, struct row_node, rb)->row;
 	for (k = 0; k < nr_keys && k < KMEM_SLAB_MAX_SORT_KEYS; k++)
 		raw_keys[k] = keys[k];
-	spec.keys = raw_keys;
-	spec.nr_keys = k;
-	kmem_sort__rows((void **)rows, i, &spec);
-	*nr = i;
-	return rows;
+	return (struct kmem_slab_row **)kmem_rows__sort(&ks->rows[table], NULL,
+							cmp_by_key, raw_keys,
+							k, nr);
 }

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/zalloc.h>
+
+#include "kmem-rows.h"
+
+/* A row in its table: the rb-tree node, then the row itself. */
+struct row_node {
+	struct rb_node	rb;
+	u64		row[];	/* u64 for the alignment of any row */
+};
+
+
+void kmem_rows__init(struct kmem_rows *rows, size_t row_size,
+		     kmem_rows_cmp_fn cmp_identity)
+{
+	memset(rows, 0, sizeof(*rows));
+	rows->root = RB_ROOT;
+	rows->row_size = row_size;
+	rows->cmp_identity = cmp_identity;
+}
+
+void kmem_rows__exit(struct kmem_rows *rows)
+{
+	struct row_node *rn, *tmp;
+
+	/* Post-order: a node is freed after both its subtrees. */
+	rbtree_postorder_for_each_entry_safe(rn, tmp, &rows->root, rb) {
+		if (rows->release)
+			rows->release(rn->row);
+		free(rn);
+	}
+	zfree(&rows->sorted);
+	rows->root = RB_ROOT;
+	rows->nr = 0;
+}
+
+void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
+{
+	struct rb_node **p = &rows->root.rb_node, *parent = NULL;
+	struct row_node *rn;
+
+	while (*p) {
+		int cmp;
+
+		parent = *p;
+		rn = rb_entry(parent, struct row_node, rb);
+		cmp = rows->cmp_identity(key, rn->row);
+		if (!cmp)
+			return rn->row;
+		p = cmp < 0 ? &parent->rb_left : &parent->rb_right;
+	}
+	rn = malloc(sizeof(*rn) + rows->row_size);
+	if (!rn)
+		return NULL;
+	memcpy(rn->row, key, rows->row_size);
+	if (rows->copy && rows->copy(rn->row)) {
+		free(rn);
+		return NULL;
+	}
+	rb_link_node(&rn->rb, parent, p);
+	rb_insert_color(&rn->rb, &rows->root);
+	rows->nr++;
+	return rn->row;
+}
+
+void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg),
+			 void *arg)
+{
+	struct rb_node *n;
+
+	for (n = rb_first(&rows->root); n; n = rb_next(n))
+		fn(rb_entry(n, struct row_node, rb)->row, arg);
+}
+
+struct sort_spec {
+	kmem_rows_key_cmp_fn	cmp_key;
+	kmem_rows_cmp_fn	cmp_identity;
+	const int		*keys;
+	int			nr_keys;
+};
+
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const void *a = *(void * const *)pa, *b = *(void * const *)pb;
+	const struct sort_spec *spec = arg;
+	int i, cmp;
+
+	for (i = 0; i < spec->nr_keys; i++) {
+		cmp = spec->cmp_key(a, b, spec->keys[i]);
+		if (cmp)
+			return cmp;
+	}
+	return spec->cmp_identity(a, b);
+}
+
+void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
+		       kmem_rows_key_cmp_fn cmp_key, const int *keys,
+		       int nr_keys, size_t *nr)
+{
+	struct sort_spec spec = {
+		.cmp_key = cmp_key,
+		.cmp_identity = rows->cmp_identity,
+		.keys = keys,
+		.nr_keys = nr_keys,
+	};
+	struct rb_node *n;
+	void **sorted;
+	size_t i = 0;
+
+	*nr = 0;
+	sorted = realloc(rows->sorted, (rows->nr + 1) * sizeof(*sorted));
+	if (!sorted)
+		return NULL;
+	rows->sorted = sorted;
+	for (n = rb_first(&rows->root); n; n = rb_next(n)) {
+		void *row = rb_entry(n, struct row_node, rb)->row;
+
+		if (!keep || keep(row))
+			sorted[i++] = row;
+	}
+	qsort_r(sorted, i, sizeof(*sorted), cmp_rows, &spec);
+	*nr = i;
+	return sorted;
+}
+
+static int key_by_name(const struct kmem_sort_name *names, size_t nr_names,
+		       const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nr_names; i++)
+		if (strlen(names[i].name) == len &&
+		    !strncmp(names[i].name, name, len))
+			return names[i].key;
+	return -1;
+}
+
+int kmem_sort__parse(const char *str, const struct kmem_sort_name *names,
+		     size_t nr_names, int *keys, int max_keys,
+		     char *bad, size_t bad_size)
+{
+	int nr = 0;
+
+	while (str && *str) {
+		size_t len = strcspn(str, ",");
+		int key = key_by_name(names, nr_names, str, len);
+
+		if (key < 0 || nr == max_keys) {
+			snprintf(bad, bad_size, "%.*s", (int)len, str);
+			return -EINVAL;
+		}
+		keys[nr++] = key;
+		str += len;
+		if (*str == ',')
+			str++;
+	}
+	return nr;
+}
