@@ -29,6 +29,7 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 OURS := builtin-kmem.c \
 	util/kmem-page.c util/kmem-page.h util/kmem-slab.c util/kmem-slab.h \
 	util/kmem-rows.c util/kmem-rows.h \
+	util/kmem-kallsyms.c util/kmem-kallsyms.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \

@@ -29,6 +29,7 @@
 #include "callsite-regex.h"
 #include "event.h"
 #include "hashmap.h"
+#include "kmem-kallsyms.h"
 #include "machine.h"
 #include "map.h"
 #include "maps.h"
@@ -81,6 +82,9 @@ char *callsite_default_alloc_pattern(void)
 	return pattern;
 }
 
+/* Room for a kernel symbol's name: KSYM_NAME_LEN is 512. */
+#define KSYM_NAME_BUF	513
+
 /* What one distinct address of a callchain turned out to be. */
 struct frame {
 	u64	callsite;	/* the key of the row this frame makes */
@@ -89,6 +93,8 @@ struct frame {
 
 struct callsite_resolver {
 	struct machine	*machine;
+	/* When set, symbols come from here and not from the machine's maps. */
+	struct kmem_kallsyms *kallsyms;
 	regex_t		regex;
 	bool		raw_ip;
 	struct hashmap	*frames;	/* address -> struct frame * */
@@ -174,6 +180,7 @@ void callsite_resolver__delete(struct callsite_resolver *r)
 	hashmap__for_each_entry(r->frames, cur, bkt)
 		free(cur->pvalue);
 	hashmap__free(r->frames);
+	kmem_kallsyms__delete(r->kallsyms);
 	regfree(&r->regex);
 	free(r);
 }
@@ -184,21 +191,83 @@ bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 	return regexec(&r->regex, name, 0, NULL, 0) == 0;
 }
 
-/* The caller owns a reference to *@map, NULL or not: map__put() it. */
-static struct symbol *kernel_symbol(struct callsite_resolver *r, u64 ip,
-				    struct map **map)
+/*
+ * Where the recorded kernel put its relocation reference (_text), and so
+ * its symbols; false if the trace does not say.
+ */
+static bool recorded_reloc_ref(struct callsite_resolver *r, const char **name,
+			       u64 *addr)
 {
+	struct map *kmap = r->machine ? machine__kernel_map(r->machine) : NULL;
+	struct kmap *k = kmap ? map__kmap(kmap) : NULL;
+
+	if (!k || !k->ref_reloc_sym || !k->ref_reloc_sym->name)
+		return false;
+	*name = k->ref_reloc_sym->name;
+	*addr = k->ref_reloc_sym->addr;
+	return true;
+}
+
+int callsite_resolver__use_kallsyms(struct callsite_resolver *r,
+				    const char *path, char *err,
+				    size_t err_size)
+{
+	struct kmem_kallsyms *ks = kmem_kallsyms__read(path, err, err_size);
+	const char *ref;
+	u64 recorded, found;
+
+	if (!ks)
+		return -EINVAL;
+	/*
+	 * A kallsyms of another boot has every symbol elsewhere (KASLR);
+	 * perf's own loader moves them, ours leaves such a file to it.
+	 */
+	if (recorded_reloc_ref(r, &ref, &recorded) &&
+	    (!kmem_kallsyms__address(ks, ref, &found) || found != recorded)) {
+		snprintf(err, err_size, "%s: %s is not where the trace has it",
+			 path, ref);
+		kmem_kallsyms__delete(ks);
+		return -ESTALE;
+	}
+	kmem_kallsyms__delete(r->kallsyms);
+	r->kallsyms = ks;
+	return 0;
+}
+
+/* The function @ip is in: its start, and its name copied into @name. */
+static bool kernel_symbol(struct callsite_resolver *r, u64 ip, u64 *start,
+			  char *name, size_t size)
+{
+	struct map *map = NULL;
+	struct symbol *sym;
+
+	if (r->kallsyms) {
+		struct kmem_ksym ksym;
+
+		if (!kmem_kallsyms__find(r->kallsyms, ip, &ksym))
+			return false;
+		*start = ksym.start;
+		snprintf(name, size, "%.*s", ksym.len, ksym.name);
+		return true;
+	}
 	if (!r->machine)
-		return NULL;
-	return maps__find_symbol(machine__kernel_maps(r->machine), ip, map);
+		return false;
+	sym = maps__find_symbol(machine__kernel_maps(r->machine), ip, &map);
+	if (sym) {
+		*start = map__unmap_ip(map, sym->start);
+		snprintf(name, size, "%s", sym->name);
+	}
+	/* maps__find_symbol() handed us a reference to the map. */
+	map__put(map);
+	return sym;
 }
 
 /* Resolve one address, the first time it is seen. */
 static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
 {
+	char name[KSYM_NAME_BUF];
 	struct frame *f;
-	struct map *map = NULL;
-	struct symbol *sym;
+	u64 start;
 
 	if (hashmap__find(r->frames, ip, &f))
 		return f;
@@ -206,14 +275,11 @@ static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
 	if (!f)
 		return NULL;
 	f->callsite = ip;
-	sym = kernel_symbol(r, ip, &map);
-	if (sym) {
-		f->is_alloc = callsite_resolver__is_alloc_func(r, sym->name);
+	if (kernel_symbol(r, ip, &start, name, sizeof(name))) {
+		f->is_alloc = callsite_resolver__is_alloc_func(r, name);
 		if (!r->raw_ip)
-			f->callsite = map__unmap_ip(map, sym->start);
+			f->callsite = start;
 	}
-	/* maps__find_symbol() handed us a reference to the map. */
-	map__put(map);
 	if (hashmap__add(r->frames, ip, f)) {
 		free(f);
 		return NULL;
@@ -257,36 +323,48 @@ u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip)
 const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 				    bool offset, char *buf, size_t size)
 {
-	struct map *map = NULL;
-	struct symbol *sym;
+	char name[KSYM_NAME_BUF];
 	u64 start;
 
-	if (!callsite) {
+	if (!callsite)
 		snprintf(buf, size, "(unknown)");
-		return buf;
-	}
-	sym = kernel_symbol(r, callsite, &map);
-	if (!sym) {
+	else if (!kernel_symbol(r, callsite, &start, name, sizeof(name)))
 		snprintf(buf, size, "%#" PRIx64, callsite);
-	} else {
-		start = map__unmap_ip(map, sym->start);
-		if (offset && callsite != start)
-			snprintf(buf, size, "%s+%#" PRIx64, sym->name,
-				 callsite - start);
-		else
-			snprintf(buf, size, "%s", sym->name);
-	}
-	map__put(map);
+	else if (offset && callsite != start)
+		snprintf(buf, size, "%s+%#" PRIx64, name, callsite - start);
+	else
+		snprintf(buf, size, "%s", name);
 	return buf;
+}
+
+struct alloc_func_walk {
+	struct callsite_resolver	*r;
+	callsite_alloc_func_fn		fn;
+	void				*arg;
+};
+
+static void list_if_alloc_func(const struct kmem_ksym *sym, void *arg)
+{
+	struct alloc_func_walk *walk = arg;
+	char name[KSYM_NAME_BUF];
+
+	snprintf(name, sizeof(name), "%.*s", sym->len, sym->name);
+	if (callsite_resolver__is_alloc_func(walk->r, name))
+		walk->fn(name, walk->arg);
 }
 
 int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
 					   callsite_alloc_func_fn fn, void *arg)
 {
 	struct map *kmap = r->machine ? machine__kernel_map(r->machine) : NULL;
+	struct alloc_func_walk walk = { .r = r, .fn = fn, .arg = arg };
 	struct symbol *sym;
 	struct rb_node *n __maybe_unused;
 
+	if (r->kallsyms) {
+		kmem_kallsyms__for_each(r->kallsyms, list_if_alloc_func, &walk);
+		return 0;
+	}
 	if (!kmap || map__load(kmap) < 0)
 		return -ENOENT;
 	map__for_each_symbol(kmap, sym, n)

@@ -36,6 +36,17 @@ struct callsite_resolver *callsite_resolver__new(struct machine *machine,
 						 char *err, size_t err_size);
 void callsite_resolver__delete(struct callsite_resolver *r);
 
+/*
+ * Take kernel symbols from the kallsyms file @path, read into a table of
+ * our own, instead of loading them into the machine's maps (see
+ * kmem-kallsyms.h for why).  It must be of the recorded boot: its _text
+ * where the trace has it.  On failure, with @err saying why, the maps
+ * stay the source.
+ */
+int callsite_resolver__use_kallsyms(struct callsite_resolver *r,
+				    const char *path, char *err,
+				    size_t err_size);
+
 /* Does @name match the allocator pattern? */
 bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 				      const char *name);
