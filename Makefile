@@ -30,6 +30,7 @@ OURS := builtin-kmem.c \
 	util/kmem-page.c util/kmem-page.h util/kmem-slab.c util/kmem-slab.h \
 	util/kmem-rows.c util/kmem-rows.h \
 	util/kmem-kallsyms.c util/kmem-kallsyms.h \
+	util/kmem-queue.c util/kmem-queue.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \

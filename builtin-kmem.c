@@ -9,6 +9,7 @@
  */
 #include "builtin.h"
 
+#include <byteswap.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -44,6 +45,7 @@
 #include "util/hashmap.h"
 #include "util/header.h"
 #include "util/kmem-page.h"
+#include "util/kmem-queue.h"
 #include "util/kmem-slab.h"
 #include "util/machine.h"
 #include "util/mem2node.h"
@@ -64,6 +66,7 @@ struct page_fields {
 	struct tep_format_field	*order;
 	struct tep_format_field	*migtype;	/* alloc only */
 	struct tep_format_field	*gfp;		/* alloc only */
+	u32			raw_size;	/* that holds them */
 };
 
 /* The tracepoint fields one slab event is decoded from. */
@@ -118,6 +121,7 @@ struct perf_kmem {
 	struct perf_time_interval ptime;
 
 	/* Both analyses. */
+	struct kmem_queue	*queue;		/* events decoded, in time order */
 	struct callsite_resolver *resolver;
 	int			*cpu_node;	/* indexed by cpu */
 	int			nr_cpu_node;
@@ -126,6 +130,7 @@ struct perf_kmem {
 	/* Slab analysis: one set of fields per tracepoint, as evsel->priv. */
 	struct kmem_slab	*ks;
 	struct slab_fields	slab_fields[NR_SLAB_TRACEPOINTS];
+	struct hashmap		*cache_names;	/* interned: name -> name */
 
 	/* Page analysis. */
 	struct kmem_page	*kp;
@@ -135,13 +140,15 @@ struct perf_kmem {
 	bool			pfn_is_page;	/* pre-v4.1 'page' field */
 	u64			page_size;
 	struct hashmap		*gfp_names;	/* gfp value -> char * */
+	u64			last_gfp;	/* named last; runs are common */
+	bool			named_a_gfp;
 	struct mem2node		mem2node;
 	bool			have_mem2node;
 
 	char			*recorded_kallsyms;	/* in the build-id cache */
 	u64			nr_events;	/* analysed */
 	/* What went wrong on the way. */
-	u64			nr_short_slab_events;
+	u64			nr_short_events;
 	u64			nr_lost;
 };
 
@@ -195,6 +202,12 @@ static bool has_format(struct evsel *evsel)
 	return false;
 }
 
+/* Where @f ends in the raw data, if beyond @end. */
+static u32 field_end(struct tep_format_field *f, u32 end)
+{
+	return f ? max(end, (u32)(f->offset + f->size)) : end;
+}
+
 static int setup_page_fields(struct perf_kmem *kmem, struct evsel *evsel,
 			     struct page_fields *f, bool is_alloc)
 {
@@ -213,17 +226,45 @@ static int setup_page_fields(struct perf_kmem *kmem, struct evsel *evsel,
 	f->order = need_field(evsel, "order");
 	if (!f->order)
 		return -EINVAL;
+	f->raw_size = field_end(f->pfn, field_end(f->order, 0));
 	if (!is_alloc)
 		return 0;
 	f->migtype = need_field(evsel, "migratetype");
 	f->gfp = need_field(evsel, "gfp_flags");
-	return f->migtype && f->gfp ? 0 : -EINVAL;
+	if (!f->migtype || !f->gfp)
+		return -EINVAL;
+	f->raw_size = field_end(f->migtype, field_end(f->gfp, f->raw_size));
+	return 0;
 }
 
-static u64 field_val(struct tep_format_field *f, struct perf_sample *sample,
-		     struct evsel *evsel)
+/*
+ * A number at its fixed place in the raw data, which the caller checked
+ * holds it.  Every event goes through here several times: it is inline,
+ * and not format_field__intval(), for speed.
+ */
+static inline u64 field_val(const struct tep_format_field *f,
+			    const struct perf_sample *sample,
+			    const struct evsel *evsel)
 {
-	return format_field__intval(f, sample, evsel->needs_swap);
+	const void *p = (const char *)sample->raw_data + f->offset;
+	union { u8 b; u16 h; u32 w; u64 q; } v;
+
+	switch (f->size) {
+	case 1:
+		memcpy(&v.b, p, 1);
+		return v.b;
+	case 2:
+		memcpy(&v.h, p, 2);
+		return evsel->needs_swap ? bswap_16(v.h) : v.h;
+	case 4:
+		memcpy(&v.w, p, 4);
+		return evsel->needs_swap ? bswap_32(v.w) : v.w;
+	case 8:
+		memcpy(&v.q, p, 8);
+		return evsel->needs_swap ? bswap_64(v.q) : v.q;
+	default:
+		return 0;
+	}
 }
 
 /* A signed field, sign-extended from its own width; huge values saturate. */
@@ -259,7 +300,8 @@ static int cpu_to_node(struct perf_kmem *kmem, u32 cpu)
 
 static int page_to_node(struct perf_kmem *kmem, u64 pfn)
 {
-	if (!kmem->have_mem2node || kmem->pfn_is_page ||
+	/* On one node nothing is remote: spare the lookup. */
+	if (!kmem->have_mem2node || kmem->nr_nodes < 2 || kmem->pfn_is_page ||
 	    pfn == KMEM_PAGE_NO_PFN)
 		return -1;
 	return mem2node__node(&kmem->mem2node, pfn * kmem->page_size);
@@ -280,6 +322,87 @@ static void decode_page_event(struct perf_kmem *kmem, struct evsel *evsel,
 	ev->page_node = page_to_node(kmem, ev->pfn);
 }
 
+/*
+ * An event waits in the queue as the numbers it was read for, decoded, so
+ * that putting events in time order never goes back to the file.
+ */
+enum queued_kind {
+	QUEUED_PAGE_ALLOC,
+	QUEUED_PAGE_FREE,
+	QUEUED_SLAB_ALLOC,
+	QUEUED_SLAB_FREE,
+};
+
+struct queued_event {
+	u64			time;	/* first, as the queue wants */
+	u64			kind;
+	union {
+		struct kmem_page_event		page;
+		struct kmem_slab_alloc_event	slab_alloc;
+		struct kmem_slab_free_event	slab_free;
+	};
+};
+
+/* A page-only analysis queues records no larger than a page event. */
+static size_t queued_size(const struct perf_kmem *kmem)
+{
+	if (kmem->slab)
+		return sizeof(struct queued_event);
+	return offsetof(struct queued_event, page) +
+	       ALIGN(sizeof(struct kmem_page_event), sizeof(u64));
+}
+
+/* The queued record of @sample, its event to be filled in; NULL: no memory. */
+static struct queued_event *enqueue(struct perf_kmem *kmem,
+				    struct perf_sample *sample,
+				    enum queued_kind kind)
+{
+	struct queued_event *q = kmem_queue__add(kmem->queue, sample->time);
+
+	if (q)
+		q->kind = kind;
+	return q;
+}
+
+/*
+ * The fields are read at fixed offsets: a sample too short to hold them is
+ * damaged, and skipped rather than read beyond.
+ */
+static bool sample_too_short(struct perf_kmem *kmem, u32 raw_size,
+			     struct perf_sample *sample)
+{
+	if (sample->raw_size >= raw_size)
+		return false;
+	kmem->nr_short_events++;
+	return true;
+}
+
+/* An analysis counts the events it refused; go on with the rest. */
+static int deliver_queued(void *record, void *arg)
+{
+	struct queued_event *q = record;
+	struct perf_kmem *kmem = arg;
+	int err;
+
+	switch (q->kind) {
+	case QUEUED_PAGE_ALLOC:
+		err = kmem_page__alloc(kmem->kp, &q->page);
+		break;
+	case QUEUED_PAGE_FREE:
+		err = kmem_page__free(kmem->kp, &q->page);
+		break;
+	case QUEUED_SLAB_ALLOC:
+		err = kmem_slab__alloc(kmem->ks, &q->slab_alloc);
+		break;
+	case QUEUED_SLAB_FREE:
+		err = kmem_slab__free(kmem->ks, &q->slab_free);
+		break;
+	default:
+		err = 0;
+	}
+	return err == -EINVAL ? 0 : err;
+}
+
 /* The recording kernel's names for a gfp value, remembered per value. */
 static int note_gfp_name(struct perf_kmem *kmem, struct evsel *evsel,
 			 struct perf_sample *sample, u64 gfp)
@@ -292,8 +415,10 @@ static int note_gfp_name(struct perf_kmem *kmem, struct evsel *evsel,
 	struct trace_seq seq;
 	char *name, *p, *end;
 
-	if (hashmap__find(kmem->gfp_names, gfp, &name))
+	if (kmem->named_a_gfp && gfp == kmem->last_gfp)
 		return 0;
+	if (hashmap__find(kmem->gfp_names, gfp, &name))
+		goto named;
 	trace_seq_init(&seq);
 	tep_print_event(evsel->tp_format->tep, &seq, &record, "%s",
 			TEP_PRINT_INFO);
@@ -316,6 +441,9 @@ static int note_gfp_name(struct perf_kmem *kmem, struct evsel *evsel,
 		free(name);
 		return -ENOMEM;
 	}
+named:
+	kmem->named_a_gfp = true;
+	kmem->last_gfp = gfp;
 	return 0;
 }
 
@@ -330,41 +458,45 @@ static int process_page_alloc(struct perf_kmem *kmem, struct evsel *evsel,
 			      struct perf_sample *sample)
 {
 	const struct page_fields *f = &kmem->alloc_fields;
-	struct kmem_page_event ev;
+	struct queued_event *q;
+	struct kmem_page_event *ev;
 	int err;
 
-	decode_page_event(kmem, evsel, sample, f, &ev);
-	ev.migtype = field_int(f->migtype, sample, evsel);
-	ev.gfp = field_val(f->gfp, sample, evsel);
-	ev.callsite = 0;
+	if (sample_too_short(kmem, f->raw_size, sample))
+		return 0;
+	q = enqueue(kmem, sample, QUEUED_PAGE_ALLOC);
+	if (!q)
+		return -ENOMEM;
+	ev = &q->page;
+	decode_page_event(kmem, evsel, sample, f, ev);
+	ev->migtype = field_int(f->migtype, sample, evsel);
+	ev->gfp = field_val(f->gfp, sample, evsel);
+	ev->callsite = 0;
 	if (kmem->resolver && sample->callchain)
-		ev.callsite = callsite_resolver__callsite(kmem->resolver,
-							  sample->callchain);
+		ev->callsite = callsite_resolver__callsite(kmem->resolver,
+							   sample->callchain);
 	if (kmem->gfp_names) {
-		err = note_gfp_name(kmem, evsel, sample, ev.gfp);
+		err = note_gfp_name(kmem, evsel, sample, ev->gfp);
 		if (err)
 			return err;
 	}
-	err = kmem_page__alloc(kmem->kp, &ev);
-	/* The analysis counts the events it refused; go on with the rest. */
-	return err == -EINVAL ? 0 : err;
+	return 0;
 }
 
 static int process_page_free(struct perf_kmem *kmem, struct evsel *evsel,
 			     struct perf_sample *sample)
 {
-	struct kmem_page_event ev = { .migtype = -1 };
-	int err;
+	const struct page_fields *f = &kmem->free_fields;
+	struct queued_event *q;
 
-	decode_page_event(kmem, evsel, sample, &kmem->free_fields, &ev);
-	err = kmem_page__free(kmem->kp, &ev);
-	return err == -EINVAL ? 0 : err;
-}
-
-/* Where @f ends in the raw data, if beyond @end. */
-static u32 field_end(struct tep_format_field *f, u32 end)
-{
-	return f ? max(end, (u32)(f->offset + f->size)) : end;
+	if (sample_too_short(kmem, f->raw_size, sample))
+		return 0;
+	q = enqueue(kmem, sample, QUEUED_PAGE_FREE);
+	if (!q)
+		return -ENOMEM;
+	q->page = (struct kmem_page_event){ .migtype = -1 };
+	decode_page_event(kmem, evsel, sample, f, &q->page);
+	return 0;
 }
 
 static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
@@ -389,20 +521,6 @@ static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 	f->raw_size = field_end(f->node, f->raw_size);
 	f->raw_size = field_end(f->name, f->raw_size);
 	return 0;
-}
-
-/*
- * The fields are read at fixed offsets: a sample too short to hold them is
- * damaged, and skipped rather than read beyond.
- */
-static bool slab_sample_too_short(struct perf_kmem *kmem,
-				  const struct slab_fields *f,
-				  struct perf_sample *sample)
-{
-	if (sample->raw_size >= f->raw_size)
-		return false;
-	kmem->nr_short_slab_events++;
-	return true;
 }
 
 /*
@@ -431,6 +549,39 @@ static const char *field_string(struct tep_format_field *f,
 	return memchr(s, '\0', len) ? s : NULL;
 }
 
+static size_t name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool name_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+/*
+ * A cache name lies in the event, which is gone by the time the queue
+ * delivers it: point *@name at our copy instead, one per cache.
+ */
+static int intern_cache_name(struct perf_kmem *kmem, const char **name)
+{
+	char *copy;
+
+	if (hashmap__find(kmem->cache_names, *name, &copy)) {
+		*name = copy;
+		return 0;
+	}
+	copy = strdup(*name);
+	if (!copy)
+		return -ENOMEM;
+	if (hashmap__add(kmem->cache_names, copy, copy)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*name = copy;
+	return 0;
+}
+
 /* Rows go by function unless --raw-ip asks for one per return address. */
 static u64 slab_callsite(struct perf_kmem *kmem, u64 call_site)
 {
@@ -444,22 +595,31 @@ static int process_slab_alloc(struct perf_kmem *kmem, struct evsel *evsel,
 {
 	const struct slab_fields *f = evsel->priv;
 	struct kmem_slab_alloc_event ev;
+	struct queued_event *q;
+	const char *cache;
 
-	if (slab_sample_too_short(kmem, f, sample))
+	if (sample_too_short(kmem, f->raw_size, sample))
 		return 0;
+	cache = f->name ? field_string(f->name, sample, evsel) : NULL;
+	if (cache && intern_cache_name(kmem, &cache))
+		return -ENOMEM;
 	ev = (struct kmem_slab_alloc_event){
 		.callsite = slab_callsite(kmem, field_val(f->call_site, sample,
 							  evsel)),
 		.ptr = field_val(f->ptr, sample, evsel),
 		.bytes_req = field_val(f->bytes_req, sample, evsel),
 		.bytes_alloc = field_val(f->bytes_alloc, sample, evsel),
-		.cache = f->name ? field_string(f->name, sample, evsel) : NULL,
+		.cache = cache,
 		.cpu = sample->cpu,
 		.cpu_node = cpu_to_node(kmem, sample->cpu),
 		.node = f->node ? field_int(f->node, sample, evsel) : -1,
 	};
 
-	return kmem_slab__alloc(kmem->ks, &ev);
+	q = enqueue(kmem, sample, QUEUED_SLAB_ALLOC);
+	if (!q)
+		return -ENOMEM;
+	q->slab_alloc = ev;
+	return 0;
 }
 
 static int process_slab_free(struct perf_kmem *kmem, struct evsel *evsel,
@@ -467,8 +627,9 @@ static int process_slab_free(struct perf_kmem *kmem, struct evsel *evsel,
 {
 	const struct slab_fields *f = evsel->priv;
 	struct kmem_slab_free_event ev;
+	struct queued_event *q;
 
-	if (slab_sample_too_short(kmem, f, sample))
+	if (sample_too_short(kmem, f->raw_size, sample))
 		return 0;
 	/* Nothing is counted by the freeing callsite: leave it unresolved. */
 	ev = (struct kmem_slab_free_event){
@@ -477,7 +638,11 @@ static int process_slab_free(struct perf_kmem *kmem, struct evsel *evsel,
 		.cpu = sample->cpu,
 	};
 
-	return kmem_slab__free(kmem->ks, &ev);
+	q = enqueue(kmem, sample, QUEUED_SLAB_FREE);
+	if (!q)
+		return -ENOMEM;
+	q->slab_free = ev;
+	return 0;
 }
 
 typedef int (*kmem_handler_t)(struct perf_kmem *kmem, struct evsel *evsel,
@@ -494,10 +659,19 @@ static int process_sample_event(const struct perf_tool *tool,
 
 	if (!handler)
 		return 0;
-	if (perf_time__skip_sample(&kmem->ptime, sample->time))
+	if (kmem->time_str && perf_time__skip_sample(&kmem->ptime, sample->time))
 		return 0;
 	kmem->nr_events++;
 	return handler(kmem, evsel, sample);
+}
+
+static int process_finished_round(const struct perf_tool *tool,
+				  union perf_event *event __maybe_unused,
+				  struct ordered_events *oe __maybe_unused)
+{
+	struct perf_kmem *kmem = container_of(tool, struct perf_kmem, tool);
+
+	return kmem_queue__end_round(kmem->queue);
 }
 
 static int process_lost_event(const struct perf_tool *tool,
@@ -664,8 +838,12 @@ static void print_bytes_line(const char *label, u64 bytes)
 }
 
 /* Shared by both summaries: totals are only as good as the recording. */
+/* What a damaged or incomplete trace kept from both analyses. */
 static void print_lost_events(struct perf_kmem *kmem)
 {
+	if (kmem->nr_short_events)
+		print_plain_line("Events ignored (too short):",
+				 kmem->nr_short_events);
 	if (!kmem->nr_lost)
 		return;
 	print_plain_line("Events lost while recording:", kmem->nr_lost);
@@ -974,9 +1152,6 @@ static void print_slab_summary(struct perf_kmem *kmem)
 	if (s->zero_size.nr)
 		print_plain_line("Zero-size allocations:", s->zero_size.nr);
 	print_slab_numa(kmem, s);
-	if (kmem->nr_short_slab_events)
-		print_plain_line("Events ignored (too short):",
-				 kmem->nr_short_slab_events);
 	print_lost_events(kmem);
 }
 
@@ -1289,6 +1464,11 @@ static int setup_slab_analysis(struct perf_kmem *kmem)
 	kmem->ks = kmem_slab__new(&config);
 	if (!kmem->ks)
 		return -ENOMEM;
+	kmem->cache_names = hashmap__new(name_hash, name_equal, NULL);
+	if (IS_ERR(kmem->cache_names)) {
+		kmem->cache_names = NULL;
+		return -ENOMEM;
+	}
 	return need_resolver(kmem);
 }
 
@@ -1334,7 +1514,9 @@ static int open_session(struct perf_kmem *kmem)
 	kmem->data.mode = PERF_DATA_MODE_READ;
 	kmem->data.force = kmem->force;
 
-	perf_tool__init(&kmem->tool, /*ordered_events=*/true);
+	/* Our queue puts the events in time order: see util/kmem-queue.h. */
+	perf_tool__init(&kmem->tool, /*ordered_events=*/false);
+	kmem->tool.finished_round = process_finished_round;
 	kmem->tool.sample = process_sample_event;
 	kmem->tool.mmap = process_kernel_mmap;
 	kmem->tool.mmap2 = process_kernel_mmap2;
@@ -1369,8 +1551,14 @@ static int quiet_perf(void)
 static int read_events(struct perf_kmem *kmem)
 {
 	int saved = quiet_perf();
-	int err = perf_session__process_events(kmem->session);
+	int err;
 
+	kmem->queue = kmem_queue__new(queued_size(kmem), deliver_queued, kmem);
+	if (!kmem->queue)
+		return -ENOMEM;
+	err = perf_session__process_events(kmem->session);
+	if (!err)
+		err = kmem_queue__flush(kmem->queue);
 	verbose = saved;
 	return err;
 }
@@ -1505,9 +1693,24 @@ static int analyse(struct perf_kmem *kmem, u64 data_size)
 	return err;
 }
 
+static void free_cache_names(struct perf_kmem *kmem)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!kmem->cache_names)
+		return;
+	hashmap__for_each_entry(kmem->cache_names, cur, bkt)
+		free(cur->pvalue);
+	hashmap__free(kmem->cache_names);
+	kmem->cache_names = NULL;
+}
+
 static void teardown(struct perf_kmem *kmem)
 {
+	kmem_queue__delete(kmem->queue);
 	kmem_slab__delete(kmem->ks);
+	free_cache_names(kmem);
 	cleanup_page_analysis(kmem);
 	callsite_resolver__delete(kmem->resolver);
 	free(kmem->cpu_node);

@@ -91,7 +91,19 @@ struct frame {
 	bool	is_alloc;
 };
 
+/*
+ * A sample's frames are mostly among a few hundred addresses: a small
+ * direct-mapped cache of them saves most lookups in the hashmap of all.
+ */
+#define RECENT_FRAMES	1024
+
+struct recent_frame {
+	u64		ip;
+	struct frame	*frame;
+};
+
 struct callsite_resolver {
+	struct recent_frame recent[RECENT_FRAMES];
 	struct machine	*machine;
 	/* When set, symbols come from here and not from the machine's maps. */
 	struct kmem_kallsyms *kallsyms;
@@ -263,7 +275,7 @@ static bool kernel_symbol(struct callsite_resolver *r, u64 ip, u64 *start,
 }
 
 /* Resolve one address, the first time it is seen. */
-static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
+static struct frame *lookup_frame(struct callsite_resolver *r, u64 ip)
 {
 	char name[KSYM_NAME_BUF];
 	struct frame *f;
@@ -285,6 +297,18 @@ static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
 		return NULL;
 	}
 	return f;
+}
+
+static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
+{
+	struct recent_frame *slot;
+
+	slot = &r->recent[ip_hash(ip, NULL) & (RECENT_FRAMES - 1)];
+	if (slot->frame && slot->ip == ip)
+		return slot->frame;
+	slot->frame = lookup_frame(r, ip);
+	slot->ip = ip;
+	return slot->frame;
 }
 
 u64 callsite_resolver__callsite(struct callsite_resolver *r,

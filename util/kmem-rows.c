@@ -34,6 +34,7 @@ void kmem_rows__exit(struct kmem_rows *rows)
 		free(rn);
 	}
 	zfree(&rows->sorted);
+	rows->last = NULL;
 	rows->root = RB_ROOT;
 	rows->nr = 0;
 }
@@ -43,6 +44,8 @@ void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
 	struct rb_node **p = &rows->root.rb_node, *parent = NULL;
 	struct row_node *rn;
 
+	if (rows->last && !rows->cmp_identity(key, rows->last))
+		return rows->last;
 	while (*p) {
 		int cmp;
 
@@ -50,7 +53,7 @@ void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
 		rn = rb_entry(parent, struct row_node, rb);
 		cmp = rows->cmp_identity(key, rn->row);
 		if (!cmp)
-			return rn->row;
+			return rows->last = rn->row;
 		p = cmp < 0 ? &parent->rb_left : &parent->rb_right;
 	}
 	rn = malloc(sizeof(*rn) + rows->row_size);
@@ -64,7 +67,7 @@ void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
 	rb_link_node(&rn->rb, parent, p);
 	rb_insert_color(&rn->rb, &rows->root);
 	rows->nr++;
-	return rn->row;
+	return rows->last = rn->row;
 }
 
 void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg),

@@ -22,6 +22,8 @@ struct kmem_rows {
 	size_t			nr;
 	size_t			row_size;
 	void			**sorted;
+	/* The row found last: runs of events often count in one row. */
+	void			*last;
 	/* The columns that make a row: equal rows are one row. */
 	kmem_rows_cmp_fn	cmp_identity;
 	/* Optional: take copies of what a new row points at, and free them. */
