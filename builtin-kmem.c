@@ -377,6 +377,15 @@ static bool sample_too_short(struct perf_kmem *kmem, u32 raw_size,
 	return true;
 }
 
+static void prefetch_queued(const void *record, void *arg)
+{
+	const struct queued_event *q = record;
+	struct perf_kmem *kmem = arg;
+
+	if (q->kind == QUEUED_PAGE_ALLOC || q->kind == QUEUED_PAGE_FREE)
+		kmem_page__prefetch(kmem->kp, q->page.pfn);
+}
+
 /* An analysis counts the events it refused; go on with the rest. */
 static int deliver_queued(void *record, void *arg)
 {
@@ -1556,6 +1565,8 @@ static int read_events(struct perf_kmem *kmem)
 	kmem->queue = kmem_queue__new(queued_size(kmem), deliver_queued, kmem);
 	if (!kmem->queue)
 		return -ENOMEM;
+	if (kmem->kp)
+		kmem_queue__set_prefetch(kmem->queue, prefetch_queued);
 	err = perf_session__process_events(kmem->session);
 	if (!err)
 		err = kmem_queue__flush(kmem->queue);

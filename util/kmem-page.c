@@ -40,6 +40,7 @@ struct kmem_page {
 	size_t				live_mask;
 	size_t				nr_live;
 	struct kmem_rows		rows[KMEM_NR_TABLES];
+	bool				want[KMEM_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
 };
@@ -90,6 +91,8 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 	if (!kp)
 		return NULL;
 	kp->config = *config;
+	kp->want[KMEM_TABLE_CALLER] = config->want_caller_table;
+	kp->want[KMEM_TABLE_ALLOC] = config->want_alloc_table;
 	if (!kp->config.page_size)
 		kp->config.page_size = 4096;
 	nr_nodes = kp->config.nr_nodes;
@@ -196,16 +199,30 @@ const char *kmem_page__migtype_name(const struct kmem_page *kp, int migtype,
 }
 
 
-static struct live_page *find_live(struct kmem_page *kp, u64 pfn)
+void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
+{
+	__builtin_prefetch(&kp->live[live_home(kp, pfn)]);
+}
+
+/* The slot of @pfn, or the empty slot where it would go. */
+static struct live_page *probe_live(struct kmem_page *kp, u64 pfn)
 {
 	size_t i = live_home(kp, pfn);
 
-	while (kp->live[i].pfn != KMEM_PAGE_NO_PFN) {
-		if (kp->live[i].pfn == pfn)
-			return &kp->live[i];
+	while (kp->live[i].pfn != KMEM_PAGE_NO_PFN && kp->live[i].pfn != pfn)
 		i = (i + 1) & kp->live_mask;
-	}
-	return NULL;
+	return &kp->live[i];
+}
+
+static struct live_page *find_live(struct kmem_page *kp, u64 pfn)
+{
+	struct live_page *lp;
+
+	/* The empty slots' mark is never a live page's. */
+	if (pfn == KMEM_PAGE_NO_PFN)
+		return NULL;
+	lp = probe_live(kp, pfn);
+	return lp->pfn == pfn ? lp : NULL;
 }
 
 /* Twice the slots, the live pages hashed anew. */
@@ -233,18 +250,16 @@ static int live_grow(struct kmem_page *kp)
 	return 0;
 }
 
-/* A slot for @pfn, which is not live. */
-static struct live_page *new_live(struct kmem_page *kp, u64 pfn)
+/* Make the empty slot @lp, found by probe_live(), @pfn's. */
+static struct live_page *new_live(struct kmem_page *kp, struct live_page *lp,
+				  u64 pfn)
 {
-	struct live_page *lp;
-	size_t i;
-
-	if (2 * (kp->nr_live + 1) > kp->live_mask + 1 && live_grow(kp))
-		return NULL;
-	i = live_home(kp, pfn);
-	while (kp->live[i].pfn != KMEM_PAGE_NO_PFN)
-		i = (i + 1) & kp->live_mask;
-	lp = &kp->live[i];
+	/* Grown, the table has another slot for @pfn. */
+	if (2 * (kp->nr_live + 1) > kp->live_mask + 1) {
+		if (live_grow(kp))
+			return NULL;
+		lp = probe_live(kp, pfn);
+	}
 	memset(lp, 0, sizeof(*lp));
 	lp->pfn = pfn;
 	kp->nr_live++;
@@ -287,17 +302,13 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	};
-	bool want[KMEM_NR_TABLES] = {
-		[KMEM_TABLE_CALLER] = kp->config.want_caller_table,
-		[KMEM_TABLE_ALLOC] = kp->config.want_alloc_table,
-	};
 	int t;
 
 	for (t = 0; t < KMEM_NR_TABLES; t++) {
 		struct kmem_page_row *row;
 
 		lp->rows[t] = NULL;
-		if (!want[t])
+		if (!kp->want[t])
 			continue;
 		key.pfn = t == KMEM_TABLE_ALLOC ? ev->pfn : 0;
 		row = kmem_rows__findnew(&kp->rows[t], &key);
@@ -344,11 +355,11 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (remote(kp, ev))
 		count(&s->alloc_remote, bytes);
 
-	lp = find_live(kp, ev->pfn);
-	if (lp)
+	lp = probe_live(kp, ev->pfn);
+	if (lp->pfn == ev->pfn)
 		drop_unfreed(kp, lp);
 	else
-		lp = new_live(kp, ev->pfn);
+		lp = new_live(kp, lp, ev->pfn);
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;

@@ -114,6 +114,9 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config);
 void kmem_page__delete(struct kmem_page *kp);
 
 /* Both return 0, or -EINVAL for an event that cannot be real, -ENOMEM. */
+/* Start loading what an event of @pfn will touch; it comes soon. */
+void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn);
+
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev);
 

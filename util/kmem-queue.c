@@ -30,10 +30,19 @@ struct kmem_queue {
 	u64		max_time;	/* latest time queued so far */
 	u64		next_flush;	/* deliver up to here at a round's end */
 	kmem_queue_fn	fn;
+	void		(*prefetch)(const void *record, void *arg);
 	void		*arg;
 };
 
 #define QUEUE_MIN_RECORDS	4096
+/* How far ahead of delivery the analysis is told what comes. */
+#define QUEUE_PREFETCH		8
+
+void kmem_queue__set_prefetch(struct kmem_queue *q,
+			      void (*prefetch)(const void *record, void *arg))
+{
+	q->prefetch = prefetch;
+}
 
 struct kmem_queue *kmem_queue__new(size_t record_size, kmem_queue_fn fn,
 				   void *arg)
@@ -162,6 +171,33 @@ static void sift_down(struct heap_entry *heap, size_t nr, size_t i)
 	heap[i] = moving;
 }
 
+/*
+ * Records of the first run, up to @limit, that go before every other run's
+ * next record: those of a CPU come in runs, so most records are delivered
+ * without touching the heap.
+ */
+static int deliver_from_top(struct kmem_queue *q, struct run *runs,
+			    struct heap_entry *heap, size_t nr, u64 limit)
+{
+	struct heap_entry next = heap[0], other = { .time = ~0ULL };
+	struct run *run = &runs[next.run];
+	int err = 0;
+
+	if (nr > 1)
+		other = heap[nr > 2 && before(&heap[2], &heap[1]) ? 2 : 1];
+	do {
+		if (q->prefetch && run->next + QUEUE_PREFETCH < run->end)
+			q->prefetch(record(q, q->records,
+					   run->next + QUEUE_PREFETCH), q->arg);
+		err = q->fn(record(q, q->records, run->next), q->arg);
+		if (++run->next == run->end)
+			break;
+		next.time = time_of(record(q, q->records, run->next));
+	} while (!err && next.time <= limit && (nr == 1 || before(&next, &other)));
+	heap[0].time = next.time;
+	return err;
+}
+
 /* Deliver, oldest first, the records up to @limit. */
 static int deliver_runs(struct kmem_queue *q, struct run *runs,
 			struct heap_entry *heap, size_t nr, u64 limit)
@@ -172,12 +208,8 @@ static int deliver_runs(struct kmem_queue *q, struct run *runs,
 	while (i--)
 		sift_down(heap, nr, i);
 	while (nr && heap[0].time <= limit && !err) {
-		struct run *run = &runs[heap[0].run];
-
-		err = q->fn(record(q, q->records, run->next), q->arg);
-		if (++run->next < run->end)
-			heap[0].time = time_of(record(q, q->records, run->next));
-		else
+		err = deliver_from_top(q, runs, heap, nr, limit);
+		if (runs[heap[0].run].next == runs[heap[0].run].end)
 			heap[0] = heap[--nr];
 		sift_down(heap, nr, 0);
 	}

@@ -35,6 +35,13 @@ struct kmem_queue *kmem_queue__new(size_t record_size, kmem_queue_fn fn,
 				   void *arg);
 void kmem_queue__delete(struct kmem_queue *q);
 
+/*
+ * @prefetch is told of a record a few records before it is delivered, to
+ * start loading what delivering it will touch.
+ */
+void kmem_queue__set_prefetch(struct kmem_queue *q,
+			      void (*prefetch)(const void *record, void *arg));
+
 /* Room for a record of time @time, its time filled in; NULL: no memory. */
 void *kmem_queue__add(struct kmem_queue *q, u64 time);
 
