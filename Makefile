@@ -32,7 +32,7 @@ OURS := builtin-kmem.c \
 	util/kmem-kallsyms.c util/kmem-kallsyms.h \
 	util/kmem-queue.c util/kmem-queue.h \
 	util/callsite-regex.c util/callsite-regex.h \
-	tests/kmem-page.c tests/kmem-slab.c \
+	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
 	tests/shell/kmem_slab.sh tests/shell/kmem_bad_input.sh \
 	Documentation/perf-kmem.txt
@@ -49,7 +49,8 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 # libFuzzer targets of the analysis cores, built outside perf with clang.
 FUZZ_PAGE    := $(B)/fuzz/kmem-page-fuzz
 FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
-FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB)
+FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
+FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
@@ -137,6 +138,7 @@ $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
 fuzz: $(FUZZ_BINS)
 	$(FUZZ_PAGE) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-page
 	$(FUZZ_SLAB) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-slab
+	$(FUZZ_KSYMS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-kallsyms
 
 clean:
 	rm -rf $(B) $(TOP)/perf

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of how perf kmem reads its input: util/kmem-queue.c, which
+ * puts events in time order, and util/kmem-kallsyms.c, which reads kernel
+ * symbols.  Expected orders and symbols are written out by hand, or, for
+ * the random stream, computed by a plain insertion sort in this file.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/kernel.h>
+#include "debug.h"
+#include "event.h"
+#include "tests.h"
+#include "util/callsite-regex.h"
+#include "util/kmem-kallsyms.h"
+#include "util/kmem-queue.h"
+
+/* --- the queue -------------------------------------------------------- */
+
+struct rec {
+	u64	time;
+	u64	id;	/* arrival number */
+};
+
+#define MAX_SEEN	4096
+
+struct seen {
+	u64	ids[MAX_SEEN];
+	u64	times[MAX_SEEN];
+	int	nr;
+	int	stop_after;	/* fail the delivery after this many; 0: never */
+	int	prefetched;
+};
+
+static int note(void *record, void *arg)
+{
+	struct rec *r = record;
+	struct seen *s = arg;
+
+	if (s->nr < MAX_SEEN) {
+		s->ids[s->nr] = r->id;
+		s->times[s->nr] = r->time;
+	}
+	s->nr++;
+	return s->stop_after && s->nr == s->stop_after ? -EINTR : 0;
+}
+
+static void note_prefetch(const void *record __maybe_unused, void *arg)
+{
+	((struct seen *)arg)->prefetched++;
+}
+
+static int add(struct kmem_queue *q, u64 time, u64 id)
+{
+	struct rec *r = kmem_queue__add(q, time);
+
+	if (!r)
+		return -ENOMEM;
+	r->id = id;
+	return 0;
+}
+
+/* Did the deliveries so far carry these ids, in this order? */
+static bool ids_are(const struct seen *s, const u64 *ids, int nr)
+{
+	int i;
+
+	if (s->nr != nr) {
+		pr_debug("got %d records, want %d\n", s->nr, nr);
+		return false;
+	}
+	for (i = 0; i < nr; i++) {
+		if (s->ids[i] != ids[i]) {
+			pr_debug("got id %" PRIu64 " at %d, want %" PRIu64 "\n",
+				 s->ids[i], i, ids[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int test__kmem_input_rounds(struct test_suite *t __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct seen s = { .nr = 0 };
+	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	int err = 0;
+
+	TEST_ASSERT_VAL("queue", q);
+	/* Round 1: CPU 0 then CPU 1, each in time order. */
+	err |= add(q, 10, 1);
+	err |= add(q, 30, 3);
+	err |= add(q, 20, 2);
+	err |= add(q, 40, 4);
+	TEST_ASSERT_VAL("add", !err);
+	/* Nothing is known to be complete after the first round. */
+	TEST_ASSERT_VAL("round 1", !kmem_queue__end_round(q) && s.nr == 0);
+	TEST_ASSERT_VAL("waiting", kmem_queue__nr(q) == 4);
+	/* Round 2 has an event older than round 1's latest. */
+	err |= add(q, 35, 5);
+	err |= add(q, 50, 6);
+	err |= add(q, 45, 7);
+	TEST_ASSERT_VAL("add 2", !err);
+	/* Up to round 1's latest (40): not 35, which is round 2's. */
+	TEST_ASSERT_VAL("round 2", !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("round 2 order",
+			ids_are(&s, (const u64[]){ 1, 2, 3, 5, 4 }, 5));
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("flush order",
+			ids_are(&s, (const u64[]){ 1, 2, 3, 5, 4, 7, 6 }, 7));
+	TEST_ASSERT_VAL("empty", kmem_queue__nr(q) == 0);
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+static int test__kmem_input_stable(struct test_suite *t __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct seen s = { .nr = 0 };
+	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	int err = 0;
+
+	TEST_ASSERT_VAL("queue", q);
+	/* Three runs; events of equal time go in the order they came. */
+	err |= add(q, 5, 1);
+	err |= add(q, 7, 2);
+	err |= add(q, 5, 3);
+	err |= add(q, 7, 4);
+	err |= add(q, 5, 5);
+	err |= add(q, 5, 6);
+	TEST_ASSERT_VAL("add", !err);
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("stable",
+			ids_are(&s, (const u64[]){ 1, 3, 5, 6, 2, 4 }, 6));
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+static int test__kmem_input_late(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct seen s = { .nr = 0 };
+	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	int err = 0;
+
+	TEST_ASSERT_VAL("queue", q);
+	err |= add(q, 100, 1);
+	TEST_ASSERT_VAL("round 1", !err && !kmem_queue__end_round(q));
+	err |= add(q, 200, 2);
+	TEST_ASSERT_VAL("round 2", !err && !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("100 out", ids_are(&s, (const u64[]){ 1 }, 1));
+	/* Older than what was delivered: late, but not lost. */
+	err |= add(q, 50, 3);
+	TEST_ASSERT_VAL("round 3", !err && !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("late delivered",
+			ids_are(&s, (const u64[]){ 1, 3, 2 }, 3));
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+static int test__kmem_input_error(struct test_suite *t __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct seen s = { .stop_after = 2 };
+	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	int err = 0;
+
+	TEST_ASSERT_VAL("queue", q);
+	TEST_ASSERT_VAL("bad size", !kmem_queue__new(12, note, &s));
+	err |= add(q, 1, 1);
+	err |= add(q, 2, 2);
+	err |= add(q, 3, 3);
+	TEST_ASSERT_VAL("add", !err);
+	TEST_ASSERT_VAL("error returned", kmem_queue__flush(q) == -EINTR);
+	TEST_ASSERT_VAL("stopped", s.nr == 2 && kmem_queue__nr(q) == 1);
+	s.stop_after = 0;
+	TEST_ASSERT_VAL("rest", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("all once", ids_are(&s, (const u64[]){ 1, 2, 3 }, 3));
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+#define RND_ROUNDS	40
+#define RND_CPUS	5
+#define RND_PER_CPU	20	/* at most, per round */
+
+static u64 xorshift(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Rounds of per-CPU runs whose times overlap the round before, as perf
+ * record writes them: delivered, they must be all the records, each once,
+ * in the order of a stable sort by time.
+ */
+static int test__kmem_input_random(struct test_suite *t __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	static struct rec all[RND_ROUNDS * RND_CPUS * RND_PER_CPU];
+	static struct seen s;
+	struct kmem_queue *q;
+	u64 state = 0x2545F4914F6CDD1DULL;
+	int nr = 0, round, cpu, i, j;
+
+	memset(&s, 0, sizeof(s));
+	q = kmem_queue__new(sizeof(struct rec), note, &s);
+	TEST_ASSERT_VAL("queue", q);
+	kmem_queue__set_prefetch(q, note_prefetch);
+	for (round = 0; round < RND_ROUNDS; round++) {
+		for (cpu = 0; cpu < RND_CPUS; cpu++) {
+			u64 times[RND_PER_CPU];
+			int n = xorshift(&state) % RND_PER_CPU;
+
+			/* Round r's times lie in [100r, 100r + 150). */
+			for (i = 0; i < n; i++)
+				times[i] = 100 * round + xorshift(&state) % 150;
+			qsort(times, n, sizeof(times[0]), cmp_u64);
+			for (i = 0; i < n; i++) {
+				all[nr] = (struct rec){ times[i], nr };
+				TEST_ASSERT_VAL("add", !add(q, times[i], nr));
+				nr++;
+			}
+		}
+		TEST_ASSERT_VAL("round", !kmem_queue__end_round(q));
+	}
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	/* Insertion sort: stable, and nothing like the queue's merge. */
+	for (i = 1; i < nr; i++) {
+		struct rec r = all[i];
+
+		for (j = i; j > 0 && all[j - 1].time > r.time; j--)
+			all[j] = all[j - 1];
+		all[j] = r;
+	}
+	TEST_ASSERT_VAL("count", s.nr == nr && nr <= MAX_SEEN);
+	for (i = 0; i < nr; i++)
+		TEST_ASSERT_VAL("order", s.ids[i] == all[i].id);
+	TEST_ASSERT_VAL("prefetched", s.prefetched > 0 && s.prefetched < nr);
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+/* --- the kallsyms table ---------------------------------------------- */
+
+/*
+ * Aliases at one address, a type perf skips (r), a line out of order, a
+ * line that is not a symbol, and two modules.
+ */
+static const char kallsyms_text[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000100 t __alloc_pages_noprof\n"
+	"ffffffff81000200 r __ksymtab_something\n"
+	"ffffffff81000300 T alloc_pages_mpol\n"
+	"ffffffff81000400 T do_anonymous_page\n"
+	"not a symbol line\n"
+	"ffffffff81000080 t early_fn\n"
+	"ffffffff81000500 D some_data\n"
+	"ffffffffc0000000 t mod_fn\t[mymod]\n"
+	"ffffffffc0000100 t mod_fn2\t[mymod]\n"
+	"ffffffffc0003000 t other_fn\t[other]";
+
+static int write_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	ssize_t len = strlen(text);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != len) {
+		close(fd);
+		unlink(path);
+		return -EIO;
+	}
+	close(fd);
+	return 0;
+}
+
+static bool finds(const struct kmem_kallsyms *ks, u64 addr, const char *name,
+		  u64 start)
+{
+	struct kmem_ksym sym;
+
+	if (!kmem_kallsyms__find(ks, addr, &sym)) {
+		pr_debug("%#" PRIx64 ": no symbol, want %s\n", addr, name);
+		return false;
+	}
+	if (sym.start != start || sym.len != (int)strlen(name) ||
+	    memcmp(sym.name, name, sym.len)) {
+		pr_debug("%#" PRIx64 ": got %.*s at %#" PRIx64 ", want %s\n",
+			 addr, sym.len, sym.name, sym.start, name);
+		return false;
+	}
+	return true;
+}
+
+static bool finds_none(const struct kmem_kallsyms *ks, u64 addr)
+{
+	struct kmem_ksym sym;
+
+	return !kmem_kallsyms__find(ks, addr, &sym);
+}
+
+static void count_sym(const struct kmem_ksym *sym __maybe_unused, void *arg)
+{
+	(*(int *)arg)++;
+}
+
+static int check_kallsyms(const char *path)
+{
+	char err[256];
+	struct kmem_kallsyms *ks = kmem_kallsyms__read(path, err, sizeof(err));
+	int nr = 0;
+	u64 addr;
+
+	TEST_ASSERT_VAL("read", ks);
+	/* Of aliases, the last in the file, as perf's loader keeps. */
+	TEST_ASSERT_VAL("alias", finds(ks, 0xffffffff81000010ULL, "startup_64",
+				       0xffffffff81000000ULL));
+	TEST_ASSERT_VAL("out of order", finds(ks, 0xffffffff810000ffULL,
+					      "early_fn", 0xffffffff81000080ULL));
+	/* 'r' is not kept: the function before runs on to the next. */
+	TEST_ASSERT_VAL("rodata skipped",
+			finds(ks, 0xffffffff81000250ULL, "__alloc_pages_noprof",
+			      0xffffffff81000100ULL));
+	TEST_ASSERT_VAL("exact start", finds(ks, 0xffffffff81000400ULL,
+					     "do_anonymous_page",
+					     0xffffffff81000400ULL));
+	/* The last of vmlinux ends a page after its start. */
+	TEST_ASSERT_VAL("end of vmlinux", finds(ks, 0xffffffff81001fffULL,
+						"some_data",
+						0xffffffff81000500ULL));
+	TEST_ASSERT_VAL("past vmlinux", finds_none(ks, 0xffffffff81002000ULL));
+	TEST_ASSERT_VAL("before all", finds_none(ks, 0xffffffff80000000ULL));
+	/* The last of a module, too; the module's name is not the symbol's. */
+	TEST_ASSERT_VAL("module", finds(ks, 0xffffffffc0001fffULL, "mod_fn2",
+					0xffffffffc0000100ULL));
+	TEST_ASSERT_VAL("past module", finds_none(ks, 0xffffffffc0002000ULL));
+	TEST_ASSERT_VAL("other module", finds(ks, 0xffffffffc0003004ULL,
+					      "other_fn",
+					      0xffffffffc0003000ULL));
+	/* An alias dropped from the table is still found by name. */
+	TEST_ASSERT_VAL("_text", kmem_kallsyms__address(ks, "_text", &addr) &&
+				 addr == 0xffffffff81000000ULL);
+	TEST_ASSERT_VAL("no such name", !kmem_kallsyms__address(ks, "_tex", &addr));
+	kmem_kallsyms__for_each(ks, count_sym, &nr);
+	TEST_ASSERT_VAL("kept", nr == 9);
+	kmem_kallsyms__delete(ks);
+	return TEST_OK;
+}
+
+static int test__kmem_input_kallsyms(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	char path[] = "/tmp/kmem-kallsyms-XXXXXX", err[256];
+	char zeros[] = "/tmp/kmem-kallsyms-XXXXXX";
+	int ret;
+
+	TEST_ASSERT_VAL("write", !write_file(path, kallsyms_text));
+	ret = check_kallsyms(path);
+	unlink(path);
+	if (ret != TEST_OK)
+		return ret;
+
+	/* kptr_restrict: every address 0, nothing to resolve with. */
+	TEST_ASSERT_VAL("write zeros", !write_file(zeros,
+		"0000000000000000 T _text\n0000000000000000 T f\n"));
+	TEST_ASSERT_VAL("zeros refused",
+			!kmem_kallsyms__read(zeros, err, sizeof(err)) &&
+			strstr(err, "kptr_restrict"));
+	unlink(zeros);
+	TEST_ASSERT_VAL("missing refused",
+			!kmem_kallsyms__read("/nonexistent/kallsyms", err,
+					     sizeof(err)) &&
+			strstr(err, "/nonexistent/kallsyms"));
+	return TEST_OK;
+}
+
+/* The resolver on the table: callsite and name of a made-up chain. */
+static int test__kmem_input_resolver(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	char path[] = "/tmp/kmem-kallsyms-XXXXXX", err[256], name[128];
+	struct {
+		u64 nr;
+		u64 ips[5];
+	} chain = { 5, {
+		PERF_CONTEXT_KERNEL,
+		0xffffffff81000120ULL,	/* __alloc_pages_noprof */
+		0xffffffff81000310ULL,	/* alloc_pages_mpol */
+		0xffffffff81000432ULL,	/* do_anonymous_page: the callsite */
+		0xffffffff81000090ULL,	/* early_fn */
+	} };
+	struct callsite_resolver *r;
+	u64 cs;
+
+	TEST_ASSERT_VAL("write", !write_file(path, kallsyms_text));
+	r = callsite_resolver__new(NULL, NULL, false, false, err, sizeof(err));
+	TEST_ASSERT_VAL("resolver", r);
+	TEST_ASSERT_VAL("use", !callsite_resolver__use_kallsyms(r, path, err,
+								 sizeof(err)));
+	cs = callsite_resolver__callsite(r, (struct ip_callchain *)&chain);
+	TEST_ASSERT_VAL("callsite", cs == 0xffffffff81000400ULL);
+	callsite_resolver__name(r, 0xffffffff81000432ULL, true, name,
+				sizeof(name));
+	TEST_ASSERT_VAL("name+off", !strcmp(name, "do_anonymous_page+0x32"));
+	callsite_resolver__name(r, 0xffffffff90000000ULL, false, name,
+				sizeof(name));
+	TEST_ASSERT_VAL("no symbol", !strcmp(name, "0xffffffff90000000"));
+	callsite_resolver__delete(r);
+	unlink(path);
+	return TEST_OK;
+}
+
+static struct test_case kmem_input_tests[] = {
+	TEST_CASE("kmem input: rounds delivered by perf's rule", kmem_input_rounds),
+	TEST_CASE("kmem input: equal times in arrival order", kmem_input_stable),
+	TEST_CASE("kmem input: late events not lost", kmem_input_late),
+	TEST_CASE("kmem input: delivery error stops and resumes", kmem_input_error),
+	TEST_CASE("kmem input: random rounds against a stable sort", kmem_input_random),
+	TEST_CASE("kmem input: kallsyms table", kmem_input_kallsyms),
+	TEST_CASE("kmem input: callsites from the kallsyms table", kmem_input_resolver),
+	{ .name = NULL, }
+};
+
+struct test_suite suite__kmem_input = {
+	.desc = "perf kmem input: event order and kernel symbols",
+	.test_cases = kmem_input_tests,
+};
