@@ -26,7 +26,7 @@ struct rec {
 	u64	id;	/* arrival number */
 };
 
-#define MAX_SEEN	4096
+#define MAX_SEEN	20000
 
 struct seen {
 	u64	ids[MAX_SEEN];
@@ -86,9 +86,12 @@ static bool ids_are(const struct seen *s, const u64 *ids, int nr)
 static int test__kmem_input_rounds(struct test_suite *t __maybe_unused,
 				   int subtest __maybe_unused)
 {
-	struct seen s = { .nr = 0 };
-	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	static struct seen s;
+	struct kmem_queue *q;
 	int err = 0;
+
+	memset(&s, 0, sizeof(s));
+	q = kmem_queue__new(sizeof(struct rec), note, &s);
 
 	TEST_ASSERT_VAL("queue", q);
 	/* Round 1: CPU 0 then CPU 1, each in time order. */
@@ -120,9 +123,12 @@ static int test__kmem_input_rounds(struct test_suite *t __maybe_unused,
 static int test__kmem_input_stable(struct test_suite *t __maybe_unused,
 				   int subtest __maybe_unused)
 {
-	struct seen s = { .nr = 0 };
-	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	static struct seen s;
+	struct kmem_queue *q;
 	int err = 0;
+
+	memset(&s, 0, sizeof(s));
+	q = kmem_queue__new(sizeof(struct rec), note, &s);
 
 	TEST_ASSERT_VAL("queue", q);
 	/* Three runs; events of equal time go in the order they came. */
@@ -143,9 +149,12 @@ static int test__kmem_input_stable(struct test_suite *t __maybe_unused,
 static int test__kmem_input_late(struct test_suite *t __maybe_unused,
 				 int subtest __maybe_unused)
 {
-	struct seen s = { .nr = 0 };
-	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	static struct seen s;
+	struct kmem_queue *q;
 	int err = 0;
+
+	memset(&s, 0, sizeof(s));
+	q = kmem_queue__new(sizeof(struct rec), note, &s);
 
 	TEST_ASSERT_VAL("queue", q);
 	err |= add(q, 100, 1);
@@ -166,9 +175,13 @@ static int test__kmem_input_late(struct test_suite *t __maybe_unused,
 static int test__kmem_input_error(struct test_suite *t __maybe_unused,
 				  int subtest __maybe_unused)
 {
-	struct seen s = { .stop_after = 2 };
-	struct kmem_queue *q = kmem_queue__new(sizeof(struct rec), note, &s);
+	static struct seen s;
+	struct kmem_queue *q;
 	int err = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.stop_after = 2;
+	q = kmem_queue__new(sizeof(struct rec), note, &s);
 
 	TEST_ASSERT_VAL("queue", q);
 	TEST_ASSERT_VAL("bad size", !kmem_queue__new(12, note, &s));
@@ -185,7 +198,8 @@ static int test__kmem_input_error(struct test_suite *t __maybe_unused,
 	return TEST_OK;
 }
 
-#define RND_ROUNDS	40
+/* More records than the queue's first array holds: it must close holes. */
+#define RND_ROUNDS	200
 #define RND_CPUS	5
 #define RND_PER_CPU	20	/* at most, per round */
 
@@ -251,7 +265,7 @@ static int test__kmem_input_random(struct test_suite *t __maybe_unused,
 			all[j] = all[j - 1];
 		all[j] = r;
 	}
-	TEST_ASSERT_VAL("count", s.nr == nr && nr <= MAX_SEEN);
+	TEST_ASSERT_VAL("count", s.nr == nr && nr <= MAX_SEEN && nr > 8192);
 	for (i = 0; i < nr; i++)
 		TEST_ASSERT_VAL("order", s.ids[i] == all[i].id);
 	TEST_ASSERT_VAL("prefetched", s.prefetched > 0 && s.prefetched < nr);
