@@ -1399,6 +1399,7 @@ static int setup_page_analysis(struct perf_kmem *kmem)
 	config.page_size = kmem->page_size;
 	config.pre_v4_4_migtypes =
 		kernel_before(kmem->session->header.env.os_release, 4, 4);
+	config.want_caller_table = true;
 	config.want_alloc_table = kmem->alloc;
 	config.live_only = kmem->live;
 	config.nr_nodes = kmem->have_mem2node ? kmem->nr_nodes : 0;

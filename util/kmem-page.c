@@ -7,15 +7,12 @@
  * thousands of live pages, whose rb-tree cost a cache miss a level.  Each
  * live page points at the table rows its allocation was counted in, so that
  * a free found later can mark those rows without looking them up again.
- * A slot is 16 bytes, the pfn and the --caller row, which also says the
- * order: what --alloc and NUMA traces need more sits in a side array.
  * Table rows sit in one rb-tree per table, keyed by the columns that make a
  * row.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 #include <linux/kernel.h>
 #include <linux/rbtree.h>
 #include <linux/zalloc.h>
@@ -26,13 +23,9 @@
 /* A slot of the live table; KMEM_PAGE_NO_PFN, never live, marks it empty. */
 struct live_page {
 	u64			pfn;
-	struct kmem_page_row	*caller_row;	/* its order is the page's */
-};
-
-/* The rest of a slot, kept only when asked for: same index. */
-struct live_extra {
-	struct kmem_page_row	*alloc_row;	/* --alloc */
-	s8			cpu_node;	/* allocating CPU's node */
+	struct kmem_page_row	*rows[KMEM_NR_TABLES];
+	s16			cpu_node;	/* allocating CPU's node */
+	u8			order;
 };
 
 #define LIVE_MIN_SLOTS		4096
@@ -44,30 +37,21 @@ struct kmem_page {
 	int				max_order;
 	/* Live pages: a power of two slots, at most half of them used. */
 	struct live_page		*live;
-	struct live_extra		*extra;		/* NULL: not needed */
 	size_t				live_mask;
 	size_t				nr_live;
 	struct kmem_rows		rows[KMEM_NR_TABLES];
+	bool				want[KMEM_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
 };
-
-static bool need_extra(const struct kmem_page *kp)
-{
-	return kp->config.want_alloc_table || kp->config.nr_nodes;
-}
 
 static int live_init(struct kmem_page *kp, size_t slots)
 {
 	size_t i;
 
 	kp->live = malloc(slots * sizeof(*kp->live));
-	kp->extra = need_extra(kp) ? calloc(slots, sizeof(*kp->extra)) : NULL;
-	if (!kp->live || (need_extra(kp) && !kp->extra)) {
-		free(kp->live);
-		free(kp->extra);
+	if (!kp->live)
 		return -ENOMEM;
-	}
 	for (i = 0; i < slots; i++)
 		kp->live[i].pfn = KMEM_PAGE_NO_PFN;
 	kp->live_mask = slots - 1;
@@ -107,6 +91,8 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 	if (!kp)
 		return NULL;
 	kp->config = *config;
+	kp->want[KMEM_TABLE_CALLER] = config->want_caller_table;
+	kp->want[KMEM_TABLE_ALLOC] = config->want_alloc_table;
 	if (!kp->config.page_size)
 		kp->config.page_size = 4096;
 	nr_nodes = kp->config.nr_nodes;
@@ -137,7 +123,6 @@ void kmem_page__delete(struct kmem_page *kp)
 	if (!kp)
 		return;
 	free(kp->live);
-	free(kp->extra);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		kmem_rows__exit(&kp->rows[t]);
 	free(kp->node_matrix);
@@ -220,37 +205,34 @@ void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
 }
 
 /* The slot of @pfn, or the empty slot where it would go. */
-static size_t probe_live(const struct kmem_page *kp, u64 pfn)
+static struct live_page *probe_live(struct kmem_page *kp, u64 pfn)
 {
 	size_t i = live_home(kp, pfn);
 
 	while (kp->live[i].pfn != KMEM_PAGE_NO_PFN && kp->live[i].pfn != pfn)
 		i = (i + 1) & kp->live_mask;
-	return i;
+	return &kp->live[i];
 }
 
-/* The slot of live @pfn, or -1. */
-static ssize_t find_live(const struct kmem_page *kp, u64 pfn)
+static struct live_page *find_live(struct kmem_page *kp, u64 pfn)
 {
-	size_t i;
+	struct live_page *lp;
 
 	/* The empty slots' mark is never a live page's. */
 	if (pfn == KMEM_PAGE_NO_PFN)
-		return -1;
-	i = probe_live(kp, pfn);
-	return kp->live[i].pfn == pfn ? (ssize_t)i : -1;
+		return NULL;
+	lp = probe_live(kp, pfn);
+	return lp->pfn == pfn ? lp : NULL;
 }
 
 /* Twice the slots, the live pages hashed anew. */
 static int live_grow(struct kmem_page *kp)
 {
 	struct live_page *old = kp->live;
-	struct live_extra *old_extra = kp->extra;
 	size_t i, slots = kp->live_mask + 1, nr = kp->nr_live;
 
 	if (live_init(kp, 2 * slots)) {
 		kp->live = old;
-		kp->extra = old_extra;
 		return -ENOMEM;
 	}
 	for (i = 0; i < slots; i++) {
@@ -258,40 +240,39 @@ static int live_grow(struct kmem_page *kp)
 
 		if (old[i].pfn == KMEM_PAGE_NO_PFN)
 			continue;
-		j = probe_live(kp, old[i].pfn);
+		j = live_home(kp, old[i].pfn);
+		while (kp->live[j].pfn != KMEM_PAGE_NO_PFN)
+			j = (j + 1) & kp->live_mask;
 		kp->live[j] = old[i];
-		if (old_extra)
-			kp->extra[j] = old_extra[i];
 	}
 	kp->nr_live = nr;
 	free(old);
-	free(old_extra);
 	return 0;
 }
 
-/* Make the empty slot @i, found by probe_live(), @pfn's; -1: no memory. */
-static ssize_t new_live(struct kmem_page *kp, size_t i, u64 pfn)
+/* Make the empty slot @lp, found by probe_live(), @pfn's. */
+static struct live_page *new_live(struct kmem_page *kp, struct live_page *lp,
+				  u64 pfn)
 {
 	/* Grown, the table has another slot for @pfn. */
 	if (2 * (kp->nr_live + 1) > kp->live_mask + 1) {
 		if (live_grow(kp))
-			return -1;
-		i = probe_live(kp, pfn);
+			return NULL;
+		lp = probe_live(kp, pfn);
 	}
-	kp->live[i] = (struct live_page){ .pfn = pfn };
-	if (kp->extra)
-		kp->extra[i] = (struct live_extra){ .cpu_node = -1 };
+	memset(lp, 0, sizeof(*lp));
+	lp->pfn = pfn;
 	kp->nr_live++;
-	return i;
+	return lp;
 }
 
 /*
- * Empty slot @hole, moving back the pages after it that could not sit in
- * their home slot, so that no lookup stops short of them.
+ * Empty the slot of @lp, moving back the pages after it that could not
+ * sit in their home slot, so that no lookup stops short of them.
  */
-static void retire_live(struct kmem_page *kp, size_t hole)
+static void retire_live(struct kmem_page *kp, struct live_page *lp)
 {
-	size_t i = hole;
+	size_t hole = lp - kp->live, i = hole;
 
 	for (;;) {
 		size_t home;
@@ -305,29 +286,14 @@ static void retire_live(struct kmem_page *kp, size_t hole)
 				hole < home || home <= i)
 			continue;
 		kp->live[hole] = kp->live[i];
-		if (kp->extra)
-			kp->extra[hole] = kp->extra[i];
 		hole = i;
 	}
 	kp->live[hole].pfn = KMEM_PAGE_NO_PFN;
 	kp->nr_live--;
 }
 
-/* The rows of each table slot @i's allocation was counted in. */
-static void slot_rows(const struct kmem_page *kp, size_t i,
-		      struct kmem_page_row *rows[KMEM_NR_TABLES])
-{
-	rows[KMEM_TABLE_CALLER] = kp->live[i].caller_row;
-	rows[KMEM_TABLE_ALLOC] = kp->extra ? kp->extra[i].alloc_row : NULL;
-}
-
-static int slot_order(const struct kmem_page *kp, size_t i)
-{
-	return kp->live[i].caller_row->order;
-}
-
-/* Count the allocation of slot @i in the rows of each table asked for. */
-static int count_in_rows(struct kmem_page *kp, size_t i,
+/* Count the allocation in the rows of each table asked for. */
+static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 			 const struct kmem_page_event *ev)
 {
 	struct kmem_page_row key = {
@@ -336,44 +302,40 @@ static int count_in_rows(struct kmem_page *kp, size_t i,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	};
-	struct kmem_page_row *row;
+	int t;
 
-	/* Every live page has a --caller row: it holds the page's order. */
-	row = kmem_rows__findnew(&kp->rows[KMEM_TABLE_CALLER], &key);
-	if (!row)
-		return -ENOMEM;
-	row->hits++;
-	kp->live[i].caller_row = row;
-	if (!kp->config.want_alloc_table)
-		return 0;
-	key.pfn = ev->pfn;
-	row = kmem_rows__findnew(&kp->rows[KMEM_TABLE_ALLOC], &key);
-	if (!row)
-		return -ENOMEM;
-	row->hits++;
-	kp->extra[i].alloc_row = row;
+	for (t = 0; t < KMEM_NR_TABLES; t++) {
+		struct kmem_page_row *row;
+
+		lp->rows[t] = NULL;
+		if (!kp->want[t])
+			continue;
+		key.pfn = t == KMEM_TABLE_ALLOC ? ev->pfn : 0;
+		row = kmem_rows__findnew(&kp->rows[t], &key);
+		if (!row)
+			return -ENOMEM;
+		row->hits++;
+		lp->rows[t] = row;
+	}
 	return 0;
 }
 
 /* The pfn is allocated again: the trace never saw the old allocation freed. */
-static void drop_unfreed(struct kmem_page *kp, size_t i)
+static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
 {
-	struct kmem_page_row *rows[KMEM_NR_TABLES];
 	int t;
 
-	count(&kp->summary.alloc_dropped, order_bytes(kp, slot_order(kp, i)));
-	slot_rows(kp, i, rows);
+	count(&kp->summary.alloc_dropped, order_bytes(kp, lp->order));
 	for (t = 0; t < KMEM_NR_TABLES; t++)
-		if (rows[t])
-			rows[t]->dropped++;
+		if (lp->rows[t])
+			lp->rows[t]->dropped++;
 }
 
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 {
 	struct kmem_page_summary *s = &kp->summary;
-	ssize_t i;
+	struct live_page *lp;
 	u64 bytes;
-	int err;
 
 	if (!valid_order(ev->order)) {
 		s->bad_order++;
@@ -393,46 +355,39 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (remote(kp, ev))
 		count(&s->alloc_remote, bytes);
 
-	i = probe_live(kp, ev->pfn);
-	if (kp->live[i].pfn == ev->pfn)
-		drop_unfreed(kp, i);
+	lp = probe_live(kp, ev->pfn);
+	if (lp->pfn == ev->pfn)
+		drop_unfreed(kp, lp);
 	else
-		i = new_live(kp, i, ev->pfn);
-	if (i < 0)
+		lp = new_live(kp, lp, ev->pfn);
+	if (!lp)
 		return -ENOMEM;
-	if (kp->extra)
-		kp->extra[i].cpu_node = valid_node(kp, ev->cpu_node) ?
-					ev->cpu_node : -1;
-	err = count_in_rows(kp, i, ev);
-	/* A live page without its --caller row would have no order. */
-	if (err && !kp->live[i].caller_row)
-		retire_live(kp, i);
-	return err;
+	lp->order = ev->order;
+	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
+	return count_in_rows(kp, lp, ev);
 }
 
-static void count_free_nodes(struct kmem_page *kp, size_t i,
-			     const struct kmem_page_event *ev, u64 bytes,
-			     struct kmem_page_row *rows[KMEM_NR_TABLES])
+static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,
+			     const struct kmem_page_event *ev, u64 bytes)
 {
 	struct kmem_page_summary *s = &kp->summary;
-	int t, from = kp->extra ? kp->extra[i].cpu_node : -1;
+	int t;
 
-	if (!valid_node(kp, from) || !valid_node(kp, ev->cpu_node))
+	if (!valid_node(kp, lp->cpu_node) || !valid_node(kp, ev->cpu_node))
 		return;
-	kp->node_matrix[from * kp->config.nr_nodes + ev->cpu_node] += bytes;
-	if (from == ev->cpu_node)
+	kp->node_matrix[lp->cpu_node * kp->config.nr_nodes + ev->cpu_node] += bytes;
+	if (lp->cpu_node == ev->cpu_node)
 		return;
 	count(&s->free_other_node, bytes);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
-		if (rows[t])
-			rows[t]->xnode_frees++;
+		if (lp->rows[t])
+			lp->rows[t]->xnode_frees++;
 }
 
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 {
 	struct kmem_page_summary *s = &kp->summary;
-	struct kmem_page_row *rows[KMEM_NR_TABLES];
-	ssize_t i;
+	struct live_page *lp;
 	u64 bytes;
 	int t;
 
@@ -444,22 +399,21 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (remote(kp, ev))
 		count(&s->free_remote, order_bytes(kp, ev->order));
 
-	i = find_live(kp, ev->pfn);
-	if (i < 0) {
+	lp = find_live(kp, ev->pfn);
+	if (!lp) {
 		count(&s->free_only, order_bytes(kp, ev->order));
 		return 0;
 	}
 	/* The allocation's size is what was handed out, whatever the free says. */
-	bytes = order_bytes(kp, slot_order(kp, i));
+	bytes = order_bytes(kp, lp->order);
 	count(&s->alloc_freed, bytes);
-	if (ev->order != slot_order(kp, i))
+	if (ev->order != lp->order)
 		s->free_order_differs++;
-	slot_rows(kp, i, rows);
-	count_free_nodes(kp, i, ev, bytes, rows);
+	count_free_nodes(kp, lp, ev, bytes);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
-		if (rows[t])
-			rows[t]->freed++;
-	retire_live(kp, i);
+		if (lp->rows[t])
+			lp->rows[t]->freed++;
+	retire_live(kp, lp);
 	return 0;
 }
 
@@ -484,7 +438,7 @@ void kmem_page__finish(struct kmem_page *kp)
 	for (i = 0; i <= kp->live_mask; i++) {
 		if (kp->live[i].pfn != KMEM_PAGE_NO_PFN)
 			count(&kp->summary.alloc_live,
-			      order_bytes(kp, slot_order(kp, i)));
+			      order_bytes(kp, kp->live[i].order));
 	}
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		kmem_rows__for_each(&kp->rows[t], finish_row, kp);
