@@ -10,7 +10,7 @@
 #   scripts/bench.sh                  1M samples (recorded once, then cached)
 #   scripts/bench.sh --5m             5M samples, plus a linearity check
 #   BENCH_SAMPLES=N scripts/bench.sh  any size (>= 1M for the check)
-#   BENCH_RUNS=N                      timed runs of each command (>= 5)
+#   BENCH_RUNS=N                      timed runs of each command (9; >= 5)
 #   BENCH_IDLE_WAIT=S                 wait up to S s for a quiet machine
 #
 # The trace is recorded with our perf ('perf kmem record --page': system
@@ -39,7 +39,7 @@ OURS=$TOP/perf
 UPSTREAM=$TOP/build/upstream/perf
 BENCH_DIR=$TOP/build/bench
 SAMPLES=${BENCH_SAMPLES:-1000000}
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-9}
 IDLE_WAIT=${BENCH_IDLE_WAIT:-300}
 BASE_SAMPLES=1000000
 
@@ -193,6 +193,17 @@ median() {
 			else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
+# ours/floor of each round, x100: the two ran seconds apart, so a change
+# in the machine's speed between rounds cancels out.
+round_ratios() {
+	paste "$BENCH_DIR/ours.times" "$BENCH_DIR/floor.times" |
+		awk '{ printf "%d\n", $3 ? 100 * $1 / $3 : 0 }'
+}
+
+centi() {
+	awk '{ printf "%.2f", $1 / 100 }'
+}
+
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'
 }
@@ -269,7 +280,10 @@ bench() {
 		printf '%-26s %9s\n' "upstream: kmem stat" failed
 	fi
 	echo
-	printf 'ours/floor:    time %s\n' "$(ratio "$ours_ms" "$floor_ms")"
+	printf 'ours/floor:    time %s (round by round: median %s, best %s)\n' \
+		"$(ratio "$ours_ms" "$floor_ms")" \
+		"$(round_ratios | median /dev/stdin 1 | centi)" \
+		"$(round_ratios | sort -n | head -n 1 | centi)"
 	[ -n "$up" ] || return 0
 	printf 'ours/upstream: time %s (%sx faster), anon %s\n' \
 		"$(ratio "$ours_ms" "$up_ms")" "$(ratio "$up_ms" "$ours_ms")" \

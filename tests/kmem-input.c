@@ -64,6 +64,22 @@ static int add(struct kmem_queue *q, u64 time, u64 id)
 	return 0;
 }
 
+static int add_recs(struct kmem_queue *q, const struct rec *recs, int nr)
+{
+	int i, err = 0;
+
+	for (i = 0; i < nr && !err; i++)
+		err = add(q, recs[i].time, recs[i].id);
+	return err;
+}
+
+/* A queue delivering to @s, emptied. */
+static struct kmem_queue *queue_for(struct seen *s)
+{
+	memset(s, 0, sizeof(*s));
+	return kmem_queue__new(sizeof(struct rec), note, s);
+}
+
 /* Did the deliveries so far carry these ids, in this order? */
 static bool ids_are(const struct seen *s, const u64 *ids, int nr)
 {
@@ -86,29 +102,20 @@ static bool ids_are(const struct seen *s, const u64 *ids, int nr)
 static int test__kmem_input_rounds(struct test_suite *t __maybe_unused,
 				   int subtest __maybe_unused)
 {
+	/* Round 1: CPU 0, then CPU 1, each in time order. */
+	static const struct rec round1[] = { {10, 1}, {30, 3}, {20, 2}, {40, 4} };
+	/* Round 2 has an event older than round 1's latest. */
+	static const struct rec round2[] = { {35, 5}, {50, 6}, {45, 7} };
 	static struct seen s;
-	struct kmem_queue *q;
-	int err = 0;
-
-	memset(&s, 0, sizeof(s));
-	q = kmem_queue__new(sizeof(struct rec), note, &s);
+	struct kmem_queue *q = queue_for(&s);
 
 	TEST_ASSERT_VAL("queue", q);
-	/* Round 1: CPU 0 then CPU 1, each in time order. */
-	err |= add(q, 10, 1);
-	err |= add(q, 30, 3);
-	err |= add(q, 20, 2);
-	err |= add(q, 40, 4);
-	TEST_ASSERT_VAL("add", !err);
+	TEST_ASSERT_VAL("add", !add_recs(q, round1, ARRAY_SIZE(round1)));
 	/* Nothing is known to be complete after the first round. */
 	TEST_ASSERT_VAL("round 1", !kmem_queue__end_round(q) && s.nr == 0);
 	TEST_ASSERT_VAL("waiting", kmem_queue__nr(q) == 4);
-	/* Round 2 has an event older than round 1's latest. */
-	err |= add(q, 35, 5);
-	err |= add(q, 50, 6);
-	err |= add(q, 45, 7);
-	TEST_ASSERT_VAL("add 2", !err);
-	/* Up to round 1's latest (40): not 35, which is round 2's. */
+	TEST_ASSERT_VAL("add 2", !add_recs(q, round2, ARRAY_SIZE(round2)));
+	/* Up to round 1's latest (40), round 2's 35 among them. */
 	TEST_ASSERT_VAL("round 2", !kmem_queue__end_round(q));
 	TEST_ASSERT_VAL("round 2 order",
 			ids_are(&s, (const u64[]){ 1, 2, 3, 5, 4 }, 5));
@@ -123,22 +130,15 @@ static int test__kmem_input_rounds(struct test_suite *t __maybe_unused,
 static int test__kmem_input_stable(struct test_suite *t __maybe_unused,
 				   int subtest __maybe_unused)
 {
+	/* Three runs; events of equal time go in the order they came. */
+	static const struct rec recs[] = {
+		{5, 1}, {7, 2}, {5, 3}, {7, 4}, {5, 5}, {5, 6},
+	};
 	static struct seen s;
-	struct kmem_queue *q;
-	int err = 0;
-
-	memset(&s, 0, sizeof(s));
-	q = kmem_queue__new(sizeof(struct rec), note, &s);
+	struct kmem_queue *q = queue_for(&s);
 
 	TEST_ASSERT_VAL("queue", q);
-	/* Three runs; events of equal time go in the order they came. */
-	err |= add(q, 5, 1);
-	err |= add(q, 7, 2);
-	err |= add(q, 5, 3);
-	err |= add(q, 7, 4);
-	err |= add(q, 5, 5);
-	err |= add(q, 5, 6);
-	TEST_ASSERT_VAL("add", !err);
+	TEST_ASSERT_VAL("add", !add_recs(q, recs, ARRAY_SIZE(recs)));
 	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
 	TEST_ASSERT_VAL("stable",
 			ids_are(&s, (const u64[]){ 1, 3, 5, 6, 2, 4 }, 6));
@@ -150,21 +150,14 @@ static int test__kmem_input_late(struct test_suite *t __maybe_unused,
 				 int subtest __maybe_unused)
 {
 	static struct seen s;
-	struct kmem_queue *q;
-	int err = 0;
-
-	memset(&s, 0, sizeof(s));
-	q = kmem_queue__new(sizeof(struct rec), note, &s);
+	struct kmem_queue *q = queue_for(&s);
 
 	TEST_ASSERT_VAL("queue", q);
-	err |= add(q, 100, 1);
-	TEST_ASSERT_VAL("round 1", !err && !kmem_queue__end_round(q));
-	err |= add(q, 200, 2);
-	TEST_ASSERT_VAL("round 2", !err && !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("round 1", !add(q, 100, 1) && !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("round 2", !add(q, 200, 2) && !kmem_queue__end_round(q));
 	TEST_ASSERT_VAL("100 out", ids_are(&s, (const u64[]){ 1 }, 1));
 	/* Older than what was delivered: late, but not lost. */
-	err |= add(q, 50, 3);
-	TEST_ASSERT_VAL("round 3", !err && !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("round 3", !add(q, 50, 3) && !kmem_queue__end_round(q));
 	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
 	TEST_ASSERT_VAL("late delivered",
 			ids_are(&s, (const u64[]){ 1, 3, 2 }, 3));
@@ -175,20 +168,14 @@ static int test__kmem_input_late(struct test_suite *t __maybe_unused,
 static int test__kmem_input_error(struct test_suite *t __maybe_unused,
 				  int subtest __maybe_unused)
 {
+	static const struct rec recs[] = { {1, 1}, {2, 2}, {3, 3} };
 	static struct seen s;
-	struct kmem_queue *q;
-	int err = 0;
-
-	memset(&s, 0, sizeof(s));
-	s.stop_after = 2;
-	q = kmem_queue__new(sizeof(struct rec), note, &s);
+	struct kmem_queue *q = queue_for(&s);
 
 	TEST_ASSERT_VAL("queue", q);
 	TEST_ASSERT_VAL("bad size", !kmem_queue__new(12, note, &s));
-	err |= add(q, 1, 1);
-	err |= add(q, 2, 2);
-	err |= add(q, 3, 3);
-	TEST_ASSERT_VAL("add", !err);
+	TEST_ASSERT_VAL("add", !add_recs(q, recs, ARRAY_SIZE(recs)));
+	s.stop_after = 2;
 	TEST_ASSERT_VAL("error returned", kmem_queue__flush(q) == -EINTR);
 	TEST_ASSERT_VAL("stopped", s.nr == 2 && kmem_queue__nr(q) == 1);
 	s.stop_after = 0;
@@ -235,8 +222,7 @@ static int test__kmem_input_random(struct test_suite *t __maybe_unused,
 	u64 state = 0x2545F4914F6CDD1DULL;
 	int nr = 0, round, cpu, i, j;
 
-	memset(&s, 0, sizeof(s));
-	q = kmem_queue__new(sizeof(struct rec), note, &s);
+	q = queue_for(&s);
 	TEST_ASSERT_VAL("queue", q);
 	kmem_queue__set_prefetch(q, note_prefetch);
 	for (round = 0; round < RND_ROUNDS; round++) {
