@@ -2,7 +2,6 @@
 /*
  * A kallsyms file as a sorted table of symbols; see kmem-kallsyms.h.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -95,18 +94,13 @@ static int load_text(struct kmem_kallsyms *ks, const char *path)
 	return err;
 }
 
-static bool hex_digit(char c, unsigned int *val)
-{
-	if (c >= '0' && c <= '9')
-		*val = c - '0';
-	else if (c >= 'a' && c <= 'f')
-		*val = c - 'a' + 10;
-	else if (c >= 'A' && c <= 'F')
-		*val = c - 'A' + 10;
-	else
-		return false;
-	return true;
-}
+/* One more than the value of a hex digit, 0 for any other byte. */
+static const unsigned char hex_value_plus_1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 /*
  * Parse the line at *@pos, "address type name[\t[module]]\n", and move
@@ -124,8 +118,9 @@ static bool parse_line(const char *text, size_t size, size_t *pos,
 		eol = end;
 	*pos = eol - text + (eol < end);
 	e->start = 0;
-	for (; p < eol && hex_digit(*p, &digit); p++)
-		e->start = e->start << 4 | digit;
+	/* A table lookup a digit: every line has sixteen. */
+	for (; p < eol && (digit = hex_value_plus_1[(unsigned char)*p]); p++)
+		e->start = e->start << 4 | (digit - 1);
 	if (eol - p < 4 || p[0] != ' ' || p[2] != ' ')
 		return false;
 	*type = p[1];
@@ -145,8 +140,13 @@ static bool parse_line(const char *text, size_t size, size_t *pos,
 /* The types perf keeps of kallsyms: text, weak, data and bss. */
 static bool wanted_type(char type)
 {
-	type = toupper((unsigned char)type);
-	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
+	switch (type) {
+	case 'T': case 't': case 'W': case 'w':
+	case 'D': case 'd': case 'B': case 'b':
+		return true;
+	default:
+		return false;
+	}
 }
 
 static int cmp_entry(const void *pa, const void *pb)
