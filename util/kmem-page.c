@@ -30,6 +30,12 @@ struct live_page {
 
 #define LIVE_MIN_SLOTS		4096
 
+/*
+ * Allocations of a few callsites come interleaved: a small direct-mapped
+ * cache of --caller rows spares most walks of the rows' rb-tree.
+ */
+#define ROW_CACHE_BITS		6
+
 struct kmem_page {
 	struct kmem_page_config		config;
 	struct kmem_page_summary	summary;
@@ -40,6 +46,7 @@ struct kmem_page {
 	size_t				live_mask;
 	size_t				nr_live;
 	struct kmem_rows		rows[KMEM_NR_TABLES];
+	struct kmem_page_row		*row_cache[1 << ROW_CACHE_BITS];
 	bool				want[KMEM_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
@@ -292,6 +299,27 @@ static void retire_live(struct kmem_page *kp, struct live_page *lp)
 	kp->nr_live--;
 }
 
+static bool same_row(const struct kmem_page_row *a,
+		     const struct kmem_page_row *b)
+{
+	return a->callsite == b->callsite && a->gfp == b->gfp &&
+	       a->order == b->order && a->migtype == b->migtype &&
+	       a->pfn == b->pfn;
+}
+
+static struct kmem_page_row *caller_row(struct kmem_page *kp,
+					const struct kmem_page_row *key)
+{
+	u64 h = key->callsite ^ key->gfp ^ ((u64)key->order << 40) ^
+		((u64)(u32)key->migtype << 48);
+	struct kmem_page_row **slot;
+
+	slot = &kp->row_cache[(h * 0x9E3779B97F4A7C15ULL) >> (64 - ROW_CACHE_BITS)];
+	if (!*slot || !same_row(*slot, key))
+		*slot = kmem_rows__findnew(&kp->rows[KMEM_TABLE_CALLER], key);
+	return *slot;
+}
+
 /* Count the allocation in the rows of each table asked for. */
 static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 			 const struct kmem_page_event *ev)
@@ -311,7 +339,10 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		if (!kp->want[t])
 			continue;
 		key.pfn = t == KMEM_TABLE_ALLOC ? ev->pfn : 0;
-		row = kmem_rows__findnew(&kp->rows[t], &key);
+		if (t == KMEM_TABLE_CALLER)
+			row = caller_row(kp, &key);
+		else
+			row = kmem_rows__findnew(&kp->rows[t], &key);
 		if (!row)
 			return -ENOMEM;
 		row->hits++;
