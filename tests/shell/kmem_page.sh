@@ -5,7 +5,8 @@
 # Record a real workload with 'perf kmem record --page', then check every
 # number of 'perf kmem stat --page' (summary, order x migration type grid,
 # callsite table) against an independent count of the same file's
-# 'perf script' output, done by the awk program below.
+# 'perf script' output, done by the awk program below; then the summary
+# and grid of a --time window against perf script of that window.
 #
 # Exit: 0 pass, 1 fail, 2 skip.
 
@@ -374,6 +375,46 @@ check_callers() {
 	fi
 }
 
+# Fill want and got from count_script's and parse_summary's output files.
+load_counts() {
+	local key value
+
+	want=()
+	got=()
+	while IFS=$'\t' read -r key value; do
+		want["$key"]=$value
+	done < <(key_values "$1")
+	while IFS=$'\t' read -r key value; do
+		got["$key"]=$value
+	done < <(key_values "$2")
+}
+
+# --time: the middle half of the trace, against perf script of the same
+# window.  Only what the window holds counts, live pages included.
+check_time_window() {
+	local all_alloc=$1 first last a b
+
+	read -r first last < <(perf script -i "${perfdata}" -F time 2>/dev/null |
+		awk '{ t = $1; sub(/:$/, "", t) } NR == 1 { f = t }
+		     END { print f, t }')
+	a=$(awk -v f="$first" -v l="$last" 'BEGIN { printf "%.6f", f + (l - f) / 4 }')
+	b=$(awk -v f="$first" -v l="$last" 'BEGIN { printf "%.6f", f + 3 * (l - f) / 4 }')
+	echo "Checking --time $a,$b..."
+	perf script -i "${perfdata}" --time "$a,$b" -F event,trace,ip,sym \
+		2>/dev/null | count_script "${page_size}" >"${tmpdir}/want-time"
+	perf kmem stat --page --time "$a,$b" -i "${perfdata}" \
+		>"${tmpdir}/stat-time" 2>&1 ||
+		{ fail "perf kmem stat --page --time failed"; return; }
+	parse_summary <"${tmpdir}/stat-time" >"${tmpdir}/got-time"
+	load_counts "${tmpdir}/want-time" "${tmpdir}/got-time"
+	if [ "${want[alloc]%% *}" -eq 0 ] ||
+	   [ "${want[alloc]%% *}" -ge "$all_alloc" ]; then
+		fail "--time window has ${want[alloc]%% *} of $all_alloc allocations"
+	fi
+	check_summary
+	check_grid
+}
+
 # perf kmem record runs this script again to get the workload.
 if [ "$1" = "--workload" ]; then
 	tmpdir=$2
@@ -418,12 +459,7 @@ perf kmem stat --page --caller -l 1000000 -i "${perfdata}" \
 	{ fail "perf kmem stat --page --caller failed"; exit 1; }
 parse_caller_table <"${tmpdir}/caller" >"${tmpdir}/table"
 
-while IFS=$'\t' read -r key value; do
-	want["$key"]=$value
-done < <(key_values "${tmpdir}/want")
-while IFS=$'\t' read -r key value; do
-	got["$key"]=$value
-done < <(key_values "${tmpdir}/got")
+load_counts "${tmpdir}/want" "${tmpdir}/got"
 
 alloc_nr=${want[alloc]%% *}
 echo "perf script: ${alloc_nr} allocations, ${want[free]%% *} frees," \
@@ -436,6 +472,7 @@ check_summary
 check_grid
 check_highuser_movable "${tmpdir}/table"
 check_callers "${tmpdir}/table" "${tmpdir}/want"
+check_time_window "${alloc_nr}"
 
 if [ "$err" -ne 0 ]; then
 	echo "--- perf kmem stat --page:"
