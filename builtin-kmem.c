@@ -1541,6 +1541,15 @@ static int open_session(struct perf_kmem *kmem)
 		kmem_err("cannot read %s: %s", kmem->input_name, why);
 		return err ?: -EINVAL;
 	}
+	/*
+	 * The analyses are set up from the header before the events are
+	 * read; a pipe brings its tracepoint formats and kernel build-id only
+	 * as it goes, the build-id last.
+	 */
+	if (perf_data__is_pipe(&kmem->data)) {
+		kmem_err("cannot analyse a pipe: record to a file (perf kmem record -o FILE)");
+		return -EINVAL;
+	}
 	return 0;
 }
 

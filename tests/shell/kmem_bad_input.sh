@@ -104,6 +104,11 @@ perf record -q -e cpu-clock -o "$dir/cycles.data" -- true >/dev/null 2>&1
 expect "no page events" "no page allocator events" "$dir/cycles.data" --page
 expect "no slab events" "no slab allocator events" "$good" --slab
 
+# A pipe: perf record -o - writes the pipe format; -i - reads stdin.
+if perf kmem record --page -o - -- true >"$dir/pipe.data" 2>/dev/null; then
+	expect "pipe" "cannot analyse a pipe" - --page <"$dir/pipe.data"
+fi
+
 expect "unknown sort key" "unknown sort key 'bogus'" "$good" --page -s bogus
 expect "bad --time" "invalid --time" "$good" --page --time nonsense
 
