@@ -1307,19 +1307,12 @@ static void alloc_func_print(const char *name, void *arg __maybe_unused)
  * a million-sample trace; the resolver reads it faster into a table of its
  * own.  A vmlinux, or a kallsyms the table refuses, stays with perf.
  */
-static void use_kallsyms_table(struct perf_kmem *kmem)
+static int use_kallsyms_table(struct perf_kmem *kmem)
 {
-	char err[PATH_MAX + 80];
-
 	if (symbol_conf.vmlinux_name || !symbol_conf.kallsyms_name)
-		return;
-	if (callsite_resolver__use_kallsyms(kmem->resolver,
-					   symbol_conf.kallsyms_name,
-					   err, sizeof(err)))
-		pr_debug("perf kmem: %s; loading it into perf's maps\n", err);
-	else
-		pr_debug("perf kmem: kernel symbols from %s\n",
-			 symbol_conf.kallsyms_name);
+		return 0;
+	return callsite_resolver__use_kallsyms(kmem->resolver,
+					       symbol_conf.kallsyms_name);
 }
 
 /* One resolver of kernel addresses serves both analyses. */
@@ -1337,8 +1330,7 @@ static int need_resolver(struct perf_kmem *kmem)
 		kmem_err("%s", err);
 		return -EINVAL;
 	}
-	use_kallsyms_table(kmem);
-	return 0;
+	return use_kallsyms_table(kmem);
 }
 
 static int setup_callsites(struct perf_kmem *kmem, struct evsel *alloc)

@@ -364,6 +364,17 @@ static int check_kallsyms(const char *path)
 	TEST_ASSERT_VAL("no such name", !kmem_kallsyms__address(ks, "_tex", &addr));
 	kmem_kallsyms__for_each(ks, count_sym, &nr);
 	TEST_ASSERT_VAL("kept", nr == 9);
+
+	/* Another boot put vmlinux 0x1000 higher: move it back, drop modules. */
+	kmem_kallsyms__relocate(ks, 0x1000);
+	TEST_ASSERT_VAL("moved", finds(ks, 0xffffffff80fff410ULL,
+				       "do_anonymous_page",
+				       0xffffffff80fff400ULL));
+	TEST_ASSERT_VAL("modules dropped", finds_none(ks, 0xffffffffbffff100ULL) &&
+					   finds_none(ks, 0xffffffffc0000100ULL));
+	nr = 0;
+	kmem_kallsyms__for_each(ks, count_sym, &nr);
+	TEST_ASSERT_VAL("vmlinux kept", nr == 6);
 	kmem_kallsyms__delete(ks);
 	return TEST_OK;
 }
@@ -416,8 +427,7 @@ static int test__kmem_input_resolver(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("write", !write_file(path, kallsyms_text));
 	r = callsite_resolver__new(NULL, NULL, false, false, err, sizeof(err));
 	TEST_ASSERT_VAL("resolver", r);
-	TEST_ASSERT_VAL("use", !callsite_resolver__use_kallsyms(r, path, err,
-								 sizeof(err)));
+	TEST_ASSERT_VAL("use", !callsite_resolver__use_kallsyms(r, path));
 	cs = callsite_resolver__callsite(r, (struct ip_callchain *)&chain);
 	TEST_ASSERT_VAL("callsite", cs == 0xffffffff81000400ULL);
 	callsite_resolver__name(r, 0xffffffff81000432ULL, true, name,

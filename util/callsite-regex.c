@@ -14,6 +14,7 @@
  * alloc_page_buffers or alloc_slab_page, are callsites and do not match.
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include <linux/zalloc.h>
 
 #include "callchain.h"
+#include "debug.h"
 #include "dso.h"
 #include "callsite-regex.h"
 #include "event.h"
@@ -105,8 +107,12 @@ struct recent_frame {
 struct callsite_resolver {
 	struct recent_frame recent[RECENT_FRAMES];
 	struct machine	*machine;
-	/* When set, symbols come from here and not from the machine's maps. */
+	/*
+	 * When set, symbols come from here and not from the machine's maps:
+	 * read at the first lookup, from kallsyms_path.
+	 */
 	struct kmem_kallsyms *kallsyms;
+	char		*kallsyms_path;
 	regex_t		regex;
 	bool		raw_ip;
 	struct hashmap	*frames;	/* address -> struct frame * */
@@ -193,6 +199,7 @@ void callsite_resolver__delete(struct callsite_resolver *r)
 		free(cur->pvalue);
 	hashmap__free(r->frames);
 	kmem_kallsyms__delete(r->kallsyms);
+	free(r->kallsyms_path);
 	regfree(&r->regex);
 	free(r);
 }
@@ -221,42 +228,67 @@ static bool recorded_reloc_ref(struct callsite_resolver *r, const char **name,
 }
 
 int callsite_resolver__use_kallsyms(struct callsite_resolver *r,
-				    const char *path, char *err,
-				    size_t err_size)
+				    const char *path)
 {
-	struct kmem_kallsyms *ks = kmem_kallsyms__read(path, err, err_size);
+	char *copy = strdup(path);
+
+	if (!copy)
+		return -ENOMEM;
+	free(r->kallsyms_path);
+	r->kallsyms_path = copy;
+	return 0;
+}
+
+/*
+ * The kallsyms table, read the first time it is needed: by then the trace's
+ * kernel map says where the recorded kernel's _text was, which the header
+ * alone does not (before the events, perf takes the running kernel's).
+ */
+static struct kmem_kallsyms *kallsyms_table(struct callsite_resolver *r)
+{
+	char err[PATH_MAX + 80];
+	struct kmem_kallsyms *ks;
 	const char *ref;
 	u64 recorded, found;
 
-	if (!ks)
-		return -EINVAL;
-	/*
-	 * A kallsyms of another boot has every symbol elsewhere (KASLR);
-	 * perf's own loader moves them, ours leaves such a file to it.
-	 */
-	if (recorded_reloc_ref(r, &ref, &recorded) &&
-	    (!kmem_kallsyms__address(ks, ref, &found) || found != recorded)) {
-		snprintf(err, err_size, "%s: %s is not where the trace has it",
-			 path, ref);
-		kmem_kallsyms__delete(ks);
-		return -ESTALE;
+	if (r->kallsyms || !r->kallsyms_path)
+		return r->kallsyms;
+	ks = kmem_kallsyms__read(r->kallsyms_path, err, sizeof(err));
+	if (ks && recorded_reloc_ref(r, &ref, &recorded)) {
+		if (!kmem_kallsyms__address(ks, ref, &found)) {
+			snprintf(err, sizeof(err), "%s: no %s",
+				 r->kallsyms_path, ref);
+			kmem_kallsyms__delete(ks);
+			ks = NULL;
+		} else if (found != recorded) {
+			/* Of another boot: under KASLR, vmlinux moved. */
+			pr_debug("perf kmem: %s: %s %#" PRIx64 " in the trace, %#" PRIx64 " in the file: moved\n",
+				 r->kallsyms_path, ref, recorded, found);
+			kmem_kallsyms__relocate(ks, found - recorded);
+		}
 	}
-	kmem_kallsyms__delete(r->kallsyms);
+	if (ks)
+		pr_debug("perf kmem: kernel symbols from %s\n", r->kallsyms_path);
+	else
+		pr_debug("perf kmem: %s; loading it into perf's maps\n", err);
+	/* Tried once either way. */
+	zfree(&r->kallsyms_path);
 	r->kallsyms = ks;
-	return 0;
+	return ks;
 }
 
 /* The function @ip is in: its start, and its name copied into @name. */
 static bool kernel_symbol(struct callsite_resolver *r, u64 ip, u64 *start,
 			  char *name, size_t size)
 {
+	struct kmem_kallsyms *ks = kallsyms_table(r);
 	struct map *map = NULL;
 	struct symbol *sym;
 
-	if (r->kallsyms) {
+	if (ks) {
 		struct kmem_ksym ksym;
 
-		if (!kmem_kallsyms__find(r->kallsyms, ip, &ksym))
+		if (!kmem_kallsyms__find(ks, ip, &ksym))
 			return false;
 		*start = ksym.start;
 		snprintf(name, size, "%.*s", ksym.len, ksym.name);
@@ -385,7 +417,7 @@ int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
 	struct symbol *sym;
 	struct rb_node *n __maybe_unused;
 
-	if (r->kallsyms) {
+	if (kallsyms_table(r)) {
 		kmem_kallsyms__for_each(r->kallsyms, list_if_alloc_func, &walk);
 		return 0;
 	}

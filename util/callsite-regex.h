@@ -38,14 +38,14 @@ void callsite_resolver__delete(struct callsite_resolver *r);
 
 /*
  * Take kernel symbols from the kallsyms file @path, read into a table of
- * our own, instead of loading them into the machine's maps (see
- * kmem-kallsyms.h for why).  It must be of the recorded boot: its _text
- * where the trace has it.  On failure, with @err saying why, the maps
- * stay the source.
+ * our own at the first lookup, instead of loading them into the machine's
+ * maps (see kmem-kallsyms.h for why).  Of another boot of the kernel
+ * (its _text elsewhere than the trace's kernel map has it), its vmlinux
+ * symbols are moved by the difference and its module symbols dropped.  If
+ * it cannot be read, the maps stay the source (perf -v says why).
  */
 int callsite_resolver__use_kallsyms(struct callsite_resolver *r,
-				    const char *path, char *err,
-				    size_t err_size);
+				    const char *path);
 
 /* Does @name match the allocator pattern? */
 bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,

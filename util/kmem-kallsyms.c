@@ -241,6 +241,25 @@ struct kmem_kallsyms *kmem_kallsyms__read(const char *path, char *err,
 	return ks;
 }
 
+void kmem_kallsyms__relocate(struct kmem_kallsyms *ks, u64 delta)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < ks->nr; i++) {
+		struct ksym_entry e = ks->syms[i];
+
+		/* Each boot loads modules where it likes: no delta fits them. */
+		if (e.mod_len)
+			continue;
+		e.start -= delta;
+		ks->syms[kept++] = e;
+	}
+	ks->nr = kept;
+	/* A symbol below the delta wrapped around. */
+	if (!sorted(ks))
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_entry);
+}
+
 void kmem_kallsyms__delete(struct kmem_kallsyms *ks)
 {
 	if (!ks)

@@ -25,6 +25,12 @@ struct kmem_kallsyms *kmem_kallsyms__read(const char *path, char *err,
 					  size_t err_size);
 void kmem_kallsyms__delete(struct kmem_kallsyms *ks);
 
+/*
+ * Move the symbols of vmlinux down by @delta, where another boot (KASLR)
+ * put the kernel; drop the modules', which moved each by its own.
+ */
+void kmem_kallsyms__relocate(struct kmem_kallsyms *ks, u64 delta);
+
 /* A symbol's name, not NUL terminated in the file. */
 struct kmem_ksym {
 	u64		start;

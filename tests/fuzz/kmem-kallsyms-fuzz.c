@@ -84,6 +84,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		probe(ks, 0);
 		probe(ks, ~0ULL);
 		kmem_kallsyms__address(ks, "_text", &(u64){ 0 });
+		/* Any delta: the table stays sorted, without aliases. */
+		if (size >= 8) {
+			u64 delta;
+
+			memcpy(&delta, data, sizeof(delta));
+			kmem_kallsyms__relocate(ks, delta);
+			w = (struct walk){ .first = true };
+			kmem_kallsyms__for_each(ks, walk_sym, &w);
+			probe(ks, delta);
+		}
 		kmem_kallsyms__delete(ks);
 	} else {
 		check(err[0] != '\0', "a refusal says why");

@@ -415,6 +415,23 @@ check_time_window() {
 	check_grid
 }
 
+# A kallsyms of another boot (KASLR: vmlinux 2 MiB higher) must give the
+# callsites the trace's own does: perf kmem moves its symbols back.
+check_other_boot_kallsyms() {
+	perl -ne 'printf "%016x %s", hex($1) + 0x200000, $2 if /^(\S+) (.*\n)/' \
+		/proc/kallsyms >"${tmpdir}/shifted.kallsyms" 2>/dev/null
+	perf kmem stat --page --caller -i "${perfdata}" \
+		--kallsyms /proc/kallsyms >"${tmpdir}/caller-proc" 2>&1
+	perf kmem stat --page --caller -i "${perfdata}" \
+		--kallsyms "${tmpdir}/shifted.kallsyms" >"${tmpdir}/caller-shifted" 2>&1
+	if ! grep -q do_anonymous_page "${tmpdir}/caller-proc"; then
+		fail "--kallsyms /proc/kallsyms: no do_anonymous_page callsite"
+	elif ! cmp -s "${tmpdir}/caller-proc" "${tmpdir}/caller-shifted"; then
+		fail "--kallsyms of another boot gives other callsites:"
+		diff "${tmpdir}/caller-proc" "${tmpdir}/caller-shifted" | head -n 6
+	fi
+}
+
 # perf kmem record runs this script again to get the workload.
 if [ "$1" = "--workload" ]; then
 	tmpdir=$2
@@ -473,6 +490,8 @@ check_grid
 check_highuser_movable "${tmpdir}/table"
 check_callers "${tmpdir}/table" "${tmpdir}/want"
 check_time_window "${alloc_nr}"
+# /proc/kallsyms is of this boot only when the trace was recorded here.
+[ -n "${KMEM_PAGE_DATA:-}" ] || check_other_boot_kallsyms
 
 if [ "$err" -ne 0 ]; then
 	echo "--- perf kmem stat --page:"
