@@ -30,12 +30,6 @@ struct live_page {
 
 #define LIVE_MIN_SLOTS		4096
 
-/*
- * Allocations of a few callsites come interleaved: a small direct-mapped
- * cache of --caller rows spares most walks of the rows' rb-tree.
- */
-#define ROW_CACHE_BITS		6
-
 struct kmem_page {
 	struct kmem_page_config		config;
 	struct kmem_page_summary	summary;
@@ -46,8 +40,6 @@ struct kmem_page {
 	size_t				live_mask;
 	size_t				nr_live;
 	struct kmem_rows		rows[KMEM_NR_TABLES];
-	struct kmem_page_row		*row_cache[1 << ROW_CACHE_BITS];
-	bool				want[KMEM_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
 };
@@ -90,6 +82,15 @@ static int row_cmp_key(const void *pa, const void *pb)
 	return 0;
 }
 
+/* Of the columns row_cmp_key() compares. */
+static u64 row_hash(const void *r)
+{
+	const struct kmem_page_row *row = r;
+
+	return row->callsite ^ row->pfn ^ row->gfp ^ ((u64)row->order << 40) ^
+	       ((u64)(u32)row->migtype << 48);
+}
+
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 {
 	struct kmem_page *kp = zalloc(sizeof(*kp));
@@ -98,8 +99,6 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 	if (!kp)
 		return NULL;
 	kp->config = *config;
-	kp->want[KMEM_TABLE_CALLER] = config->want_caller_table;
-	kp->want[KMEM_TABLE_ALLOC] = config->want_alloc_table;
 	if (!kp->config.page_size)
 		kp->config.page_size = 4096;
 	nr_nodes = kp->config.nr_nodes;
@@ -117,9 +116,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		free(kp);
 		return NULL;
 	}
-	for (t = 0; t < KMEM_NR_TABLES; t++)
+	for (t = 0; t < KMEM_NR_TABLES; t++) {
 		kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
 				row_cmp_key);
+		kp->rows[t].hash = row_hash;
+	}
 	return kp;
 }
 
@@ -299,27 +300,6 @@ static void retire_live(struct kmem_page *kp, struct live_page *lp)
 	kp->nr_live--;
 }
 
-static bool same_row(const struct kmem_page_row *a,
-		     const struct kmem_page_row *b)
-{
-	return a->callsite == b->callsite && a->gfp == b->gfp &&
-	       a->order == b->order && a->migtype == b->migtype &&
-	       a->pfn == b->pfn;
-}
-
-static struct kmem_page_row *caller_row(struct kmem_page *kp,
-					const struct kmem_page_row *key)
-{
-	u64 h = key->callsite ^ key->gfp ^ ((u64)key->order << 40) ^
-		((u64)(u32)key->migtype << 48);
-	struct kmem_page_row **slot;
-
-	slot = &kp->row_cache[(h * 0x9E3779B97F4A7C15ULL) >> (64 - ROW_CACHE_BITS)];
-	if (!*slot || !same_row(*slot, key))
-		*slot = kmem_rows__findnew(&kp->rows[KMEM_TABLE_CALLER], key);
-	return *slot;
-}
-
 /* Count the allocation in the rows of each table asked for. */
 static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 			 const struct kmem_page_event *ev)
@@ -330,19 +310,20 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	};
+	bool want[KMEM_NR_TABLES] = {
+		[KMEM_TABLE_CALLER] = kp->config.want_caller_table,
+		[KMEM_TABLE_ALLOC] = kp->config.want_alloc_table,
+	};
 	int t;
 
 	for (t = 0; t < KMEM_NR_TABLES; t++) {
 		struct kmem_page_row *row;
 
 		lp->rows[t] = NULL;
-		if (!kp->want[t])
+		if (!want[t])
 			continue;
 		key.pfn = t == KMEM_TABLE_ALLOC ? ev->pfn : 0;
-		if (t == KMEM_TABLE_CALLER)
-			row = caller_row(kp, &key);
-		else
-			row = kmem_rows__findnew(&kp->rows[t], &key);
+		row = kmem_rows__findnew(&kp->rows[t], &key);
 		if (!row)
 			return -ENOMEM;
 		row->hits++;

@@ -34,18 +34,17 @@ void kmem_rows__exit(struct kmem_rows *rows)
 		free(rn);
 	}
 	zfree(&rows->sorted);
-	rows->last = NULL;
+	memset(rows->recent, 0, sizeof(rows->recent));
 	rows->root = RB_ROOT;
 	rows->nr = 0;
 }
 
-void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
+/* The rb-tree's row equal to @key, added as a copy of it if new. */
+static void *tree_findnew(struct kmem_rows *rows, const void *key)
 {
 	struct rb_node **p = &rows->root.rb_node, *parent = NULL;
 	struct row_node *rn;
 
-	if (rows->last && !rows->cmp_identity(key, rows->last))
-		return rows->last;
 	while (*p) {
 		int cmp;
 
@@ -53,7 +52,7 @@ void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
 		rn = rb_entry(parent, struct row_node, rb);
 		cmp = rows->cmp_identity(key, rn->row);
 		if (!cmp)
-			return rows->last = rn->row;
+			return rn->row;
 		p = cmp < 0 ? &parent->rb_left : &parent->rb_right;
 	}
 	rn = malloc(sizeof(*rn) + rows->row_size);
@@ -67,7 +66,21 @@ void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
 	rb_link_node(&rn->rb, parent, p);
 	rb_insert_color(&rn->rb, &rows->root);
 	rows->nr++;
-	return rows->last = rn->row;
+	return rn->row;
+}
+
+void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
+{
+	void **slot;
+
+	if (!rows->hash)
+		return tree_findnew(rows, key);
+	/* Fibonacci hashing: the top bits of the product pick the slot. */
+	slot = &rows->recent[(rows->hash(key) * 0x9E3779B97F4A7C15ULL) >>
+			     (64 - __builtin_ctz(KMEM_ROWS_RECENT))];
+	if (!*slot || rows->cmp_identity(key, *slot))
+		*slot = tree_findnew(rows, key);
+	return *slot;
 }
 
 void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg),

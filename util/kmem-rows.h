@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define KMEM_ROWS_RECENT	64	/* a power of two */
+
 typedef int (*kmem_rows_cmp_fn)(const void *a, const void *b);
 typedef int (*kmem_rows_key_cmp_fn)(const void *a, const void *b, int key);
 
@@ -22,13 +24,19 @@ struct kmem_rows {
 	size_t			nr;
 	size_t			row_size;
 	void			**sorted;
-	/* The row found last: runs of events often count in one row. */
-	void			*last;
 	/* The columns that make a row: equal rows are one row. */
 	kmem_rows_cmp_fn	cmp_identity;
 	/* Optional: take copies of what a new row points at, and free them. */
 	int			(*copy)(void *row);
 	void			(*release)(void *row);
+	/*
+	 * Optional: a hash of (some of) the columns that make a row.  With
+	 * it, rows found lately are kept in a small direct-mapped cache:
+	 * events of a few rows come interleaved, and each miss walks the
+	 * rb-tree.
+	 */
+	u64			(*hash)(const void *row);
+	void			*recent[KMEM_ROWS_RECENT];
 };
 
 void kmem_rows__init(struct kmem_rows *rows, size_t row_size,

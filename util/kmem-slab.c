@@ -10,6 +10,7 @@
  * sit in one rb-tree per table, keyed by the columns that make a row.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -44,6 +45,18 @@ static int cmp_cache(const char *a, const char *b)
 	if (!a || !b)
 		return a ? 1 : -1;
 	return strcmp(a, b);
+}
+
+/*
+ * Of the columns row_cmp_key() compares; the cache name by its address,
+ * which is one per cache where names are interned and otherwise only
+ * spreads equal names over more slots: the comparison decides.
+ */
+static u64 row_hash(const void *r)
+{
+	const struct kmem_slab_row *row = r;
+
+	return row->callsite ^ row->ptr ^ (u64)(uintptr_t)row->cache;
 }
 
 /* The columns that make a row of any of the tables. */
@@ -88,6 +101,7 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
 		kmem_rows__init(&ks->rows[t], sizeof(struct kmem_slab_row),
 				row_cmp_key);
+		ks->rows[t].hash = row_hash;
 		ks->rows[t].copy = copy_cache_name;
 		ks->rows[t].release = free_cache_name;
 	}
