@@ -28,7 +28,7 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 # rebuilds only what depends on it.
 OURS := builtin-kmem.c \
 	util/kmem-page.c util/kmem-page.h util/kmem-slab.c util/kmem-slab.h \
-	util/kmem-rows.c util/kmem-rows.h \
+	util/kmem-rows.c util/kmem-rows.h util/kmem-count.h \
 	util/kmem-kallsyms.c util/kmem-kallsyms.h \
 	util/kmem-queue.c util/kmem-queue.h \
 	util/callsite-regex.c util/callsite-regex.h \

@@ -138,6 +138,7 @@ struct perf_kmem {
 	struct page_fields	free_fields;
 	bool			have_callchains;
 	bool			pfn_is_page;	/* pre-v4.1 'page' field */
+	bool			pre_v4_4;	/* Movable and Reclaimable swapped */
 	u64			page_size;
 	struct hashmap		*gfp_names;	/* gfp value -> char * */
 	u64			last_gfp;	/* named last; runs are common */
@@ -830,13 +831,7 @@ static void print_nr_bytes_line(const char *label, u64 nr, u64 bytes)
 	       COMMAS(bytes));
 }
 
-static void print_count_line(const char *label, const struct kmem_page_count *c)
-{
-	print_nr_bytes_line(label, c->nr, c->bytes);
-}
-
-static void print_slab_count_line(const char *label,
-				  const struct kmem_slab_count *c)
+static void print_count_line(const char *label, const struct kmem_count *c)
 {
 	print_nr_bytes_line(label, c->nr, c->bytes);
 }
@@ -863,17 +858,14 @@ static void print_lost_events(struct perf_kmem *kmem)
 static void print_page_summary(struct perf_kmem *kmem)
 {
 	const struct kmem_page_summary *s = kmem_page__summary(kmem->kp);
-	struct kmem_page_count alloc_only = {
-		.nr = s->alloc_live.nr + s->alloc_dropped.nr,
-		.bytes = s->alloc_live.bytes + s->alloc_dropped.bytes,
-	};
+	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
 
 	printf("\n SUMMARY (page allocator)\n ========================\n\n");
-	print_count_line("Pages allocated+freed:", &s->alloc_freed);
+	print_count_line("Pages allocated+freed:", &s->life.freed);
 	printf("\n");
 	print_count_line("Pages allocated-only:", &alloc_only);
-	print_count_line("  still allocated at the end:", &s->alloc_live);
-	print_count_line("  allocated again, free not seen:", &s->alloc_dropped);
+	print_count_line("  still allocated at the end:", &s->life.live);
+	print_count_line("  allocated again, free not seen:", &s->life.dropped);
 	print_count_line("Pages freed-only:", &s->free_only);
 	printf("\n");
 	print_count_line("Page allocation failures:", &s->fail);
@@ -1055,7 +1047,7 @@ static void print_page_row(struct perf_kmem *kmem, const struct kmem_page_row *r
 		 kmem->page_size << r->order);
 	printf(" %19s | %11s | %5d | %-14s | %-*s", total, COMMAS(r->hits),
 	       r->order,
-	       kmem_page__migtype_name(kmem->kp, r->migtype, mt, sizeof(mt)),
+	       kmem_migtype__name(r->migtype, kmem->pre_v4_4, mt, sizeof(mt)),
 	       gw, gfp_name(kmem, r->gfp));
 	if (xnode)
 		printf(" | %12s", COMMAS(r->xnode_frees));
@@ -1124,41 +1116,38 @@ static void print_slab_frees(const struct kmem_slab_summary *s)
 static void print_slab_numa(struct perf_kmem *kmem,
 			    const struct kmem_slab_summary *s)
 {
-	print_slab_count_line("Ping-pong frees (on another CPU):",
+	print_count_line("Ping-pong frees (on another CPU):",
 			      &s->pingpong);
 	if (!kmem->cpu_node)
 		printf(" Cross-node analysis needs the NUMA topology of a newer perf record.\n");
 	else
-		print_slab_count_line("Cross-node allocations:", &s->xnode);
+		print_count_line("Cross-node allocations:", &s->xnode);
 }
 
 static void print_slab_summary(struct perf_kmem *kmem)
 {
 	const struct kmem_slab_summary *s = kmem_slab__summary(kmem->ks);
-	struct kmem_slab_count alloc_only = {
-		.nr = s->alloc_live.nr + s->alloc_dropped.nr,
-		.bytes = s->alloc_live.bytes + s->alloc_dropped.bytes,
-	};
+	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
 	/* No allocator hands out less than asked, but a damaged trace might. */
 	u64 wasted = s->alloc.bytes > s->bytes_req ?
 		     s->alloc.bytes - s->bytes_req : 0;
 
 	printf("\n SUMMARY (slab allocator)\n ========================\n\n");
-	print_slab_count_line("Total allocations:", &s->alloc);
+	print_count_line("Total allocations:", &s->alloc);
 	print_bytes_line("Total bytes requested:", s->bytes_req);
 	print_bytes_line("Internal fragmentation:", wasted);
 	printf(" %-34s %13.3f%%\n", "  wasted of allocated:",
 	       kmem_slab__frag(s->bytes_req, s->alloc.bytes));
 	printf("\n");
-	print_slab_count_line("Allocated+freed:", &s->alloc_freed);
-	print_slab_count_line("Allocated-only:", &alloc_only);
-	print_slab_count_line("  still allocated at the end:", &s->alloc_live);
-	print_slab_count_line("  allocated again, free not seen:",
-			      &s->alloc_dropped);
+	print_count_line("Allocated+freed:", &s->life.freed);
+	print_count_line("Allocated-only:", &alloc_only);
+	print_count_line("  still allocated at the end:", &s->life.live);
+	print_count_line("  allocated again, free not seen:",
+			      &s->life.dropped);
 	printf("\n");
 	print_slab_frees(s);
 	printf("\n");
-	print_slab_count_line("Allocation failures (requested):", &s->fail);
+	print_count_line("Allocation failures (requested):", &s->fail);
 	if (s->zero_size.nr)
 		print_plain_line("Zero-size allocations:", s->zero_size.nr);
 	print_slab_numa(kmem, s);
@@ -1390,8 +1379,9 @@ static int setup_page_analysis(struct perf_kmem *kmem)
 		kmem->have_mem2node = true;
 
 	config.page_size = kmem->page_size;
-	config.pre_v4_4_migtypes =
-		kernel_before(kmem->session->header.env.os_release, 4, 4);
+	kmem->pre_v4_4 = kernel_before(kmem->session->header.env.os_release,
+				       4, 4);
+	config.pre_v4_4_migtypes = kmem->pre_v4_4;
 	config.want_caller_table = true;
 	config.want_alloc_table = kmem->alloc;
 	config.live_only = kmem->live;

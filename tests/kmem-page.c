@@ -32,7 +32,7 @@ static bool eq(u64 got, u64 want)
 	return false;
 }
 
-static bool count_is(const struct kmem_page_count *c, u64 nr, u64 bytes)
+static bool count_is(const struct kmem_count *c, u64 nr, u64 bytes)
 {
 	return eq(c->nr, nr) && eq(c->bytes, bytes);
 }
@@ -144,9 +144,9 @@ static int check_match(struct kmem_page *kp)
 
 	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 2, 4 * PS + 8 * PS));
 	TEST_ASSERT_VAL("alloc_freed",
-			count_is(&s->alloc_freed, 2, 4 * PS + 8 * PS));
-	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 0, 0));
-	TEST_ASSERT_VAL("alloc_dropped", count_is(&s->alloc_dropped, 0, 0));
+			count_is(&s->life.freed, 2, 4 * PS + 8 * PS));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->life.live, 0, 0));
+	TEST_ASSERT_VAL("alloc_dropped", count_is(&s->life.dropped, 0, 0));
 	/* Frees count the order they name. */
 	TEST_ASSERT_VAL("free", count_is(&s->free, 2, 4 * PS + PS));
 	TEST_ASSERT_VAL("free_only", count_is(&s->free_only, 0, 0));
@@ -174,7 +174,7 @@ static int check_page_size(struct kmem_page *kp)
 	TEST_ASSERT_VAL("free", !free_ev(kp, 1, 1));
 	kmem_page__finish(kp);
 	/* 16 KiB pages, order 1: 32 KiB. */
-	TEST_ASSERT_VAL("alloc_freed", count_is(&s->alloc_freed, 1, 32768));
+	TEST_ASSERT_VAL("alloc_freed", count_is(&s->life.freed, 1, 32768));
 	return TEST_OK;
 }
 
@@ -185,7 +185,7 @@ static int check_default_page_size(struct kmem_page *kp)
 	TEST_ASSERT_VAL("alloc", !alloc_ev(kp, 1, 2, 0, CS_A));
 	kmem_page__finish(kp);
 	/* page_size 0 means unknown: 4096, order 2 is 16384. */
-	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 1, 16384));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->life.live, 1, 16384));
 	return TEST_OK;
 }
 
@@ -212,8 +212,8 @@ static int check_free_only(struct kmem_page *kp)
 	TEST_ASSERT_VAL("free", count_is(&s->free, 2, 2 * PS + PS));
 	TEST_ASSERT_VAL("free_only", count_is(&s->free_only, 2, 2 * PS + PS));
 	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 1, PS));
-	TEST_ASSERT_VAL("alloc_freed", count_is(&s->alloc_freed, 0, 0));
-	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 1, PS));
+	TEST_ASSERT_VAL("alloc_freed", count_is(&s->life.freed, 0, 0));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->life.live, 1, PS));
 	TEST_ASSERT_VAL("free_order_differs", eq(s->free_order_differs, 0));
 	return TEST_OK;
 }
@@ -237,7 +237,7 @@ static int check_failure(struct kmem_page *kp)
 
 	TEST_ASSERT_VAL("fail", count_is(&s->fail, 2, 8 * PS + PS));
 	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 0, 0));
-	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 0, 0));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->life.live, 0, 0));
 	TEST_ASSERT_VAL("grid total", eq(grid_total(kp), 0));
 	TEST_ASSERT_VAL("caller rows",
 			kmem_page__rows(kp, KMEM_TABLE_CALLER, NULL, 0, &nr));
@@ -268,9 +268,9 @@ static int check_realloc(struct kmem_page *kp)
 	kmem_page__finish(kp);
 
 	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, 2, 2 * PS + PS));
-	TEST_ASSERT_VAL("alloc_dropped", count_is(&s->alloc_dropped, 1, 2 * PS));
-	TEST_ASSERT_VAL("alloc_freed", count_is(&s->alloc_freed, 1, PS));
-	TEST_ASSERT_VAL("alloc_live", count_is(&s->alloc_live, 0, 0));
+	TEST_ASSERT_VAL("alloc_dropped", count_is(&s->life.dropped, 1, 2 * PS));
+	TEST_ASSERT_VAL("alloc_freed", count_is(&s->life.freed, 1, PS));
+	TEST_ASSERT_VAL("alloc_live", count_is(&s->life.live, 0, 0));
 	TEST_ASSERT_VAL("free_order_differs", eq(s->free_order_differs, 0));
 
 	/* Sorted by callsite then order (largest first): order 1, order 0. */
@@ -414,12 +414,12 @@ static int test__kmem_page_bad_migtype(struct test_suite *t __maybe_unused,
 
 static int check_columns_current(struct kmem_page *kp)
 {
-	TEST_ASSERT_VAL("0", eq(kmem_page__column(kp, 0), KMEM_COL_UNMOVABLE));
-	TEST_ASSERT_VAL("1", eq(kmem_page__column(kp, 1), KMEM_COL_MOVABLE));
-	TEST_ASSERT_VAL("2", eq(kmem_page__column(kp, 2), KMEM_COL_RECLAIMABLE));
-	TEST_ASSERT_VAL("3", eq(kmem_page__column(kp, 3), KMEM_COL_SPECIAL));
-	TEST_ASSERT_VAL("4", eq(kmem_page__column(kp, 4), KMEM_COL_SPECIAL));
-	TEST_ASSERT_VAL("-1", eq(kmem_page__column(kp, -1), KMEM_COL_SPECIAL));
+	TEST_ASSERT_VAL("0", eq(kmem_migtype__column(0, false), KMEM_COL_UNMOVABLE));
+	TEST_ASSERT_VAL("1", eq(kmem_migtype__column(1, false), KMEM_COL_MOVABLE));
+	TEST_ASSERT_VAL("2", eq(kmem_migtype__column(2, false), KMEM_COL_RECLAIMABLE));
+	TEST_ASSERT_VAL("3", eq(kmem_migtype__column(3, false), KMEM_COL_SPECIAL));
+	TEST_ASSERT_VAL("4", eq(kmem_migtype__column(4, false), KMEM_COL_SPECIAL));
+	TEST_ASSERT_VAL("-1", eq(kmem_migtype__column(-1, false), KMEM_COL_SPECIAL));
 
 	TEST_ASSERT_VAL("alloc 1", !alloc_ev(kp, 1, 0, 1, CS_A));
 	TEST_ASSERT_VAL("alloc 2", !alloc_ev(kp, 2, 0, 2, CS_A));
@@ -433,10 +433,10 @@ static int check_columns_current(struct kmem_page *kp)
 
 static int check_columns_old(struct kmem_page *kp)
 {
-	TEST_ASSERT_VAL("0", eq(kmem_page__column(kp, 0), KMEM_COL_UNMOVABLE));
-	TEST_ASSERT_VAL("1", eq(kmem_page__column(kp, 1), KMEM_COL_RECLAIMABLE));
-	TEST_ASSERT_VAL("2", eq(kmem_page__column(kp, 2), KMEM_COL_MOVABLE));
-	TEST_ASSERT_VAL("3", eq(kmem_page__column(kp, 3), KMEM_COL_SPECIAL));
+	TEST_ASSERT_VAL("0", eq(kmem_migtype__column(0, true), KMEM_COL_UNMOVABLE));
+	TEST_ASSERT_VAL("1", eq(kmem_migtype__column(1, true), KMEM_COL_RECLAIMABLE));
+	TEST_ASSERT_VAL("2", eq(kmem_migtype__column(2, true), KMEM_COL_MOVABLE));
+	TEST_ASSERT_VAL("3", eq(kmem_migtype__column(3, true), KMEM_COL_SPECIAL));
 
 	TEST_ASSERT_VAL("alloc 1", !alloc_ev(kp, 1, 0, 1, CS_A));
 	TEST_ASSERT_VAL("alloc 2", !alloc_ev(kp, 2, 0, 2, CS_A));
@@ -458,10 +458,10 @@ static int test__kmem_page_columns(struct test_suite *t __maybe_unused,
 	return ret ? ret : with_kp(&old, check_columns_old);
 }
 
-static bool name_is(const struct kmem_page *kp, int migtype, const char *want)
+static bool name_is(bool pre_v4_4, int migtype, const char *want)
 {
 	char buf[32];
-	const char *got = kmem_page__migtype_name(kp, migtype, buf, sizeof(buf));
+	const char *got = kmem_migtype__name(migtype, pre_v4_4, buf, sizeof(buf));
 
 	if (got && !strcmp(got, want))
 		return true;
@@ -470,41 +470,28 @@ static bool name_is(const struct kmem_page *kp, int migtype, const char *want)
 	return false;
 }
 
-static int check_names_current(struct kmem_page *kp)
-{
-	TEST_ASSERT_VAL("0", name_is(kp, 0, "Unmovable"));
-	TEST_ASSERT_VAL("1", name_is(kp, 1, "Movable"));
-	TEST_ASSERT_VAL("2", name_is(kp, 2, "Reclaimable"));
-	TEST_ASSERT_VAL("3", name_is(kp, 3, "HighAtomic"));
-	TEST_ASSERT_VAL("9", name_is(kp, 9, "type 9"));
-	TEST_ASSERT_VAL("-2", name_is(kp, -2, "type -2"));
-	return TEST_OK;
-}
-
-static int check_names_old(struct kmem_page *kp)
-{
-	char tiny[5];
-
-	TEST_ASSERT_VAL("0", name_is(kp, 0, "Unmovable"));
-	TEST_ASSERT_VAL("1", name_is(kp, 1, "Reclaimable"));
-	TEST_ASSERT_VAL("2", name_is(kp, 2, "Movable"));
-	TEST_ASSERT_VAL("3", name_is(kp, 3, "Reserve"));
-	TEST_ASSERT_VAL("16", name_is(kp, 16, "type 16"));
-	/* A short buffer is cut, not overrun. */
-	TEST_ASSERT_VAL("tiny",
-			!strcmp(kmem_page__migtype_name(kp, 12345, tiny,
-							sizeof(tiny)), "type"));
-	return TEST_OK;
-}
-
 static int test__kmem_page_names(struct test_suite *t __maybe_unused,
 				 int subtest __maybe_unused)
 {
-	struct kmem_page_config old = plain_config;
-	int ret = with_kp(&plain_config, check_names_current);
+	char tiny[5];
 
-	old.pre_v4_4_migtypes = true;
-	return ret ? ret : with_kp(&old, check_names_old);
+	TEST_ASSERT_VAL("0", name_is(false, 0, "Unmovable"));
+	TEST_ASSERT_VAL("1", name_is(false, 1, "Movable"));
+	TEST_ASSERT_VAL("2", name_is(false, 2, "Reclaimable"));
+	TEST_ASSERT_VAL("3", name_is(false, 3, "HighAtomic"));
+	TEST_ASSERT_VAL("9", name_is(false, 9, "type 9"));
+	TEST_ASSERT_VAL("-2", name_is(false, -2, "type -2"));
+
+	TEST_ASSERT_VAL("old 0", name_is(true, 0, "Unmovable"));
+	TEST_ASSERT_VAL("old 1", name_is(true, 1, "Reclaimable"));
+	TEST_ASSERT_VAL("old 2", name_is(true, 2, "Movable"));
+	TEST_ASSERT_VAL("old 3", name_is(true, 3, "Reserve"));
+	TEST_ASSERT_VAL("old 16", name_is(true, 16, "type 16"));
+	/* A short buffer is cut, not overrun. */
+	TEST_ASSERT_VAL("tiny",
+			!strcmp(kmem_migtype__name(12345, true, tiny,
+						   sizeof(tiny)), "type"));
+	return TEST_OK;
 }
 
 /* --- a pseudo-random stream against a model -------------------------- */
@@ -529,12 +516,12 @@ static u64 rnd_next(u64 *state)
 /* The semantics of the summary restated in the plainest way possible. */
 struct model {
 	int			live_order[RND_PFNS];	/* -1: not live */
-	struct kmem_page_count	alloc, freed, dropped, live, free, free_only;
-	struct kmem_page_count	fail;
+	struct kmem_count	alloc, freed, dropped, live, free, free_only;
+	struct kmem_count	fail;
 	u64			grid[RND_MAX_ORDER + 1][KMEM_NR_COLUMNS];
 };
 
-static void model_count(struct kmem_page_count *c, int order)
+static void model_count(struct kmem_count *c, int order)
 {
 	c->nr++;
 	c->bytes += PS << order;
@@ -649,11 +636,11 @@ static int check_random(struct kmem_page *kp)
 
 	TEST_ASSERT_VAL("alloc", count_is(&s->alloc, m.alloc.nr, m.alloc.bytes));
 	TEST_ASSERT_VAL("alloc_freed",
-			count_is(&s->alloc_freed, m.freed.nr, m.freed.bytes));
+			count_is(&s->life.freed, m.freed.nr, m.freed.bytes));
 	TEST_ASSERT_VAL("alloc_dropped",
-			count_is(&s->alloc_dropped, m.dropped.nr, m.dropped.bytes));
+			count_is(&s->life.dropped, m.dropped.nr, m.dropped.bytes));
 	TEST_ASSERT_VAL("alloc_live",
-			count_is(&s->alloc_live, m.live.nr, m.live.bytes));
+			count_is(&s->life.live, m.live.nr, m.live.bytes));
 	TEST_ASSERT_VAL("free", count_is(&s->free, m.free.nr, m.free.bytes));
 	TEST_ASSERT_VAL("free_only",
 			count_is(&s->free_only, m.free_only.nr, m.free_only.bytes));
@@ -665,12 +652,12 @@ static int check_random(struct kmem_page *kp)
 
 	/* Every allocation ends up freed, live or dropped: exactly one. */
 	TEST_ASSERT_VAL("alloc.nr invariant",
-			eq(s->alloc.nr, s->alloc_freed.nr + s->alloc_live.nr +
-					s->alloc_dropped.nr));
+			eq(s->alloc.nr, s->life.freed.nr + s->life.live.nr +
+					s->life.dropped.nr));
 	TEST_ASSERT_VAL("alloc.bytes invariant",
-			eq(s->alloc.bytes, s->alloc_freed.bytes +
-					   s->alloc_live.bytes +
-					   s->alloc_dropped.bytes));
+			eq(s->alloc.bytes, s->life.freed.bytes +
+					   s->life.live.bytes +
+					   s->life.dropped.bytes));
 	TEST_ASSERT_VAL("caller hits", eq(sum_hits(kp, KMEM_TABLE_CALLER), s->alloc.nr));
 	TEST_ASSERT_VAL("alloc hits", eq(sum_hits(kp, KMEM_TABLE_ALLOC), s->alloc.nr));
 	return TEST_OK;
@@ -884,7 +871,7 @@ static int check_live_only(struct kmem_page *kp)
 	TEST_ASSERT_VAL("pfn 5", eq(rows[1]->pfn, 5));
 	TEST_ASSERT_VAL("pfn 5 bytes", eq(rows[1]->bytes, 4 * PS));
 	TEST_ASSERT_VAL("live",
-			count_is(&kmem_page__summary(kp)->alloc_live, 2, 5 * PS));
+			count_is(&kmem_page__summary(kp)->life.live, 2, 5 * PS));
 	return TEST_OK;
 }
 
@@ -1005,7 +992,7 @@ static int check_no_nodes(struct kmem_page *kp)
 	TEST_ASSERT_VAL("matrix 0,0", eq(kmem_page__node_matrix(kp, 0, 0), 0));
 	/* The rest of the analysis is unaffected. */
 	TEST_ASSERT_VAL("alloc_freed",
-			count_is(&s->alloc_freed, 4, PS + 2 * PS + 4 * PS + PS));
+			count_is(&s->life.freed, 4, PS + 2 * PS + 4 * PS + PS));
 	return TEST_OK;
 }
 

@@ -56,10 +56,10 @@ static int test__kmem_slab_frag(struct test_suite *t __maybe_unused,
 	s = kmem_slab__summary(ks);
 	TEST_ASSERT_VAL("allocs", s->alloc.nr == 2 && s->alloc.bytes == 96);
 	TEST_ASSERT_VAL("requested", s->bytes_req == 64);
-	TEST_ASSERT_VAL("freed", s->alloc_freed.nr == 1 &&
-			s->alloc_freed.bytes == 32);
-	TEST_ASSERT_VAL("live", s->alloc_live.nr == 1 &&
-			s->alloc_live.bytes == 64);
+	TEST_ASSERT_VAL("freed", s->life.freed.nr == 1 &&
+			s->life.freed.bytes == 32);
+	TEST_ASSERT_VAL("live", s->life.live.nr == 1 &&
+			s->life.live.bytes == 64);
 	/* 32 of 96 bytes wasted: a third. */
 	frag = kmem_slab__frag(s->bytes_req, s->alloc.bytes);
 	TEST_ASSERT_VAL("frag", frag > 33.333 && frag < 33.334);
@@ -88,9 +88,9 @@ static int test__kmem_slab_double_free(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("repeated", s->free_again == 2);
 	TEST_ASSERT_VAL("unknown", s->free_unknown == 0);
 	/* Repeated frees do not count bytes again. */
-	TEST_ASSERT_VAL("freed", s->alloc_freed.nr == 2 &&
-			s->alloc_freed.bytes == 16);
-	TEST_ASSERT_VAL("live", s->alloc_live.nr == 0);
+	TEST_ASSERT_VAL("freed", s->life.freed.nr == 2 &&
+			s->life.freed.bytes == 16);
+	TEST_ASSERT_VAL("live", s->life.live.nr == 0);
 	kmem_slab__delete(ks);
 	return TEST_OK;
 }
@@ -117,14 +117,14 @@ static int test__kmem_slab_unknown_free(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("unknown", s->free_unknown == 1);
 	TEST_ASSERT_VAL("repeated", s->free_again == 1);
 	TEST_ASSERT_VAL("null", s->free_null == 2);
-	TEST_ASSERT_VAL("freed", s->alloc_freed.nr == 0);
+	TEST_ASSERT_VAL("freed", s->life.freed.nr == 0);
 	TEST_ASSERT_VAL("fail", s->fail.nr == 1 && s->fail.bytes == 100);
 	TEST_ASSERT_VAL("zero size", s->zero_size.nr == 1);
 	TEST_ASSERT_VAL("allocs", s->alloc.nr == 2 && s->alloc.bytes == 24);
-	TEST_ASSERT_VAL("dropped", s->alloc_dropped.nr == 1 &&
-			s->alloc_dropped.bytes == 16);
-	TEST_ASSERT_VAL("live", s->alloc_live.nr == 1 &&
-			s->alloc_live.bytes == 8);
+	TEST_ASSERT_VAL("dropped", s->life.dropped.nr == 1 &&
+			s->life.dropped.bytes == 16);
+	TEST_ASSERT_VAL("live", s->life.live.nr == 1 &&
+			s->life.live.bytes == 8);
 	kmem_slab__delete(ks);
 	return TEST_OK;
 }

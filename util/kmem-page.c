@@ -142,12 +142,6 @@ static u64 order_bytes(const struct kmem_page *kp, int order)
 	return kp->config.page_size << order;
 }
 
-static void count(struct kmem_page_count *c, u64 bytes)
-{
-	c->nr++;
-	c->bytes += bytes;
-}
-
 static bool valid_order(int order)
 {
 	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
@@ -168,8 +162,7 @@ static bool remote(const struct kmem_page *kp, const struct kmem_page_event *ev)
 	       ev->cpu_node != ev->page_node;
 }
 
-enum kmem_migtype_column kmem_page__column(const struct kmem_page *kp,
-					   int migtype)
+enum kmem_migtype_column kmem_migtype__column(int migtype, bool pre_v4_4)
 {
 	/* v4.4 (016c13daa5c9) swapped Movable and Reclaimable. */
 	static const enum kmem_migtype_column current_kernels[] = {
@@ -181,13 +174,13 @@ enum kmem_migtype_column kmem_page__column(const struct kmem_page *kp,
 
 	if (migtype < 0 || migtype >= (int)ARRAY_SIZE(current_kernels))
 		return KMEM_COL_SPECIAL;
-	if (kp->config.pre_v4_4_migtypes)
+	if (pre_v4_4)
 		return old_kernels[migtype];
 	return current_kernels[migtype];
 }
 
-const char *kmem_page__migtype_name(const struct kmem_page *kp, int migtype,
-				    char *buf, size_t size)
+const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
+			       size_t size)
 {
 	static const char * const current_kernels[] = {
 		"Unmovable", "Movable", "Reclaimable", "HighAtomic",
@@ -197,8 +190,7 @@ const char *kmem_page__migtype_name(const struct kmem_page *kp, int migtype,
 		"Unmovable", "Reclaimable", "Movable", "Reserve",
 		"CMA/Isolate", "Isolate",
 	};
-	const char * const *names = kp->config.pre_v4_4_migtypes ?
-				    old_kernels : current_kernels;
+	const char * const *names = pre_v4_4 ? old_kernels : current_kernels;
 
 	if (migtype >= 0 && migtype < (int)ARRAY_SIZE(current_kernels))
 		return names[migtype];
@@ -337,7 +329,7 @@ static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
 {
 	int t;
 
-	count(&kp->summary.alloc_dropped, order_bytes(kp, lp->order));
+	kmem_count__add(&kp->summary.life.dropped, order_bytes(kp, lp->order));
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->dropped++;
@@ -355,17 +347,18 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	}
 	bytes = order_bytes(kp, ev->order);
 	if (ev->pfn == KMEM_PAGE_NO_PFN) {
-		count(&s->fail, bytes);
+		kmem_count__add(&s->fail, bytes);
 		return 0;
 	}
-	count(&s->alloc, bytes);
+	kmem_count__add(&s->alloc, bytes);
 	if (ev->migtype < 0 || ev->migtype > KMEM_PAGE_MAX_MIGTYPE)
 		s->bad_migtype++;
-	kp->grid[ev->order][kmem_page__column(kp, ev->migtype)]++;
+	kp->grid[ev->order][kmem_migtype__column(ev->migtype,
+						  kp->config.pre_v4_4_migtypes)]++;
 	if (ev->order > kp->max_order)
 		kp->max_order = ev->order;
 	if (remote(kp, ev))
-		count(&s->alloc_remote, bytes);
+		kmem_count__add(&s->alloc_remote, bytes);
 
 	lp = probe_live(kp, ev->pfn);
 	if (lp->pfn == ev->pfn)
@@ -390,7 +383,7 @@ static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,
 	kp->node_matrix[lp->cpu_node * kp->config.nr_nodes + ev->cpu_node] += bytes;
 	if (lp->cpu_node == ev->cpu_node)
 		return;
-	count(&s->free_other_node, bytes);
+	kmem_count__add(&s->free_other_node, bytes);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->xnode_frees++;
@@ -407,18 +400,18 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 		s->bad_order++;
 		return -EINVAL;
 	}
-	count(&s->free, order_bytes(kp, ev->order));
+	kmem_count__add(&s->free, order_bytes(kp, ev->order));
 	if (remote(kp, ev))
-		count(&s->free_remote, order_bytes(kp, ev->order));
+		kmem_count__add(&s->free_remote, order_bytes(kp, ev->order));
 
 	lp = find_live(kp, ev->pfn);
 	if (!lp) {
-		count(&s->free_only, order_bytes(kp, ev->order));
+		kmem_count__add(&s->free_only, order_bytes(kp, ev->order));
 		return 0;
 	}
 	/* The allocation's size is what was handed out, whatever the free says. */
 	bytes = order_bytes(kp, lp->order);
-	count(&s->alloc_freed, bytes);
+	kmem_count__add(&s->life.freed, bytes);
 	if (ev->order != lp->order)
 		s->free_order_differs++;
 	count_free_nodes(kp, lp, ev, bytes);
@@ -449,7 +442,7 @@ void kmem_page__finish(struct kmem_page *kp)
 	kp->finished = true;
 	for (i = 0; i <= kp->live_mask; i++) {
 		if (kp->live[i].pfn != KMEM_PAGE_NO_PFN)
-			count(&kp->summary.alloc_live,
+			kmem_count__add(&kp->summary.life.live,
 			      order_bytes(kp, kp->live[i].order));
 	}
 	for (t = 0; t < KMEM_NR_TABLES; t++)

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "kmem-count.h"
+
 /* Orders above this cannot be real: the event is counted as invalid. */
 #define KMEM_PAGE_MAX_ORDER	31
 /* Grids always show orders 0..10, more when the trace has them. */
@@ -86,26 +88,19 @@ struct kmem_page_row {
 	u64	bytes;		/* of all hits, or live pages under live_only */
 };
 
-struct kmem_page_count {
-	u64	nr;
-	u64	bytes;
-};
-
 struct kmem_page_summary {
-	struct kmem_page_count	alloc;		/* successful allocations */
-	struct kmem_page_count	alloc_freed;	/* ...whose free was seen */
-	struct kmem_page_count	alloc_live;	/* ...still live at the end */
-	struct kmem_page_count	alloc_dropped;	/* ...pfn allocated again */
-	struct kmem_page_count	free;		/* all frees */
-	struct kmem_page_count	free_only;	/* frees of pfns not live */
-	struct kmem_page_count	fail;		/* failed allocations */
+	struct kmem_count	alloc;		/* successful allocations */
+	struct kmem_lifetime	life;		/* ...by what became of them */
+	struct kmem_count	free;		/* all frees */
+	struct kmem_count	free_only;	/* frees of pfns not live */
+	struct kmem_count	fail;		/* failed allocations */
 	u64			free_order_differs;
 	u64			bad_order;	/* events dropped: order > max */
 	u64			bad_migtype;	/* counted under Special */
 	/* Cross-node traffic; zero without a topology. */
-	struct kmem_page_count	alloc_remote;	/* page not on CPU's node */
-	struct kmem_page_count	free_remote;	/* freeing CPU not on page's */
-	struct kmem_page_count	free_other_node; /* freed on another node */
+	struct kmem_count	alloc_remote;	/* page not on CPU's node */
+	struct kmem_count	free_remote;	/* freeing CPU not on page's */
+	struct kmem_count	free_other_node; /* freed on another node */
 };
 
 struct kmem_page;
@@ -132,11 +127,27 @@ int kmem_page__grid_orders(const struct kmem_page *kp);
 /* Bytes allocated on node @from and freed on node @to. */
 u64 kmem_page__node_matrix(const struct kmem_page *kp, int from, int to);
 
-enum kmem_migtype_column kmem_page__column(const struct kmem_page *kp,
-					   int migtype);
-/* The recording kernel's name for a migration type, "type N" if unknown. */
-const char *kmem_page__migtype_name(const struct kmem_page *kp, int migtype,
-				    char *buf, size_t size);
+/**
+ * kmem_migtype__column - the grid column of a migration type
+ * @migtype: the value the recording kernel traced
+ * @pre_v4_4: the kernel is older than v4.4, which swapped Movable and
+ *	      Reclaimable
+ *
+ * Return: the column; types other than the first three are Special.
+ */
+enum kmem_migtype_column kmem_migtype__column(int migtype, bool pre_v4_4);
+
+/**
+ * kmem_migtype__name - the recording kernel's name of a migration type
+ * @migtype: the value the recording kernel traced
+ * @pre_v4_4: the kernel is older than v4.4
+ * @buf: where an unknown type's "type N" is written
+ * @size: the size of @buf
+ *
+ * Return: a static name, or @buf.
+ */
+const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
+			       size_t size);
 
 /*
  * Parse "order,hit" into @keys; returns the number of keys or -EINVAL and

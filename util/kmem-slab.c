@@ -123,12 +123,6 @@ void kmem_slab__delete(struct kmem_slab *ks)
 	free(ks);
 }
 
-static void count(struct kmem_slab_count *c, u64 bytes)
-{
-	c->nr++;
-	c->bytes += bytes;
-}
-
 static struct object *find_object(struct kmem_slab *ks, u64 ptr)
 {
 	struct rb_node *n = ks->objects.rb_node;
@@ -213,11 +207,11 @@ static bool count_no_object(struct kmem_slab *ks,
 			    const struct kmem_slab_alloc_event *ev)
 {
 	if (!ev->ptr) {
-		count(&ks->summary.fail, ev->bytes_req);
+		kmem_count__add(&ks->summary.fail, ev->bytes_req);
 		return true;
 	}
 	if (ev->ptr <= KMEM_SLAB_ZERO_OR_NULL) {
-		count(&ks->summary.zero_size, ev->bytes_alloc);
+		kmem_count__add(&ks->summary.zero_size, ev->bytes_alloc);
 		return true;
 	}
 	return false;
@@ -232,17 +226,17 @@ int kmem_slab__alloc(struct kmem_slab *ks,
 
 	if (count_no_object(ks, ev))
 		return 0;
-	count(&s->alloc, ev->bytes_alloc);
+	kmem_count__add(&s->alloc, ev->bytes_alloc);
 	s->bytes_req += ev->bytes_req;
 	/* NUMA_NO_NODE (-1) asks for no node in particular. */
 	xnode = ev->node >= 0 && ev->cpu_node >= 0 && ev->node != ev->cpu_node;
 	if (xnode)
-		count(&s->xnode, ev->bytes_alloc);
+		kmem_count__add(&s->xnode, ev->bytes_alloc);
 
 	obj = find_object(ks, ev->ptr);
 	if (obj && obj->live) {
 		/* Handed out again: its free took a path without a tracepoint. */
-		count(&s->alloc_dropped, obj->bytes_alloc);
+		kmem_count__add(&s->life.dropped, obj->bytes_alloc);
 	} else if (!obj) {
 		obj = new_object(ks, ev->ptr);
 		if (!obj)
@@ -260,9 +254,9 @@ static void free_live(struct kmem_slab *ks, struct object *obj,
 	bool pingpong = ev->cpu != obj->cpu;
 	int t;
 
-	count(&ks->summary.alloc_freed, obj->bytes_alloc);
+	kmem_count__add(&ks->summary.life.freed, obj->bytes_alloc);
 	if (pingpong)
-		count(&ks->summary.pingpong, obj->bytes_alloc);
+		kmem_count__add(&ks->summary.pingpong, obj->bytes_alloc);
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
 		if (!obj->rows[t])
 			continue;
@@ -308,7 +302,7 @@ void kmem_slab__finish(struct kmem_slab *ks)
 		struct object *obj = rb_entry(n, struct object, rb);
 
 		if (obj->live)
-			count(&ks->summary.alloc_live, obj->bytes_alloc);
+			kmem_count__add(&ks->summary.life.live, obj->bytes_alloc);
 	}
 }
 

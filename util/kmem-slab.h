@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kmem-count.h"
+
 /*
  * kfree() and kmalloc(0) deal in NULL and ZERO_SIZE_PTR (16): no object
  * lies at or below this address.
@@ -77,21 +79,14 @@ struct kmem_slab_row {
 	u64		xnode;		/* of which asked for another node */
 };
 
-struct kmem_slab_count {
-	u64	nr;
-	u64	bytes;		/* bytes_alloc of the allocations counted */
-};
-
 struct kmem_slab_summary {
-	struct kmem_slab_count	alloc;		/* successful allocations */
+	struct kmem_count	alloc;		/* successful allocations */
 	u64			bytes_req;	/* ...what they asked for */
-	struct kmem_slab_count	alloc_freed;	/* ...whose free was seen */
-	struct kmem_slab_count	alloc_live;	/* ...still live at the end */
-	struct kmem_slab_count	alloc_dropped;	/* ...pointer handed out again */
-	struct kmem_slab_count	fail;		/* bytes: bytes_req */
-	struct kmem_slab_count	zero_size;	/* ZERO_SIZE_PTR handed out */
-	struct kmem_slab_count	xnode;		/* node asked != CPU's node */
-	struct kmem_slab_count	pingpong;	/* freed on another CPU */
+	struct kmem_lifetime	life;		/* ...by what became of them */
+	struct kmem_count	fail;		/* bytes: bytes_req */
+	struct kmem_count	zero_size;	/* ZERO_SIZE_PTR handed out */
+	struct kmem_count	xnode;		/* node asked != CPU's node */
+	struct kmem_count	pingpong;	/* freed on another CPU */
 	u64			free;		/* all free events */
 	u64			free_null;	/* kfree(NULL) and friends */
 	u64			free_unknown;	/* never seen allocated */

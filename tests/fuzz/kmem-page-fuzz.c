@@ -63,11 +63,11 @@ static void check_totals(struct kmem_page *kp, size_t nr_events)
 	uint64_t grid = 0;
 	int order, col;
 
-	check(s->alloc.nr == s->alloc_freed.nr + s->alloc_live.nr +
-			     s->alloc_dropped.nr, "allocations add up");
-	check(s->alloc.bytes == s->alloc_freed.bytes + s->alloc_live.bytes +
-				s->alloc_dropped.bytes, "allocated bytes add up");
-	check(s->free.nr == s->alloc_freed.nr + s->free_only.nr,
+	check(s->alloc.nr == s->life.freed.nr + s->life.live.nr +
+			     s->life.dropped.nr, "allocations add up");
+	check(s->alloc.bytes == s->life.freed.bytes + s->life.live.bytes +
+				s->life.dropped.bytes, "allocated bytes add up");
+	check(s->free.nr == s->life.freed.nr + s->free_only.nr,
 	      "frees add up");
 	check(s->alloc.nr + s->fail.nr + s->free.nr + s->bad_order == nr_events,
 	      "every event counted once");
@@ -79,7 +79,7 @@ static void check_totals(struct kmem_page *kp, size_t nr_events)
 	      "caller rows add up to allocations");
 	check(rows_hits(kp, KMEM_TABLE_ALLOC) == s->alloc.nr,
 	      "pfn rows add up to allocations");
-	check(s->free_other_node.nr <= s->alloc_freed.nr,
+	check(s->free_other_node.nr <= s->life.freed.nr,
 	      "cross-node frees within matched frees");
 }
 

@@ -81,11 +81,11 @@ static void check_totals(struct kmem_slab *ks, size_t nr_allocs,
 	check(s->alloc.nr + s->fail.nr + s->zero_size.nr == nr_allocs,
 	      "every allocation counted once");
 	check(s->free == nr_frees, "every free counted");
-	check(s->alloc.nr == s->alloc_freed.nr + s->alloc_live.nr +
-			     s->alloc_dropped.nr, "allocations add up");
-	check(s->free == s->alloc_freed.nr + s->free_null + s->free_unknown +
+	check(s->alloc.nr == s->life.freed.nr + s->life.live.nr +
+			     s->life.dropped.nr, "allocations add up");
+	check(s->free == s->life.freed.nr + s->free_null + s->free_unknown +
 			 s->free_again, "frees add up");
-	check(s->pingpong.nr <= s->alloc_freed.nr,
+	check(s->pingpong.nr <= s->life.freed.nr,
 	      "ping-pong within matched frees");
 	check(s->xnode.nr <= s->alloc.nr, "cross-node within allocations");
 	check(rows_hits(ks, KMEM_SLAB_TABLE_CALLER) == s->alloc.nr,
