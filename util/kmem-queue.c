@@ -76,6 +76,11 @@ size_t kmem_queue__nr(const struct kmem_queue *q)
 	return q->nr;
 }
 
+size_t kmem_queue__record_size(const struct kmem_queue *q)
+{
+	return q->record_size;
+}
+
 static void *record(const struct kmem_queue *q, char *base, size_t i)
 {
 	return base + i * q->record_size;

@@ -54,4 +54,7 @@ int kmem_queue__flush(struct kmem_queue *q);
 /* Records waiting. */
 size_t kmem_queue__nr(const struct kmem_queue *q);
 
+/* The size of a record, as given to kmem_queue__new(). */
+size_t kmem_queue__record_size(const struct kmem_queue *q);
+
 #endif /* __PERF_KMEM_QUEUE_H */

@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem's samples decoded; see kmem-decode.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/err.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+#include <perf/cpumap.h>
+#include <traceevent/event-parse.h>
+
+#include "callsite-regex.h"
+#include "env.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "hashmap.h"
+#include "kmem-decode.h"
+#include "mem2node.h"
+#include "sample.h"
+#include "session.h"
+#include "trace-event.h"
+
+/* The fields a page event is read from. */
+struct page_fields {
+	struct tep_format_field	*pfn;		/* "pfn", or "page" < v4.1 */
+	struct tep_format_field	*order;
+	struct tep_format_field	*migtype;	/* alloc only */
+	struct tep_format_field	*gfp;		/* alloc only */
+	u32			raw_size;	/* that holds them */
+};
+
+/* The fields a slab event is read from. */
+struct slab_fields {
+	struct tep_format_field	*call_site;
+	struct tep_format_field	*ptr;
+	struct tep_format_field	*bytes_req;	/* alloc only */
+	struct tep_format_field	*bytes_alloc;	/* alloc only */
+	struct tep_format_field	*node;		/* _node events; all since v6.1 */
+	struct tep_format_field	*name;		/* kmem_cache_* of recent kernels */
+	u32			raw_size;	/* that holds the numbers */
+};
+
+struct kmem_decoder;
+
+typedef int (*kmem_decode_fn)(struct kmem_decoder *dec, struct evsel *evsel,
+			      struct perf_sample *sample, struct kmem_event *ev);
+
+static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
+			     struct perf_sample *sample, struct kmem_event *ev);
+static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
+			    struct perf_sample *sample, struct kmem_event *ev);
+static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
+			     struct perf_sample *sample, struct kmem_event *ev);
+static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
+			    struct perf_sample *sample, struct kmem_event *ev);
+
+static const struct evsel_str_handler page_handlers[] = {
+	{ "kmem:mm_page_alloc",		decode_page_alloc },
+	{ "kmem:mm_page_free",		decode_page_free },
+};
+
+static const struct evsel_str_handler slab_handlers[] = {
+	{ "kmem:kmalloc",		decode_slab_alloc },
+	{ "kmem:kfree",			decode_slab_free },
+	{ "kmem:kmem_cache_alloc",	decode_slab_alloc },
+	{ "kmem:kmem_cache_free",	decode_slab_free },
+	/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
+	{ "kmem:kmalloc_node",		decode_slab_alloc },
+	{ "kmem:kmem_cache_alloc_node",	decode_slab_alloc },
+};
+
+#define NR_SLAB_EVENTS	ARRAY_SIZE(slab_handlers)
+
+struct kmem_decoder {
+	struct kmem_decode_config config;
+	struct kmem_trace_info	info;
+	struct perf_session	*session;
+	struct page_fields	page_alloc;
+	struct page_fields	page_free;
+	struct slab_fields	slab[NR_SLAB_EVENTS];
+	int			*cpu_node;	/* indexed by cpu */
+	int			nr_cpu_node;
+	struct mem2node		mem2node;
+	struct hashmap		*gfp_names;	/* gfp value -> char * */
+	u64			last_gfp;	/* named last; runs are common */
+	bool			named_a_gfp;
+	struct hashmap		*cache_names;	/* interned: name -> name */
+	u64			nr_short;
+};
+
+/* --- fields ---------------------------------------------------------- */
+
+static struct tep_format_field *need_field(struct evsel *evsel,
+					   const char *name, char *err,
+					   size_t err_size)
+{
+	struct tep_format_field *f = evsel__field(evsel, name);
+
+	if (!f)
+		snprintf(err, err_size, "%s has no '%s' field",
+			 evsel__name(evsel), name);
+	return f;
+}
+
+/* Where @f ends in the raw data, if beyond @end. */
+static u32 field_end(struct tep_format_field *f, u32 end)
+{
+	return f ? max(end, (u32)(f->offset + f->size)) : end;
+}
+
+static int setup_page_fields(struct kmem_decoder *dec, struct evsel *evsel,
+			     struct page_fields *f, bool is_alloc, char *err,
+			     size_t err_size)
+{
+	f->pfn = evsel__field(evsel, "pfn");
+	if (!f->pfn) {
+		f->pfn = evsel__field(evsel, "page");
+		dec->info.pfn_is_page = f->pfn != NULL;
+	}
+	if (!f->pfn) {
+		snprintf(err, err_size, "%s has neither a 'pfn' nor a 'page' field",
+			 evsel__name(evsel));
+		return -EINVAL;
+	}
+	f->order = need_field(evsel, "order", err, err_size);
+	if (!f->order)
+		return -EINVAL;
+	f->raw_size = field_end(f->pfn, field_end(f->order, 0));
+	if (!is_alloc)
+		return 0;
+	f->migtype = need_field(evsel, "migratetype", err, err_size);
+	if (!f->migtype)
+		return -EINVAL;
+	f->gfp = need_field(evsel, "gfp_flags", err, err_size);
+	if (!f->gfp)
+		return -EINVAL;
+	f->raw_size = field_end(f->migtype, field_end(f->gfp, f->raw_size));
+	return 0;
+}
+
+static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
+			     bool is_alloc, char *err, size_t err_size)
+{
+	f->call_site = need_field(evsel, "call_site", err, err_size);
+	if (!f->call_site)
+		return -EINVAL;
+	f->ptr = need_field(evsel, "ptr", err, err_size);
+	if (!f->ptr)
+		return -EINVAL;
+	f->raw_size = field_end(f->call_site, field_end(f->ptr, 0));
+	if (!is_alloc)
+		return 0;
+	f->bytes_req = need_field(evsel, "bytes_req", err, err_size);
+	if (!f->bytes_req)
+		return -EINVAL;
+	f->bytes_alloc = need_field(evsel, "bytes_alloc", err, err_size);
+	if (!f->bytes_alloc)
+		return -EINVAL;
+	/* Older kernels lack these: no cross-node or per-cache counts then. */
+	f->node = evsel__field(evsel, "node");
+	f->name = evsel__field(evsel, "name");
+	f->raw_size = field_end(f->bytes_req, f->raw_size);
+	f->raw_size = field_end(f->bytes_alloc, f->raw_size);
+	f->raw_size = field_end(f->node, f->raw_size);
+	f->raw_size = field_end(f->name, f->raw_size);
+	return 0;
+}
+
+static u64 field_val(struct tep_format_field *f, struct perf_sample *sample,
+		     struct evsel *evsel)
+{
+	return format_field__intval(f, sample, evsel->needs_swap);
+}
+
+/* A signed field, sign-extended from its own width; huge values saturate. */
+static int field_int(struct tep_format_field *f, struct perf_sample *sample,
+		     struct evsel *evsel)
+{
+	u64 v = field_val(f, sample, evsel);
+	s64 s;
+
+	switch (f->size) {
+	case 1:
+		s = (s8)v;
+		break;
+	case 2:
+		s = (s16)v;
+		break;
+	case 4:
+		s = (s32)v;
+		break;
+	default:
+		s = (s64)v;
+		break;
+	}
+	return s < INT_MIN || s > INT_MAX ? INT_MAX : (int)s;
+}
+
+/*
+ * A string field, or NULL when it does not lie within the sample: the
+ * trace may be damaged.
+ */
+static const char *field_string(struct tep_format_field *f,
+				struct perf_sample *sample,
+				struct evsel *evsel)
+{
+	u32 offset = f->offset, len = f->size;
+	const char *s;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		/* __data_loc: length in the high 16 bits, offset in the low. */
+		u32 loc = field_val(f, sample, evsel);
+
+		offset = loc & 0xffff;
+		len = loc >> 16;
+		if (tep_field_is_relative(f->flags))
+			offset += f->offset + f->size;
+	}
+	if (!len || offset > sample->raw_size || len > sample->raw_size - offset)
+		return NULL;
+	s = (const char *)sample->raw_data + offset;
+	return memchr(s, '\0', len) ? s : NULL;
+}
+
+/*
+ * The fields are read at fixed offsets: a sample too short to hold them is
+ * damaged, and skipped rather than read beyond.
+ */
+static bool too_short(struct kmem_decoder *dec, u32 raw_size,
+		      struct perf_sample *sample)
+{
+	if (sample->raw_size >= raw_size)
+		return false;
+	dec->nr_short++;
+	return true;
+}
+
+/* --- NUMA nodes ------------------------------------------------------ */
+
+static int setup_nodes(struct kmem_decoder *dec)
+{
+	struct perf_env *env = &dec->session->header.env;
+	int i, max_cpu = -1;
+
+	for (i = 0; i < env->nr_numa_nodes; i++) {
+		struct perf_cpu_map *map = env->numa_nodes[i].map;
+
+		if (map && perf_cpu_map__max(map).cpu > max_cpu)
+			max_cpu = perf_cpu_map__max(map).cpu;
+		if ((int)env->numa_nodes[i].node >= dec->info.nr_nodes)
+			dec->info.nr_nodes = env->numa_nodes[i].node + 1;
+	}
+	if (max_cpu >= 0) {
+		dec->cpu_node = malloc((max_cpu + 1) * sizeof(int));
+		if (!dec->cpu_node)
+			return -ENOMEM;
+		dec->nr_cpu_node = max_cpu + 1;
+		dec->info.has_cpu_nodes = true;
+		for (i = 0; i <= max_cpu; i++)
+			dec->cpu_node[i] = -1;
+	}
+	for (i = 0; i < env->nr_numa_nodes; i++) {
+		struct perf_cpu_map *map = env->numa_nodes[i].map;
+		struct perf_cpu cpu;
+		int idx;
+
+		if (!map)
+			continue;
+		/*
+		 * A node without CPUs (CXL, PMEM) has an empty cpu list, which
+		 * perf_cpu_map__new() makes the 'any CPU' map: CPU -1.
+		 */
+		perf_cpu_map__for_each_cpu(cpu, idx, map)
+			if (cpu.cpu >= 0 && cpu.cpu <= max_cpu)
+				dec->cpu_node[cpu.cpu] = env->numa_nodes[i].node;
+	}
+	return 0;
+}
+
+static void setup_mem2node(struct kmem_decoder *dec)
+{
+	struct perf_env *env = &dec->session->header.env;
+
+	if (env->nr_memory_nodes && env->memory_bsize &&
+	    !mem2node__init(&dec->mem2node, env))
+		dec->info.has_mem2node = true;
+}
+
+bool kmem_decoder__has_node(const struct kmem_decoder *dec, int node)
+{
+	struct perf_env *env = &dec->session->header.env;
+	int i;
+
+	for (i = 0; i < env->nr_numa_nodes; i++)
+		if ((int)env->numa_nodes[i].node == node)
+			return true;
+	return false;
+}
+
+int kmem_decoder__nr_trace_nodes(const struct kmem_decoder *dec)
+{
+	return dec->session->header.env.nr_numa_nodes;
+}
+
+static int cpu_to_node(struct kmem_decoder *dec, u32 cpu)
+{
+	if (!dec->cpu_node || cpu >= (u32)dec->nr_cpu_node)
+		return -1;
+	return dec->cpu_node[cpu];
+}
+
+static int page_to_node(struct kmem_decoder *dec, u64 pfn)
+{
+	/* On one node nothing is remote: spare the lookup. */
+	if (!dec->info.has_mem2node || dec->info.nr_nodes < 2 ||
+	    dec->info.pfn_is_page || pfn == KMEM_PAGE_NO_PFN)
+		return -1;
+	return mem2node__node(&dec->mem2node, pfn * dec->info.page_size);
+}
+
+/* --- names that outlive their sample --------------------------------- */
+
+static size_t u64_hash(long key, void *ctx __maybe_unused)
+{
+	return hash_64((u64)key, 32);
+}
+
+static bool u64_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+static size_t name_hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool name_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+/* The "gfp_flags=..." part of the sample as the recording kernel prints it. */
+static char *print_gfp_name(struct evsel *evsel, struct perf_sample *sample)
+{
+	struct tep_record record = {
+		.cpu = sample->cpu,
+		.data = sample->raw_data,
+		.size = sample->raw_size,
+	};
+	struct trace_seq seq;
+	char *name = NULL, *p, *end;
+
+	trace_seq_init(&seq);
+	tep_print_event(evsel->tp_format->tep, &seq, &record, "%s",
+			TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	p = strstr(seq.buffer, "gfp_flags=");
+	if (p) {
+		p += strlen("gfp_flags=");
+		end = strchrnul(p, ' ');
+		name = strndup(p, end - p);
+	}
+	trace_seq_destroy(&seq);
+	return name;
+}
+
+/* The recording kernel's names for a gfp value, remembered per value. */
+static int note_gfp_name(struct kmem_decoder *dec, struct evsel *evsel,
+			 struct perf_sample *sample, u64 gfp)
+{
+	char *name;
+
+	if (dec->named_a_gfp && gfp == dec->last_gfp)
+		return 0;
+	if (!hashmap__find(dec->gfp_names, gfp, &name)) {
+		name = print_gfp_name(evsel, sample);
+		if (!name || !*name) {
+			free(name);
+			if (asprintf(&name, "%#" PRIx64, gfp) < 0)
+				return -ENOMEM;
+		}
+		if (hashmap__add(dec->gfp_names, gfp, name)) {
+			free(name);
+			return -ENOMEM;
+		}
+	}
+	dec->named_a_gfp = true;
+	dec->last_gfp = gfp;
+	return 0;
+}
+
+const char *kmem_decoder__gfp_name(const struct kmem_decoder *dec, u64 gfp)
+{
+	char *name;
+
+	if (dec->gfp_names && hashmap__find(dec->gfp_names, gfp, &name))
+		return name;
+	return "?";
+}
+
+/*
+ * A cache name lies in the sample, which is gone by the time the event is
+ * delivered: point *@name at the decoder's copy instead, one per cache.
+ */
+static int intern_cache_name(struct kmem_decoder *dec, const char **name)
+{
+	char *copy;
+
+	if (hashmap__find(dec->cache_names, *name, &copy)) {
+		*name = copy;
+		return 0;
+	}
+	copy = strdup(*name);
+	if (!copy)
+		return -ENOMEM;
+	if (hashmap__add(dec->cache_names, copy, copy)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*name = copy;
+	return 0;
+}
+
+static void free_names(struct hashmap *names)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!names)
+		return;
+	hashmap__for_each_entry(names, cur, bkt)
+		free(cur->pvalue);
+	hashmap__free(names);
+}
+
+/* --- decoding -------------------------------------------------------- */
+
+static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
+			      struct perf_sample *sample,
+			      const struct page_fields *f,
+			      struct kmem_page_event *ev)
+{
+	ev->pfn = field_val(f->pfn, sample, evsel);
+	if (dec->info.pfn_is_page && ev->pfn == 0)
+		ev->pfn = KMEM_PAGE_NO_PFN;	/* NULL page: a failure */
+	else if (f->pfn->size == 4 && ev->pfn == 0xffffffffULL)
+		ev->pfn = KMEM_PAGE_NO_PFN;
+	ev->order = field_int(f->order, sample, evsel);
+	ev->cpu_node = cpu_to_node(dec, sample->cpu);
+	ev->page_node = page_to_node(dec, ev->pfn);
+}
+
+static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
+			     struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct page_fields *f = &dec->page_alloc;
+	struct kmem_page_event *page = &ev->page;
+	int err;
+
+	if (too_short(dec, f->raw_size, sample))
+		return 0;
+	ev->kind = KMEM_EVENT_PAGE_ALLOC;
+	decode_page_event(dec, evsel, sample, f, page);
+	page->migtype = field_int(f->migtype, sample, evsel);
+	page->gfp = field_val(f->gfp, sample, evsel);
+	page->callsite = 0;
+	if (dec->config.resolver && sample->callchain)
+		page->callsite = callsite_resolver__callsite(dec->config.resolver,
+							     sample->callchain);
+	err = note_gfp_name(dec, evsel, sample, page->gfp);
+	return err ?: 1;
+}
+
+static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
+			    struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct page_fields *f = &dec->page_free;
+
+	if (too_short(dec, f->raw_size, sample))
+		return 0;
+	ev->kind = KMEM_EVENT_PAGE_FREE;
+	ev->page = (struct kmem_page_event){ .migtype = -1 };
+	decode_page_event(dec, evsel, sample, f, &ev->page);
+	return 1;
+}
+
+/* Rows go by function unless --raw-ip asks for one per return address. */
+static u64 slab_callsite(struct kmem_decoder *dec, u64 call_site)
+{
+	if (!dec->config.resolver)
+		return call_site;
+	return callsite_resolver__function(dec->config.resolver, call_site);
+}
+
+static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
+			     struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct slab_fields *f = evsel->priv;
+	const char *cache;
+
+	if (too_short(dec, f->raw_size, sample))
+		return 0;
+	cache = f->name ? field_string(f->name, sample, evsel) : NULL;
+	if (cache && intern_cache_name(dec, &cache))
+		return -ENOMEM;
+	ev->kind = KMEM_EVENT_SLAB_ALLOC;
+	ev->slab_alloc = (struct kmem_slab_alloc_event){
+		.callsite = slab_callsite(dec, field_val(f->call_site, sample,
+							 evsel)),
+		.ptr = field_val(f->ptr, sample, evsel),
+		.bytes_req = field_val(f->bytes_req, sample, evsel),
+		.bytes_alloc = field_val(f->bytes_alloc, sample, evsel),
+		.cache = cache,
+		.cpu = sample->cpu,
+		.cpu_node = cpu_to_node(dec, sample->cpu),
+		.node = f->node ? field_int(f->node, sample, evsel) : -1,
+	};
+	return 1;
+}
+
+static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
+			    struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct slab_fields *f = evsel->priv;
+
+	if (too_short(dec, f->raw_size, sample))
+		return 0;
+	ev->kind = KMEM_EVENT_SLAB_FREE;
+	/* Nothing is counted by the freeing callsite: leave it unresolved. */
+	ev->slab_free = (struct kmem_slab_free_event){
+		.callsite = field_val(f->call_site, sample, evsel),
+		.ptr = field_val(f->ptr, sample, evsel),
+		.cpu = sample->cpu,
+	};
+	return 1;
+}
+
+int kmem_decoder__decode(struct kmem_decoder *dec, struct evsel *evsel,
+			 struct perf_sample *sample, struct kmem_event *ev)
+{
+	kmem_decode_fn decode = evsel->handler;
+
+	if (!decode)
+		return 0;
+	ev->time = sample->time;
+	return decode(dec, evsel, sample, ev);
+}
+
+/* --- binding to a session -------------------------------------------- */
+
+static bool kernel_before(const char *release, int major, int minor)
+{
+	int ma, mi;
+
+	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
+}
+
+/* Fields are read through the format the trace carries: is it there? */
+static bool has_format(struct evsel *evsel, char *err, size_t err_size)
+{
+	if (evsel->tp_format)
+		return true;
+	snprintf(err, err_size,
+		 "the trace has no format of %s: record it with 'perf kmem record'",
+		 evsel__name(evsel));
+	return false;
+}
+
+static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
+{
+	return evlist__find_tracepoint_by_name(dec->session->evlist, name);
+}
+
+static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
+{
+	struct evsel *alloc = find_event(dec, page_handlers[0].name);
+	struct evsel *free_ev = find_event(dec, page_handlers[1].name);
+	struct evsel *any = alloc ?: free_ev;
+
+	if (!any) {
+		snprintf(err, err_size,
+			 "%s has no page allocator events: record them with 'perf kmem record --page'",
+			 dec->session->data->path);
+		return -EINVAL;
+	}
+	if (alloc && (!has_format(alloc, err, err_size) ||
+		      setup_page_fields(dec, alloc, &dec->page_alloc, true,
+					err, err_size)))
+		return -EINVAL;
+	if (free_ev && (!has_format(free_ev, err, err_size) ||
+			setup_page_fields(dec, free_ev, &dec->page_free, false,
+					  err, err_size)))
+		return -EINVAL;
+	if (evlist__set_tracepoints_handlers(dec->session->evlist,
+					     page_handlers))
+		return -EINVAL;
+	dec->info.has_page_alloc = alloc != NULL;
+	dec->info.has_callchains = alloc && evsel__has_callchain(alloc);
+	dec->info.page_size = tep_get_page_size(any->tp_format->tep) ?: 4096;
+	setup_mem2node(dec);
+	dec->gfp_names = hashmap__new(u64_hash, u64_equal, NULL);
+	if (IS_ERR(dec->gfp_names)) {
+		dec->gfp_names = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
+{
+	size_t i, found = 0;
+
+	for (i = 0; i < NR_SLAB_EVENTS; i++) {
+		struct evsel *evsel = find_event(dec, slab_handlers[i].name);
+		bool is_alloc = slab_handlers[i].handler == decode_slab_alloc;
+
+		if (!evsel)
+			continue;
+		if (!has_format(evsel, err, err_size) ||
+		    setup_slab_fields(evsel, &dec->slab[i], is_alloc, err,
+				      err_size))
+			return -EINVAL;
+		evsel->priv = &dec->slab[i];
+		found++;
+	}
+	if (!found) {
+		snprintf(err, err_size,
+			 "%s has no slab allocator events: record them with 'perf kmem record --slab'",
+			 dec->session->data->path);
+		return -EINVAL;
+	}
+	if (evlist__set_tracepoints_handlers(dec->session->evlist,
+					     slab_handlers))
+		return -EINVAL;
+	dec->cache_names = hashmap__new(name_hash, name_equal, NULL);
+	if (IS_ERR(dec->cache_names)) {
+		dec->cache_names = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
+				       const struct kmem_decode_config *config,
+				       char *err, size_t err_size)
+{
+	struct kmem_decoder *dec = zalloc(sizeof(*dec));
+	int ret;
+
+	if (!dec) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	dec->session = session;
+	dec->config = *config;
+	dec->info.page_size = 4096;
+	dec->info.pre_v4_4 = kernel_before(session->header.env.os_release,
+					   4, 4);
+	ret = setup_nodes(dec);
+	if (!ret && config->slab)
+		ret = setup_slab(dec, err, err_size);
+	if (!ret && config->page)
+		ret = setup_page(dec, err, err_size);
+	if (ret) {
+		if (ret == -ENOMEM)
+			snprintf(err, err_size, "out of memory");
+		kmem_decoder__delete(dec);
+		return NULL;
+	}
+	return dec;
+}
+
+void kmem_decoder__delete(struct kmem_decoder *dec)
+{
+	if (!dec)
+		return;
+	free_names(dec->gfp_names);
+	free_names(dec->cache_names);
+	if (dec->info.has_mem2node)
+		mem2node__exit(&dec->mem2node);
+	free(dec->cpu_node);
+	free(dec);
+}
+
+const struct kmem_trace_info *kmem_decoder__info(const struct kmem_decoder *dec)
+{
+	return &dec->info;
+}
+
+u64 kmem_decoder__nr_short(const struct kmem_decoder *dec)
+{
+	return dec->nr_short;
+}

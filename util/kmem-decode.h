@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_DECODE_H
+#define __PERF_KMEM_DECODE_H
+
+/*
+ * perf kmem's samples decoded: perf events of the kmem tracepoints go in,
+ * the few numbers each analysis needs come out, as a struct kmem_event.
+ * The decoder binds itself to the tracepoints of a session, checks their
+ * formats once, and reads every sample at the offsets found then.  It also
+ * owns what outlives a sample: the recording kernel's names of gfp values
+ * and the slab cache names.
+ */
+
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kmem-page.h"
+#include "kmem-slab.h"
+
+struct callsite_resolver;
+struct evsel;
+struct perf_sample;
+struct perf_session;
+
+enum kmem_event_kind {
+	KMEM_EVENT_PAGE_ALLOC,
+	KMEM_EVENT_PAGE_FREE,
+	KMEM_EVENT_SLAB_ALLOC,
+	KMEM_EVENT_SLAB_FREE,
+};
+
+/* A decoded sample, as it waits to be put in time order. */
+struct kmem_event {
+	u64	time;		/* first, as struct kmem_queue wants */
+	u64	kind;		/* enum kmem_event_kind */
+	union {
+		struct kmem_page_event		page;
+		struct kmem_slab_alloc_event	slab_alloc;
+		struct kmem_slab_free_event	slab_free;
+	};
+};
+
+/*
+ * The bytes of a struct kmem_event that a page-only analysis uses: its
+ * queue holds smaller records.
+ */
+#define KMEM_PAGE_EVENT_SIZE \
+	(offsetof(struct kmem_event, page) + \
+	 ALIGN(sizeof(struct kmem_page_event), sizeof(u64)))
+
+struct kmem_decode_config {
+	bool	page;		/* decode the page allocator's events */
+	bool	slab;		/* decode the slab allocator's events */
+	/*
+	 * Resolves callsites: the first non-allocator frame of a page
+	 * allocation's callchain, the function of a slab event's call_site.
+	 * NULL: callsites are left as raw addresses (slab) or 0 (page).
+	 */
+	struct callsite_resolver *resolver;
+};
+
+/* What the decoder found out about the trace, for the analyses. */
+struct kmem_trace_info {
+	u64	page_size;	/* the recording kernel's, 4096 if unknown */
+	bool	pfn_is_page;	/* kernels before v4.1 traced struct page * */
+	bool	pre_v4_4;	/* Movable and Reclaimable were swapped */
+	bool	has_page_alloc;
+	bool	has_callchains;	/* on kmem:mm_page_alloc */
+	int	nr_nodes;	/* highest NUMA node id + 1; 0: no topology */
+	bool	has_cpu_nodes;	/* the topology says which CPU is on which node */
+	bool	has_mem2node;	/* the memory topology maps pfns to nodes */
+};
+
+struct kmem_decoder;
+
+/**
+ * kmem_decoder__new - bind a decoder to the kmem tracepoints of a session
+ * @session: the perf.data being read; it must outlive the decoder
+ * @config: what to decode
+ * @err: where a one-line reason goes on failure
+ * @err_size: the size of @err
+ *
+ * Binds the handlers of the tracepoints that @config asks for and checks
+ * their formats: every field it reads must be there and inside the record.
+ *
+ * Return: the decoder, or NULL with @err set, e.g. when the trace holds
+ * none of the events asked for.
+ */
+struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
+				       const struct kmem_decode_config *config,
+				       char *err, size_t err_size);
+void kmem_decoder__delete(struct kmem_decoder *dec);
+
+/**
+ * kmem_decoder__decode - decode one sample
+ * @dec: the decoder
+ * @evsel: the sample's event
+ * @sample: the sample
+ * @ev: filled in when the sample is decoded
+ *
+ * Return: 1 when @ev holds the sample, 0 when the sample is not one the
+ * decoder was bound to, or is too short for its fields (counted, see
+ * kmem_decoder__nr_short()), -ENOMEM.
+ */
+int kmem_decoder__decode(struct kmem_decoder *dec, struct evsel *evsel,
+			 struct perf_sample *sample, struct kmem_event *ev);
+
+/* What the trace is: valid after kmem_decoder__new(). */
+const struct kmem_trace_info *kmem_decoder__info(const struct kmem_decoder *dec);
+
+/* The recording kernel's names of the gfp flags @gfp, "?" if not seen. */
+const char *kmem_decoder__gfp_name(const struct kmem_decoder *dec, u64 gfp);
+
+/* Samples skipped because they were too short to hold their fields. */
+u64 kmem_decoder__nr_short(const struct kmem_decoder *dec);
+
+/* Is NUMA node @node one of the trace's (ids need not be dense)? */
+bool kmem_decoder__has_node(const struct kmem_decoder *dec, int node);
+/* The number of NUMA nodes of the trace. */
+int kmem_decoder__nr_trace_nodes(const struct kmem_decoder *dec);
+
+#endif /* __PERF_KMEM_DECODE_H */

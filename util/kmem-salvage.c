@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What perf kmem can still read of a damaged perf.data; see
+ * kmem-salvage.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <perf/event.h>
+
+#include "header.h"
+#include "kmem-salvage.h"
+
+/*
+ * Does the file record a tracepoint?  Each entry of the attrs section is a
+ * perf_event_attr, whose first field is the event's type.
+ */
+static bool has_tracepoint_attr(const char *path,
+				const struct perf_file_header *h)
+{
+	u64 pos, end = h->attrs.offset + h->attrs.size;
+	bool found = false;
+	int fd, n = 0;
+	u32 type;
+
+	if (h->attr_size < sizeof(type))
+		return false;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	/* A corrupt header may announce any number: look at the first few. */
+	for (pos = h->attrs.offset; !found && pos + h->attr_size <= end &&
+	     n++ < 4096; pos += h->attr_size) {
+		if (pread(fd, &type, sizeof(type), pos) != sizeof(type))
+			break;
+		found = type == PERF_TYPE_TRACEPOINT;
+	}
+	close(fd);
+	return found;
+}
+
+/* The file, or why it cannot be read: in the words a user needs. */
+static int read_file_header(const char *path, struct perf_file_header *h,
+			    struct stat *st, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		snprintf(buf, size, "%s", strerror(errno));
+		return -1;
+	}
+	n = fstat(fd, st) ? -1 : pread(fd, h, sizeof(*h), 0);
+	close(fd);
+	if (n < 0) {
+		snprintf(buf, size, "%s", strerror(errno));
+		return -1;
+	}
+	if (st->st_size == 0) {
+		snprintf(buf, size, "the file is empty");
+		return -1;
+	}
+	if ((size_t)n < sizeof(*h) || memcmp(&h->magic, "PERFILE2", 8)) {
+		snprintf(buf, size, "not a perf.data file");
+		return -1;
+	}
+	return 0;
+}
+
+int kmem_salvage__check(const char *path, bool force, char *buf, size_t size)
+{
+	struct perf_file_header h;
+	struct stat st;
+
+	if (read_file_header(path, &h, &st, buf, size))
+		return -1;
+	if (!force && st.st_uid && st.st_uid != geteuid()) {
+		snprintf(buf, size,
+			 "it is owned by another user: -f (--force) reads it anyway");
+		return -1;
+	}
+	if (h.data.size == 0) {
+		snprintf(buf, size,
+			 "its data size is 0: the perf record that wrote it did not finish (killed?)");
+		return -1;
+	}
+	if (h.data.offset + h.data.size > (u64)st.st_size) {
+		snprintf(buf, size,
+			 "truncated: %" PRIu64 " bytes of data announced, %" PRIu64 " in the file",
+			 h.data.size,
+			 (u64)st.st_size - min((u64)st.st_size, h.data.offset));
+		return -1;
+	}
+	if (!test_bit(HEADER_TRACING_DATA, h.adds_features) &&
+	    has_tracepoint_attr(path, &h)) {
+		snprintf(buf, size,
+			 "it has no tracepoint formats (the tracing data feature is missing)");
+		return -1;
+	}
+	snprintf(buf, size, "its header is corrupt");
+	return 0;
+}
+
+static bool broken_header(const struct perf_event_header *eh, u64 pos,
+			  u64 end)
+{
+	return eh->type == 0 || eh->type >= PERF_RECORD_HEADER_MAX ||
+	       eh->size < sizeof(*eh) || pos + eh->size > end;
+}
+
+u64 kmem_salvage__record_offset(const char *path, u64 nr)
+{
+	struct perf_file_header h;
+	struct perf_event_header eh;
+	struct stat st;
+	u64 pos = 0, end, i;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || pread(fd, &h, sizeof(h), 0) != sizeof(h))
+		goto out;
+	end = min(h.data.offset + h.data.size, (u64)st.st_size);
+	for (pos = h.data.offset, i = 0; i < nr && pos + sizeof(eh) <= end;
+	     pos += eh.size, i++) {
+		if (pread(fd, &eh, sizeof(eh), pos) != sizeof(eh) ||
+		    broken_header(&eh, pos, end))
+			break;
+	}
+	pos -= min(pos, h.data.offset);
+out:
+	close(fd);
+	return pos;
+}
