@@ -73,6 +73,9 @@ struct perf_kmem {
 	struct perf_time_interval ptime;
 	const char		*alloc_regex;
 	const char		*alloc_regex_add;
+	/* perf config */
+	const char		*default_mode;	/* kmem.default */
+	size_t			queue_size;	/* kmem.queue-size */
 };
 
 /*
@@ -126,7 +129,8 @@ static int process_sample_event(const struct perf_tool *tool,
 				struct machine *machine __maybe_unused)
 {
 	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
-	struct kmem_event ev, *queued;
+	struct kmem_event ev;
+	void *queued;
 	int ret;
 
 	if (!evsel->handler)
@@ -138,11 +142,10 @@ static int process_sample_event(const struct perf_tool *tool,
 	ret = kmem_decoder__decode(run->dec, evsel, sample, &ev);
 	if (ret <= 0)
 		return ret;
-	queued = kmem_queue__add(run->queue, ev.time);
-	if (!queued)
-		return -ENOMEM;
-	memcpy(queued, &ev, kmem_queue__record_size(run->queue));
-	return 0;
+	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
+	if (!ret)
+		memcpy(queued, &ev, kmem_queue__record_size(run->queue));
+	return ret;
 }
 
 static void prefetch_queued(const void *record, void *arg)
@@ -186,7 +189,7 @@ static int process_finished_round(const struct perf_tool *tool,
 {
 	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
 
-	return kmem_queue__end_round(run->queue);
+	return kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__ROUND);
 }
 
 static int process_lost_event(const struct perf_tool *tool,
@@ -282,9 +285,15 @@ static void print_bytes_line(const char *label, u64 bytes)
 /* What a damaged or incomplete trace kept from both analyses. */
 static void print_lost_events(struct kmem_run *run)
 {
+	u64 late = kmem_queue__nr_late(run->queue);
+
 	if (kmem_decoder__nr_short(run->dec))
 		print_plain_line("Events ignored (too short):",
 				 kmem_decoder__nr_short(run->dec));
+	if (late) {
+		print_plain_line("Events out of time order:", late);
+		printf(" They came after later events were counted: a larger kmem.queue-size helps.\n");
+	}
 	if (!run->nr_lost)
 		return;
 	print_plain_line("Events lost while recording:", run->nr_lost);
@@ -843,7 +852,8 @@ static int setup_analyses(struct kmem_run *run)
 		return ret;
 	/* A page-only analysis queues records no larger than a page event. */
 	run->queue = kmem_queue__new(kmem->slab ? sizeof(struct kmem_event) :
-				     KMEM_PAGE_EVENT_SIZE, deliver_queued, run);
+				     KMEM_PAGE_EVENT_SIZE,
+				     kmem->queue_size, deliver_queued, run);
 	if (!run->queue)
 		return -ENOMEM;
 	if (run->kp)
@@ -954,7 +964,10 @@ static int kmem_run__read(struct kmem_run *run, bool *stopped)
 
 	*stopped = err && err != -ENOMEM;
 	if (!err || *stopped)
-		err = kmem_queue__flush(run->queue);
+		err = kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__FINAL);
+	if (kmem_queue__nr_half_flushes(run->queue))
+		pr_debug("perf kmem: the event queue reached kmem.queue-size %" PRIu64 " times\n",
+			 kmem_queue__nr_half_flushes(run->queue));
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading %s\n",
 		       run->kmem->input_name);
@@ -1005,22 +1018,38 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 	return 0;
 }
 
+/* Where perf's reader stopped, in words: "after X of its Y bytes of events". */
+static const char *stop_place(struct kmem_run *run, char *buf, size_t size)
+{
+	/* The record it stopped at was counted, or the one before it. */
+	u64 nr = run->session->evlist->stats.nr_events[0];
+	u64 at = kmem_salvage__record_offset(run->kmem->input_name,
+					     nr ? nr - 1 : 0);
+	char total[32];
+
+	if (at == KMEM_SALVAGE_UNKNOWN) {
+		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
+		return buf;
+	}
+	commas(run->session->header.data_size, total, sizeof(total));
+	snprintf(buf, size, "after %s of its %s bytes of events", COMMAS(at),
+		 total);
+	return buf;
+}
+
 /* Where perf's reader stopped, and what the analysis covers. */
 static int report_stop(struct kmem_run *run)
 {
 	const char *path = run->kmem->input_name;
-	/* The record it stopped at was counted, or the one before it. */
-	u64 nr = run->session->evlist->stats.nr_events[0];
-	u64 at = kmem_salvage__record_offset(path, nr ? nr - 1 : 0);
+	char where[128];
 
-	if (!run->nr_events) {
-		pr_err("perf kmem: cannot read %s: corrupt data after %s of its %s bytes of events, before any kmem event\n",
-		       path, COMMAS(at), COMMAS(run->session->header.data_size));
-		return -EINVAL;
-	}
-	pr_err("perf kmem: %s is corrupt after %s of its %s bytes of events: the analysis covers the %s events before\n",
-	       path, COMMAS(at), COMMAS(run->session->header.data_size),
-	       COMMAS(run->nr_events));
+	stop_place(run, where, sizeof(where));
+	if (!run->nr_events)
+		pr_err("perf kmem: cannot read %s: corrupt data %s, before any kmem event\n",
+		       path, where);
+	else
+		pr_err("perf kmem: %s is corrupt %s: the analysis covers the %s events before\n",
+		       path, where, COMMAS(run->nr_events));
 	return -EINVAL;
 }
 
@@ -1136,12 +1165,24 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 
 static int kmem_config(const char *var, const char *value, void *cb)
 {
-	const char **mode = cb;
+	struct perf_kmem *kmem = cb;
+	u64 size;
 
+	if (!strcmp(var, "kmem.queue-size")) {
+		if (perf_config_u64(&size, var, value) ||
+		    size < KMEM_QUEUE_MIN_BYTES || size > SIZE_MAX) {
+			pr_err("perf kmem: invalid kmem.queue-size '%s': use a size of at least %u bytes\n",
+			       value, KMEM_QUEUE_MIN_BYTES);
+			return -1;
+		}
+		kmem->queue_size = size;
+		return 0;
+	}
 	if (strcmp(var, "kmem.default"))
 		return 0;
 	if (!strcmp(value, "page") || !strcmp(value, "slab")) {
-		*mode = strcmp(value, "page") ? default_mode_slab : "page";
+		kmem->default_mode = strcmp(value, "page") ? default_mode_slab :
+							     "page";
 		return 0;
 	}
 	pr_err("perf kmem: invalid kmem.default '%s': use page or slab\n", value);
@@ -1153,8 +1194,9 @@ int cmd_kmem(int argc, const char **argv)
 	struct perf_kmem kmem = {
 		.input_name = "perf.data",
 		.lines = -1,
+		.default_mode = default_mode_slab,
+		.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
 	};
-	const char *default_mode = default_mode_slab;
 	const struct option options[] = {
 	OPT_STRING('i', "input", &kmem.input_name, "file", "input file name"),
 	OPT_INCR('v', "verbose", &verbose,
@@ -1188,7 +1230,7 @@ int cmd_kmem(int argc, const char **argv)
 	const char *usage[2] = { NULL, NULL };
 	int err;
 
-	err = perf_config(kmem_config, &default_mode);
+	err = perf_config(kmem_config, &kmem);
 	if (err)
 		return err;
 
@@ -1214,7 +1256,7 @@ int cmd_kmem(int argc, const char **argv)
 	if (argc)
 		usage_with_options(usage, options);
 	if (!kmem.page && !kmem.slab) {
-		if (default_mode == default_mode_slab)
+		if (kmem.default_mode == default_mode_slab)
 			kmem.slab = true;
 		else
 			kmem.page = true;

@@ -54,14 +54,19 @@ static void note_prefetch(const void *record __maybe_unused, void *arg)
 	((struct seen *)arg)->prefetched++;
 }
 
+static int add_from(struct kmem_queue *q, u64 time, u32 cpu, u64 id)
+{
+	void *r;
+	int err = kmem_queue__add(q, time, cpu, &r);
+
+	if (!err)
+		((struct rec *)r)->id = id;
+	return err;
+}
+
 static int add(struct kmem_queue *q, u64 time, u64 id)
 {
-	struct rec *r = kmem_queue__add(q, time);
-
-	if (!r)
-		return -ENOMEM;
-	r->id = id;
-	return 0;
+	return add_from(q, time, 0, id);
 }
 
 static int add_recs(struct kmem_queue *q, const struct rec *recs, int nr)
@@ -77,7 +82,8 @@ static int add_recs(struct kmem_queue *q, const struct rec *recs, int nr)
 static struct kmem_queue *queue_for(struct seen *s)
 {
 	memset(s, 0, sizeof(*s));
-	return kmem_queue__new(sizeof(struct rec), note, s);
+	return kmem_queue__new(sizeof(struct rec),
+			       KMEM_QUEUE_DEFAULT_MAX_BYTES, note, s);
 }
 
 /* Did the deliveries so far carry these ids, in this order? */
@@ -112,14 +118,14 @@ static int test__kmem_input_rounds(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("queue", q);
 	TEST_ASSERT_VAL("add", !add_recs(q, round1, ARRAY_SIZE(round1)));
 	/* Nothing is known to be complete after the first round. */
-	TEST_ASSERT_VAL("round 1", !kmem_queue__end_round(q) && s.nr == 0);
+	TEST_ASSERT_VAL("round 1", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND) && s.nr == 0);
 	TEST_ASSERT_VAL("waiting", kmem_queue__nr(q) == 4);
 	TEST_ASSERT_VAL("add 2", !add_recs(q, round2, ARRAY_SIZE(round2)));
 	/* Up to round 1's latest (40), round 2's 35 among them. */
-	TEST_ASSERT_VAL("round 2", !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("round 2", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
 	TEST_ASSERT_VAL("round 2 order",
 			ids_are(&s, (const u64[]){ 1, 2, 3, 5, 4 }, 5));
-	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
 	TEST_ASSERT_VAL("flush order",
 			ids_are(&s, (const u64[]){ 1, 2, 3, 5, 4, 7, 6 }, 7));
 	TEST_ASSERT_VAL("empty", kmem_queue__nr(q) == 0);
@@ -139,7 +145,7 @@ static int test__kmem_input_stable(struct test_suite *t __maybe_unused,
 
 	TEST_ASSERT_VAL("queue", q);
 	TEST_ASSERT_VAL("add", !add_recs(q, recs, ARRAY_SIZE(recs)));
-	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
 	TEST_ASSERT_VAL("stable",
 			ids_are(&s, (const u64[]){ 1, 3, 5, 6, 2, 4 }, 6));
 	kmem_queue__delete(q);
@@ -153,12 +159,12 @@ static int test__kmem_input_late(struct test_suite *t __maybe_unused,
 	struct kmem_queue *q = queue_for(&s);
 
 	TEST_ASSERT_VAL("queue", q);
-	TEST_ASSERT_VAL("round 1", !add(q, 100, 1) && !kmem_queue__end_round(q));
-	TEST_ASSERT_VAL("round 2", !add(q, 200, 2) && !kmem_queue__end_round(q));
+	TEST_ASSERT_VAL("round 1", !add(q, 100, 1) && !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
+	TEST_ASSERT_VAL("round 2", !add(q, 200, 2) && !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
 	TEST_ASSERT_VAL("100 out", ids_are(&s, (const u64[]){ 1 }, 1));
 	/* Older than what was delivered: late, but not lost. */
-	TEST_ASSERT_VAL("round 3", !add(q, 50, 3) && !kmem_queue__end_round(q));
-	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("round 3", !add(q, 50, 3) && !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
 	TEST_ASSERT_VAL("late delivered",
 			ids_are(&s, (const u64[]){ 1, 3, 2 }, 3));
 	kmem_queue__delete(q);
@@ -173,14 +179,134 @@ static int test__kmem_input_error(struct test_suite *t __maybe_unused,
 	struct kmem_queue *q = queue_for(&s);
 
 	TEST_ASSERT_VAL("queue", q);
-	TEST_ASSERT_VAL("bad size", !kmem_queue__new(12, note, &s));
+	TEST_ASSERT_VAL("bad size", !kmem_queue__new(12, 4096, note, &s));
 	TEST_ASSERT_VAL("add", !add_recs(q, recs, ARRAY_SIZE(recs)));
 	s.stop_after = 2;
-	TEST_ASSERT_VAL("error returned", kmem_queue__flush(q) == -EINTR);
+	TEST_ASSERT_VAL("error returned", kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL) == -EINTR);
 	TEST_ASSERT_VAL("stopped", s.nr == 2 && kmem_queue__nr(q) == 1);
 	s.stop_after = 0;
-	TEST_ASSERT_VAL("rest", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("rest", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
 	TEST_ASSERT_VAL("all once", ids_are(&s, (const u64[]){ 1, 2, 3 }, 3));
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+/*
+ * A recording without rounds, as perf record --threads writes: the queue
+ * holds at most 8 records and delivers its older half when full.  Two
+ * CPUs' runs interleaved, each a little ahead of the other in turn, come
+ * out in time order; a record older than what was delivered comes late,
+ * is counted, and is not lost.
+ */
+static int test__kmem_input_bound(struct test_suite *t __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	static struct seen s;
+	struct kmem_queue *q;
+	u64 i, want[40];
+	int n = 0;
+
+	memset(&s, 0, sizeof(s));
+	q = kmem_queue__new(sizeof(struct rec), 8 * sizeof(struct rec), note,
+			    &s);
+	TEST_ASSERT_VAL("queue", q);
+	/* CPU 0 at even times, CPU 1 at odd ones, two records a turn. */
+	for (i = 0; i < 40; i += 4) {
+		TEST_ASSERT_VAL("cpu 0", !add_from(q, i, 0, i) &&
+					 !add_from(q, i + 2, 0, i + 2));
+		TEST_ASSERT_VAL("cpu 1", !add_from(q, i + 1, 1, i + 1) &&
+					 !add_from(q, i + 3, 1, i + 3));
+		TEST_ASSERT_VAL("bounded", kmem_queue__nr(q) <= 8);
+	}
+	TEST_ASSERT_VAL("flushed halves", kmem_queue__nr_half_flushes(q) >= 4);
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
+	for (i = 0; i < 40; i++)
+		want[n++] = i;
+	TEST_ASSERT_VAL("in order", ids_are(&s, want, n));
+	TEST_ASSERT_VAL("none late", kmem_queue__nr_late(q) == 0);
+
+	/* 39 was delivered: 5 comes late. */
+	TEST_ASSERT_VAL("late add", !add_from(q, 5, 2, 100));
+	TEST_ASSERT_VAL("late", kmem_queue__nr_late(q) == 1);
+	TEST_ASSERT_VAL("flush late",
+			!kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
+	want[n++] = 100;
+	TEST_ASSERT_VAL("late delivered", ids_are(&s, want, n));
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+/*
+ * perf record --threads writes a file per CPU, which perf's reader reads
+ * in turns of a few megabytes, so one CPU's records may run ahead of
+ * another's.  At the bound, the queue delivers only what both CPUs have
+ * come past, so nothing comes late; the older half (up to the median)
+ * would take some of CPU 1's lead and leave CPU 0's next turn late.
+ */
+static int test__kmem_input_frontier(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	static struct seen s;
+	struct kmem_queue *q;
+	u64 turn, i, want[200];
+	int n = 0;
+
+	memset(&s, 0, sizeof(s));
+	q = kmem_queue__new(sizeof(struct rec), 40 * sizeof(struct rec), note,
+			    &s);
+	TEST_ASSERT_VAL("queue", q);
+	/* Turns of 10: CPU 0 at even times, CPU 1 at odd ones 25 records on. */
+	for (turn = 0; turn < 10; turn++) {
+		for (i = 0; i < 10; i++) {
+			u64 k = 10 * turn + i;
+
+			TEST_ASSERT_VAL("cpu 0", !add_from(q, 2 * k, 0, 2 * k));
+		}
+		for (i = 0; i < 10; i++) {
+			u64 k = 10 * turn + i + 25;
+
+			TEST_ASSERT_VAL("cpu 1",
+					!add_from(q, 2 * k + 1, 1, 2 * k + 1));
+		}
+	}
+	TEST_ASSERT_VAL("bound reached", kmem_queue__nr_half_flushes(q) > 0);
+	TEST_ASSERT_VAL("none late", kmem_queue__nr_late(q) == 0);
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
+	for (i = 0; i < 250; i++)
+		if (i % 2 ? i >= 51 : i < 200)
+			want[n++] = i;
+	TEST_ASSERT_VAL("in order", ids_are(&s, want, n));
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+/*
+ * The older half, exactly: of records with many equal times, a half flush
+ * delivers every record up to the median time, and keeps the rest.
+ */
+static int test__kmem_input_half(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	/*
+	 * Times 9 8 ... 0 then 0 1 ... 9: every CPU has come up to 0 only,
+	 * too few records, so the half is up to the median, 4 (10th of 20).
+	 */
+	static struct seen s;
+	struct kmem_queue *q = queue_for(&s);
+	u64 i;
+
+	TEST_ASSERT_VAL("queue", q);
+	/* Each from a CPU of its own: CPU 9 has come no further than 0. */
+	for (i = 0; i < 10; i++)
+		TEST_ASSERT_VAL("add", !add_from(q, 9 - i, i, 9 - i));
+	for (i = 0; i < 10; i++)
+		TEST_ASSERT_VAL("add", !add_from(q, i, 10 + i, 10 + i));
+	TEST_ASSERT_VAL("half", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__HALF));
+	/* Times 0..4 of both sets: 10 records, the first set's first. */
+	TEST_ASSERT_VAL("older half",
+			ids_are(&s, (const u64[]){ 0, 10, 1, 11, 2, 12, 3, 13,
+						   4, 14 }, 10));
+	TEST_ASSERT_VAL("kept", kmem_queue__nr(q) == 10);
 	kmem_queue__delete(q);
 	return TEST_OK;
 }
@@ -240,9 +366,9 @@ static int test__kmem_input_random(struct test_suite *t __maybe_unused,
 				nr++;
 			}
 		}
-		TEST_ASSERT_VAL("round", !kmem_queue__end_round(q));
+		TEST_ASSERT_VAL("round", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
 	}
-	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q));
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
 	/* Insertion sort: stable, and nothing like the queue's merge. */
 	for (i = 1; i < nr; i++) {
 		struct rec r = all[i];
@@ -447,6 +573,9 @@ static struct test_case kmem_input_tests[] = {
 	TEST_CASE("kmem input: late events not lost", kmem_input_late),
 	TEST_CASE("kmem input: delivery error stops and resumes", kmem_input_error),
 	TEST_CASE("kmem input: random rounds against a stable sort", kmem_input_random),
+	TEST_CASE("kmem input: memory bound without rounds", kmem_input_bound),
+	TEST_CASE("kmem input: a half flush delivers up to the median", kmem_input_half),
+	TEST_CASE("kmem input: the bound waits for a CPU behind", kmem_input_frontier),
 	TEST_CASE("kmem input: kallsyms table", kmem_input_kallsyms),
 	TEST_CASE("kmem input: callsites from the kallsyms table", kmem_input_resolver),
 	{ .name = NULL, }

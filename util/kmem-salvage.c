@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdbool.h>
@@ -77,8 +78,16 @@ static int read_file_header(const char *path, struct perf_file_header *h,
 int kmem_salvage__check(const char *path, bool force, char *buf, size_t size)
 {
 	struct perf_file_header h;
+	char header_path[PATH_MAX];
 	struct stat st;
+	bool is_dir;
 
+	/* perf record --threads writes a directory: its header is in "data". */
+	is_dir = !stat(path, &st) && S_ISDIR(st.st_mode);
+	if (is_dir) {
+		snprintf(header_path, sizeof(header_path), "%s/data", path);
+		path = header_path;
+	}
 	if (read_file_header(path, &h, &st, buf, size))
 		return -1;
 	if (!force && st.st_uid && st.st_uid != geteuid()) {
@@ -86,7 +95,7 @@ int kmem_salvage__check(const char *path, bool force, char *buf, size_t size)
 			 "it is owned by another user: -f (--force) reads it anyway");
 		return -1;
 	}
-	if (h.data.size == 0) {
+	if (h.data.size == 0 && !is_dir) {
 		snprintf(buf, size,
 			 "its data size is 0: the perf record that wrote it did not finish (killed?)");
 		return -1;
@@ -120,12 +129,14 @@ u64 kmem_salvage__record_offset(const char *path, u64 nr)
 	struct perf_file_header h;
 	struct perf_event_header eh;
 	struct stat st;
-	u64 pos = 0, end, i;
+	u64 pos, end, i;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) || pread(fd, &h, sizeof(h), 0) != sizeof(h))
+		return KMEM_SALVAGE_UNKNOWN;
+	pos = KMEM_SALVAGE_UNKNOWN;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    pread(fd, &h, sizeof(h), 0) != sizeof(h))
 		goto out;
 	end = min(h.data.offset + h.data.size, (u64)st.st_size);
 	for (pos = h.data.offset, i = 0; i < nr && pos + sizeof(eh) <= end;

@@ -28,13 +28,16 @@
  */
 int kmem_salvage__check(const char *path, bool force, char *buf, size_t size);
 
+#define KMEM_SALVAGE_UNKNOWN	(~0ULL)
+
 /**
  * kmem_salvage__record_offset - where a record of the event stream starts
  * @path: the file
  * @nr: the record's index, 0 for the first
  *
  * Return: the offset of record @nr from the start of the data section, or
- * of the first record whose header cannot be right if that comes first.
+ * of the first record whose header cannot be right if that comes first;
+ * KMEM_SALVAGE_UNKNOWN for a file that cannot be read or a directory.
  */
 u64 kmem_salvage__record_offset(const char *path, u64 nr);
 
