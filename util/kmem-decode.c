@@ -48,6 +48,14 @@ struct slab_fields {
 	u32			raw_size;	/* that holds the numbers */
 };
 
+/* A name recently interned, in a direct-mapped cache. */
+struct recent_name {
+	const char	*name;
+	u32		len;	/* the bytes compared, with the NUL */
+};
+
+#define RECENT_NAMES_BITS	6
+
 struct kmem_decoder;
 
 typedef int (*kmem_decode_fn)(struct kmem_decoder *dec, struct evsel *evsel,
@@ -93,6 +101,7 @@ struct kmem_decoder {
 	u64			last_gfp;	/* named last; runs are common */
 	bool			named_a_gfp;
 	struct hashmap		*cache_names;	/* interned: name -> name */
+	struct recent_name	recent_names[1 << RECENT_NAMES_BITS];
 	u64			nr_short;
 };
 
@@ -205,15 +214,15 @@ static int field_int(struct tep_format_field *f, struct perf_sample *sample,
 }
 
 /*
- * A string field, or NULL when it does not lie within the sample: the
- * trace may be damaged.
+ * A string field and its length with the NUL, or NULL when it does not lie
+ * within the sample (the trace may be damaged).  The string may hold no
+ * NUL: the caller checks.
  */
-static const char *field_string(struct tep_format_field *f,
-				struct perf_sample *sample,
-				struct evsel *evsel)
+static const char *field_bytes(struct tep_format_field *f,
+			       struct perf_sample *sample,
+			       struct evsel *evsel, u32 *lenp)
 {
 	u32 offset = f->offset, len = f->size;
-	const char *s;
 
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		/* __data_loc: length in the high 16 bits, offset in the low. */
@@ -226,8 +235,8 @@ static const char *field_string(struct tep_format_field *f,
 	}
 	if (!len || offset > sample->raw_size || len > sample->raw_size - offset)
 		return NULL;
-	s = (const char *)sample->raw_data + offset;
-	return memchr(s, '\0', len) ? s : NULL;
+	*lenp = len;
+	return (const char *)sample->raw_data + offset;
 }
 
 /*
@@ -408,26 +417,62 @@ const char *kmem_decoder__gfp_name(const struct kmem_decoder *dec, u64 gfp)
 }
 
 /*
- * A cache name lies in the sample, which is gone by the time the event is
- * delivered: point *@name at the decoder's copy instead, one per cache.
+ * The decoder's copy of a name, one per distinct name, so that it outlives
+ * the sample it lies in; NULL when @bytes holds no NUL.
  */
-static int intern_cache_name(struct kmem_decoder *dec, const char **name)
+static const char *intern_name(struct kmem_decoder *dec, const char *bytes,
+			       u32 len)
 {
 	char *copy;
 
-	if (hashmap__find(dec->cache_names, *name, &copy)) {
-		*name = copy;
-		return 0;
-	}
-	copy = strdup(*name);
+	if (!memchr(bytes, '\0', len))
+		return NULL;
+	if (hashmap__find(dec->cache_names, bytes, &copy))
+		return copy;
+	copy = strdup(bytes);
 	if (!copy)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	if (hashmap__add(dec->cache_names, copy, copy)) {
 		free(copy);
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
-	*name = copy;
-	return 0;
+	return copy;
+}
+
+/* The slot of recent_names a name of @len bytes starting @bytes goes to. */
+static struct recent_name *recent_name_slot(struct kmem_decoder *dec,
+					    const char *bytes, u32 len)
+{
+	u64 head = 0, tail = 0;
+
+	memcpy(&head, bytes, min_t(u32, len, sizeof(head)));
+	if (len > sizeof(tail))
+		memcpy(&tail, bytes + len - sizeof(tail), sizeof(tail));
+	return &dec->recent_names[hash_64(head ^ tail ^ len,
+					  RECENT_NAMES_BITS)];
+}
+
+/*
+ * A slab cache name, as the decoder's copy of it.  Every kmem_cache_alloc
+ * names its cache: a small cache of recent names, compared byte for byte,
+ * spares hashing the name each time.  A name found there is the same
+ * bytes as a copy that ends with its NUL, so it has its NUL too.
+ */
+static const char *cache_name(struct kmem_decoder *dec, const char *bytes,
+			      u32 len)
+{
+	struct recent_name *slot = recent_name_slot(dec, bytes, len);
+	const char *name;
+
+	if (slot->name && slot->len == len && !memcmp(slot->name, bytes, len))
+		return slot->name;
+	name = intern_name(dec, bytes, len);
+	/* Only a name whose NUL ends its field can be compared so. */
+	if (!IS_ERR_OR_NULL(name) && strlen(name) + 1 == len) {
+		slot->name = name;
+		slot->len = len;
+	}
+	return name;
 }
 
 static void free_names(struct hashmap *names)
@@ -505,13 +550,17 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev)
 {
 	const struct slab_fields *f = evsel->priv;
-	const char *cache;
+	const char *cache = NULL, *bytes;
+	u32 len;
 
 	if (too_short(dec, f->raw_size, sample))
 		return 0;
-	cache = f->name ? field_string(f->name, sample, evsel) : NULL;
-	if (cache && intern_cache_name(dec, &cache))
-		return -ENOMEM;
+	bytes = f->name ? field_bytes(f->name, sample, evsel, &len) : NULL;
+	if (bytes) {
+		cache = cache_name(dec, bytes, len);
+		if (IS_ERR(cache))
+			return PTR_ERR(cache);
+	}
 	ev->kind = KMEM_EVENT_SLAB_ALLOC;
 	ev->slab_alloc = (struct kmem_slab_alloc_event){
 		.callsite = slab_callsite(dec, field_val(f->call_site, sample,
