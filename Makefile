@@ -33,6 +33,7 @@ OURS := builtin-kmem.c \
 	util/kmem-queue.c util/kmem-queue.h \
 	util/kmem-decode.c util/kmem-decode.h \
 	util/kmem-salvage.c util/kmem-salvage.h \
+	util/kmem-live.c util/kmem-live.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
@@ -57,7 +58,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
 	-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include
-FUZZ_LIBS    := util/kmem-rows.c $(PRISTINE)/tools/lib/rbtree.c \
+FUZZ_LIBS    := util/kmem-rows.c util/kmem-live.c $(PRISTINE)/tools/lib/rbtree.c \
 	$(PRISTINE)/tools/lib/zalloc.c
 
 .PHONY: all perf perf-asan overlay upstream fuzz test demo bench deps clean FORCE
@@ -129,7 +130,7 @@ bench: perf upstream
 	@scripts/bench.sh
 
 $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
-		util/kmem-rows.h $(PRISTINE)/.extracted
+		util/kmem-rows.h util/kmem-live.c util/kmem-live.h $(PRISTINE)/.extracted
 	@scripts/install-deps.sh --fuzz
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"

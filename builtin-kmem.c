@@ -153,8 +153,20 @@ static void prefetch_queued(const void *record, void *arg)
 	const struct kmem_event *ev = record;
 	struct kmem_run *run = arg;
 
-	if (ev->kind == KMEM_EVENT_PAGE_ALLOC || ev->kind == KMEM_EVENT_PAGE_FREE)
+	switch (ev->kind) {
+	case KMEM_EVENT_PAGE_ALLOC:
+	case KMEM_EVENT_PAGE_FREE:
 		kmem_page__prefetch(run->kp, ev->page.pfn);
+		break;
+	case KMEM_EVENT_SLAB_ALLOC:
+		kmem_slab__prefetch(run->ks, ev->slab_alloc.ptr);
+		break;
+	case KMEM_EVENT_SLAB_FREE:
+		kmem_slab__prefetch(run->ks, ev->slab_free.ptr);
+		break;
+	default:
+		break;
+	}
 }
 
 /* An analysis counts the events it refused; go on with the rest. */
@@ -797,7 +809,6 @@ static int setup_page_analysis(struct kmem_run *run)
 	struct kmem_page_config config = {
 		.page_size = info->page_size,
 		.pre_v4_4_migtypes = info->pre_v4_4,
-		.want_caller_table = true,
 		.want_alloc_table = run->kmem->alloc,
 		.live_only = run->kmem->live,
 		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
@@ -813,9 +824,7 @@ static int setup_page_analysis(struct kmem_run *run)
 static int setup_slab_analysis(struct kmem_run *run)
 {
 	struct kmem_slab_config config = {
-		.want_caller_table = true,
 		.want_alloc_table = run->kmem->alloc,
-		.want_cache_table = true,
 	};
 
 	run->ks = kmem_slab__new(&config);
@@ -856,8 +865,7 @@ static int setup_analyses(struct kmem_run *run)
 				     kmem->queue_size, deliver_queued, run);
 	if (!run->queue)
 		return -ENOMEM;
-	if (run->kp)
-		kmem_queue__set_prefetch(run->queue, prefetch_queued);
+	kmem_queue__set_prefetch(run->queue, prefetch_queued);
 	return 0;
 }
 

@@ -288,24 +288,26 @@ static int test__kmem_input_half(struct test_suite *t __maybe_unused,
 				 int subtest __maybe_unused)
 {
 	/*
-	 * Times 9 8 ... 0 then 0 1 ... 9: every CPU has come up to 0 only,
-	 * too few records, so the half is up to the median, 4 (10th of 20).
+	 * CPU 99 came up to time 0 and went quiet: nothing waiting is older,
+	 * so the half is up to the median time.  Of times 10 9 ... 1 and
+	 * 1 2 ... 10 that is 5 (the 10th of 20).
 	 */
 	static struct seen s;
 	struct kmem_queue *q = queue_for(&s);
 	u64 i;
 
 	TEST_ASSERT_VAL("queue", q);
-	/* Each from a CPU of its own: CPU 9 has come no further than 0. */
+	TEST_ASSERT_VAL("quiet", !add_from(q, 0, 99, 99) &&
+			!kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
 	for (i = 0; i < 10; i++)
-		TEST_ASSERT_VAL("add", !add_from(q, 9 - i, i, 9 - i));
+		TEST_ASSERT_VAL("add", !add_from(q, 10 - i, 0, 9 - i));
 	for (i = 0; i < 10; i++)
-		TEST_ASSERT_VAL("add", !add_from(q, i, 10 + i, 10 + i));
+		TEST_ASSERT_VAL("add", !add_from(q, i + 1, 1, 10 + i));
 	TEST_ASSERT_VAL("half", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__HALF));
-	/* Times 0..4 of both sets: 10 records, the first set's first. */
+	/* Times 1..5 of both sets: 10 records, the first set's first. */
 	TEST_ASSERT_VAL("older half",
-			ids_are(&s, (const u64[]){ 0, 10, 1, 11, 2, 12, 3, 13,
-						   4, 14 }, 10));
+			ids_are(&s, (const u64[]){ 99, 0, 10, 1, 11, 2, 12, 3,
+						   13, 4, 14 }, 11));
 	TEST_ASSERT_VAL("kept", kmem_queue__nr(q) == 10);
 	kmem_queue__delete(q);
 	return TEST_OK;

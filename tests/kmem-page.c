@@ -125,7 +125,6 @@ static int with_kp(const struct kmem_page_config *config,
 
 static const struct kmem_page_config plain_config = {
 	.page_size = PS,
-	.want_caller_table = true,
 	.want_alloc_table = true,
 };
 

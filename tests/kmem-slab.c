@@ -12,9 +12,7 @@
 #define CALLER_C	0xffffffff81000300ULL
 
 static const struct kmem_slab_config all_tables = {
-	.want_caller_table = true,
 	.want_alloc_table = true,
-	.want_cache_table = true,
 };
 
 static int alloc_on(struct kmem_slab *ks, u64 callsite, u64 ptr, u64 req,
@@ -198,11 +196,8 @@ static int add_cache_alloc(struct kmem_slab *ks, const char *cache, u64 ptr,
 		.callsite = CALLER_C, .ptr = ptr, .bytes_req = req,
 		.bytes_alloc = alloc, .cpu_node = -1, .node = -1,
 	};
-	char name[32];
-
-	/* The core must copy the name: the event's buffer is reused. */
-	snprintf(name, sizeof(name), "%s", cache);
-	ev.cache = name;
+	/* Names outlive the analysis: perf kmem's decoder owns them. */
+	ev.cache = cache;
 	return kmem_slab__alloc(ks, &ev);
 }
 

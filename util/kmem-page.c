@@ -2,13 +2,10 @@
 /*
  * Page allocator analysis for perf kmem.
  *
- * Live pages sit in a hash table keyed by pfn (open addressing, linear
- * probing): every event looks its pfn up, and a traced system has tens of
- * thousands of live pages, whose rb-tree cost a cache miss a level.  Each
- * live page points at the table rows its allocation was counted in, so that
- * a free found later can mark those rows without looking them up again.
- * Table rows sit in one rb-tree per table, keyed by the columns that make a
- * row.
+ * Live pages sit in a struct kmem_live keyed by pfn.  Each live page
+ * points at the table rows its allocation was counted in, so that a free
+ * found later can mark those rows without looking them up again.  Table
+ * rows sit in one struct kmem_rows per table.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,52 +14,28 @@
 #include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
+#include "kmem-live.h"
 #include "kmem-page.h"
 #include "kmem-rows.h"
 
-/* A slot of the live table; KMEM_PAGE_NO_PFN, never live, marks it empty. */
+/* A slot of the live table. */
 struct live_page {
-	u64			pfn;
+	u64			pfn;		/* the key */
 	struct kmem_page_row	*rows[KMEM_NR_TABLES];
 	s16			cpu_node;	/* allocating CPU's node */
 	u8			order;
 };
-
-#define LIVE_MIN_SLOTS		4096
 
 struct kmem_page {
 	struct kmem_page_config		config;
 	struct kmem_page_summary	summary;
 	u64				grid[KMEM_PAGE_MAX_ORDER + 1][KMEM_NR_COLUMNS];
 	int				max_order;
-	/* Live pages: a power of two slots, at most half of them used. */
-	struct live_page		*live;
-	size_t				live_mask;
-	size_t				nr_live;
+	struct kmem_live		live;		/* struct live_page */
 	struct kmem_rows		rows[KMEM_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
 };
-
-static int live_init(struct kmem_page *kp, size_t slots)
-{
-	size_t i;
-
-	kp->live = malloc(slots * sizeof(*kp->live));
-	if (!kp->live)
-		return -ENOMEM;
-	for (i = 0; i < slots; i++)
-		kp->live[i].pfn = KMEM_PAGE_NO_PFN;
-	kp->live_mask = slots - 1;
-	kp->nr_live = 0;
-	return 0;
-}
-
-static size_t live_home(const struct kmem_page *kp, u64 pfn)
-{
-	/* Fibonacci hashing: consecutive pfns spread over the table. */
-	return (size_t)((pfn * 0x9E3779B97F4A7C15ULL) >> 32) & kp->live_mask;
-}
 
 /* The columns that make a row of either table. */
 static int row_cmp_key(const void *pa, const void *pb)
@@ -111,7 +84,7 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 			return NULL;
 		}
 	}
-	if (live_init(kp, LIVE_MIN_SLOTS)) {
+	if (kmem_live__init(&kp->live, sizeof(struct live_page))) {
 		free(kp->node_matrix);
 		free(kp);
 		return NULL;
@@ -130,7 +103,7 @@ void kmem_page__delete(struct kmem_page *kp)
 
 	if (!kp)
 		return;
-	free(kp->live);
+	kmem_live__exit(&kp->live);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		kmem_rows__exit(&kp->rows[t]);
 	free(kp->node_matrix);
@@ -201,95 +174,7 @@ const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
 
 void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
 {
-	__builtin_prefetch(&kp->live[live_home(kp, pfn)]);
-}
-
-/* The slot of @pfn, or the empty slot where it would go. */
-static struct live_page *probe_live(struct kmem_page *kp, u64 pfn)
-{
-	size_t i = live_home(kp, pfn);
-
-	while (kp->live[i].pfn != KMEM_PAGE_NO_PFN && kp->live[i].pfn != pfn)
-		i = (i + 1) & kp->live_mask;
-	return &kp->live[i];
-}
-
-static struct live_page *find_live(struct kmem_page *kp, u64 pfn)
-{
-	struct live_page *lp;
-
-	/* The empty slots' mark is never a live page's. */
-	if (pfn == KMEM_PAGE_NO_PFN)
-		return NULL;
-	lp = probe_live(kp, pfn);
-	return lp->pfn == pfn ? lp : NULL;
-}
-
-/* Twice the slots, the live pages hashed anew. */
-static int live_grow(struct kmem_page *kp)
-{
-	struct live_page *old = kp->live;
-	size_t i, slots = kp->live_mask + 1, nr = kp->nr_live;
-
-	if (live_init(kp, 2 * slots)) {
-		kp->live = old;
-		return -ENOMEM;
-	}
-	for (i = 0; i < slots; i++) {
-		size_t j;
-
-		if (old[i].pfn == KMEM_PAGE_NO_PFN)
-			continue;
-		j = live_home(kp, old[i].pfn);
-		while (kp->live[j].pfn != KMEM_PAGE_NO_PFN)
-			j = (j + 1) & kp->live_mask;
-		kp->live[j] = old[i];
-	}
-	kp->nr_live = nr;
-	free(old);
-	return 0;
-}
-
-/* Make the empty slot @lp, found by probe_live(), @pfn's. */
-static struct live_page *new_live(struct kmem_page *kp, struct live_page *lp,
-				  u64 pfn)
-{
-	/* Grown, the table has another slot for @pfn. */
-	if (2 * (kp->nr_live + 1) > kp->live_mask + 1) {
-		if (live_grow(kp))
-			return NULL;
-		lp = probe_live(kp, pfn);
-	}
-	memset(lp, 0, sizeof(*lp));
-	lp->pfn = pfn;
-	kp->nr_live++;
-	return lp;
-}
-
-/*
- * Empty the slot of @lp, moving back the pages after it that could not
- * sit in their home slot, so that no lookup stops short of them.
- */
-static void retire_live(struct kmem_page *kp, struct live_page *lp)
-{
-	size_t hole = lp - kp->live, i = hole;
-
-	for (;;) {
-		size_t home;
-
-		i = (i + 1) & kp->live_mask;
-		if (kp->live[i].pfn == KMEM_PAGE_NO_PFN)
-			break;
-		home = live_home(kp, kp->live[i].pfn);
-		/* Stays if its home lies cyclically in (hole, i]. */
-		if (hole <= i ? hole < home && home <= i :
-				hole < home || home <= i)
-			continue;
-		kp->live[hole] = kp->live[i];
-		hole = i;
-	}
-	kp->live[hole].pfn = KMEM_PAGE_NO_PFN;
-	kp->nr_live--;
+	kmem_live__prefetch(&kp->live, pfn);
 }
 
 /* Count the allocation in the rows of each table asked for. */
@@ -303,7 +188,7 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		.migtype = ev->migtype,
 	};
 	bool want[KMEM_NR_TABLES] = {
-		[KMEM_TABLE_CALLER] = kp->config.want_caller_table,
+		[KMEM_TABLE_CALLER] = true,
 		[KMEM_TABLE_ALLOC] = kp->config.want_alloc_table,
 	};
 	int t;
@@ -360,11 +245,11 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (remote(kp, ev))
 		kmem_count__add(&s->alloc_remote, bytes);
 
-	lp = probe_live(kp, ev->pfn);
+	lp = kmem_live__probe(&kp->live, ev->pfn);
 	if (lp->pfn == ev->pfn)
 		drop_unfreed(kp, lp);
 	else
-		lp = new_live(kp, lp, ev->pfn);
+		lp = kmem_live__add(&kp->live, lp, ev->pfn);
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;
@@ -404,7 +289,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (remote(kp, ev))
 		kmem_count__add(&s->free_remote, order_bytes(kp, ev->order));
 
-	lp = find_live(kp, ev->pfn);
+	lp = kmem_live__find(&kp->live, ev->pfn);
 	if (!lp) {
 		kmem_count__add(&s->free_only, order_bytes(kp, ev->order));
 		return 0;
@@ -418,7 +303,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->freed++;
-	retire_live(kp, lp);
+	kmem_live__remove(&kp->live, lp);
 	return 0;
 }
 
@@ -432,19 +317,22 @@ static void finish_row(void *r, void *arg)
 	row->bytes = row->hits * order_bytes(kp, row->order);
 }
 
+static void count_live(void *slot, void *arg)
+{
+	const struct live_page *lp = slot;
+	struct kmem_page *kp = arg;
+
+	kmem_count__add(&kp->summary.life.live, order_bytes(kp, lp->order));
+}
+
 void kmem_page__finish(struct kmem_page *kp)
 {
-	size_t i;
 	int t;
 
 	if (kp->finished)
 		return;
 	kp->finished = true;
-	for (i = 0; i <= kp->live_mask; i++) {
-		if (kp->live[i].pfn != KMEM_PAGE_NO_PFN)
-			kmem_count__add(&kp->summary.life.live,
-			      order_bytes(kp, kp->live[i].order));
-	}
+	kmem_live__for_each(&kp->live, count_live, kp);
 	for (t = 0; t < KMEM_NR_TABLES; t++)
 		kmem_rows__for_each(&kp->rows[t], finish_row, kp);
 }

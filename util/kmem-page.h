@@ -57,8 +57,7 @@ enum kmem_page_sort_key {
 struct kmem_page_config {
 	u64	page_size;		/* from the trace; 4096 when unknown */
 	bool	pre_v4_4_migtypes;	/* Reclaimable was 1, Movable 2 */
-	bool	want_caller_table;
-	bool	want_alloc_table;
+	bool	want_alloc_table;	/* --alloc: rows per pfn too */
 	bool	live_only;		/* tables show pages live at the end */
 	int	nr_nodes;		/* 0: no NUMA topology in the trace */
 };

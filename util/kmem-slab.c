@@ -2,39 +2,50 @@
 /*
  * Slab allocator analysis for perf kmem.
  *
- * Every pointer the trace has seen sits in an rb-tree of objects keyed by
+ * Every pointer the trace has seen sits in a struct kmem_live keyed by
  * address, live or freed: a freed object stays so that a second free of it
  * can be told from a free of something allocated before the trace began.
- * A live object points at the table rows its allocation was counted in, so
- * that its free can mark them without looking them up again.  Table rows
- * sit in one rb-tree per table, keyed by the columns that make a row.
+ * A live object points at the pair of rows, by callsite and by cache, its
+ * allocation was counted in, so that its free can mark them without
+ * looking them up again; a slot is 32 bytes, two to a cache line, since
+ * each event probes one at random.  Table rows sit in one struct kmem_rows
+ * per table.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
-#include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
+#include "kmem-live.h"
 #include "kmem-slab.h"
 #include "kmem-rows.h"
 
-struct object {
-	struct rb_node		rb;
-	u64			ptr;
-	u64			bytes_alloc;
-	struct kmem_slab_row	*rows[KMEM_SLAB_NR_TABLES];
-	int			cpu;	/* that allocated it */
-	bool			live;
+/* The rows an allocation from a callsite, of a cache, is counted in. */
+struct row_pair {
+	u64			callsite;
+	const char		*cache;
+	struct kmem_slab_row	*caller;
+	struct kmem_slab_row	*cache_row;	/* NULL: no cache named */
 };
+
+/* A slot of the object table. */
+struct object {
+	u64			ptr;		/* the key */
+	struct row_pair		*rows;
+	u32			bytes_alloc;	/* saturated */
+	s32			cpu;		/* that allocated it; -1: freed */
+};
+
+#define FREED	(-1)
 
 struct kmem_slab {
 	struct kmem_slab_config		config;
 	struct kmem_slab_summary	summary;
-	struct rb_root			objects;
-	/* Rows own a copy of their cache name. */
+	struct kmem_live		objects;	/* struct object */
 	struct kmem_rows		rows[KMEM_SLAB_NR_TABLES];
+	struct kmem_rows		pairs;		/* struct row_pair */
 	bool				finished;
 };
 
@@ -71,22 +82,20 @@ static int row_cmp_key(const void *pa, const void *pb)
 	return cmp_cache(a->cache, b->cache);
 }
 
-/* The event's cache name lives only as long as the event. */
-static int copy_cache_name(void *r)
+static u64 pair_hash(const void *p)
 {
-	struct kmem_slab_row *row = r;
+	const struct row_pair *pair = p;
 
-	if (!row->cache)
-		return 0;
-	row->cache = strdup(row->cache);
-	return row->cache ? 0 : -ENOMEM;
+	return pair->callsite ^ (u64)(uintptr_t)pair->cache;
 }
 
-static void free_cache_name(void *r)
+static int pair_cmp(const void *pa, const void *pb)
 {
-	struct kmem_slab_row *row = r;
+	const struct row_pair *a = pa, *b = pb;
 
-	free((char *)row->cache);
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	return cmp_cache(a->cache, b->cache);
 }
 
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
@@ -97,108 +106,91 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 	if (!ks)
 		return NULL;
 	ks->config = *config;
-	ks->objects = RB_ROOT;
+	if (kmem_live__init(&ks->objects, sizeof(struct object))) {
+		free(ks);
+		return NULL;
+	}
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
 		kmem_rows__init(&ks->rows[t], sizeof(struct kmem_slab_row),
 				row_cmp_key);
 		ks->rows[t].hash = row_hash;
-		ks->rows[t].copy = copy_cache_name;
-		ks->rows[t].release = free_cache_name;
 	}
+	kmem_rows__init(&ks->pairs, sizeof(struct row_pair), pair_cmp);
+	ks->pairs.hash = pair_hash;
 	return ks;
 }
 
 void kmem_slab__delete(struct kmem_slab *ks)
 {
-	struct object *obj, *tmp;
 	int t;
 
 	if (!ks)
 		return;
-	/* Post-order: a node is freed after both its subtrees. */
-	rbtree_postorder_for_each_entry_safe(obj, tmp, &ks->objects, rb)
-		free(obj);
+	kmem_live__exit(&ks->objects);
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
 		kmem_rows__exit(&ks->rows[t]);
+	kmem_rows__exit(&ks->pairs);
 	free(ks);
 }
 
-static struct object *find_object(struct kmem_slab *ks, u64 ptr)
+static struct kmem_slab_row *find_row(struct kmem_slab *ks,
+				       enum kmem_slab_table table,
+				       u64 callsite, u64 ptr, const char *cache)
 {
-	struct rb_node *n = ks->objects.rb_node;
-
-	while (n) {
-		struct object *obj = rb_entry(n, struct object, rb);
-
-		if (ptr == obj->ptr)
-			return obj;
-		n = ptr < obj->ptr ? n->rb_left : n->rb_right;
-	}
-	return NULL;
-}
-
-/* Only called after find_object() found no object at @ptr. */
-static struct object *new_object(struct kmem_slab *ks, u64 ptr)
-{
-	struct rb_node **p = &ks->objects.rb_node, *parent = NULL;
-	struct object *obj;
-
-	while (*p) {
-		parent = *p;
-		obj = rb_entry(parent, struct object, rb);
-		p = ptr < obj->ptr ? &parent->rb_left : &parent->rb_right;
-	}
-	obj = zalloc(sizeof(*obj));
-	if (!obj)
-		return NULL;
-	obj->ptr = ptr;
-	rb_link_node(&obj->rb, parent, p);
-	rb_insert_color(&obj->rb, &ks->objects);
-	return obj;
-}
-
-static bool want_table(const struct kmem_slab *ks, enum kmem_slab_table table,
-		       const struct kmem_slab_alloc_event *ev)
-{
-	const bool want[KMEM_SLAB_NR_TABLES] = {
-		[KMEM_SLAB_TABLE_CALLER] = ks->config.want_caller_table,
-		[KMEM_SLAB_TABLE_ALLOC] = ks->config.want_alloc_table,
-		/* kmalloc does not say which cache it took the object from. */
-		[KMEM_SLAB_TABLE_CACHE] = ks->config.want_cache_table &&
-					  ev->cache,
+	struct kmem_slab_row key = {
+		.callsite = callsite,
+		.ptr = ptr,
+		.cache = cache,
 	};
 
-	return want[table];
+	return kmem_rows__findnew(&ks->rows[table], &key);
 }
 
-/* Count the allocation in the rows of each table asked for. */
+/* The rows of allocations from @callsite of @cache (NULL: kmalloc). */
+static struct row_pair *find_pair(struct kmem_slab *ks, u64 callsite,
+				  const char *cache)
+{
+	struct row_pair key = { .callsite = callsite, .cache = cache };
+	struct row_pair *pair = kmem_rows__findnew(&ks->pairs, &key);
+
+	if (!pair || pair->caller)
+		return pair;
+	pair->caller = find_row(ks, KMEM_SLAB_TABLE_CALLER, callsite, 0, NULL);
+	/* kmalloc does not say which cache it took the object from. */
+	if (cache)
+		pair->cache_row = find_row(ks, KMEM_SLAB_TABLE_CACHE, 0, 0,
+					   cache);
+	return pair->caller && (!cache || pair->cache_row) ? pair : NULL;
+}
+
+static void count_alloc_in(struct kmem_slab_row *row,
+			   const struct kmem_slab_alloc_event *ev, bool xnode)
+{
+	row->hits++;
+	row->bytes_req += ev->bytes_req;
+	row->bytes_alloc += ev->bytes_alloc;
+	row->xnode += xnode;
+}
+
+/* Count the allocation in the rows of each table. */
 static int count_in_rows(struct kmem_slab *ks, struct object *obj,
 			 const struct kmem_slab_alloc_event *ev, bool xnode)
 {
-	int t;
+	struct row_pair *pair = find_pair(ks, ev->callsite, ev->cache);
+	struct kmem_slab_row *row;
 
-	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
-		struct kmem_slab_row key = {};
-		struct kmem_slab_row *row;
-
-		obj->rows[t] = NULL;
-		if (!want_table(ks, t, ev))
-			continue;
-		if (t == KMEM_SLAB_TABLE_CACHE)
-			key.cache = ev->cache;
-		else
-			key.callsite = ev->callsite;
-		if (t == KMEM_SLAB_TABLE_ALLOC)
-			key.ptr = ev->ptr;
-		row = kmem_rows__findnew(&ks->rows[t], &key);
-		if (!row)
-			return -ENOMEM;
-		row->hits++;
-		row->bytes_req += ev->bytes_req;
-		row->bytes_alloc += ev->bytes_alloc;
-		row->xnode += xnode;
-		obj->rows[t] = row;
-	}
+	if (!pair)
+		return -ENOMEM;
+	obj->rows = pair;
+	count_alloc_in(pair->caller, ev, xnode);
+	if (pair->cache_row)
+		count_alloc_in(pair->cache_row, ev, xnode);
+	if (!ks->config.want_alloc_table)
+		return 0;
+	row = find_row(ks, KMEM_SLAB_TABLE_ALLOC, ev->callsite, ev->ptr, NULL);
+	if (!row)
+		return -ENOMEM;
+	count_alloc_in(row, ev, xnode);
 	return 0;
 }
 
@@ -233,38 +225,47 @@ int kmem_slab__alloc(struct kmem_slab *ks,
 	if (xnode)
 		kmem_count__add(&s->xnode, ev->bytes_alloc);
 
-	obj = find_object(ks, ev->ptr);
-	if (obj && obj->live) {
-		/* Handed out again: its free took a path without a tracepoint. */
-		kmem_count__add(&s->life.dropped, obj->bytes_alloc);
-	} else if (!obj) {
-		obj = new_object(ks, ev->ptr);
+	obj = kmem_live__probe(&ks->objects, ev->ptr);
+	if (obj->ptr != ev->ptr) {
+		obj = kmem_live__add(&ks->objects, obj, ev->ptr);
 		if (!obj)
 			return -ENOMEM;
+	} else if (obj->cpu != FREED) {
+		/* Handed out again: its free took a path without a tracepoint. */
+		kmem_count__add(&s->life.dropped, obj->bytes_alloc);
 	}
-	obj->live = true;
-	obj->bytes_alloc = ev->bytes_alloc;
-	obj->cpu = ev->cpu;
+	obj->bytes_alloc = min_t(u64, ev->bytes_alloc, UINT32_MAX);
+	obj->cpu = ev->cpu < 0 ? 0 : ev->cpu;
 	return count_in_rows(ks, obj, ev, xnode);
+}
+
+static void count_free_in(struct kmem_slab_row *row, bool pingpong)
+{
+	row->freed++;
+	row->pingpong += pingpong;
 }
 
 static void free_live(struct kmem_slab *ks, struct object *obj,
 		      const struct kmem_slab_free_event *ev)
 {
+	struct row_pair *pair = obj->rows;
 	bool pingpong = ev->cpu != obj->cpu;
-	int t;
+	struct kmem_slab_row *row;
 
 	kmem_count__add(&ks->summary.life.freed, obj->bytes_alloc);
 	if (pingpong)
 		kmem_count__add(&ks->summary.pingpong, obj->bytes_alloc);
-	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
-		if (!obj->rows[t])
-			continue;
-		obj->rows[t]->freed++;
-		obj->rows[t]->pingpong += pingpong;
-		obj->rows[t] = NULL;
-	}
-	obj->live = false;
+	obj->cpu = FREED;
+	count_free_in(pair->caller, pingpong);
+	if (pair->cache_row)
+		count_free_in(pair->cache_row, pingpong);
+	if (!ks->config.want_alloc_table)
+		return;
+	/* Found when it was allocated: no memory is needed. */
+	row = find_row(ks, KMEM_SLAB_TABLE_ALLOC, pair->callsite, obj->ptr,
+		       NULL);
+	if (row)
+		count_free_in(row, pingpong);
 }
 
 int kmem_slab__free(struct kmem_slab *ks, const struct kmem_slab_free_event *ev)
@@ -277,33 +278,44 @@ int kmem_slab__free(struct kmem_slab *ks, const struct kmem_slab_free_event *ev)
 		s->free_null++;
 		return 0;
 	}
-	obj = find_object(ks, ev->ptr);
-	if (obj && obj->live) {
+	obj = kmem_live__probe(&ks->objects, ev->ptr);
+	if (obj->ptr == ev->ptr && obj->cpu != FREED) {
 		free_live(ks, obj, ev);
 		return 0;
 	}
-	if (obj) {
+	if (obj->ptr == ev->ptr) {
 		s->free_again++;
 		return 0;
 	}
 	/* Allocated before the trace began; remember it to see it freed again. */
 	s->free_unknown++;
-	return new_object(ks, ev->ptr) ? 0 : -ENOMEM;
+	obj = kmem_live__add(&ks->objects, obj, ev->ptr);
+	if (!obj)
+		return -ENOMEM;
+	obj->cpu = FREED;
+	return 0;
+}
+
+void kmem_slab__prefetch(const struct kmem_slab *ks, u64 ptr)
+{
+	kmem_live__prefetch(&ks->objects, ptr);
+}
+
+static void count_live(void *slot, void *arg)
+{
+	const struct object *obj = slot;
+	struct kmem_slab *ks = arg;
+
+	if (obj->cpu != FREED)
+		kmem_count__add(&ks->summary.life.live, obj->bytes_alloc);
 }
 
 void kmem_slab__finish(struct kmem_slab *ks)
 {
-	struct rb_node *n;
-
 	if (ks->finished)
 		return;
 	ks->finished = true;
-	for (n = rb_first(&ks->objects); n; n = rb_next(n)) {
-		struct object *obj = rb_entry(n, struct object, rb);
-
-		if (obj->live)
-			kmem_count__add(&ks->summary.life.live, obj->bytes_alloc);
-	}
+	kmem_live__for_each(&ks->objects, count_live, ks);
 }
 
 const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks)

@@ -42,9 +42,7 @@ enum kmem_slab_sort_key {
 #define KMEM_SLAB_MAX_SORT_KEYS	8
 
 struct kmem_slab_config {
-	bool	want_caller_table;
-	bool	want_alloc_table;
-	bool	want_cache_table;
+	bool	want_alloc_table;	/* --alloc: rows per object too */
 };
 
 /* One decoded kmalloc or kmem_cache_alloc event. */
@@ -53,7 +51,8 @@ struct kmem_slab_alloc_event {
 	u64		ptr;		/* 0: the allocation failed */
 	u64		bytes_req;
 	u64		bytes_alloc;
-	const char	*cache;		/* kmem_cache_alloc only, else NULL */
+	/* kmem_cache_alloc only, else NULL; must outlive the analysis */
+	const char	*cache;
 	int		cpu;
 	int		cpu_node;	/* node of @cpu, -1 if unknown */
 	int		node;		/* node asked for, -1 (NUMA_NO_NODE) */
@@ -97,6 +96,9 @@ struct kmem_slab;
 
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config);
 void kmem_slab__delete(struct kmem_slab *ks);
+
+/* Start loading what an event of @ptr will touch; it comes soon. */
+void kmem_slab__prefetch(const struct kmem_slab *ks, u64 ptr);
 
 /* Both return 0 or -ENOMEM. */
 int kmem_slab__alloc(struct kmem_slab *ks,

@@ -89,7 +89,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kmem_page_config config = {
 		.page_size = 4096,
-		.want_caller_table = true,
 		.want_alloc_table = true,
 	};
 	struct kmem_page_event ev;

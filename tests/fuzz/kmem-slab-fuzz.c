@@ -101,9 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kmem_slab_config config = {
-		.want_caller_table = true,
 		.want_alloc_table = true,
-		.want_cache_table = true,
 	};
 	struct kmem_slab_alloc_event alloc;
 	struct kmem_slab_free_event free_ev;
