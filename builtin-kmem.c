@@ -91,6 +91,7 @@ struct kmem_run {
 	struct kmem_decoder		*dec;
 	const struct kmem_trace_info	*info;
 	struct kmem_queue		*queue;
+	size_t				queue_record_size;
 	struct kmem_page		*kp;
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
@@ -143,9 +144,14 @@ static int process_sample_event(const struct perf_tool *tool,
 	if (ret <= 0)
 		return ret;
 	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
-	if (!ret)
-		memcpy(queued, &ev, kmem_queue__record_size(run->queue));
-	return ret;
+	if (ret)
+		return ret;
+	/* Sizes known at compile time: the copy is a few moves, not a call. */
+	if (run->queue_record_size == sizeof(ev))
+		memcpy(queued, &ev, sizeof(ev));
+	else
+		memcpy(queued, &ev, KMEM_PAGE_EVENT_SIZE);
+	return 0;
 }
 
 static void prefetch_queued(const void *record, void *arg)
@@ -860,9 +866,10 @@ static int setup_analyses(struct kmem_run *run)
 	if (ret)
 		return ret;
 	/* A page-only analysis queues records no larger than a page event. */
-	run->queue = kmem_queue__new(kmem->slab ? sizeof(struct kmem_event) :
-				     KMEM_PAGE_EVENT_SIZE,
-				     kmem->queue_size, deliver_queued, run);
+	run->queue_record_size = kmem->slab ? sizeof(struct kmem_event) :
+					      KMEM_PAGE_EVENT_SIZE;
+	run->queue = kmem_queue__new(run->queue_record_size, kmem->queue_size,
+				     deliver_queued, run);
 	if (!run->queue)
 		return -ENOMEM;
 	kmem_queue__set_prefetch(run->queue, prefetch_queued);
