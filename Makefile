@@ -31,8 +31,10 @@ OURS := builtin-kmem.c \
 	util/kmem-rows.c util/kmem-rows.h \
 	util/kmem-kallsyms.c util/kmem-kallsyms.h \
 	util/kmem-queue.c util/kmem-queue.h \
+	util/kmem-json.c util/kmem-json.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
+	tests/kmem-output.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
 	tests/shell/kmem_slab.sh tests/shell/kmem_bad_input.sh \
 	Documentation/perf-kmem.txt
@@ -50,7 +52,8 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 FUZZ_PAGE    := $(B)/fuzz/kmem-page-fuzz
 FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
 FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
-FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS)
+FUZZ_JSON    := $(B)/fuzz/kmem-json-fuzz
+FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
@@ -139,6 +142,7 @@ fuzz: $(FUZZ_BINS)
 	$(FUZZ_PAGE) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-page
 	$(FUZZ_SLAB) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-slab
 	$(FUZZ_KSYMS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-kallsyms
+	$(FUZZ_JSON) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-json
 
 clean:
 	rm -rf $(B) $(TOP)/perf
