@@ -32,6 +32,7 @@ OURS := builtin-kmem.c \
 	util/kmem-kallsyms.c util/kmem-kallsyms.h \
 	util/kmem-queue.c util/kmem-queue.h \
 	util/kmem-json.c util/kmem-json.h \
+	util/kmem-stacks.c util/kmem-stacks.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
 	tests/kmem-output.c \
@@ -53,7 +54,9 @@ FUZZ_PAGE    := $(B)/fuzz/kmem-page-fuzz
 FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
 FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
 FUZZ_JSON    := $(B)/fuzz/kmem-json-fuzz
-FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON)
+FUZZ_STACKS  := $(B)/fuzz/kmem-stacks-fuzz
+FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON) \
+	$(FUZZ_STACKS)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
@@ -143,6 +146,7 @@ fuzz: $(FUZZ_BINS)
 	$(FUZZ_SLAB) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-slab
 	$(FUZZ_KSYMS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-kallsyms
 	$(FUZZ_JSON) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-json
+	$(FUZZ_STACKS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-stacks
 
 clean:
 	rm -rf $(B) $(TOP)/perf
