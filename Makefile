@@ -38,7 +38,9 @@ OURS := builtin-kmem.c \
 	tests/kmem-output.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
 	tests/shell/kmem_slab.sh tests/shell/kmem_bad_input.sh \
-	Documentation/perf-kmem.txt
+	tests/shell/kmem_json_schema.sh tests/shell/lib/kmem_json_schema.py \
+	tests/shell/lib/kmem_example.json tests/shell/lib/kmem_example_bad.json \
+	Documentation/perf-kmem.txt Documentation/perf-kmem.schema.json
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 	tools/perf tools/arch tools/scripts tools/build tools/include \
