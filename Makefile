@@ -33,6 +33,7 @@ OURS := builtin-kmem.c \
 	util/kmem-queue.c util/kmem-queue.h \
 	util/kmem-json.c util/kmem-json.h \
 	util/kmem-stacks.c util/kmem-stacks.h \
+	util/kmem-map.c util/kmem-map.h util/kmem-utf8.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
 	tests/kmem-output.c \
@@ -57,8 +58,9 @@ FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
 FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
 FUZZ_JSON    := $(B)/fuzz/kmem-json-fuzz
 FUZZ_STACKS  := $(B)/fuzz/kmem-stacks-fuzz
+FUZZ_MAP     := $(B)/fuzz/kmem-map-fuzz
 FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON) \
-	$(FUZZ_STACKS)
+	$(FUZZ_STACKS) $(FUZZ_MAP)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
@@ -135,7 +137,7 @@ bench: perf upstream
 	@scripts/bench.sh
 
 $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
-		util/kmem-rows.h $(PRISTINE)/.extracted
+		util/kmem-rows.h util/kmem-utf8.h $(PRISTINE)/.extracted
 	@scripts/install-deps.sh --fuzz
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"
@@ -149,6 +151,7 @@ fuzz: $(FUZZ_BINS)
 	$(FUZZ_KSYMS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-kallsyms
 	$(FUZZ_JSON) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-json
 	$(FUZZ_STACKS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-stacks
+	$(FUZZ_MAP) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-map
 
 clean:
 	rm -rf $(B) $(TOP)/perf

@@ -239,7 +239,8 @@ run_valgrind() {
 run_fuzz() {
 	local name bin log
 
-	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks; do
+	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
+		kmem-map; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then

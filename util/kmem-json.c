@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kmem-json.h"
+#include "kmem-utf8.h"
 
 enum json_level_kind {
 	LEVEL_DOCUMENT,		/* the bottom level: holds one value */
@@ -24,9 +25,6 @@ struct kmem_json {
 	int			depth;		/* levels open above the document */
 	struct json_level	level[KMEM_JSON_MAX_DEPTH + 1];
 };
-
-/* U+FFFD REPLACEMENT CHARACTER in UTF-8: stands for bytes that are not. */
-static const char replacement[] = "\xef\xbf\xbd";
 
 struct kmem_json *kmem_json__new(FILE *fp)
 {
@@ -137,42 +135,6 @@ static void write_escape(FILE *fp, unsigned char c)
 	}
 }
 
-/*
- * The length of the well-formed UTF-8 sequence at @s (Table 3-7 of the
- * Unicode standard), or, negated, the length of its maximal subpart: the
- * longest start of a well-formed sequence there, at least one byte.
- */
-static int utf8_sequence(const unsigned char *s, size_t len)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	int need, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		need = 2;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		need = 3;
-		if (s[0] == 0xe0)
-			lo = 0xa0;	/* no overlong forms */
-		else if (s[0] == 0xed)
-			hi = 0x9f;	/* no surrogates */
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		need = 4;
-		if (s[0] == 0xf0)
-			lo = 0x90;	/* no overlong forms */
-		else if (s[0] == 0xf4)
-			hi = 0x8f;	/* nothing above U+10FFFF */
-	} else {
-		return -1;		/* 80..c1, f5..ff never start one */
-	}
-	for (i = 1; i < need; i++) {
-		if ((size_t)i >= len || s[i] < lo || s[i] > hi)
-			return -i;
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need;
-}
-
 static void write_string(FILE *fp, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -193,12 +155,12 @@ static void write_string(FILE *fp, const char *str, size_t len)
 			write_escape(fp, s[i++]);
 			continue;
 		}
-		n = utf8_sequence(s + i, len - i);
+		n = kmem_utf8_sequence(s + i, len - i);
 		if (n > 0) {
 			fwrite(s + i, 1, n, fp);
 			i += n;
 		} else {
-			fputs(replacement, fp);
+			fputs(KMEM_UTF8_REPLACEMENT, fp);
 			i += -n;
 		}
 	}
