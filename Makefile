@@ -25,20 +25,12 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 	NO_LIBBFD=1 WERROR=1
 
 # Our files, laid over tools/perf as symlinks so that editing one here
-# rebuilds only what depends on it.
+# rebuilds only what depends on it: found by name, so that a new one
+# cannot be left out.
 OURS := builtin-kmem.c \
-	util/kmem-page.c util/kmem-page.h util/kmem-slab.c util/kmem-slab.h \
-	util/kmem-rows.c util/kmem-rows.h util/kmem-count.h \
-	util/kmem-kallsyms.c util/kmem-kallsyms.h \
-	util/kmem-queue.c util/kmem-queue.h \
-	util/kmem-decode.c util/kmem-decode.h \
-	util/kmem-salvage.c util/kmem-salvage.h \
-	util/kmem-live.c util/kmem-live.h \
-	util/callsite-regex.c util/callsite-regex.h \
-	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
-	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
-	tests/shell/kmem_slab.sh tests/shell/kmem_bad_input.sh \
-	Documentation/perf-kmem.txt
+	$(wildcard util/kmem-*.[ch] util/callsite-*.[ch] tests/kmem-*.c) \
+	$(wildcard tests/shell/kmem_*.sh tests/shell/lib/kmem_*) \
+	$(wildcard Documentation/perf-kmem.*)
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 	tools/perf tools/arch tools/scripts tools/build tools/include \
@@ -53,7 +45,11 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 FUZZ_PAGE    := $(B)/fuzz/kmem-page-fuzz
 FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
 FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
-FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS)
+FUZZ_JSON    := $(B)/fuzz/kmem-json-fuzz
+FUZZ_STACKS  := $(B)/fuzz/kmem-stacks-fuzz
+FUZZ_MAP     := $(B)/fuzz/kmem-map-fuzz
+FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON) \
+	$(FUZZ_STACKS) $(FUZZ_MAP)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
@@ -130,7 +126,8 @@ bench: perf upstream
 	@scripts/bench.sh
 
 $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
-		util/kmem-rows.h util/kmem-live.c util/kmem-live.h $(PRISTINE)/.extracted
+		util/kmem-rows.h util/kmem-live.c util/kmem-live.h util/kmem-utf8.h \
+		$(PRISTINE)/.extracted
 	@scripts/install-deps.sh --fuzz
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"
@@ -142,6 +139,9 @@ fuzz: $(FUZZ_BINS)
 	$(FUZZ_PAGE) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-page
 	$(FUZZ_SLAB) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-slab
 	$(FUZZ_KSYMS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-kallsyms
+	$(FUZZ_JSON) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-json
+	$(FUZZ_STACKS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-stacks
+	$(FUZZ_MAP) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-map
 
 clean:
 	rm -rf $(B) $(TOP)/perf

@@ -6,8 +6,11 @@ zlib1g-dev flex bison pkg-config xz-utils make gcc perl python3"
 case "${1:-}" in
 # The fuzz target needs clang and its libFuzzer runtime.
 --fuzz) pkgs="clang libclang-rt-14-dev" ;;
-# The tests lint scripts, kill a perf record and count with python3.
---test) pkgs="shellcheck procps python3" ;;
+# The tests lint scripts, kill a perf record and count with python3; they
+# validate JSON against its schema (python3-jsonschema), and check SVG
+# maps with xmllint (libxml2-utils) and by rendering them (librsvg2-bin).
+--test) pkgs="shellcheck procps python3 python3-jsonschema libxml2-utils
+librsvg2-bin" ;;
 # The benchmark reads peak RSS with GNU time.
 --bench) pkgs="time procps python3" ;;
 esac

@@ -239,7 +239,8 @@ run_valgrind() {
 run_fuzz() {
 	local name bin log
 
-	for name in kmem-page kmem-slab kmem-kallsyms; do
+	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
+		kmem-map; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then
@@ -260,6 +261,7 @@ run_fuzz() {
 run_c_suite "$perf" "" "" page
 run_c_suite "$perf" "" "" slab
 run_c_suite "$perf" "" "" input
+run_c_suite "$perf" "" "" output
 run_shell_tests
 run_checkpatch
 if [ "$sanitize" = 1 ]; then
@@ -269,6 +271,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" page
 	run_c_suite "$asan_perf" "asan: " "-asan" slab
 	run_c_suite "$asan_perf" "asan: " "-asan" input
+	run_c_suite "$asan_perf" "asan: " "-asan" output
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 fi
