@@ -35,6 +35,7 @@
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/evsel.h"
+#include "util/kmem-columns.h"
 #include "util/kmem-decode.h"
 #include "util/kmem-page.h"
 #include "util/kmem-queue.h"
@@ -65,9 +66,9 @@ struct perf_kmem {
 	bool			raw_ip;
 	int			lines;
 	const char		*sort_str;
-	enum kmem_page_sort_key	page_keys[KMEM_MAX_SORT_KEYS];
+	kmem_rows_cmp_fn	page_keys[KMEM_MAX_SORT_KEYS];
 	int			nr_page_keys;
-	enum kmem_slab_sort_key	slab_keys[KMEM_SLAB_MAX_SORT_KEYS];
+	kmem_rows_cmp_fn	slab_keys[KMEM_MAX_SORT_KEYS];
 	int			nr_slab_keys;
 	const char		*time_str;
 	struct perf_time_interval ptime;
@@ -103,23 +104,7 @@ struct kmem_run {
 static const char default_mode_slab[] = "slab";
 
 /* Thousands separators whatever the locale: "12,345,678". */
-static const char *commas(u64 v, char *buf, size_t size)
-{
-	char digits[24];
-	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v);
-	size_t o = 0;
-	int i;
-
-	for (i = 0; i < n && o + 2 < size; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-#define COMMAS(v) commas((v), (char [32]) { 0 }, 32)
+#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 
 /* --- reading events -------------------------------------------------- */
 
@@ -450,118 +435,201 @@ static size_t rows_to_show(struct kmem_run *run, size_t nr, bool by_default)
 	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
 }
 
-static void print_table_end(size_t shown, size_t nr, int width)
+static const char *gfp_name(void *arg, u64 gfp)
 {
+	struct kmem_run *run = arg;
+
+	return kmem_decoder__gfp_name(run->dec, gfp);
+}
+
+/* A function, with -v or --raw-ip func+0xoff, or a bare address. */
+static const char *callsite_name(void *arg, u64 callsite, char *buf,
+				 size_t size)
+{
+	struct kmem_run *run = arg;
+
+	if (!run->resolver) {
+		snprintf(buf, size, "%#" PRIx64, callsite);
+		return buf;
+	}
+	return callsite_resolver__name(run->resolver, callsite,
+				       run->kmem->raw_ip || verbose > 0, buf,
+				       size);
+}
+
+static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
+{
+	const struct kmem_trace_info *info = run->info;
+
+	return (struct kmem_cell_ctx){
+		.page_size = info->page_size,
+		.pre_v4_4 = info->pre_v4_4,
+		.pfn_is_page = info->pfn_is_page,
+		.live = run->kmem->live,
+		.xnode = kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
+			 info->has_mem2node &&
+			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
+		.callchains = info->has_callchains,
+		.gfp_name = gfp_name,
+		.callsite_name = callsite_name,
+		.arg = run,
+	};
+}
+
+/* Room for a cell: a kernel symbol's name and an offset. */
+#define CELL_SIZE	(KSYM_NAME_LEN + 32)
+#define MAX_COLUMNS	16
+
+/* The columns of @table that the trace has, and their widths. */
+struct table_layout {
+	const struct kmem_column	*cols[MAX_COLUMNS];
+	int				widths[MAX_COLUMNS];
+	int				nr;
+};
+
+static void lay_out(struct table_layout *t, const struct kmem_column *cols,
+		    size_t nr_cols, int table, const struct kmem_cell_ctx *ctx,
+		    void **rows, size_t shown)
+{
+	char cell[CELL_SIZE];
+	size_t i, r;
+
+	t->nr = 0;
+	for (i = 0; i < nr_cols && t->nr < MAX_COLUMNS; i++) {
+		const struct kmem_column *col = &cols[i];
+		int width = col->width;
+
+		if (!kmem_column__shown(col, ctx, table))
+			continue;
+		if (!width) {
+			width = strlen(kmem_column__header(col, ctx));
+			for (r = 0; r < shown; r++) {
+				col->cell(ctx, rows[r], cell, sizeof(cell));
+				width = max_t(int, width, strlen(cell));
+			}
+		}
+		t->cols[t->nr] = col;
+		t->widths[t->nr++] = width;
+	}
+}
+
+/*
+ * " a | b | c": cells padded to their column's width, but for a last one
+ * flush left, which would only end the line in blanks.  Returns the width.
+ */
+static int print_line(const struct table_layout *t, const char **cells,
+		      const bool *left)
+{
+	int i, n = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		bool last = i == t->nr - 1;
+
+		n += printf("%s ", i ? " |" : "");
+		if (last && left[i])
+			n += printf("%s", cells[i]);
+		else
+			n += printf(left[i] ? "%-*s" : "%*s", t->widths[i],
+				    cells[i]);
+	}
+	printf("\n");
+	return n;
+}
+
+static int print_header(const struct table_layout *t,
+			const struct kmem_cell_ctx *ctx)
+{
+	const char *heads[MAX_COLUMNS] = { NULL };
+	bool left[MAX_COLUMNS] = { false };
+	int i;
+
+	for (i = 0; i < t->nr; i++) {
+		heads[i] = kmem_column__header(t->cols[i], ctx);
+		left[i] = t->cols[i]->header_left;
+	}
+	return print_line(t, heads, left);
+}
+
+static void print_row(const struct table_layout *t,
+		      const struct kmem_cell_ctx *ctx, const void *row)
+{
+	static char cells[MAX_COLUMNS][CELL_SIZE];
+	const char *texts[MAX_COLUMNS] = { NULL };
+	bool left[MAX_COLUMNS] = { false };
+	int i;
+
+	for (i = 0; i < t->nr; i++) {
+		t->cols[i]->cell(ctx, row, cells[i], sizeof(cells[i]));
+		texts[i] = cells[i];
+		left[i] = t->cols[i]->left;
+	}
+	print_line(t, texts, left);
+}
+
+/* The header's width, without printing it. */
+static int header_width(const struct table_layout *t,
+			const struct kmem_cell_ctx *ctx)
+{
+	int i, n = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		bool last = i == t->nr - 1;
+
+		n += (i ? 3 : 1) + (last && t->cols[i]->header_left ?
+				    (int)strlen(kmem_column__header(t->cols[i], ctx)) :
+				    t->widths[i]);
+	}
+	return n;
+}
+
+/* A table of @nr sorted rows, of which @shown are printed. */
+static void print_table(struct kmem_run *run, const struct kmem_column *cols,
+			size_t nr_cols, int table, void **rows, size_t nr,
+			size_t shown)
+{
+	struct kmem_cell_ctx ctx = cell_ctx(run);
+	struct table_layout t;
+	size_t i;
+	int width;
+
+	lay_out(&t, cols, nr_cols, table, &ctx, rows, shown);
+	width = header_width(&t, &ctx);
+	printf("\n");
+	print_rule(width);
+	print_header(&t, &ctx);
+	print_rule(width);
+	for (i = 0; i < shown; i++)
+		print_row(&t, &ctx, rows[i]);
 	if (shown < nr)
 		printf(" ... %s more rows (-l to show them)\n",
 		       COMMAS(nr - shown));
 	print_rule(width);
 }
 
-static const char *callsite_name(struct kmem_run *run, u64 callsite,
-				 char *buf, size_t size)
-{
-	if (!run->resolver) {
-		snprintf(buf, size, "%#" PRIx64, callsite);
-		return buf;
-	}
-	return callsite_resolver__name(run->resolver, callsite,
-				       run->kmem->raw_ip || verbose > 0, buf, size);
-}
-
-static int gfp_width(struct kmem_run *run, struct kmem_page_row **rows,
-		     size_t nr)
-{
-	int width = strlen("GFP flags");
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		width = max_t(int, width, strlen(kmem_decoder__gfp_name(run->dec, rows[i]->gfp)));
-	return width;
-}
-
-/* The header line of a page table; its length sets the rules' width. */
-static int format_page_header(struct kmem_run *run, bool per_pfn, bool xnode,
-			      int gw, char *buf, size_t size)
-{
-	int n = 0;
-
-	if (per_pfn)
-		n += scnprintf(buf + n, size - n, " %18s |",
-			       run->info->pfn_is_page ? "Page" : "PFN");
-	n += scnprintf(buf + n, size - n, " %19s | %11s | Order | %-14s | %-*s",
-		       "Total_alloc/Size", run->kmem->live ? "Live" : "Hits",
-		       "Migration type", gw, "GFP flags");
-	if (xnode)
-		n += scnprintf(buf + n, size - n, " | Freed remote");
-	if (run->info->has_callchains)
-		n += scnprintf(buf + n, size - n, " | Callsite");
-	return n;
-}
-
-static void print_page_row(struct kmem_run *run, const struct kmem_page_row *r,
-			   bool per_pfn, bool xnode, int gw)
-{
-	char total[48], mt[32], cs[256];
-
-	if (per_pfn)
-		printf(" %#18" PRIx64 " |", r->pfn);
-	snprintf(total, sizeof(total), "%s/%" PRIu64, COMMAS(r->bytes),
-		 run->info->page_size << r->order);
-	printf(" %19s | %11s | %5d | %-14s | %-*s", total, COMMAS(r->hits),
-	       r->order,
-	       kmem_migtype__name(r->migtype, run->info->pre_v4_4, mt, sizeof(mt)),
-	       gw, kmem_decoder__gfp_name(run->dec, r->gfp));
-	if (xnode)
-		printf(" | %12s", COMMAS(r->xnode_frees));
-	if (run->info->has_callchains)
-		printf(" | %s", callsite_name(run, r->callsite, cs, sizeof(cs)));
-	printf("\n");
-}
-
 static void print_page_table(struct kmem_run *run, enum kmem_page_table table,
-			     const enum kmem_page_sort_key *keys, int nr_keys,
 			     bool by_default)
 {
-	bool per_pfn = table == KMEM_TABLE_ALLOC;
-	/* Frees are of no live page: no column under --live. */
-	bool xnode = kmem_decoder__nr_trace_nodes(run->dec) > 1 && run->info->has_mem2node &&
-		     run->info->nr_nodes <= KMEM_PAGE_MAX_NODES && !run->kmem->live;
+	const struct perf_kmem *kmem = run->kmem;
 	struct kmem_page_row **rows;
-	size_t nr, i, shown;
-	char header[512];
-	int gw, width;
+	size_t nr;
 
-	rows = kmem_page__rows(run->kp, table, keys, nr_keys, &nr);
+	rows = kmem_page__rows(run->kp, table, kmem->page_keys,
+			       kmem->nr_page_keys, &nr);
 	if (!rows) {
 		pr_err("perf kmem: out of memory sorting the table\n");
 		return;
 	}
-	shown = rows_to_show(run, nr, by_default);
-	gw = gfp_width(run, rows, shown);
-	width = format_page_header(run, per_pfn, xnode, gw, header,
-				   sizeof(header));
-
-	printf("\n");
-	print_rule(width);
-	printf("%s\n", header);
-	print_rule(width);
-	for (i = 0; i < shown; i++)
-		print_page_row(run, rows[i], per_pfn, xnode, gw);
-	print_table_end(shown, nr, width);
+	print_table(run, kmem_page_columns, kmem_page_nr_columns, table,
+		    (void **)rows, nr, rows_to_show(run, nr, by_default));
 }
 
 static int print_page_result(struct kmem_run *run)
 {
-	const enum kmem_page_sort_key *keys = run->kmem->page_keys;
-	int nr_keys = run->kmem->nr_page_keys;
-
 	kmem_page__finish(run->kp);
 	if (run->kmem->caller || !run->kmem->alloc)
-		print_page_table(run, KMEM_TABLE_CALLER, keys, nr_keys,
-				 !run->kmem->caller);
+		print_page_table(run, KMEM_TABLE_CALLER, !run->kmem->caller);
 	if (run->kmem->alloc)
-		print_page_table(run, KMEM_TABLE_ALLOC, keys, nr_keys, false);
+		print_page_table(run, KMEM_TABLE_ALLOC, false);
 	print_page_summary(run);
 	print_grid(run);
 	print_node_traffic(run);
@@ -579,8 +647,7 @@ static void print_slab_frees(const struct kmem_slab_summary *s)
 static void print_slab_numa(struct kmem_run *run,
 			    const struct kmem_slab_summary *s)
 {
-	print_count_line("Ping-pong frees (on another CPU):",
-			      &s->pingpong);
+	print_count_line("Ping-pong frees (on another CPU):", &s->pingpong);
 	if (!run->info->has_cpu_nodes)
 		printf(" Cross-node analysis needs the NUMA topology of a newer perf record.\n");
 	else
@@ -605,8 +672,7 @@ static void print_slab_summary(struct kmem_run *run)
 	print_count_line("Allocated+freed:", &s->life.freed);
 	print_count_line("Allocated-only:", &alloc_only);
 	print_count_line("  still allocated at the end:", &s->life.live);
-	print_count_line("  allocated again, free not seen:",
-			      &s->life.dropped);
+	print_count_line("  allocated again, free not seen:", &s->life.dropped);
 	printf("\n");
 	print_slab_frees(s);
 	printf("\n");
@@ -617,76 +683,15 @@ static void print_slab_summary(struct kmem_run *run)
 	print_lost_events(run);
 }
 
-/* "12,345,678/32": a row's total and its mean per allocation. */
-static const char *total_per(u64 total, u64 hits, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s/%" PRIu64, COMMAS(total),
-		 hits ? total / hits : 0);
-	return buf;
-}
-
-static const char *slab_callsite_name(struct kmem_run *run, u64 callsite,
-				      char *buf, size_t size)
-{
-	if (run->kmem->raw_ip || !run->resolver) {
-		snprintf(buf, size, "%#" PRIx64, callsite);
-		return buf;
-	}
-	return callsite_resolver__name(run->resolver, callsite, false, buf,
-				       size);
-}
-
-/* The key columns of a row: what makes it a row of @table. */
-static void print_slab_row_key(struct kmem_run *run,
-			       enum kmem_slab_table table,
-			       const struct kmem_slab_row *r)
-{
-	char cs[256];
-
-	switch (table) {
-	case KMEM_SLAB_TABLE_ALLOC:
-		printf(" %#18" PRIx64 " | %-32s", r->ptr,
-		       slab_callsite_name(run, r->callsite, cs, sizeof(cs)));
-		break;
-	case KMEM_SLAB_TABLE_CACHE:
-		printf(" %-32s", r->cache);
-		break;
-	case KMEM_SLAB_TABLE_CALLER:
-	case KMEM_SLAB_NR_TABLES:
-	default:
-		printf(" %-32s",
-		       slab_callsite_name(run, r->callsite, cs, sizeof(cs)));
-		break;
-	}
-}
-
-static void print_slab_table_head(enum kmem_slab_table table, int width)
-{
-	static const char * const key_heads[KMEM_SLAB_NR_TABLES] = {
-		[KMEM_SLAB_TABLE_CALLER] = " Callsite                        ",
-		[KMEM_SLAB_TABLE_ALLOC]  = " Alloc Ptr          | Callsite                        ",
-		[KMEM_SLAB_TABLE_CACHE]  = " Cache                           ",
-	};
-
-	printf("\n");
-	print_rule(width);
-	printf("%s | %11s | %22s | %22s | %11s | %11s | %8s\n",
-	       key_heads[table], "Hits", "Total_alloc/Size", "Total_req/Size",
-	       "Freed", "Ping-pong", "Frag");
-	print_rule(width);
-}
-
 static void print_slab_table(struct kmem_run *run, enum kmem_slab_table table,
-			     const enum kmem_slab_sort_key *keys, int nr_keys,
 			     bool by_default)
 {
-	int width = 33 + 14 + 25 + 25 + 14 + 14 + 11 +
-		    (table == KMEM_SLAB_TABLE_ALLOC ? 21 : 0);
+	const struct perf_kmem *kmem = run->kmem;
 	struct kmem_slab_row **rows;
-	size_t nr, i, shown;
-	char alloc[48], req[48];
+	size_t nr;
 
-	rows = kmem_slab__rows(run->ks, table, keys, nr_keys, &nr);
+	rows = kmem_slab__rows(run->ks, table, kmem->slab_keys,
+			       kmem->nr_slab_keys, &nr);
 	if (!rows) {
 		pr_err("perf kmem: out of memory sorting the table\n");
 		return;
@@ -694,37 +699,19 @@ static void print_slab_table(struct kmem_run *run, enum kmem_slab_table table,
 	/* kmalloc events name no cache: a trace of them has no cache table. */
 	if (table == KMEM_SLAB_TABLE_CACHE && !nr)
 		return;
-	shown = rows_to_show(run, nr, by_default);
-	print_slab_table_head(table, width);
-	for (i = 0; i < shown; i++) {
-		const struct kmem_slab_row *r = rows[i];
-
-		print_slab_row_key(run, table, r);
-		printf(" | %11s | %22s | %22s | %11s | %11s | %7.3f%%\n",
-		       COMMAS(r->hits),
-		       total_per(r->bytes_alloc, r->hits, alloc, sizeof(alloc)),
-		       total_per(r->bytes_req, r->hits, req, sizeof(req)),
-		       COMMAS(r->freed), COMMAS(r->pingpong),
-		       kmem_slab__frag(r->bytes_req, r->bytes_alloc));
-	}
-	print_table_end(shown, nr, width);
+	print_table(run, kmem_slab_columns, kmem_slab_nr_columns, table,
+		    (void **)rows, nr, rows_to_show(run, nr, by_default));
 }
 
 static int print_slab_result(struct kmem_run *run)
 {
-	const enum kmem_slab_sort_key *keys = run->kmem->slab_keys;
-	int nr_keys = run->kmem->nr_slab_keys;
-
 	kmem_slab__finish(run->ks);
 	if (run->kmem->caller || !run->kmem->alloc) {
-		print_slab_table(run, KMEM_SLAB_TABLE_CALLER, keys, nr_keys,
-				 !run->kmem->caller);
-		print_slab_table(run, KMEM_SLAB_TABLE_CACHE, keys, nr_keys,
-				 !run->kmem->caller);
+		print_slab_table(run, KMEM_SLAB_TABLE_CALLER, !run->kmem->caller);
+		print_slab_table(run, KMEM_SLAB_TABLE_CACHE, !run->kmem->caller);
 	}
 	if (run->kmem->alloc)
-		print_slab_table(run, KMEM_SLAB_TABLE_ALLOC, keys, nr_keys,
-				 false);
+		print_slab_table(run, KMEM_SLAB_TABLE_ALLOC, false);
 	print_slab_summary(run);
 	return 0;
 }
@@ -1002,33 +989,40 @@ static int print_results(struct kmem_run *run)
 	return err;
 }
 
+/* -s for one analysis: its keys, or one line naming the unknown key. */
+static int parse_keys(const char *what, const struct kmem_column *cols,
+		      size_t nr_cols, const char *str, kmem_rows_cmp_fn *keys)
+{
+	char bad[64], known[256];
+	int nr;
+
+	nr = kmem_columns__parse(cols, nr_cols, str, keys, KMEM_MAX_SORT_KEYS,
+				 bad, sizeof(bad));
+	if (nr >= 0)
+		return nr;
+	pr_err("perf kmem: unknown sort key '%s' for --%s: use %s\n", bad, what,
+	       kmem_columns__keys(cols, nr_cols, known, sizeof(known)));
+	return -EINVAL;
+}
+
 /* Before reading a trace that may take a while: are the sort keys known? */
 static int parse_sort_keys(struct perf_kmem *kmem)
 {
-	char bad[64];
-
 	if (kmem->page) {
-		kmem->nr_page_keys =
-			kmem_page__parse_sort(kmem->sort_str ?: DEFAULT_PAGE_SORT,
-					      kmem->page_keys, KMEM_MAX_SORT_KEYS,
-					      bad, sizeof(bad));
-		if (kmem->nr_page_keys < 0) {
-			pr_err("perf kmem: unknown sort key '%s' for --page: use page, callsite, hit, bytes, order, migtype, gfp, xnode\n",
-			       bad);
+		kmem->nr_page_keys = parse_keys("page", kmem_page_columns,
+						kmem_page_nr_columns,
+						kmem->sort_str ?: DEFAULT_PAGE_SORT,
+						kmem->page_keys);
+		if (kmem->nr_page_keys < 0)
 			return -EINVAL;
-		}
 	}
 	if (kmem->slab) {
-		kmem->nr_slab_keys =
-			kmem_slab__parse_sort(kmem->sort_str ?: DEFAULT_SLAB_SORT,
-					      kmem->slab_keys,
-					      KMEM_SLAB_MAX_SORT_KEYS, bad,
-					      sizeof(bad));
-		if (kmem->nr_slab_keys < 0) {
-			pr_err("perf kmem: unknown sort key '%s' for --slab: use ptr, callsite, hit, bytes, frag, pingpong, cache\n",
-			       bad);
+		kmem->nr_slab_keys = parse_keys("slab", kmem_slab_columns,
+						kmem_slab_nr_columns,
+						kmem->sort_str ?: DEFAULT_SLAB_SORT,
+						kmem->slab_keys);
+		if (kmem->nr_slab_keys < 0)
 			return -EINVAL;
-		}
 	}
 	return 0;
 }
@@ -1046,7 +1040,7 @@ static const char *stop_place(struct kmem_run *run, char *buf, size_t size)
 		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
 		return buf;
 	}
-	commas(run->session->header.data_size, total, sizeof(total));
+	kmem_commas(run->session->header.data_size, total, sizeof(total));
 	snprintf(buf, size, "after %s of its %s bytes of events", COMMAS(at),
 		 total);
 	return buf;
@@ -1204,8 +1198,24 @@ static int kmem_config(const char *var, const char *value, void *cb)
 	return -1;
 }
 
+/* The -s help: the keys of each analysis, from its columns. */
+static const char *sort_keys_help(char *buf, size_t size)
+{
+	char page[256], slab[256];
+
+	snprintf(buf, size, "sort by keys: slab: %s; page: %s",
+		 kmem_columns__keys(kmem_slab_columns, kmem_slab_nr_columns,
+				    slab, sizeof(slab)),
+		 kmem_columns__keys(kmem_page_columns, kmem_page_nr_columns,
+				    page, sizeof(page)));
+	return buf;
+}
+
 int cmd_kmem(int argc, const char **argv)
 {
+	char sort_help_buf[600];
+	const char *sort_help = sort_keys_help(sort_help_buf,
+					       sizeof(sort_help_buf));
 	struct perf_kmem kmem = {
 		.input_name = "perf.data",
 		.lines = -1,
@@ -1219,8 +1229,7 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "caller", &kmem.caller, "show per-callsite statistics"),
 	OPT_BOOLEAN(0, "alloc", &kmem.alloc,
 		    "show per-object (slab) or per-page statistics"),
-	OPT_STRING('s', "sort", &kmem.sort_str, "key[,key2...]",
-		   "sort by keys: slab: ptr, callsite, hit, bytes, frag, pingpong, cache; page: page, callsite, hit, bytes, order, migtype, gfp, xnode"),
+	OPT_STRING('s', "sort", &kmem.sort_str, "key[,key2...]", sort_help),
 	OPT_INTEGER('l', "line", &kmem.lines, "show this many rows"),
 	OPT_BOOLEAN(0, "raw-ip", &kmem.raw_ip,
 		    "one row per call address, shown as func+0xoff"),

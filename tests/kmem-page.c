@@ -13,6 +13,7 @@
 #include "debug.h"
 #include "tests.h"
 #include "util/callsite-regex.h"
+#include "util/kmem-columns.h"
 #include "util/kmem-page.h"
 
 #define PS	4096ULL		/* the page size of most cases */
@@ -250,8 +251,8 @@ static int test__kmem_page_failure(struct test_suite *t __maybe_unused,
 	return with_kp(&plain_config, check_failure);
 }
 
-static const enum kmem_page_sort_key by_callsite_order[] = {
-	KMEM_SORT_CALLSITE, KMEM_SORT_ORDER,
+static const kmem_rows_cmp_fn by_callsite_order[] = {
+	kmem_page_row__cmp_callsite, kmem_page_row__cmp_order,
 };
 
 static int check_realloc(struct kmem_page *kp)
@@ -687,35 +688,36 @@ static int test__kmem_page_random(struct test_suite *t __maybe_unused,
 
 /* --- sorting ----------------------------------------------------------- */
 
-static int parse(const char *str, enum kmem_page_sort_key *keys, char *bad)
+static int parse(const char *str, kmem_rows_cmp_fn *keys, char *bad)
 {
-	return kmem_page__parse_sort(str, keys, KMEM_MAX_SORT_KEYS, bad, 32);
+	return kmem_columns__parse(kmem_page_columns, kmem_page_nr_columns, str,
+				   keys, KMEM_MAX_SORT_KEYS, bad, 32);
 }
 
 static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 				      int subtest __maybe_unused)
 {
-	enum kmem_page_sort_key keys[KMEM_MAX_SORT_KEYS];
-	char bad[32];
+	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
+	char bad[32], known[128];
 
 	TEST_ASSERT_VAL("order,hit", eq(parse("order,hit", keys, bad), 2));
-	TEST_ASSERT_VAL("order", eq(keys[0], KMEM_SORT_ORDER));
-	TEST_ASSERT_VAL("hit", eq(keys[1], KMEM_SORT_HIT));
+	TEST_ASSERT_VAL("order", keys[0] == kmem_page_row__cmp_order);
+	TEST_ASSERT_VAL("hit", keys[1] == kmem_page_row__cmp_hits);
 
 	TEST_ASSERT_VAL("all keys",
 			eq(parse("page,callsite,hit,bytes,order,migtype,gfp,xnode",
 				 keys, bad), 8));
-	TEST_ASSERT_VAL("page", eq(keys[0], KMEM_SORT_PAGE));
-	TEST_ASSERT_VAL("callsite", eq(keys[1], KMEM_SORT_CALLSITE));
-	TEST_ASSERT_VAL("hit", eq(keys[2], KMEM_SORT_HIT));
-	TEST_ASSERT_VAL("bytes", eq(keys[3], KMEM_SORT_BYTES));
-	TEST_ASSERT_VAL("order", eq(keys[4], KMEM_SORT_ORDER));
-	TEST_ASSERT_VAL("migtype", eq(keys[5], KMEM_SORT_MIGTYPE));
-	TEST_ASSERT_VAL("gfp", eq(keys[6], KMEM_SORT_GFP));
-	TEST_ASSERT_VAL("xnode", eq(keys[7], KMEM_SORT_XNODE));
+	TEST_ASSERT_VAL("page", keys[0] == kmem_page_row__cmp_pfn);
+	TEST_ASSERT_VAL("callsite", keys[1] == kmem_page_row__cmp_callsite);
+	TEST_ASSERT_VAL("hit", keys[2] == kmem_page_row__cmp_hits);
+	TEST_ASSERT_VAL("bytes", keys[3] == kmem_page_row__cmp_bytes);
+	TEST_ASSERT_VAL("order", keys[4] == kmem_page_row__cmp_order);
+	TEST_ASSERT_VAL("migtype", keys[5] == kmem_page_row__cmp_migtype);
+	TEST_ASSERT_VAL("gfp", keys[6] == kmem_page_row__cmp_gfp);
+	TEST_ASSERT_VAL("xnode", keys[7] == kmem_page_row__cmp_xnode);
 
 	TEST_ASSERT_VAL("mtype", eq(parse("mtype", keys, bad), 1));
-	TEST_ASSERT_VAL("mtype alias", eq(keys[0], KMEM_SORT_MIGTYPE));
+	TEST_ASSERT_VAL("mtype alias", keys[0] == kmem_page_row__cmp_migtype);
 	TEST_ASSERT_VAL("empty", eq(parse("", keys, bad), 0));
 
 	memset(bad, 0, sizeof(bad));
@@ -728,9 +730,17 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("longer named", !strcmp(bad, "hits"));
 	/* One key more than fits: the extra key is the one named. */
 	TEST_ASSERT_VAL("too many",
-			eq(kmem_page__parse_sort("hit,hit,hit", keys, 2, bad, 32),
+			eq(kmem_columns__parse(kmem_page_columns,
+					       kmem_page_nr_columns,
+					       "hit,hit,hit", keys, 2, bad, 32),
 			   -EINVAL));
 	TEST_ASSERT_VAL("too many named", !strcmp(bad, "hit"));
+	/* The keys -s takes, in the order of the columns. */
+	TEST_ASSERT_VAL("key list",
+			!strcmp(kmem_columns__keys(kmem_page_columns,
+						   kmem_page_nr_columns, known,
+						   sizeof(known)),
+				"page, bytes, hit, order, migtype, gfp, xnode, callsite"));
 	return TEST_OK;
 }
 
@@ -764,12 +774,11 @@ static int feed_rows(struct kmem_page *kp)
 static bool rows_are(struct kmem_page *kp, const char *sort,
 		     const u64 *want, size_t nr_want)
 {
-	enum kmem_page_sort_key keys[KMEM_MAX_SORT_KEYS];
+	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
 	struct kmem_page_row **rows;
 	char bad[32];
 	size_t i, nr;
-	int nr_keys = kmem_page__parse_sort(sort, keys, KMEM_MAX_SORT_KEYS,
-					    bad, sizeof(bad));
+	int nr_keys = parse(sort, keys, bad);
 
 	if (nr_keys < 0)
 		return false;
@@ -793,8 +802,8 @@ static int check_sorted(struct kmem_page *kp)
 	static const u64 bytes_hit[] = { 0x30, 0x10, 0x40, 0x20, 0x50, 0x60 };
 	static const u64 hit[] = { 0x10, 0x30, 0x40, 0x50, 0x60, 0x20 };
 	static const u64 callsite[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60 };
-	static const enum kmem_page_sort_key deflt[] = {
-		KMEM_SORT_BYTES, KMEM_SORT_HIT,
+	static const kmem_rows_cmp_fn deflt[] = {
+		kmem_page_row__cmp_bytes, kmem_page_row__cmp_hits,
 	};
 	struct kmem_page_row **rows;
 	size_t nr;
@@ -844,7 +853,7 @@ static int feed_live(struct kmem_page *kp)
 	return TEST_OK;
 }
 
-static const enum kmem_page_sort_key by_callsite[] = { KMEM_SORT_CALLSITE };
+static const kmem_rows_cmp_fn by_callsite[] = { kmem_page_row__cmp_callsite };
 
 static int check_live_only(struct kmem_page *kp)
 {
@@ -933,8 +942,8 @@ static int feed_nodes(struct kmem_page *kp)
 static int check_nodes(struct kmem_page *kp)
 {
 	const struct kmem_page_summary *s = kmem_page__summary(kp);
-	static const enum kmem_page_sort_key keys[] = {
-		KMEM_SORT_CALLSITE, KMEM_SORT_ORDER,
+	static const kmem_rows_cmp_fn keys[] = {
+		kmem_page_row__cmp_callsite, kmem_page_row__cmp_order,
 	};
 	struct kmem_page_row **rows;
 	size_t nr;
@@ -1030,7 +1039,6 @@ static int test__kmem_page_bad_nr_nodes(struct test_suite *t __maybe_unused,
 	c.nr_nodes = KMEM_PAGE_MAX_NODES;
 	return with_kp(&c, check_64_nodes);
 }
-
 
 /*
  * The skip rule against the page allocator's frames as the kernels of each

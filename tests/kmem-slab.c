@@ -5,7 +5,10 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
+#include "util/kmem-columns.h"
 #include "util/kmem-slab.h"
+
+static const kmem_rows_cmp_fn by_callsite = kmem_slab_row__cmp_callsite;
 
 #define CALLER_A	0xffffffff81000100ULL
 #define CALLER_B	0xffffffff81000200ULL
@@ -146,9 +149,7 @@ static int test__kmem_slab_pingpong(struct test_suite *t __maybe_unused,
 	s = kmem_slab__summary(ks);
 	TEST_ASSERT_VAL("pingpong", s->pingpong.nr == 2 &&
 			s->pingpong.bytes == 40);
-	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_CALLER,
-			       (enum kmem_slab_sort_key[]){ KMEM_SLAB_SORT_CALLSITE },
-			       1, &nr);
+	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_CALLER, &by_callsite, 1, &nr);
 	TEST_ASSERT_VAL("rows", rows && nr == 2);
 	TEST_ASSERT_VAL("row A", rows[0]->callsite == CALLER_A &&
 			rows[0]->hits == 2 && rows[0]->freed == 2 &&
@@ -201,11 +202,17 @@ static int add_cache_alloc(struct kmem_slab *ks, const char *cache, u64 ptr,
 	return kmem_slab__alloc(ks, &ev);
 }
 
+static int slab_parse(const char *str, kmem_rows_cmp_fn *keys, char *bad)
+{
+	return kmem_columns__parse(kmem_slab_columns, kmem_slab_nr_columns, str,
+				   keys, KMEM_MAX_SORT_KEYS, bad, 16);
+}
+
 static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,
 				   int subtest __maybe_unused)
 {
 	struct kmem_slab *ks = kmem_slab__new(&all_tables);
-	enum kmem_slab_sort_key keys[KMEM_SLAB_MAX_SORT_KEYS];
+	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
 	struct kmem_slab_row **rows;
 	char bad[16];
 	size_t nr;
@@ -221,8 +228,7 @@ static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,
 	/* C, a cache: 1 hit, 100 bytes, 10% wasted. */
 	TEST_ASSERT_VAL("alloc", !add_cache_alloc(ks, "dentry", 0x6000, 90, 100));
 
-	n = kmem_slab__parse_sort("frag,hit,bytes", keys, KMEM_SLAB_MAX_SORT_KEYS,
-				  bad, sizeof(bad));
+	n = slab_parse("frag,hit,bytes", keys, bad);
 	TEST_ASSERT_VAL("parse", n == 3);
 	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_CALLER, keys, n, &nr);
 	TEST_ASSERT_VAL("frag order", rows && nr == 3 &&
@@ -230,20 +236,17 @@ static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,
 			rows[1]->callsite == CALLER_C &&
 			rows[2]->callsite == CALLER_B);
 
-	n = kmem_slab__parse_sort("hit", keys, KMEM_SLAB_MAX_SORT_KEYS,
-				  bad, sizeof(bad));
+	n = slab_parse("hit", keys, bad);
 	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_CALLER, keys, n, &nr);
 	TEST_ASSERT_VAL("hit order", rows && rows[0]->callsite == CALLER_B &&
 			rows[1]->callsite == CALLER_A);
 
-	n = kmem_slab__parse_sort("bytes", keys, KMEM_SLAB_MAX_SORT_KEYS,
-				  bad, sizeof(bad));
+	n = slab_parse("bytes", keys, bad);
 	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_CALLER, keys, n, &nr);
 	TEST_ASSERT_VAL("bytes order", rows && rows[0]->callsite == CALLER_C &&
 			rows[1]->callsite == CALLER_A);
 
-	n = kmem_slab__parse_sort("ptr", keys, KMEM_SLAB_MAX_SORT_KEYS,
-				  bad, sizeof(bad));
+	n = slab_parse("ptr", keys, bad);
 	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_ALLOC, keys, n, &nr);
 	TEST_ASSERT_VAL("ptr order", rows && nr == 6 &&
 			rows[0]->ptr == 0x1000 && rows[5]->ptr == 0x6000);
@@ -253,8 +256,7 @@ static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,
 			!strcmp(rows[0]->cache, "dentry") &&
 			rows[0]->bytes_req == 90);
 
-	n = kmem_slab__parse_sort("hit,nonsense", keys, KMEM_SLAB_MAX_SORT_KEYS,
-				  bad, sizeof(bad));
+	n = slab_parse("hit,nonsense", keys, bad);
 	TEST_ASSERT_VAL("bad key", n == -EINVAL && !strcmp(bad, "nonsense"));
 	kmem_slab__delete(ks);
 	return TEST_OK;

@@ -24,6 +24,7 @@
 #include <linux/kernel.h>
 #include <linux/err.h>
 #include <linux/zalloc.h>
+#include <perf/event.h>
 
 #include "callchain.h"
 #include "debug.h"
@@ -84,8 +85,8 @@ char *callsite_default_alloc_pattern(void)
 	return pattern;
 }
 
-/* Room for a kernel symbol's name: KSYM_NAME_LEN is 512. */
-#define KSYM_NAME_BUF	513
+/* Room for a kernel symbol's name and its NUL. */
+#define KSYM_NAME_BUF	(KSYM_NAME_LEN + 1)
 
 /* What one distinct address of a callchain turned out to be. */
 struct frame {

@@ -75,8 +75,10 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 	if (!kp->config.page_size)
 		kp->config.page_size = 4096;
 	nr_nodes = kp->config.nr_nodes;
-	if (nr_nodes < 0 || nr_nodes > KMEM_PAGE_MAX_NODES)
-		nr_nodes = kp->config.nr_nodes = 0;
+	if (nr_nodes < 0 || nr_nodes > KMEM_PAGE_MAX_NODES) {
+		nr_nodes = 0;
+		kp->config.nr_nodes = 0;
+	}
 	if (nr_nodes) {
 		kp->node_matrix = calloc(nr_nodes * nr_nodes, sizeof(u64));
 		if (!kp->node_matrix) {
@@ -170,7 +172,6 @@ const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
 	snprintf(buf, size, "type %d", migtype);
 	return buf;
 }
-
 
 void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
 {
@@ -362,55 +363,63 @@ u64 kmem_page__node_matrix(const struct kmem_page *kp, int from, int to)
 	return kp->node_matrix[from * kp->config.nr_nodes + to];
 }
 
-static const struct kmem_sort_name sort_names[] = {
-	{ "page",	KMEM_SORT_PAGE },
-	{ "callsite",	KMEM_SORT_CALLSITE },
-	{ "hit",	KMEM_SORT_HIT },
-	{ "bytes",	KMEM_SORT_BYTES },
-	{ "order",	KMEM_SORT_ORDER },
-	{ "migtype",	KMEM_SORT_MIGTYPE },
-	{ "mtype",	KMEM_SORT_MIGTYPE },
-	{ "gfp",	KMEM_SORT_GFP },
-	{ "xnode",	KMEM_SORT_XNODE },
-};
+#define PAGE_ROWS(pa, pb) \
+	const struct kmem_page_row *a = pa, *b = pb
 
-int kmem_page__parse_sort(const char *str, enum kmem_page_sort_key *keys,
-			  int max_keys, char *bad, size_t bad_size)
+int kmem_page_row__cmp_pfn(const void *pa, const void *pb)
 {
-	int raw[KMEM_MAX_SORT_KEYS], nr, i;
+	PAGE_ROWS(pa, pb);
 
-	nr = kmem_sort__parse(str, sort_names, ARRAY_SIZE(sort_names), raw,
-			      min(max_keys, KMEM_MAX_SORT_KEYS), bad, bad_size);
-	for (i = 0; i < nr; i++)
-		keys[i] = raw[i];
-	return nr;
+	return kmem_sort__cmp_u64(a->pfn, b->pfn, false);
 }
 
-
-static int cmp_by_key(const void *pa, const void *pb, int key)
+int kmem_page_row__cmp_callsite(const void *pa, const void *pb)
 {
-	const struct kmem_page_row *a = pa, *b = pb;
+	PAGE_ROWS(pa, pb);
 
-	switch (key) {
-	case KMEM_SORT_PAGE:
-		return kmem_sort__cmp_u64(a->pfn, b->pfn, false);
-	case KMEM_SORT_CALLSITE:
-		return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
-	case KMEM_SORT_HIT:
-		return kmem_sort__cmp_u64(a->hits, b->hits, true);
-	case KMEM_SORT_BYTES:
-		return kmem_sort__cmp_u64(a->bytes, b->bytes, true);
-	case KMEM_SORT_ORDER:
-		return kmem_sort__cmp_u64(a->order, b->order, true);
-	case KMEM_SORT_MIGTYPE:
-		return kmem_sort__cmp_u64((u32)a->migtype, (u32)b->migtype, false);
-	case KMEM_SORT_GFP:
-		return kmem_sort__cmp_u64(a->gfp, b->gfp, false);
-	case KMEM_SORT_XNODE:
-		return kmem_sort__cmp_u64(a->xnode_frees, b->xnode_frees, true);
-	default:
-		return 0;
-	}
+	return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
+}
+
+int kmem_page_row__cmp_hits(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->hits, b->hits, true);
+}
+
+int kmem_page_row__cmp_bytes(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->bytes, b->bytes, true);
+}
+
+int kmem_page_row__cmp_order(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->order, b->order, true);
+}
+
+int kmem_page_row__cmp_migtype(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64((u32)a->migtype, (u32)b->migtype, false);
+}
+
+int kmem_page_row__cmp_gfp(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->gfp, b->gfp, false);
+}
+
+int kmem_page_row__cmp_xnode(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->xnode_frees, b->xnode_frees, true);
 }
 
 /* Under --live, rows whose pages were all freed are not shown. */
@@ -421,16 +430,11 @@ static bool row_has_hits(const void *row)
 
 struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
 				       enum kmem_page_table table,
-				       const enum kmem_page_sort_key *keys,
+				       const kmem_rows_cmp_fn *keys,
 				       int nr_keys, size_t *nr)
 {
-	int raw_keys[KMEM_MAX_SORT_KEYS], k;
-
 	kmem_page__finish(kp);
-	for (k = 0; k < nr_keys && k < KMEM_MAX_SORT_KEYS; k++)
-		raw_keys[k] = keys[k];
 	return (struct kmem_page_row **)kmem_rows__sort(&kp->rows[table],
-							row_has_hits,
-							cmp_by_key, raw_keys,
-							k, nr);
+							row_has_hits, keys,
+							nr_keys, nr);
 }

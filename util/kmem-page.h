@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "kmem-count.h"
+#include "kmem-rows.h"
 
 /* Orders above this cannot be real: the event is counted as invalid. */
 #define KMEM_PAGE_MAX_ORDER	31
@@ -40,19 +41,6 @@ enum kmem_page_table {
 	KMEM_TABLE_ALLOC,	/* one row per pfn, callsite, order, type, gfp */
 	KMEM_NR_TABLES,
 };
-
-enum kmem_page_sort_key {
-	KMEM_SORT_PAGE,
-	KMEM_SORT_CALLSITE,
-	KMEM_SORT_HIT,
-	KMEM_SORT_BYTES,
-	KMEM_SORT_ORDER,
-	KMEM_SORT_MIGTYPE,
-	KMEM_SORT_GFP,
-	KMEM_SORT_XNODE,
-};
-
-#define KMEM_MAX_SORT_KEYS	8
 
 struct kmem_page_config {
 	u64	page_size;		/* from the trace; 4096 when unknown */
@@ -149,19 +137,33 @@ const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
 			       size_t size);
 
 /*
- * Parse "order,hit" into @keys; returns the number of keys or -EINVAL and
- * points *@bad at the unknown key.
+ * Comparators of rows, for kmem_page__rows(): amounts sort largest first,
+ * identities smallest first.
  */
-int kmem_page__parse_sort(const char *str, enum kmem_page_sort_key *keys,
-			  int max_keys, char *bad, size_t bad_size);
+int kmem_page_row__cmp_pfn(const void *a, const void *b);
+int kmem_page_row__cmp_callsite(const void *a, const void *b);
+int kmem_page_row__cmp_hits(const void *a, const void *b);
+int kmem_page_row__cmp_bytes(const void *a, const void *b);
+int kmem_page_row__cmp_order(const void *a, const void *b);
+int kmem_page_row__cmp_migtype(const void *a, const void *b);
+int kmem_page_row__cmp_gfp(const void *a, const void *b);
+int kmem_page_row__cmp_xnode(const void *a, const void *b);
 
-/*
- * Rows of @table sorted by @keys, after kmem_page__finish().  The array
- * belongs to @kp and holds *@nr rows.
+/**
+ * kmem_page__rows - the rows of a table, sorted
+ * @kp: the analysis, finished by this call if it was not
+ * @table: which table
+ * @keys: comparators, each breaking the ties of the one before; the rows
+ *	  that stay equal go in the order of the columns that make a row
+ * @nr_keys: how many
+ * @nr: set to the number of rows
+ *
+ * Return: an array of *@nr rows, which belongs to @kp and holds until the
+ * next call; NULL: no memory.
  */
 struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
 				       enum kmem_page_table table,
-				       const enum kmem_page_sort_key *keys,
+				       const kmem_rows_cmp_fn *keys,
 				       int nr_keys, size_t *nr);
 
 #endif /* __PERF_KMEM_PAGE_H */

@@ -13,7 +13,6 @@ struct row_node {
 	u64		row[];	/* u64 for the alignment of any row */
 };
 
-
 void kmem_rows__init(struct kmem_rows *rows, size_t row_size,
 		     kmem_rows_cmp_fn cmp_identity)
 {
@@ -93,10 +92,9 @@ void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg
 }
 
 struct sort_spec {
-	kmem_rows_key_cmp_fn	cmp_key;
-	kmem_rows_cmp_fn	cmp_identity;
-	const int		*keys;
+	const kmem_rows_cmp_fn	*keys;
 	int			nr_keys;
+	kmem_rows_cmp_fn	cmp_identity;
 };
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
@@ -106,7 +104,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	int i, cmp;
 
 	for (i = 0; i < spec->nr_keys; i++) {
-		cmp = spec->cmp_key(a, b, spec->keys[i]);
+		cmp = spec->keys[i](a, b);
 		if (cmp)
 			return cmp;
 	}
@@ -114,14 +112,12 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 }
 
 void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
-		       kmem_rows_key_cmp_fn cmp_key, const int *keys,
-		       int nr_keys, size_t *nr)
+		       const kmem_rows_cmp_fn *keys, int nr_keys, size_t *nr)
 {
 	struct sort_spec spec = {
-		.cmp_key = cmp_key,
-		.cmp_identity = rows->cmp_identity,
 		.keys = keys,
 		.nr_keys = nr_keys,
+		.cmp_identity = rows->cmp_identity,
 	};
 	struct rb_node *n;
 	void **sorted;
@@ -141,38 +137,4 @@ void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
 	qsort_r(sorted, i, sizeof(*sorted), cmp_rows, &spec);
 	*nr = i;
 	return sorted;
-}
-
-static int key_by_name(const struct kmem_sort_name *names, size_t nr_names,
-		       const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < nr_names; i++)
-		if (strlen(names[i].name) == len &&
-		    !strncmp(names[i].name, name, len))
-			return names[i].key;
-	return -1;
-}
-
-int kmem_sort__parse(const char *str, const struct kmem_sort_name *names,
-		     size_t nr_names, int *keys, int max_keys,
-		     char *bad, size_t bad_size)
-{
-	int nr = 0;
-
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-		int key = key_by_name(names, nr_names, str, len);
-
-		if (key < 0 || nr == max_keys) {
-			snprintf(bad, bad_size, "%.*s", (int)len, str);
-			return -EINVAL;
-		}
-		keys[nr++] = key;
-		str += len;
-		if (*str == ',')
-			str++;
-	}
-	return nr;
 }

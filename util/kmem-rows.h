@@ -17,7 +17,6 @@
 #define KMEM_ROWS_RECENT	64	/* a power of two */
 
 typedef int (*kmem_rows_cmp_fn)(const void *a, const void *b);
-typedef int (*kmem_rows_key_cmp_fn)(const void *a, const void *b, int key);
 
 struct kmem_rows {
 	struct rb_root		root;
@@ -56,21 +55,7 @@ void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg
  * array belongs to @rows and holds *@nr rows; NULL: no memory.
  */
 void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
-		       kmem_rows_key_cmp_fn cmp_key, const int *keys,
-		       int nr_keys, size_t *nr);
-
-struct kmem_sort_name {
-	const char	*name;
-	int		key;
-};
-
-/*
- * Parse "order,hit" against @names into @keys; returns the number of keys,
- * or -EINVAL with the unknown (or one too many) key copied into @bad.
- */
-int kmem_sort__parse(const char *str, const struct kmem_sort_name *names,
-		     size_t nr_names, int *keys, int max_keys,
-		     char *bad, size_t bad_size);
+		       const kmem_rows_cmp_fn *keys, int nr_keys, size_t *nr);
 
 /* Amounts sort largest first, identities smallest first. */
 static inline int kmem_sort__cmp_u64(u64 a, u64 b, bool descending)

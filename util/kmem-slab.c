@@ -134,8 +134,8 @@ void kmem_slab__delete(struct kmem_slab *ks)
 }
 
 static struct kmem_slab_row *find_row(struct kmem_slab *ks,
-				       enum kmem_slab_table table,
-				       u64 callsite, u64 ptr, const char *cache)
+				      enum kmem_slab_table table,
+				      u64 callsite, u64 ptr, const char *cache)
 {
 	struct kmem_slab_row key = {
 		.callsite = callsite,
@@ -330,32 +330,55 @@ double kmem_slab__frag(u64 bytes_req, u64 bytes_alloc)
 	return 100.0 - 100.0 * (double)bytes_req / (double)bytes_alloc;
 }
 
-static const struct kmem_sort_name sort_names[] = {
-	{ "ptr",	KMEM_SLAB_SORT_PTR },
-	{ "callsite",	KMEM_SLAB_SORT_CALLSITE },
-	{ "hit",	KMEM_SLAB_SORT_HIT },
-	{ "bytes",	KMEM_SLAB_SORT_BYTES },
-	{ "frag",	KMEM_SLAB_SORT_FRAG },
-	{ "pingpong",	KMEM_SLAB_SORT_PINGPONG },
-	{ "cache",	KMEM_SLAB_SORT_CACHE },
-};
+#define SLAB_ROWS(pa, pb) \
+	const struct kmem_slab_row *a = pa, *b = pb
 
-int kmem_slab__parse_sort(const char *str, enum kmem_slab_sort_key *keys,
-			  int max_keys, char *bad, size_t bad_size)
+int kmem_slab_row__cmp_ptr(const void *pa, const void *pb)
 {
-	int raw[KMEM_SLAB_MAX_SORT_KEYS], nr, i;
+	SLAB_ROWS(pa, pb);
 
-	nr = kmem_sort__parse(str, sort_names, ARRAY_SIZE(sort_names), raw,
-			      min(max_keys, KMEM_SLAB_MAX_SORT_KEYS), bad, bad_size);
-	for (i = 0; i < nr; i++)
-		keys[i] = raw[i];
-	return nr;
+	return kmem_sort__cmp_u64(a->ptr, b->ptr, false);
 }
 
+int kmem_slab_row__cmp_callsite(const void *pa, const void *pb)
+{
+	SLAB_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
+}
+
+int kmem_slab_row__cmp_cache(const void *pa, const void *pb)
+{
+	SLAB_ROWS(pa, pb);
+
+	return cmp_cache(a->cache, b->cache);
+}
+
+int kmem_slab_row__cmp_hits(const void *pa, const void *pb)
+{
+	SLAB_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->hits, b->hits, true);
+}
+
+int kmem_slab_row__cmp_bytes(const void *pa, const void *pb)
+{
+	SLAB_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->bytes_alloc, b->bytes_alloc, true);
+}
+
+int kmem_slab_row__cmp_pingpong(const void *pa, const void *pb)
+{
+	SLAB_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->pingpong, b->pingpong, true);
+}
 
 /* Most wasteful first. */
-static int cmp_frag(const struct kmem_slab_row *a, const struct kmem_slab_row *b)
+int kmem_slab_row__cmp_frag(const void *pa, const void *pb)
 {
+	SLAB_ROWS(pa, pb);
 	double fa = kmem_slab__frag(a->bytes_req, a->bytes_alloc);
 	double fb = kmem_slab__frag(b->bytes_req, b->bytes_alloc);
 
@@ -364,41 +387,12 @@ static int cmp_frag(const struct kmem_slab_row *a, const struct kmem_slab_row *b
 	return fa > fb ? -1 : 1;
 }
 
-static int cmp_by_key(const void *pa, const void *pb, int key)
-{
-	const struct kmem_slab_row *a = pa, *b = pb;
-
-	switch (key) {
-	case KMEM_SLAB_SORT_PTR:
-		return kmem_sort__cmp_u64(a->ptr, b->ptr, false);
-	case KMEM_SLAB_SORT_CALLSITE:
-		return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
-	case KMEM_SLAB_SORT_HIT:
-		return kmem_sort__cmp_u64(a->hits, b->hits, true);
-	case KMEM_SLAB_SORT_BYTES:
-		return kmem_sort__cmp_u64(a->bytes_alloc, b->bytes_alloc, true);
-	case KMEM_SLAB_SORT_FRAG:
-		return cmp_frag(a, b);
-	case KMEM_SLAB_SORT_PINGPONG:
-		return kmem_sort__cmp_u64(a->pingpong, b->pingpong, true);
-	case KMEM_SLAB_SORT_CACHE:
-		return cmp_cache(a->cache, b->cache);
-	default:
-		return 0;
-	}
-}
-
 struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 				       enum kmem_slab_table table,
-				       const enum kmem_slab_sort_key *keys,
+				       const kmem_rows_cmp_fn *keys,
 				       int nr_keys, size_t *nr)
 {
-	int raw_keys[KMEM_SLAB_MAX_SORT_KEYS], k;
-
 	kmem_slab__finish(ks);
-	for (k = 0; k < nr_keys && k < KMEM_SLAB_MAX_SORT_KEYS; k++)
-		raw_keys[k] = keys[k];
 	return (struct kmem_slab_row **)kmem_rows__sort(&ks->rows[table], NULL,
-							cmp_by_key, raw_keys,
-							k, nr);
+							keys, nr_keys, nr);
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "kmem-count.h"
+#include "kmem-rows.h"
 
 /*
  * kfree() and kmalloc(0) deal in NULL and ZERO_SIZE_PTR (16): no object
@@ -28,18 +29,6 @@ enum kmem_slab_table {
 	KMEM_SLAB_TABLE_CACHE,	/* one row per cache name */
 	KMEM_SLAB_NR_TABLES,
 };
-
-enum kmem_slab_sort_key {
-	KMEM_SLAB_SORT_PTR,
-	KMEM_SLAB_SORT_CALLSITE,
-	KMEM_SLAB_SORT_HIT,
-	KMEM_SLAB_SORT_BYTES,
-	KMEM_SLAB_SORT_FRAG,
-	KMEM_SLAB_SORT_PINGPONG,
-	KMEM_SLAB_SORT_CACHE,
-};
-
-#define KMEM_SLAB_MAX_SORT_KEYS	8
 
 struct kmem_slab_config {
 	bool	want_alloc_table;	/* --alloc: rows per object too */
@@ -118,19 +107,32 @@ const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks);
 double kmem_slab__frag(u64 bytes_req, u64 bytes_alloc);
 
 /*
- * Parse "frag,hit" into @keys; returns the number of keys or -EINVAL and
- * copies the unknown key into @bad.
+ * Comparators of rows, for kmem_slab__rows(): amounts sort largest first,
+ * identities smallest first, fragmentation most wasteful first.
  */
-int kmem_slab__parse_sort(const char *str, enum kmem_slab_sort_key *keys,
-			  int max_keys, char *bad, size_t bad_size);
+int kmem_slab_row__cmp_ptr(const void *a, const void *b);
+int kmem_slab_row__cmp_callsite(const void *a, const void *b);
+int kmem_slab_row__cmp_cache(const void *a, const void *b);
+int kmem_slab_row__cmp_hits(const void *a, const void *b);
+int kmem_slab_row__cmp_bytes(const void *a, const void *b);
+int kmem_slab_row__cmp_pingpong(const void *a, const void *b);
+int kmem_slab_row__cmp_frag(const void *a, const void *b);
 
-/*
- * Rows of @table sorted by @keys, after kmem_slab__finish().  The array
- * belongs to @ks and holds *@nr rows.
+/**
+ * kmem_slab__rows - the rows of a table, sorted
+ * @ks: the analysis, finished by this call if it was not
+ * @table: which table
+ * @keys: comparators, each breaking the ties of the one before; the rows
+ *	  that stay equal go in the order of the columns that make a row
+ * @nr_keys: how many
+ * @nr: set to the number of rows
+ *
+ * Return: an array of *@nr rows, which belongs to @ks and holds until the
+ * next call; NULL: no memory.
  */
 struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 				       enum kmem_slab_table table,
-				       const enum kmem_slab_sort_key *keys,
+				       const kmem_rows_cmp_fn *keys,
 				       int nr_keys, size_t *nr);
 
 #endif /* __PERF_KMEM_SLAB_H */

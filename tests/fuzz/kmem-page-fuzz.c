@@ -39,7 +39,7 @@ static void decode(const uint8_t *b, struct kmem_page_event *ev)
 
 static uint64_t rows_hits(struct kmem_page *kp, enum kmem_page_table table)
 {
-	enum kmem_page_sort_key key = KMEM_SORT_BYTES;
+	kmem_rows_cmp_fn key = kmem_page_row__cmp_bytes;
 	struct kmem_page_row **rows;
 	uint64_t sum = 0;
 	size_t nr, i;

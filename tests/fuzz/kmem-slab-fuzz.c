@@ -57,7 +57,7 @@ static void decode_free(const uint8_t *b, struct kmem_slab_free_event *ev)
 
 static uint64_t rows_hits(struct kmem_slab *ks, enum kmem_slab_table table)
 {
-	enum kmem_slab_sort_key key = KMEM_SLAB_SORT_FRAG;
+	kmem_rows_cmp_fn key = kmem_slab_row__cmp_frag;
 	struct kmem_slab_row **rows;
 	uint64_t sum = 0;
 	size_t nr, i;
