@@ -25,7 +25,7 @@
 #include <subcmd/parse-options.h>
 
 #include "util/build-id.h"
-#include "util/callsite-regex.h"
+#include "util/kmem-callsite.h"
 #include "util/config.h"
 #include "util/data.h"
 #include "util/debug.h"
@@ -160,7 +160,7 @@ static void prefetch_queued(const void *record, void *arg)
 	}
 }
 
-/* An analysis counts the events it refused; go on with the rest. */
+/* Analyses count the events they cannot take; only -ENOMEM stops. */
 static int deliver_queued(void *record, void *arg)
 {
 	struct kmem_event *ev = record;
@@ -183,7 +183,7 @@ static int deliver_queued(void *record, void *arg)
 	default:
 		err = 0;
 	}
-	return err == -EINVAL ? 0 : err;
+	return err;
 }
 
 static int process_finished_round(const struct perf_tool *tool,
@@ -334,21 +334,21 @@ static void print_page_summary(struct kmem_run *run)
 
 static void print_grid(struct kmem_run *run)
 {
-	static const char * const heads[KMEM_NR_COLUMNS] = {
+	static const char * const heads[KMEM_NR_MIGTYPE_COLUMNS] = {
 		"Unmovable", "Reclaimable", "Movable", "Special",
 	};
 	int order, col, orders = kmem_page__grid_orders(run->kp);
 
 	printf("\n Order");
-	for (col = 0; col < KMEM_NR_COLUMNS; col++)
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
 		printf("  %12s", heads[col]);
 	printf("\n -----");
-	for (col = 0; col < KMEM_NR_COLUMNS; col++)
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
 		printf("  ------------");
 	printf("\n");
 	for (order = 0; order < orders; order++) {
 		printf(" %5d", order);
-		for (col = 0; col < KMEM_NR_COLUMNS; col++) {
+		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
 			u64 n = kmem_page__grid(run->kp, order, col);
 
 			printf("  %12s", n ? COMMAS(n) : ".");
@@ -627,9 +627,9 @@ static int print_page_result(struct kmem_run *run)
 {
 	kmem_page__finish(run->kp);
 	if (run->kmem->caller || !run->kmem->alloc)
-		print_page_table(run, KMEM_TABLE_CALLER, !run->kmem->caller);
+		print_page_table(run, KMEM_PAGE_TABLE_CALLER, !run->kmem->caller);
 	if (run->kmem->alloc)
-		print_page_table(run, KMEM_TABLE_ALLOC, false);
+		print_page_table(run, KMEM_PAGE_TABLE_ALLOC, false);
 	print_page_summary(run);
 	print_grid(run);
 	print_node_traffic(run);

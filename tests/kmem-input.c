@@ -15,7 +15,7 @@
 #include "debug.h"
 #include "event.h"
 #include "tests.h"
-#include "util/callsite-regex.h"
+#include "util/kmem-callsite.h"
 #include "util/kmem-kallsyms.h"
 #include "util/kmem-queue.h"
 

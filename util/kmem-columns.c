@@ -137,8 +137,8 @@ static bool callsite_shown(const struct kmem_cell_ctx *ctx)
 	return ctx->callchains;
 }
 
-#define PAGE_CALLER	KMEM_TABLE_BIT(KMEM_TABLE_CALLER)
-#define PAGE_ALLOC	KMEM_TABLE_BIT(KMEM_TABLE_ALLOC)
+#define PAGE_CALLER	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_CALLER)
+#define PAGE_ALLOC	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_ALLOC)
 #define PAGE_BOTH	(PAGE_CALLER | PAGE_ALLOC)
 
 const struct kmem_column kmem_page_columns[] = {

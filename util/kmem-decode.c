@@ -16,7 +16,7 @@
 #include <perf/cpumap.h>
 #include <traceevent/event-parse.h>
 
-#include "callsite-regex.h"
+#include "kmem-callsite.h"
 #include "env.h"
 #include "event.h"
 #include "evlist.h"

@@ -21,7 +21,7 @@
 /* A slot of the live table. */
 struct live_page {
 	u64			pfn;		/* the key */
-	struct kmem_page_row	*rows[KMEM_NR_TABLES];
+	struct kmem_page_row	*rows[KMEM_PAGE_NR_TABLES];
 	s16			cpu_node;	/* allocating CPU's node */
 	u8			order;
 };
@@ -29,10 +29,10 @@ struct live_page {
 struct kmem_page {
 	struct kmem_page_config		config;
 	struct kmem_page_summary	summary;
-	u64				grid[KMEM_PAGE_MAX_ORDER + 1][KMEM_NR_COLUMNS];
+	u64				grid[KMEM_PAGE_MAX_ORDER + 1][KMEM_NR_MIGTYPE_COLUMNS];
 	int				max_order;
 	struct kmem_live		live;		/* struct live_page */
-	struct kmem_rows		rows[KMEM_NR_TABLES];
+	struct kmem_rows		rows[KMEM_PAGE_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
 	bool				finished;
 };
@@ -91,7 +91,7 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		free(kp);
 		return NULL;
 	}
-	for (t = 0; t < KMEM_NR_TABLES; t++) {
+	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {
 		kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
 				row_cmp_key);
 		kp->rows[t].hash = row_hash;
@@ -106,7 +106,7 @@ void kmem_page__delete(struct kmem_page *kp)
 	if (!kp)
 		return;
 	kmem_live__exit(&kp->live);
-	for (t = 0; t < KMEM_NR_TABLES; t++)
+	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		kmem_rows__exit(&kp->rows[t]);
 	free(kp->node_matrix);
 	free(kp);
@@ -141,14 +141,14 @@ enum kmem_migtype_column kmem_migtype__column(int migtype, bool pre_v4_4)
 {
 	/* v4.4 (016c13daa5c9) swapped Movable and Reclaimable. */
 	static const enum kmem_migtype_column current_kernels[] = {
-		KMEM_COL_UNMOVABLE, KMEM_COL_MOVABLE, KMEM_COL_RECLAIMABLE,
+		KMEM_MIGTYPE_UNMOVABLE, KMEM_MIGTYPE_MOVABLE, KMEM_MIGTYPE_RECLAIMABLE,
 	};
 	static const enum kmem_migtype_column old_kernels[] = {
-		KMEM_COL_UNMOVABLE, KMEM_COL_RECLAIMABLE, KMEM_COL_MOVABLE,
+		KMEM_MIGTYPE_UNMOVABLE, KMEM_MIGTYPE_RECLAIMABLE, KMEM_MIGTYPE_MOVABLE,
 	};
 
 	if (migtype < 0 || migtype >= (int)ARRAY_SIZE(current_kernels))
-		return KMEM_COL_SPECIAL;
+		return KMEM_MIGTYPE_SPECIAL;
 	if (pre_v4_4)
 		return old_kernels[migtype];
 	return current_kernels[migtype];
@@ -188,19 +188,19 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	};
-	bool want[KMEM_NR_TABLES] = {
-		[KMEM_TABLE_CALLER] = true,
-		[KMEM_TABLE_ALLOC] = kp->config.want_alloc_table,
+	bool want[KMEM_PAGE_NR_TABLES] = {
+		[KMEM_PAGE_TABLE_CALLER] = true,
+		[KMEM_PAGE_TABLE_ALLOC] = kp->config.want_alloc_table,
 	};
 	int t;
 
-	for (t = 0; t < KMEM_NR_TABLES; t++) {
+	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {
 		struct kmem_page_row *row;
 
 		lp->rows[t] = NULL;
 		if (!want[t])
 			continue;
-		key.pfn = t == KMEM_TABLE_ALLOC ? ev->pfn : 0;
+		key.pfn = t == KMEM_PAGE_TABLE_ALLOC ? ev->pfn : 0;
 		row = kmem_rows__findnew(&kp->rows[t], &key);
 		if (!row)
 			return -ENOMEM;
@@ -216,7 +216,7 @@ static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
 	int t;
 
 	kmem_count__add(&kp->summary.life.dropped, order_bytes(kp, lp->order));
-	for (t = 0; t < KMEM_NR_TABLES; t++)
+	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->dropped++;
 }
@@ -229,7 +229,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 
 	if (!valid_order(ev->order)) {
 		s->bad_order++;
-		return -EINVAL;
+		return 0;
 	}
 	bytes = order_bytes(kp, ev->order);
 	if (ev->pfn == KMEM_PAGE_NO_PFN) {
@@ -270,7 +270,7 @@ static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,
 	if (lp->cpu_node == ev->cpu_node)
 		return;
 	kmem_count__add(&s->free_other_node, bytes);
-	for (t = 0; t < KMEM_NR_TABLES; t++)
+	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->xnode_frees++;
 }
@@ -284,7 +284,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 
 	if (!valid_order(ev->order)) {
 		s->bad_order++;
-		return -EINVAL;
+		return 0;
 	}
 	kmem_count__add(&s->free, order_bytes(kp, ev->order));
 	if (remote(kp, ev))
@@ -301,7 +301,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (ev->order != lp->order)
 		s->free_order_differs++;
 	count_free_nodes(kp, lp, ev, bytes);
-	for (t = 0; t < KMEM_NR_TABLES; t++)
+	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->freed++;
 	kmem_live__remove(&kp->live, lp);
@@ -334,7 +334,7 @@ void kmem_page__finish(struct kmem_page *kp)
 		return;
 	kp->finished = true;
 	kmem_live__for_each(&kp->live, count_live, kp);
-	for (t = 0; t < KMEM_NR_TABLES; t++)
+	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		kmem_rows__for_each(&kp->rows[t], finish_row, kp);
 }
 
@@ -351,7 +351,7 @@ int kmem_page__grid_orders(const struct kmem_page *kp)
 u64 kmem_page__grid(const struct kmem_page *kp, int order,
 		    enum kmem_migtype_column col)
 {
-	if (!valid_order(order) || col < 0 || col >= KMEM_NR_COLUMNS)
+	if (!valid_order(order) || col < 0 || col >= KMEM_NR_MIGTYPE_COLUMNS)
 		return 0;
 	return kp->grid[order][col];
 }

@@ -29,17 +29,17 @@
 
 /* Columns of the order x migration type grid. */
 enum kmem_migtype_column {
-	KMEM_COL_UNMOVABLE,
-	KMEM_COL_RECLAIMABLE,
-	KMEM_COL_MOVABLE,
-	KMEM_COL_SPECIAL,	/* HighAtomic, Reserve, CMA, Isolate, ... */
-	KMEM_NR_COLUMNS,
+	KMEM_MIGTYPE_UNMOVABLE,
+	KMEM_MIGTYPE_RECLAIMABLE,
+	KMEM_MIGTYPE_MOVABLE,
+	KMEM_MIGTYPE_SPECIAL,	/* HighAtomic, Reserve, CMA, Isolate, ... */
+	KMEM_NR_MIGTYPE_COLUMNS,
 };
 
 enum kmem_page_table {
-	KMEM_TABLE_CALLER,	/* one row per callsite, order, type, gfp */
-	KMEM_TABLE_ALLOC,	/* one row per pfn, callsite, order, type, gfp */
-	KMEM_NR_TABLES,
+	KMEM_PAGE_TABLE_CALLER,	/* one row per callsite, order, type, gfp */
+	KMEM_PAGE_TABLE_ALLOC,	/* one row per pfn, callsite, order, type, gfp */
+	KMEM_PAGE_NR_TABLES,
 };
 
 struct kmem_page_config {
@@ -95,10 +95,14 @@ struct kmem_page;
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config);
 void kmem_page__delete(struct kmem_page *kp);
 
-/* Both return 0, or -EINVAL for an event that cannot be real, -ENOMEM. */
 /* Start loading what an event of @pfn will touch; it comes soon. */
 void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn);
 
+/*
+ * Count one event.  An event that cannot be real (its order out of range)
+ * is counted as such, in kmem_page_summary::bad_order, and left out.
+ * Both return 0 or -ENOMEM.
+ */
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev);
 

@@ -29,7 +29,7 @@
 #include "callchain.h"
 #include "debug.h"
 #include "dso.h"
-#include "callsite-regex.h"
+#include "kmem-callsite.h"
 #include "event.h"
 #include "hashmap.h"
 #include "kmem-kallsyms.h"

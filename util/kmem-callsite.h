@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef __PERF_CALLSITE_REGEX_H
-#define __PERF_CALLSITE_REGEX_H
+#ifndef __PERF_KMEM_CALLSITE_H
+#define __PERF_KMEM_CALLSITE_H
 
 /*
  * The callsite of a page allocation is the first frame of its callchain
@@ -69,4 +69,4 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
 					   callsite_alloc_func_fn fn, void *arg);
 
-#endif /* __PERF_CALLSITE_REGEX_H */
+#endif /* __PERF_KMEM_CALLSITE_H */
