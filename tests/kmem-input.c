@@ -69,6 +69,11 @@ static int add(struct kmem_queue *q, u64 time, u64 id)
 	return add_from(q, time, 0, id);
 }
 
+static int end_round(struct kmem_queue *q)
+{
+	return kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND);
+}
+
 static int add_recs(struct kmem_queue *q, const struct rec *recs, int nr)
 {
 	int i, err = 0;
@@ -159,11 +164,11 @@ static int test__kmem_input_late(struct test_suite *t __maybe_unused,
 	struct kmem_queue *q = queue_for(&s);
 
 	TEST_ASSERT_VAL("queue", q);
-	TEST_ASSERT_VAL("round 1", !add(q, 100, 1) && !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
-	TEST_ASSERT_VAL("round 2", !add(q, 200, 2) && !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
+	TEST_ASSERT_VAL("round 1", !add(q, 100, 1) && !end_round(q));
+	TEST_ASSERT_VAL("round 2", !add(q, 200, 2) && !end_round(q));
 	TEST_ASSERT_VAL("100 out", ids_are(&s, (const u64[]){ 1 }, 1));
 	/* Older than what was delivered: late, but not lost. */
-	TEST_ASSERT_VAL("round 3", !add(q, 50, 3) && !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__ROUND));
+	TEST_ASSERT_VAL("round 3", !add(q, 50, 3) && !end_round(q));
 	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
 	TEST_ASSERT_VAL("late delivered",
 			ids_are(&s, (const u64[]){ 1, 3, 2 }, 3));
@@ -203,7 +208,7 @@ static int test__kmem_input_bound(struct test_suite *t __maybe_unused,
 {
 	static struct seen s;
 	struct kmem_queue *q;
-	u64 i, want[40];
+	u64 i, want[41];
 	int n = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -212,10 +217,10 @@ static int test__kmem_input_bound(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("queue", q);
 	/* CPU 0 at even times, CPU 1 at odd ones, two records a turn. */
 	for (i = 0; i < 40; i += 4) {
-		TEST_ASSERT_VAL("cpu 0", !add_from(q, i, 0, i) &&
-					 !add_from(q, i + 2, 0, i + 2));
+		TEST_ASSERT_VAL("cpu 0",
+				!add_from(q, i, 0, i) && !add_from(q, i + 2, 0, i + 2));
 		TEST_ASSERT_VAL("cpu 1", !add_from(q, i + 1, 1, i + 1) &&
-					 !add_from(q, i + 3, 1, i + 3));
+				!add_from(q, i + 3, 1, i + 3));
 		TEST_ASSERT_VAL("bounded", kmem_queue__nr(q) <= 8);
 	}
 	TEST_ASSERT_VAL("flushed halves", kmem_queue__nr_half_flushes(q) >= 4);
@@ -306,8 +311,8 @@ static int test__kmem_input_half(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("half", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__HALF));
 	/* Times 1..5 of both sets: 10 records, the first set's first. */
 	TEST_ASSERT_VAL("older half",
-			ids_are(&s, (const u64[]){ 99, 0, 10, 1, 11, 2, 12, 3,
-						   13, 4, 14 }, 11));
+			ids_are(&s, (const u64[]){ 99, 0, 10, 1, 11, 2, 12, 3, 13, 4, 14 },
+				11));
 	TEST_ASSERT_VAL("kept", kmem_queue__nr(q) == 10);
 	kmem_queue__delete(q);
 	return TEST_OK;
@@ -488,7 +493,7 @@ static int check_kallsyms(const char *path)
 					      0xffffffffc0003000ULL));
 	/* An alias dropped from the table is still found by name. */
 	TEST_ASSERT_VAL("_text", kmem_kallsyms__address(ks, "_text", &addr) &&
-				 addr == 0xffffffff81000000ULL);
+			addr == 0xffffffff81000000ULL);
 	TEST_ASSERT_VAL("no such name", !kmem_kallsyms__address(ks, "_tex", &addr));
 	kmem_kallsyms__for_each(ks, count_sym, &nr);
 	TEST_ASSERT_VAL("kept", nr == 9);
@@ -499,7 +504,7 @@ static int check_kallsyms(const char *path)
 				       "do_anonymous_page",
 				       0xffffffff80fff400ULL));
 	TEST_ASSERT_VAL("modules dropped", finds_none(ks, 0xffffffffbffff100ULL) &&
-					   finds_none(ks, 0xffffffffc0000100ULL));
+			finds_none(ks, 0xffffffffc0000100ULL));
 	nr = 0;
 	kmem_kallsyms__for_each(ks, count_sym, &nr);
 	TEST_ASSERT_VAL("vmlinux kept", nr == 6);
@@ -521,8 +526,8 @@ static int test__kmem_input_kallsyms(struct test_suite *t __maybe_unused,
 		return ret;
 
 	/* kptr_restrict: every address 0, nothing to resolve with. */
-	TEST_ASSERT_VAL("write zeros", !write_file(zeros,
-		"0000000000000000 T _text\n0000000000000000 T f\n"));
+	TEST_ASSERT_VAL("write zeros",
+			!write_file(zeros, "0000000000000000 T _text\n0000000000000000 T f\n"));
 	TEST_ASSERT_VAL("zeros refused",
 			!kmem_kallsyms__read(zeros, err, sizeof(err)) &&
 			strstr(err, "kptr_restrict"));

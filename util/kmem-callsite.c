@@ -411,7 +411,7 @@ static void list_if_alloc_func(const struct kmem_ksym *sym, void *arg)
 }
 
 int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
-					   callsite_alloc_func_fn fn, void *arg)
+					callsite_alloc_func_fn fn, void *arg)
 {
 	struct map *kmap = r->machine ? machine__kernel_map(r->machine) : NULL;
 	struct alloc_func_walk walk = { .r = r, .fn = fn, .arg = arg };

@@ -67,6 +67,6 @@ const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 
 /* Call @fn for every kernel symbol taken for an allocator function. */
 int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
-					   callsite_alloc_func_fn fn, void *arg);
+					callsite_alloc_func_fn fn, void *arg);
 
 #endif /* __PERF_KMEM_CALLSITE_H */

@@ -132,7 +132,7 @@ static int setup_page_fields(struct kmem_decoder *dec, struct evsel *evsel,
 	f->pfn = evsel__field(evsel, "pfn");
 	if (!f->pfn) {
 		f->pfn = evsel__field(evsel, "page");
-		dec->info.pfn_is_page = f->pfn != NULL;
+		dec->info.pfn_is_page = !!f->pfn;
 	}
 	if (!f->pfn) {
 		snprintf(err, err_size, "%s has neither a 'pfn' nor a 'page' field",
@@ -654,7 +654,7 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,
 					     page_handlers))
 		return -EINVAL;
-	dec->info.has_page_alloc = alloc != NULL;
+	dec->info.has_page_alloc = !!alloc;
 	dec->info.has_callchains = alloc && evsel__has_callchain(alloc);
 	dec->info.page_size = tep_get_page_size(any->tp_format->tep) ?: 4096;
 	setup_mem2node(dec);

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,7 +532,7 @@ static bool same_scalar(const struct scalar *a, const struct scalar *b)
 static struct model model;
 static struct scalars got;
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct program pg = { .p = data, .end = data + size };
 	char *text = NULL;

@@ -9,6 +9,7 @@
  * the file is mapped as a real one would be.
  */
 #include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static void probe(const struct kmem_kallsyms *ks, u64 addr)
 	      "one line's name");
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct walk w = { .first = true };
 	struct kmem_kallsyms *ks;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +234,7 @@ struct fuzz_block {
 
 static struct fuzz_block blocks[MAX_BLOCKS];
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct program pg = { .p = data, .end = data + size };
 	struct kmem_map_config config = { .page_size = 4096 };

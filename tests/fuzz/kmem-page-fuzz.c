@@ -8,6 +8,7 @@
  * range so that allocations and frees of one pfn meet often.
  */
 #include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,27 +26,27 @@ static void check(bool ok, const char *what)
 	abort();
 }
 
-static void decode(const uint8_t *b, struct kmem_page_event *ev)
+static void decode(const u8 *b, struct kmem_page_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->pfn = b[1] == 0xff ? KMEM_PAGE_NO_PFN : b[1] % NR_PFNS;
-	ev->order = (int8_t)b[2] % 40;	/* -39..39: both ends invalid */
-	ev->migtype = (int8_t)b[3];
+	ev->order = (s8)b[2] % 40;	/* -39..39: both ends invalid */
+	ev->migtype = (s8)b[3];
 	ev->gfp = b[4];
 	ev->callsite = b[5] % 8;
-	ev->cpu_node = (int8_t)b[6] % 4;
-	ev->page_node = (int8_t)b[7] % 4;
+	ev->cpu_node = (s8)b[6] % 4;
+	ev->page_node = (s8)b[7] % 4;
 }
 
-static uint64_t rows_hits(struct kmem_page *kp, enum kmem_page_table table)
+static u64 rows_hits(struct kmem_page *kp, enum kmem_page_table table)
 {
 	kmem_rows_cmp_fn key = kmem_page_row__cmp_bytes;
 	struct kmem_page_row **rows;
-	uint64_t sum = 0;
+	u64 sum = 0;
 	size_t nr, i;
 
 	rows = kmem_page__rows(kp, table, &key, 1, &nr);
-	check(rows != NULL, "rows returned");
+	check(rows, "rows returned");
 	for (i = 0; i < nr; i++) {
 		check(rows[i]->hits >= rows[i]->freed + rows[i]->dropped,
 		      "row frees within its hits");
@@ -60,7 +61,7 @@ static uint64_t rows_hits(struct kmem_page *kp, enum kmem_page_table table)
 static void check_totals(struct kmem_page *kp, size_t nr_events)
 {
 	const struct kmem_page_summary *s = kmem_page__summary(kp);
-	uint64_t grid = 0;
+	u64 grid = 0;
 	int order, col;
 
 	check(s->alloc.nr == s->life.freed.nr + s->life.live.nr +
@@ -83,9 +84,9 @@ static void check_totals(struct kmem_page *kp, size_t nr_events)
 	      "cross-node frees within matched frees");
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct kmem_page_config config = {
 		.page_size = 4096,
@@ -100,9 +101,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	config.pre_v4_4_migtypes = data[0] & 1;
 	config.nr_nodes = data[0] >> 5;	/* 0..7, node ids -3..3 */
 	kp = kmem_page__new(&config);
-	check(kp != NULL, "new");
+	check(kp, "new");
 	for (i = 0; i < nr; i++) {
-		const uint8_t *b = data + i * EVENT_BYTES;
+		const u8 *b = data + i * EVENT_BYTES;
 		int err;
 
 		decode(b, &ev);

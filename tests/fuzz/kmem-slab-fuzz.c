@@ -8,6 +8,7 @@
  * range so that allocations and frees of one object meet often.
  */
 #include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +29,13 @@ static void check(bool ok, const char *what)
 }
 
 /* Pointers 0..16 are NULL and ZERO_SIZE_PTR; real objects lie above. */
-static uint64_t decode_ptr(uint8_t b)
+static u64 decode_ptr(u8 b)
 {
 	b %= NR_PTRS;
 	return b < 4 ? b * 8 : 0x1000 + b * 64;
 }
 
-static void decode_alloc(const uint8_t *b, struct kmem_slab_alloc_event *ev)
+static void decode_alloc(const u8 *b, struct kmem_slab_alloc_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->ptr = decode_ptr(b[1]);
@@ -43,11 +44,11 @@ static void decode_alloc(const uint8_t *b, struct kmem_slab_alloc_event *ev)
 	ev->bytes_alloc = b[3] + b[4] % 64;
 	ev->cache = caches[b[5] % 4];
 	ev->cpu = b[6] % 4;
-	ev->cpu_node = (int8_t)b[7] % 3;
-	ev->node = (int8_t)b[7] / 64;
+	ev->cpu_node = (s8)b[7] % 3;
+	ev->node = (s8)b[7] / 64;
 }
 
-static void decode_free(const uint8_t *b, struct kmem_slab_free_event *ev)
+static void decode_free(const u8 *b, struct kmem_slab_free_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->ptr = decode_ptr(b[1]);
@@ -55,15 +56,15 @@ static void decode_free(const uint8_t *b, struct kmem_slab_free_event *ev)
 	ev->cpu = b[6] % 4;
 }
 
-static uint64_t rows_hits(struct kmem_slab *ks, enum kmem_slab_table table)
+static u64 rows_hits(struct kmem_slab *ks, enum kmem_slab_table table)
 {
 	kmem_rows_cmp_fn key = kmem_slab_row__cmp_frag;
 	struct kmem_slab_row **rows;
-	uint64_t sum = 0;
+	u64 sum = 0;
 	size_t nr, i;
 
 	rows = kmem_slab__rows(ks, table, &key, 1, &nr);
-	check(rows != NULL, "rows returned");
+	check(rows, "rows returned");
 	for (i = 0; i < nr; i++) {
 		check(rows[i]->freed <= rows[i]->hits, "row frees within its hits");
 		check(rows[i]->pingpong <= rows[i]->freed,
@@ -96,9 +97,9 @@ static void check_totals(struct kmem_slab *ks, size_t nr_allocs,
 	      "cache rows within allocations");
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct kmem_slab_config config = {
 		.want_alloc_table = true,
@@ -108,9 +109,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, nr = size / EVENT_BYTES, nr_allocs = 0, nr_frees = 0;
 	struct kmem_slab *ks = kmem_slab__new(&config);
 
-	check(ks != NULL, "new");
+	check(ks, "new");
 	for (i = 0; i < nr; i++) {
-		const uint8_t *b = data + i * EVENT_BYTES;
+		const u8 *b = data + i * EVENT_BYTES;
 
 		if (b[0] & 1) {
 			decode_alloc(b, &alloc);

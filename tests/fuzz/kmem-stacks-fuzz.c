@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,7 @@ static void check_write(struct kmem_stacks *st, struct state *s,
 
 static struct state state;
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct program pg = { .p = data, .end = data + size };
 	struct kmem_stacks *st = kmem_stacks__new();
