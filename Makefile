@@ -13,6 +13,12 @@ PRISTINE  := $(B)/pristine/linux-source-6.12
 SRC       := $(B)/src/linux-source-6.12
 OUT       := $(B)/perf
 UPOUT     := $(B)/upstream
+# perf help kmem and perf kmem --help look in $(prefix)/share/man first:
+# our man page.  (perf's Makefile.config sets mandir outright, but takes
+# prefix from the command line.)
+PREFIX    := $(B)/prefix
+MANDIR    := $(PREFIX)/share/man
+MANPAGE   := $(MANDIR)/man1/perf-kmem.1
 ASANOUT   := $(B)/perf-asan
 
 # The same perf on every machine: only libtraceevent, libelf, libdw,
@@ -22,7 +28,7 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 	NO_LIBBABELTRACE=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_AUXTRACE=1 \
 	NO_BACKTRACE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SDT=1 \
 	NO_JVMTI=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1 NO_AIO=1 NO_SHELLCHECK=1 \
-	NO_LIBBFD=1 WERROR=1
+	NO_LIBBFD=1 WERROR=1 prefix=$(PREFIX)
 
 # Our files, laid over tools/perf as symlinks so that editing one here
 # rebuilds only what depends on it: found by name, so that a new one
@@ -87,7 +93,15 @@ overlay: $(SRC)/.patched
 	@for f in $(OURS); do \
 		ln -sfn $(TOP)/$$f $(SRC)/tools/perf/$$f; done
 
-perf: overlay
+# perf's own Documentation makefile, with asciidoctor.
+$(MANPAGE): Documentation/perf-kmem.txt $(SRC)/.patched
+	@mkdir -p $(MANDIR)/man1
+	@echo "  DOC     perf-kmem.1"
+	@$(MAKE) -s -C $(SRC)/tools/perf/Documentation USE_ASCIIDOCTOR=1 \
+		OUTPUT=$(MANDIR)/man1/ $@ >$(B)/doc-build.log 2>&1 || \
+		{ cat $(B)/doc-build.log; exit 1; }
+
+perf: overlay $(MANPAGE)
 	@mkdir -p $(OUT)
 	@echo "  BUILD   perf (log: build/perf-build.log)"
 	@$(MAKE) -s -C $(SRC)/tools/perf O=$(OUT) $(PERF_FLAGS) >$(B)/perf-build.log 2>&1 || \

@@ -2,7 +2,8 @@
 # Install what building perf from linux-source-6.12 needs, only when missing.
 set -e
 pkgs="linux-source-6.12 libtraceevent-dev libelf-dev libdw-dev libunwind-dev
-zlib1g-dev flex bison pkg-config xz-utils make gcc perl python3"
+zlib1g-dev flex bison pkg-config xz-utils make gcc perl python3
+asciidoctor man-db"
 case "${1:-}" in
 # The fuzz target needs clang and its libFuzzer runtime.
 --fuzz) pkgs="clang libclang-rt-14-dev" ;;
