@@ -32,6 +32,7 @@ OURS := builtin-kmem.c \
 	util/kmem-kallsyms.c util/kmem-kallsyms.h \
 	util/kmem-queue.c util/kmem-queue.h \
 	util/kmem-frag.c util/kmem-frag.h \
+	util/kmem-pageblock.c util/kmem-pageblock.h \
 	util/callsite-regex.c util/callsite-regex.h \
 	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
