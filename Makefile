@@ -34,7 +34,7 @@ OURS := builtin-kmem.c \
 	util/kmem-frag.c util/kmem-frag.h \
 	util/kmem-pageblock.c util/kmem-pageblock.h \
 	util/callsite-regex.c util/callsite-regex.h \
-	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
+	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c tests/kmem-frag.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
 	tests/shell/kmem_slab.sh tests/shell/kmem_bad_input.sh \
 	Documentation/perf-kmem.txt
