@@ -52,7 +52,9 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 FUZZ_PAGE    := $(B)/fuzz/kmem-page-fuzz
 FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
 FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
-FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS)
+FUZZ_FRAG    := $(B)/fuzz/kmem-frag-fuzz
+FUZZ_PBLOCK  := $(B)/fuzz/kmem-pageblock-fuzz
+FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_FRAG) $(FUZZ_PBLOCK)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
@@ -135,12 +137,34 @@ $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
 	@echo "  BUILD   $*-fuzz"
 	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c util/$*.c $(FUZZ_LIBS)
 
+# The fragmentation analysis takes the migration type columns of
+# kmem-page.c; the pageblock_order evaluator links libtraceevent for the
+# trees it also walks.
+$(FUZZ_FRAG): tests/fuzz/kmem-frag-fuzz.c util/kmem-frag.c util/kmem-frag.h \
+		util/kmem-page.c util/kmem-page.h util/kmem-rows.c util/kmem-rows.h \
+		$(PRISTINE)/.extracted
+	@scripts/install-deps.sh --fuzz
+	@mkdir -p $(B)/fuzz/corpus-kmem-frag
+	@echo "  BUILD   kmem-frag-fuzz"
+	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/kmem-frag-fuzz.c util/kmem-frag.c \
+		util/kmem-page.c $(FUZZ_LIBS)
+
+$(FUZZ_PBLOCK): tests/fuzz/kmem-pageblock-fuzz.c util/kmem-pageblock.c \
+		util/kmem-pageblock.h $(PRISTINE)/.extracted
+	@scripts/install-deps.sh --fuzz
+	@mkdir -p $(B)/fuzz/corpus-kmem-pageblock
+	@echo "  BUILD   kmem-pageblock-fuzz"
+	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/kmem-pageblock-fuzz.c \
+		util/kmem-pageblock.c -ltraceevent
+
 # By hand: make fuzz FUZZ_SECONDS=3600 (each target).  make test runs a
 # short one of each.
 fuzz: $(FUZZ_BINS)
 	$(FUZZ_PAGE) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-page
 	$(FUZZ_SLAB) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-slab
 	$(FUZZ_KSYMS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-kallsyms
+	$(FUZZ_FRAG) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-frag
+	$(FUZZ_PBLOCK) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-pageblock
 
 clean:
 	rm -rf $(B) $(TOP)/perf

@@ -239,7 +239,7 @@ run_valgrind() {
 run_fuzz() {
 	local name bin log
 
-	for name in kmem-page kmem-slab kmem-kallsyms; do
+	for name in kmem-page kmem-slab kmem-kallsyms kmem-frag kmem-pageblock; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then
