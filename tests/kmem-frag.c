@@ -19,6 +19,7 @@
 #include <linux/zalloc.h>
 #include "debug.h"
 #include "tests.h"
+#include "util/callsite-regex.h"
 #include "util/kmem-frag.h"
 #ifdef HAVE_LIBTRACEEVENT
 #include <traceevent/event-parse.h>
@@ -991,6 +992,59 @@ static int test__kmem_frag_random(struct test_suite *t __maybe_unused,
 	return with_kf(&config, check_random);
 }
 
+/* --- callsites ---------------------------------------------------------------- */
+
+/*
+ * Where kmem:mm_page_alloc_extfrag fires: the buddy allocator's insides,
+ * then the entry points, then the callsite.  The first frames of real
+ * callchains on v6.18, and the names of earlier kernels.
+ */
+static const char * const extfrag_frames[] = {
+	"__rmqueue_pcplist", "get_page_from_freelist", "rmqueue_bulk",
+	"rmqueue", "rmqueue.constprop.0", "rmqueue_buddy", "__rmqueue",
+	"__rmqueue_smallest", "__rmqueue_claim", "__rmqueue_steal",
+	"try_to_claim_block", "__rmqueue_fallback", "steal_suitable_fallback",
+	"__rmqueue_cma_fallback", "__alloc_pages_slowpath.constprop.0",
+	"__alloc_pages_direct_compact", "__alloc_pages_direct_reclaim",
+	"__alloc_pages_cpuset_fallback", "__alloc_pages_may_oom",
+	"alloc_pages_bulk_noprof", "__alloc_frozen_pages_noprof", NULL,
+};
+
+/* The callsites of the same callchains. */
+static const char * const extfrag_callers[] = {
+	"anon_pipe_write", "pte_alloc_one", "__pmd_alloc", "pgd_alloc",
+	"__vmalloc_node_range_noprof", "copy_process", "allocate_slab",
+	"__filemap_get_folio", "vma_alloc_anon_folio_pmd", "rmqueue_stats",
+	"my_get_page_from_freelist", NULL,
+};
+
+static int test__kmem_frag_callsites(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct callsite_resolver *r;
+	const char * const *name;
+	char err[128];
+	int bad = 0;
+
+	r = callsite_resolver__new(NULL, NULL, false, false, err, sizeof(err));
+	TEST_ASSERT_VAL("resolver", r);
+	for (name = extfrag_frames; *name; name++) {
+		if (!callsite_resolver__is_alloc_func(r, *name)) {
+			pr_debug("%s: not an allocator frame\n", *name);
+			bad++;
+		}
+	}
+	for (name = extfrag_callers; *name; name++) {
+		if (callsite_resolver__is_alloc_func(r, *name)) {
+			pr_debug("%s: taken for an allocator frame\n", *name);
+			bad++;
+		}
+	}
+	callsite_resolver__delete(r);
+	TEST_ASSERT_VAL("every frame classified right", !bad);
+	return TEST_OK;
+}
+
 #ifdef HAVE_LIBTRACEEVENT
 /* --- pageblock_order from print formats --------------------------------------- */
 
@@ -1436,6 +1490,7 @@ static struct test_case kmem_frag_tests[] = {
 	TEST_CASE("kmem frag: struct page addresses, no pageblocks", kmem_frag_no_pfns),
 	TEST_CASE("kmem frag: failure table", kmem_frag_failures),
 	TEST_CASE("kmem frag: random stream against a model", kmem_frag_random),
+	TEST_CASE("kmem frag: allocator insides of extfrag callchains", kmem_frag_callsites),
 #ifdef HAVE_LIBTRACEEVENT
 	TEST_CASE("kmem frag: pageblock_order of x86-64, arm64, arm formats", kmem_frag_formats),
 	TEST_CASE("kmem frag: libtraceevent trees", kmem_frag_tree),
