@@ -54,8 +54,10 @@ FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
 FUZZ_JSON    := $(B)/fuzz/kmem-json-fuzz
 FUZZ_STACKS  := $(B)/fuzz/kmem-stacks-fuzz
 FUZZ_MAP     := $(B)/fuzz/kmem-map-fuzz
+FUZZ_FRAG    := $(B)/fuzz/kmem-frag-fuzz
+FUZZ_PBLOCK  := $(B)/fuzz/kmem-pageblock-fuzz
 FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON) \
-	$(FUZZ_STACKS) $(FUZZ_MAP)
+	$(FUZZ_STACKS) $(FUZZ_MAP) $(FUZZ_FRAG) $(FUZZ_PBLOCK)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
@@ -147,15 +149,32 @@ $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
 	@echo "  BUILD   $*-fuzz"
 	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c util/$*.c $(FUZZ_LIBS)
 
+# The fragmentation analysis takes the migration type columns of
+# kmem-page.c; the pageblock_order evaluator links libtraceevent for the
+# trees it also walks.
+$(FUZZ_FRAG): tests/fuzz/kmem-frag-fuzz.c util/kmem-frag.c util/kmem-frag.h \
+		util/kmem-page.c util/kmem-page.h util/kmem-rows.c util/kmem-rows.h \
+		$(PRISTINE)/.extracted
+	@scripts/install-deps.sh --fuzz
+	@mkdir -p $(B)/fuzz/corpus-kmem-frag
+	@echo "  BUILD   kmem-frag-fuzz"
+	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/kmem-frag-fuzz.c util/kmem-frag.c \
+		util/kmem-page.c $(FUZZ_LIBS)
+
+$(FUZZ_PBLOCK): tests/fuzz/kmem-pageblock-fuzz.c util/kmem-pageblock.c \
+		util/kmem-pageblock.h $(PRISTINE)/.extracted
+	@scripts/install-deps.sh --fuzz
+	@mkdir -p $(B)/fuzz/corpus-kmem-pageblock
+	@echo "  BUILD   kmem-pageblock-fuzz"
+	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/kmem-pageblock-fuzz.c \
+		util/kmem-pageblock.c -ltraceevent
+
 # By hand: make fuzz FUZZ_SECONDS=3600 (each target).  make test runs a
 # short one of each.
 fuzz: $(FUZZ_BINS)
-	$(FUZZ_PAGE) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-page
-	$(FUZZ_SLAB) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-slab
-	$(FUZZ_KSYMS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-kallsyms
-	$(FUZZ_JSON) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-json
-	$(FUZZ_STACKS) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-stacks
-	$(FUZZ_MAP) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus-kmem-map
+	@for bin in $(FUZZ_BINS); do \
+		$$bin -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			$(B)/fuzz/corpus-$$(basename $$bin -fuzz) || exit 1; done
 
 clean:
 	rm -rf $(B) $(TOP)/perf

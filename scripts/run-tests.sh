@@ -49,8 +49,8 @@ show() {
 	tail -n "${2:-30}" "$1" | sed 's/^/    /'
 }
 
-# Our C suites are the ones whose cases are named "kmem page: ..." and
-# "kmem slab: ...".
+# Our C suites are the ones whose cases are named "kmem page: ...",
+# "kmem slab: ...", "kmem input: ..." and "kmem frag: ...".
 suite_number() {
 	"$1" test list 2>&1 |
 		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
@@ -240,7 +240,7 @@ run_fuzz() {
 	local name bin log
 
 	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-		kmem-map; do
+		kmem-map kmem-frag kmem-pageblock; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then
@@ -262,6 +262,7 @@ run_c_suite "$perf" "" "" page
 run_c_suite "$perf" "" "" slab
 run_c_suite "$perf" "" "" input
 run_c_suite "$perf" "" "" output
+run_c_suite "$perf" "" "" frag
 run_shell_tests
 run_checkpatch
 if [ "$sanitize" = 1 ]; then
@@ -272,6 +273,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" slab
 	run_c_suite "$asan_perf" "asan: " "-asan" input
 	run_c_suite "$asan_perf" "asan: " "-asan" output
+	run_c_suite "$asan_perf" "asan: " "-asan" frag
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 fi

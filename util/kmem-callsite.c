@@ -60,6 +60,17 @@ static const char * const alloc_funcs[] = {
 	"alloc_pages_mpol",
 	/* v6.15 on */
 	"alloc_frozen_pages", "alloc_frozen_pages_nolock", "alloc_pages_nolock",
+	/*
+	 * The buddy allocator's insides, where kmem:mm_page_alloc_extfrag
+	 * fires: every version has some of them, v6.15 renamed the
+	 * fallback's (__rmqueue_fallback, steal_suitable_fallback).
+	 */
+	"get_page_from_freelist", "rmqueue", "rmqueue_pcplist", "rmqueue_bulk",
+	"rmqueue_buddy", "rmqueue_smallest", "rmqueue_fallback", "rmqueue_claim",
+	"rmqueue_steal", "rmqueue_cma_fallback", "steal_suitable_fallback",
+	"try_to_claim_block", "alloc_pages_slowpath", "alloc_pages_direct_compact",
+	"alloc_pages_direct_reclaim", "alloc_pages_cpuset_fallback",
+	"alloc_pages_may_oom",
 };
 
 #define ALLOC_PREFIX	"^_?_?("

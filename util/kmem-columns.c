@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 
 #include "kmem-columns.h"
+#include "kmem-frag.h"
 #include "kmem-page.h"
 #include "kmem-slab.h"
 
@@ -105,6 +106,14 @@ static void page_xnode(const struct kmem_cell_ctx *ctx __maybe_unused,
 	kmem_commas(row->xnode_frees, buf, size);
 }
 
+static void page_frag(const struct kmem_cell_ctx *ctx __maybe_unused,
+		      const void *r, char *buf, size_t size)
+{
+	PAGE_ROW(r);
+
+	kmem_commas(row->fragmenting, buf, size);
+}
+
 static void page_callsite(const struct kmem_cell_ctx *ctx, const void *r,
 			  char *buf, size_t size)
 {
@@ -137,6 +146,12 @@ static bool callsite_shown(const struct kmem_cell_ctx *ctx)
 	return ctx->callchains;
 }
 
+/* Fragmenting fallbacks of each callsite: a trace with extfrag events. */
+static bool frag_shown(const struct kmem_cell_ctx *ctx)
+{
+	return ctx->frag_classes && ctx->callchains && !ctx->live;
+}
+
 #define PAGE_CALLER	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_CALLER)
 #define PAGE_ALLOC	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_ALLOC)
 #define PAGE_BOTH	(PAGE_CALLER | PAGE_ALLOC)
@@ -162,6 +177,9 @@ const struct kmem_column kmem_page_columns[] = {
 	{ .key = "xnode", .header = "Freed remote", .width = 12,
 	  .tables = PAGE_BOTH, .cmp = kmem_page_row__cmp_xnode,
 	  .cell = page_xnode, .shown = xnode_shown, },
+	{ .key = "frag", .header = "Fragmenting", .width = 11,
+	  .tables = PAGE_BOTH, .cmp = kmem_page_row__cmp_frag,
+	  .cell = page_frag, .shown = frag_shown, },
 	{ .key = "callsite", .header = "Callsite", .left = true,
 	  .header_left = true, .tables = PAGE_BOTH,
 	  .cmp = kmem_page_row__cmp_callsite, .cell = page_callsite,
@@ -169,6 +187,224 @@ const struct kmem_column kmem_page_columns[] = {
 };
 
 const size_t kmem_page_nr_columns = ARRAY_SIZE(kmem_page_columns);
+
+/* --- the fragmentation tables ---------------------------------------- */
+
+#define FRAG_ROW(r)	const struct kmem_frag_row *row = r
+#define FAIL_ROW(r)	const struct kmem_frag_fail_row *row = r
+
+static void migtype_cell(const struct kmem_cell_ctx *ctx, int migtype,
+			 char *buf, size_t size)
+{
+	const char *name = kmem_migtype__name(migtype, ctx->pre_v4_4, buf,
+					      size);
+
+	if (name != buf)
+		snprintf(buf, size, "%s", name);
+}
+
+static void callsite_cell(const struct kmem_cell_ctx *ctx, u64 callsite,
+			  char *buf, size_t size)
+{
+	const char *name = ctx->callsite_name(ctx->arg, callsite, buf, size);
+
+	if (name != buf)
+		snprintf(buf, size, "%s", name);
+}
+
+static void frag_fragmenting(const struct kmem_cell_ctx *ctx __maybe_unused,
+			     const void *r, char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	kmem_commas(kmem_frag_row__fragmenting(row), buf, size);
+}
+
+static void frag_fallbacks(const struct kmem_cell_ctx *ctx __maybe_unused,
+			   const void *r, char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	kmem_commas(row->fallbacks.nr, buf, size);
+}
+
+static void frag_bytes(const struct kmem_cell_ctx *ctx __maybe_unused,
+		       const void *r, char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	kmem_commas(row->fallbacks.bytes, buf, size);
+}
+
+static void frag_claimed(const struct kmem_cell_ctx *ctx __maybe_unused,
+			 const void *r, char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	kmem_commas(row->classes[KMEM_FRAG_CLAIMED], buf, size);
+}
+
+static void frag_converted(const struct kmem_cell_ctx *ctx __maybe_unused,
+			   const void *r, char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	kmem_commas(row->classes[KMEM_FRAG_CONVERTED], buf, size);
+}
+
+static void frag_polluted(const struct kmem_cell_ctx *ctx __maybe_unused,
+			  const void *r, char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	kmem_commas(row->classes[KMEM_FRAG_POLLUTED], buf, size);
+}
+
+static void frag_severe(const struct kmem_cell_ctx *ctx __maybe_unused,
+			const void *r, char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	kmem_commas(row->severe, buf, size);
+}
+
+static void frag_requested(const struct kmem_cell_ctx *ctx, const void *r,
+			   char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	migtype_cell(ctx, row->alloc_migtype, buf, size);
+}
+
+static void frag_fallback(const struct kmem_cell_ctx *ctx, const void *r,
+			  char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	migtype_cell(ctx, row->fallback_migtype, buf, size);
+}
+
+static void frag_callsite(const struct kmem_cell_ctx *ctx, const void *r,
+			  char *buf, size_t size)
+{
+	FRAG_ROW(r);
+
+	callsite_cell(ctx, row->callsite, buf, size);
+}
+
+/* Without the kernel's pageblock_order there are no classes. */
+static bool classes_shown(const struct kmem_cell_ctx *ctx)
+{
+	return ctx->frag_classes;
+}
+
+#define FRAG_TABLE	KMEM_TABLE_BIT(0)
+
+const struct kmem_column kmem_frag_columns[] = {
+	{ .key = "frag", .header = "Fragmenting", .width = 11,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_row__cmp_frag,
+	  .cell = frag_fragmenting, .shown = classes_shown, },
+	{ .key = "hit", .header = "Fallbacks", .width = 11,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_row__cmp_hits,
+	  .cell = frag_fallbacks, },
+	{ .key = "bytes", .header = "Bytes asked", .width = 15,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_row__cmp_bytes,
+	  .cell = frag_bytes, },
+	{ .key = "claimed", .header = "Claimed", .width = 11,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_row__cmp_claimed,
+	  .cell = frag_claimed, .shown = classes_shown, },
+	{ .key = "converted", .header = "Converted", .width = 11,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_row__cmp_converted,
+	  .cell = frag_converted, .shown = classes_shown, },
+	{ .key = "polluted", .header = "Polluted", .width = 11,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_row__cmp_polluted,
+	  .cell = frag_polluted, .shown = classes_shown, },
+	{ .key = "severe", .header = "Severe", .width = 11,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_row__cmp_severe,
+	  .cell = frag_severe, },
+	{ .key = "migtype", .alias = "mtype", .header = "Requested",
+	  .width = 14, .left = true, .header_left = true, .tables = FRAG_TABLE,
+	  .cmp = kmem_frag_row__cmp_migtype, .cell = frag_requested, },
+	{ .key = "fallback", .header = "Fell back to", .width = 14,
+	  .left = true, .header_left = true, .tables = FRAG_TABLE,
+	  .cmp = kmem_frag_row__cmp_fallback, .cell = frag_fallback, },
+	{ .key = "callsite", .header = "Callsite", .left = true,
+	  .header_left = true, .tables = FRAG_TABLE,
+	  .cmp = kmem_frag_row__cmp_callsite, .cell = frag_callsite, },
+};
+
+const size_t kmem_frag_nr_columns = ARRAY_SIZE(kmem_frag_columns);
+
+static void fail_hits(const struct kmem_cell_ctx *ctx __maybe_unused,
+		      const void *r, char *buf, size_t size)
+{
+	FAIL_ROW(r);
+
+	kmem_commas(row->asked.nr, buf, size);
+}
+
+static void fail_bytes(const struct kmem_cell_ctx *ctx __maybe_unused,
+		       const void *r, char *buf, size_t size)
+{
+	FAIL_ROW(r);
+
+	kmem_commas(row->asked.bytes, buf, size);
+}
+
+static void fail_order(const struct kmem_cell_ctx *ctx __maybe_unused,
+		       const void *r, char *buf, size_t size)
+{
+	FAIL_ROW(r);
+
+	snprintf(buf, size, "%d", row->order);
+}
+
+static void fail_migtype(const struct kmem_cell_ctx *ctx, const void *r,
+			 char *buf, size_t size)
+{
+	FAIL_ROW(r);
+
+	migtype_cell(ctx, row->migtype, buf, size);
+}
+
+static void fail_gfp(const struct kmem_cell_ctx *ctx, const void *r,
+		     char *buf, size_t size)
+{
+	FAIL_ROW(r);
+
+	snprintf(buf, size, "%s", ctx->gfp_name(ctx->arg, row->gfp));
+}
+
+static void fail_callsite(const struct kmem_cell_ctx *ctx, const void *r,
+			  char *buf, size_t size)
+{
+	FAIL_ROW(r);
+
+	callsite_cell(ctx, row->callsite, buf, size);
+}
+
+const struct kmem_column kmem_frag_fail_columns[] = {
+	{ .key = "hit", .header = "Failures", .width = 11,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_fail_row__cmp_hits,
+	  .cell = fail_hits, },
+	{ .key = "bytes", .header = "Bytes asked", .width = 15,
+	  .tables = FRAG_TABLE, .cmp = kmem_frag_fail_row__cmp_bytes,
+	  .cell = fail_bytes, },
+	{ .key = "order", .header = "Order", .width = 5, .tables = FRAG_TABLE,
+	  .cmp = kmem_frag_fail_row__cmp_order, .cell = fail_order, },
+	{ .key = "migtype", .alias = "mtype", .header = "Migration type",
+	  .width = 14, .left = true, .header_left = true, .tables = FRAG_TABLE,
+	  .cmp = kmem_frag_fail_row__cmp_migtype, .cell = fail_migtype, },
+	{ .key = "gfp", .header = "GFP flags", .left = true,
+	  .header_left = true, .tables = FRAG_TABLE,
+	  .cmp = kmem_frag_fail_row__cmp_gfp, .cell = fail_gfp, },
+	{ .key = "callsite", .header = "Callsite", .left = true,
+	  .header_left = true, .tables = FRAG_TABLE,
+	  .cmp = kmem_frag_fail_row__cmp_callsite, .cell = fail_callsite,
+	  .shown = callsite_shown, },
+};
+
+const size_t kmem_frag_fail_nr_columns = ARRAY_SIZE(kmem_frag_fail_columns);
 
 /* --- the slab tables ------------------------------------------------- */
 

@@ -23,6 +23,7 @@ struct kmem_cell_ctx {
 	bool		live;		/* --live: hits are pages still live */
 	bool		xnode;		/* the trace has nodes to free across */
 	bool		callchains;	/* page callsites are known */
+	bool		frag_classes;	/* fallbacks are classed */
 	/* The recording kernel's names of a gfp value. */
 	const char	*(*gfp_name)(void *arg, u64 gfp);
 	/* A callsite as printed: a function, func+0xoff or an address. */
@@ -55,6 +56,11 @@ extern const struct kmem_column kmem_page_columns[];
 extern const size_t kmem_page_nr_columns;
 extern const struct kmem_column kmem_slab_columns[];
 extern const size_t kmem_slab_nr_columns;
+/* The fallback and failure tables of the fragmentation analysis: table 0. */
+extern const struct kmem_column kmem_frag_columns[];
+extern const size_t kmem_frag_nr_columns;
+extern const struct kmem_column kmem_frag_fail_columns[];
+extern const size_t kmem_frag_fail_nr_columns;
 
 /* The most sort keys -s takes. */
 #define KMEM_MAX_SORT_KEYS	8

@@ -422,6 +422,34 @@ int kmem_page_row__cmp_xnode(const void *pa, const void *pb)
 	return kmem_sort__cmp_u64(a->xnode_frees, b->xnode_frees, true);
 }
 
+int kmem_page_row__cmp_frag(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->fragmenting, b->fragmenting, true);
+}
+
+struct row_walk {
+	void	(*fn)(struct kmem_page_row *row, void *arg);
+	void	*arg;
+};
+
+static void walk_row(void *row, void *arg)
+{
+	struct row_walk *walk = arg;
+
+	walk->fn(row, walk->arg);
+}
+
+void kmem_page__for_each_row(struct kmem_page *kp, enum kmem_page_table table,
+			     void (*fn)(struct kmem_page_row *row, void *arg),
+			     void *arg)
+{
+	struct row_walk walk = { .fn = fn, .arg = arg };
+
+	kmem_rows__for_each(&kp->rows[table], walk_row, &walk);
+}
+
 /* Under --live, rows whose pages were all freed are not shown. */
 static bool row_has_hits(const void *row)
 {

@@ -73,6 +73,8 @@ struct kmem_page_row {
 	u64	dropped;	/* of which the pfn was allocated again unfreed */
 	u64	xnode_frees;	/* of which freed on another node */
 	u64	bytes;		/* of all hits, or live pages under live_only */
+	/* Fragmenting fallbacks of the callsite, set by the caller. */
+	u64	fragmenting;
 };
 
 struct kmem_page_summary {
@@ -152,6 +154,12 @@ int kmem_page_row__cmp_order(const void *a, const void *b);
 int kmem_page_row__cmp_migtype(const void *a, const void *b);
 int kmem_page_row__cmp_gfp(const void *a, const void *b);
 int kmem_page_row__cmp_xnode(const void *a, const void *b);
+int kmem_page_row__cmp_frag(const void *a, const void *b);
+
+/* Call @fn for every row of @table, in no particular order. */
+void kmem_page__for_each_row(struct kmem_page *kp, enum kmem_page_table table,
+			     void (*fn)(struct kmem_page_row *row, void *arg),
+			     void *arg);
 
 /**
  * kmem_page__rows - the rows of a table, sorted
