@@ -38,8 +38,9 @@
 #include "util/kmem-columns.h"
 #include "util/kmem-decode.h"
 #include "util/kmem-page.h"
+#include "util/kmem-print.h"
 #include "util/kmem-queue.h"
-#include "util/kmem-salvage.h"
+#include "util/kmem-file.h"
 #include "util/kmem-slab.h"
 #include "util/machine.h"
 #include "util/sample.h"
@@ -254,52 +255,21 @@ static int process_kernel_mmap2(const struct perf_tool *tool,
 
 /* --- printing -------------------------------------------------------- */
 
-static void print_rule(int width)
-{
-	while (width-- > 0)
-		putchar('-');
-	putchar('\n');
-}
-
-static void print_plain_line(const char *label, u64 v)
-{
-	printf(" %-34s %14s\n", label, COMMAS(v));
-}
-
-/* Count and bytes on one line, the shape of every summary line. */
-static void print_nr_bytes_line(const char *label, u64 nr, u64 bytes)
-{
-	printf(" %-34s %14s   [ %18s bytes ]\n", label, COMMAS(nr),
-	       COMMAS(bytes));
-}
-
-static void print_count_line(const char *label, const struct kmem_count *c)
-{
-	print_nr_bytes_line(label, c->nr, c->bytes);
-}
-
-/* Bytes alone, under the bytes column of the lines around it. */
-static void print_bytes_line(const char *label, u64 bytes)
-{
-	printf(" %-34s %14s   [ %18s bytes ]\n", label, "", COMMAS(bytes));
-}
-
-/* Shared by both summaries: totals are only as good as the recording. */
 /* What a damaged or incomplete trace kept from both analyses. */
 static void print_lost_events(struct kmem_run *run)
 {
 	u64 late = kmem_queue__nr_late(run->queue);
 
 	if (kmem_decoder__nr_short(run->dec))
-		print_plain_line("Events ignored (too short):",
+		kmem_print__plain("Events ignored (too short):",
 				 kmem_decoder__nr_short(run->dec));
 	if (late) {
-		print_plain_line("Events out of time order:", late);
+		kmem_print__plain("Events out of time order:", late);
 		printf(" They came after later events were counted: a larger kmem.queue-size helps.\n");
 	}
 	if (!run->nr_lost)
 		return;
-	print_plain_line("Events lost while recording:", run->nr_lost);
+	kmem_print__plain("Events lost while recording:", run->nr_lost);
 	printf(" Totals are approximate: record with a larger -m.\n");
 }
 
@@ -309,25 +279,25 @@ static void print_page_summary(struct kmem_run *run)
 	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
 
 	printf("\n SUMMARY (page allocator)\n ========================\n\n");
-	print_count_line("Pages allocated+freed:", &s->life.freed);
+	kmem_print__count("Pages allocated+freed:", &s->life.freed);
 	printf("\n");
-	print_count_line("Pages allocated-only:", &alloc_only);
-	print_count_line("  still allocated at the end:", &s->life.live);
-	print_count_line("  allocated again, free not seen:", &s->life.dropped);
-	print_count_line("Pages freed-only:", &s->free_only);
+	kmem_print__count("Pages allocated-only:", &alloc_only);
+	kmem_print__count("  still allocated at the end:", &s->life.live);
+	kmem_print__count("  allocated again, free not seen:", &s->life.dropped);
+	kmem_print__count("Pages freed-only:", &s->free_only);
 	printf("\n");
-	print_count_line("Page allocation failures:", &s->fail);
+	kmem_print__count("Page allocation failures:", &s->fail);
 	printf("\n");
-	print_count_line("Total allocations:", &s->alloc);
-	print_count_line("Total frees:", &s->free);
+	kmem_print__count("Total allocations:", &s->alloc);
+	kmem_print__count("Total frees:", &s->free);
 	if (s->free_order_differs)
-		print_plain_line("Frees of another order than allocated:",
+		kmem_print__plain("Frees of another order than allocated:",
 				 s->free_order_differs);
 	if (s->bad_migtype)
-		print_plain_line("Unknown migration types (as Special):",
+		kmem_print__plain("Unknown migration types (as Special):",
 				 s->bad_migtype);
 	if (s->bad_order)
-		print_plain_line("Events ignored (order out of range):",
+		kmem_print__plain("Events ignored (order out of range):",
 				 s->bad_order);
 	print_lost_events(run);
 }
@@ -384,11 +354,11 @@ static void print_node_traffic(struct kmem_run *run)
 		/* No pfn, no page node: these would be zero, not measured. */
 		printf(" Remote memory unknown: the kernel traced struct page addresses, not pfns.\n");
 	} else {
-		print_count_line("Allocations of remote memory:",
+		kmem_print__count("Allocations of remote memory:",
 				 &s->alloc_remote);
-		print_count_line("Frees of remote memory:", &s->free_remote);
+		kmem_print__count("Frees of remote memory:", &s->free_remote);
 	}
-	print_count_line("Allocations freed on another node:",
+	kmem_print__count("Allocations freed on another node:",
 			 &s->free_other_node);
 	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
 	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
@@ -476,140 +446,11 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 	};
 }
 
-/* Room for a cell: a kernel symbol's name and an offset. */
-#define CELL_SIZE	(KSYM_NAME_LEN + 32)
-#define MAX_COLUMNS	16
-
-/* The columns of @table that the trace has, and their widths. */
-struct table_layout {
-	const struct kmem_column	*cols[MAX_COLUMNS];
-	int				widths[MAX_COLUMNS];
-	int				nr;
-};
-
-static void lay_out(struct table_layout *t, const struct kmem_column *cols,
-		    size_t nr_cols, int table, const struct kmem_cell_ctx *ctx,
-		    void **rows, size_t shown)
-{
-	char cell[CELL_SIZE];
-	size_t i, r;
-
-	t->nr = 0;
-	for (i = 0; i < nr_cols && t->nr < MAX_COLUMNS; i++) {
-		const struct kmem_column *col = &cols[i];
-		int width = col->width;
-
-		if (!kmem_column__shown(col, ctx, table))
-			continue;
-		if (!width) {
-			width = strlen(kmem_column__header(col, ctx));
-			for (r = 0; r < shown; r++) {
-				col->cell(ctx, rows[r], cell, sizeof(cell));
-				width = max_t(int, width, strlen(cell));
-			}
-		}
-		t->cols[t->nr] = col;
-		t->widths[t->nr++] = width;
-	}
-}
-
-/*
- * " a | b | c": cells padded to their column's width, but for a last one
- * flush left, which would only end the line in blanks.  Returns the width.
- */
-static int print_line(const struct table_layout *t, const char **cells,
-		      const bool *left)
-{
-	int i, n = 0;
-
-	for (i = 0; i < t->nr; i++) {
-		bool last = i == t->nr - 1;
-
-		n += printf("%s ", i ? " |" : "");
-		if (last && left[i])
-			n += printf("%s", cells[i]);
-		else
-			n += printf(left[i] ? "%-*s" : "%*s", t->widths[i],
-				    cells[i]);
-	}
-	printf("\n");
-	return n;
-}
-
-static int print_header(const struct table_layout *t,
-			const struct kmem_cell_ctx *ctx)
-{
-	const char *heads[MAX_COLUMNS] = { NULL };
-	bool left[MAX_COLUMNS] = { false };
-	int i;
-
-	for (i = 0; i < t->nr; i++) {
-		heads[i] = kmem_column__header(t->cols[i], ctx);
-		left[i] = t->cols[i]->header_left;
-	}
-	return print_line(t, heads, left);
-}
-
-static void print_row(const struct table_layout *t,
-		      const struct kmem_cell_ctx *ctx, const void *row)
-{
-	static char cells[MAX_COLUMNS][CELL_SIZE];
-	const char *texts[MAX_COLUMNS] = { NULL };
-	bool left[MAX_COLUMNS] = { false };
-	int i;
-
-	for (i = 0; i < t->nr; i++) {
-		t->cols[i]->cell(ctx, row, cells[i], sizeof(cells[i]));
-		texts[i] = cells[i];
-		left[i] = t->cols[i]->left;
-	}
-	print_line(t, texts, left);
-}
-
-/* The header's width, without printing it. */
-static int header_width(const struct table_layout *t,
-			const struct kmem_cell_ctx *ctx)
-{
-	int i, n = 0;
-
-	for (i = 0; i < t->nr; i++) {
-		bool last = i == t->nr - 1;
-
-		n += (i ? 3 : 1) + (last && t->cols[i]->header_left ?
-				    (int)strlen(kmem_column__header(t->cols[i], ctx)) :
-				    t->widths[i]);
-	}
-	return n;
-}
-
-/* A table of @nr sorted rows, of which @shown are printed. */
-static void print_table(struct kmem_run *run, const struct kmem_column *cols,
-			size_t nr_cols, int table, void **rows, size_t nr,
-			size_t shown)
-{
-	struct kmem_cell_ctx ctx = cell_ctx(run);
-	struct table_layout t;
-	size_t i;
-	int width;
-
-	lay_out(&t, cols, nr_cols, table, &ctx, rows, shown);
-	width = header_width(&t, &ctx);
-	printf("\n");
-	print_rule(width);
-	print_header(&t, &ctx);
-	print_rule(width);
-	for (i = 0; i < shown; i++)
-		print_row(&t, &ctx, rows[i]);
-	if (shown < nr)
-		printf(" ... %s more rows (-l to show them)\n",
-		       COMMAS(nr - shown));
-	print_rule(width);
-}
-
 static void print_page_table(struct kmem_run *run, enum kmem_page_table table,
 			     bool by_default)
 {
 	const struct perf_kmem *kmem = run->kmem;
+	struct kmem_cell_ctx ctx;
 	struct kmem_page_row **rows;
 	size_t nr;
 
@@ -619,8 +460,9 @@ static void print_page_table(struct kmem_run *run, enum kmem_page_table table,
 		pr_err("perf kmem: out of memory sorting the table\n");
 		return;
 	}
-	print_table(run, kmem_page_columns, kmem_page_nr_columns, table,
-		    (void **)rows, nr, rows_to_show(run, nr, by_default));
+	ctx = cell_ctx(run);
+	kmem_print__table(&ctx, kmem_page_columns, kmem_page_nr_columns, table,
+			  (void **)rows, nr, rows_to_show(run, nr, by_default));
 }
 
 static int print_page_result(struct kmem_run *run)
@@ -638,20 +480,20 @@ static int print_page_result(struct kmem_run *run)
 
 static void print_slab_frees(const struct kmem_slab_summary *s)
 {
-	print_plain_line("Total frees:", s->free);
-	print_plain_line("  of unknown pointers:", s->free_unknown);
-	print_plain_line("  repeated frees of a pointer:", s->free_again);
-	print_plain_line("  of NULL or ZERO_SIZE_PTR:", s->free_null);
+	kmem_print__plain("Total frees:", s->free);
+	kmem_print__plain("  of unknown pointers:", s->free_unknown);
+	kmem_print__plain("  repeated frees of a pointer:", s->free_again);
+	kmem_print__plain("  of NULL or ZERO_SIZE_PTR:", s->free_null);
 }
 
 static void print_slab_numa(struct kmem_run *run,
 			    const struct kmem_slab_summary *s)
 {
-	print_count_line("Ping-pong frees (on another CPU):", &s->pingpong);
+	kmem_print__count("Ping-pong frees (on another CPU):", &s->pingpong);
 	if (!run->info->has_cpu_nodes)
 		printf(" Cross-node analysis needs the NUMA topology of a newer perf record.\n");
 	else
-		print_count_line("Cross-node allocations:", &s->xnode);
+		kmem_print__count("Cross-node allocations:", &s->xnode);
 }
 
 static void print_slab_summary(struct kmem_run *run)
@@ -663,22 +505,22 @@ static void print_slab_summary(struct kmem_run *run)
 		     s->alloc.bytes - s->bytes_req : 0;
 
 	printf("\n SUMMARY (slab allocator)\n ========================\n\n");
-	print_count_line("Total allocations:", &s->alloc);
-	print_bytes_line("Total bytes requested:", s->bytes_req);
-	print_bytes_line("Internal fragmentation:", wasted);
+	kmem_print__count("Total allocations:", &s->alloc);
+	kmem_print__bytes("Total bytes requested:", s->bytes_req);
+	kmem_print__bytes("Internal fragmentation:", wasted);
 	printf(" %-34s %13.3f%%\n", "  wasted of allocated:",
 	       kmem_slab__frag(s->bytes_req, s->alloc.bytes));
 	printf("\n");
-	print_count_line("Allocated+freed:", &s->life.freed);
-	print_count_line("Allocated-only:", &alloc_only);
-	print_count_line("  still allocated at the end:", &s->life.live);
-	print_count_line("  allocated again, free not seen:", &s->life.dropped);
+	kmem_print__count("Allocated+freed:", &s->life.freed);
+	kmem_print__count("Allocated-only:", &alloc_only);
+	kmem_print__count("  still allocated at the end:", &s->life.live);
+	kmem_print__count("  allocated again, free not seen:", &s->life.dropped);
 	printf("\n");
 	print_slab_frees(s);
 	printf("\n");
-	print_count_line("Allocation failures (requested):", &s->fail);
+	kmem_print__count("Allocation failures (requested):", &s->fail);
 	if (s->zero_size.nr)
-		print_plain_line("Zero-size allocations:", s->zero_size.nr);
+		kmem_print__plain("Zero-size allocations:", s->zero_size.nr);
 	print_slab_numa(run, s);
 	print_lost_events(run);
 }
@@ -687,6 +529,7 @@ static void print_slab_table(struct kmem_run *run, enum kmem_slab_table table,
 			     bool by_default)
 {
 	const struct perf_kmem *kmem = run->kmem;
+	struct kmem_cell_ctx ctx;
 	struct kmem_slab_row **rows;
 	size_t nr;
 
@@ -699,8 +542,9 @@ static void print_slab_table(struct kmem_run *run, enum kmem_slab_table table,
 	/* kmalloc events name no cache: a trace of them has no cache table. */
 	if (table == KMEM_SLAB_TABLE_CACHE && !nr)
 		return;
-	print_table(run, kmem_slab_columns, kmem_slab_nr_columns, table,
-		    (void **)rows, nr, rows_to_show(run, nr, by_default));
+	ctx = cell_ctx(run);
+	kmem_print__table(&ctx, kmem_slab_columns, kmem_slab_nr_columns, table,
+			  (void **)rows, nr, rows_to_show(run, nr, by_default));
 }
 
 static int print_slab_result(struct kmem_run *run)
@@ -886,7 +730,7 @@ static int open_session(struct kmem_run *run)
 
 	/* Problems perf's reader would report in several lines, in one. */
 	if (strcmp(path, "-") &&
-	    kmem_salvage__check(path, run->kmem->force, why, sizeof(why))) {
+	    kmem_file__check(path, run->kmem->force, why, sizeof(why))) {
 		pr_err("perf kmem: cannot read %s: %s\n", path, why);
 		return -EINVAL;
 	}
@@ -1032,11 +876,11 @@ static const char *stop_place(struct kmem_run *run, char *buf, size_t size)
 {
 	/* The record it stopped at was counted, or the one before it. */
 	u64 nr = run->session->evlist->stats.nr_events[0];
-	u64 at = kmem_salvage__record_offset(run->kmem->input_name,
+	u64 at = kmem_file__record_offset(run->kmem->input_name,
 					     nr ? nr - 1 : 0);
 	char total[32];
 
-	if (at == KMEM_SALVAGE_UNKNOWN) {
+	if (at == KMEM_FILE_UNKNOWN) {
 		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
 		return buf;
 	}

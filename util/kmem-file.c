@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What perf kmem can still read of a damaged perf.data; see
- * kmem-salvage.h.
+ * kmem-file.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -17,7 +18,7 @@
 #include <perf/event.h>
 
 #include "header.h"
-#include "kmem-salvage.h"
+#include "kmem-file.h"
 
 /*
  * Does the file record a tracepoint?  Each entry of the attrs section is a
@@ -75,7 +76,7 @@ static int read_file_header(const char *path, struct perf_file_header *h,
 	return 0;
 }
 
-int kmem_salvage__check(const char *path, bool force, char *buf, size_t size)
+int kmem_file__check(const char *path, bool force, char *buf, size_t size)
 {
 	struct perf_file_header h;
 	char header_path[PATH_MAX];
@@ -117,6 +118,71 @@ int kmem_salvage__check(const char *path, bool force, char *buf, size_t size)
 	return 0;
 }
 
+/* The header of @path, of its "data" file if it is a directory. */
+static int open_header(const char *path, struct perf_file_header *h)
+{
+	char header_path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(header_path, sizeof(header_path), "%s/data", path);
+		path = header_path;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, h, sizeof(*h), 0) != sizeof(*h) ||
+	    memcmp(&h->magic, "PERFILE2", 8)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int kmem_file__feature(const char *path, int feat, void **buf, size_t *size)
+{
+	struct perf_file_header h;
+	struct perf_file_section sec;
+	int fd, i, idx = 0;
+	void *data;
+
+	*buf = NULL;
+	*size = 0;
+	if (feat < 0 || feat >= HEADER_FEAT_BITS)
+		return -EINVAL;
+	fd = open_header(path, &h);
+	if (fd < 0)
+		return fd;
+	if (!test_bit(feat, h.adds_features)) {
+		close(fd);
+		return -ENOENT;
+	}
+	/* The sections follow the data, one for each feature bit set. */
+	for (i = 0; i < feat; i++)
+		idx += test_bit(i, h.adds_features);
+	if (pread(fd, &sec, sizeof(sec), h.data.offset + h.data.size +
+		  idx * sizeof(sec)) != sizeof(sec) ||
+	    !sec.size || sec.size > KMEM_FILE_MAX_FEATURE) {
+		close(fd);
+		return -EINVAL;
+	}
+	data = malloc(sec.size);
+	if (!data) {
+		close(fd);
+		return -ENOMEM;
+	}
+	if (pread(fd, data, sec.size, sec.offset) != (ssize_t)sec.size) {
+		free(data);
+		close(fd);
+		return -EINVAL;
+	}
+	close(fd);
+	*buf = data;
+	*size = sec.size;
+	return 0;
+}
+
 static bool broken_header(const struct perf_event_header *eh, u64 pos,
 			  u64 end)
 {
@@ -124,7 +190,7 @@ static bool broken_header(const struct perf_event_header *eh, u64 pos,
 	       eh->size < sizeof(*eh) || pos + eh->size > end;
 }
 
-u64 kmem_salvage__record_offset(const char *path, u64 nr)
+u64 kmem_file__record_offset(const char *path, u64 nr)
 {
 	struct perf_file_header h;
 	struct perf_event_header eh;
@@ -133,8 +199,8 @@ u64 kmem_salvage__record_offset(const char *path, u64 nr)
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
-		return KMEM_SALVAGE_UNKNOWN;
-	pos = KMEM_SALVAGE_UNKNOWN;
+		return KMEM_FILE_UNKNOWN;
+	pos = KMEM_FILE_UNKNOWN;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    pread(fd, &h, sizeof(h), 0) != sizeof(h))
 		goto out;
