@@ -37,6 +37,7 @@
 #include "util/evsel.h"
 #include "util/kmem-columns.h"
 #include "util/kmem-decode.h"
+#include "util/kmem-frag.h"
 #include "util/kmem-page.h"
 #include "util/kmem-print.h"
 #include "util/kmem-queue.h"
@@ -75,6 +76,7 @@ struct perf_kmem {
 	struct perf_time_interval ptime;
 	const char		*alloc_regex;
 	const char		*alloc_regex_add;
+	int			pageblock_order;	/* -1: the trace's */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default */
 	size_t			queue_size;	/* kmem.queue-size */
@@ -95,6 +97,7 @@ struct kmem_run {
 	struct kmem_queue		*queue;
 	size_t				queue_record_size;
 	struct kmem_page		*kp;
+	struct kmem_frag		*kf;	/* with kp */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	struct perf_time_interval	ptime;		/* --time */
@@ -171,6 +174,11 @@ static int deliver_queued(void *record, void *arg)
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 		err = kmem_page__alloc(run->kp, &ev->page);
+		if (!err)
+			err = kmem_frag__alloc(run->kf, &ev->page);
+		break;
+	case KMEM_EVENT_EXTFRAG:
+		err = kmem_frag__fallback(run->kf, &ev->extfrag);
 		break;
 	case KMEM_EVENT_PAGE_FREE:
 		err = kmem_page__free(run->kp, &ev->page);
@@ -262,7 +270,7 @@ static void print_lost_events(struct kmem_run *run)
 
 	if (kmem_decoder__nr_short(run->dec))
 		kmem_print__plain("Events ignored (too short):",
-				 kmem_decoder__nr_short(run->dec));
+				  kmem_decoder__nr_short(run->dec));
 	if (late) {
 		kmem_print__plain("Events out of time order:", late);
 		printf(" They came after later events were counted: a larger kmem.queue-size helps.\n");
@@ -292,13 +300,13 @@ static void print_page_summary(struct kmem_run *run)
 	kmem_print__count("Total frees:", &s->free);
 	if (s->free_order_differs)
 		kmem_print__plain("Frees of another order than allocated:",
-				 s->free_order_differs);
+				  s->free_order_differs);
 	if (s->bad_migtype)
 		kmem_print__plain("Unknown migration types (as Special):",
-				 s->bad_migtype);
+				  s->bad_migtype);
 	if (s->bad_order)
 		kmem_print__plain("Events ignored (order out of range):",
-				 s->bad_order);
+				  s->bad_order);
 	print_lost_events(run);
 }
 
@@ -355,11 +363,11 @@ static void print_node_traffic(struct kmem_run *run)
 		printf(" Remote memory unknown: the kernel traced struct page addresses, not pfns.\n");
 	} else {
 		kmem_print__count("Allocations of remote memory:",
-				 &s->alloc_remote);
+				  &s->alloc_remote);
 		kmem_print__count("Frees of remote memory:", &s->free_remote);
 	}
 	kmem_print__count("Allocations freed on another node:",
-			 &s->free_other_node);
+			  &s->free_other_node);
 	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
 	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
 	       " than the allocating CPU.\n");
@@ -440,10 +448,180 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 			 info->has_mem2node &&
 			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
 		.callchains = info->has_callchains,
+		.frag_classes = info->has_extfrag && kmem_frag__has_classes(run->kf),
 		.gfp_name = gfp_name,
 		.callsite_name = callsite_name,
 		.arg = run,
 	};
+}
+
+/* --- fragmentation -------------------------------------------------- */
+
+static const char * const migtype_heads[KMEM_NR_MIGTYPE_COLUMNS] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
+};
+
+static void print_frag_counts(const struct kmem_frag_summary *s, bool classes)
+{
+	kmem_print__count("Fallbacks to other types' pages:", &s->fallbacks);
+	if (classes) {
+		struct kmem_count frag = {
+			.nr = s->classes[KMEM_FRAG_CONVERTED].nr +
+			      s->classes[KMEM_FRAG_POLLUTED].nr,
+			.bytes = s->classes[KMEM_FRAG_CONVERTED].bytes +
+				 s->classes[KMEM_FRAG_POLLUTED].bytes,
+		};
+
+		kmem_print__count("  claimed a free pageblock:",
+				  &s->classes[KMEM_FRAG_CLAIMED]);
+		kmem_print__count("  converted a pageblock:",
+				  &s->classes[KMEM_FRAG_CONVERTED]);
+		kmem_print__count("  polluted a pageblock:",
+				  &s->classes[KMEM_FRAG_POLLUTED]);
+		kmem_print__count("Fragmenting (converted+polluted):", &frag);
+	}
+	kmem_print__count("Severe (from orders 0 to 3):", &s->severe);
+	if (s->bad_fallbacks)
+		kmem_print__plain("Events ignored (cannot be real):",
+				  s->bad_fallbacks);
+}
+
+/* "claimed/converted/polluted", '.' for each zero; '.' for no fallback. */
+static const char *matrix_cell(const struct kmem_frag_cell *cell,
+			       bool classes, char *buf, size_t size)
+{
+	char part[KMEM_FRAG_NR_CLASSES][32];
+	int i;
+
+	if (!cell->fallbacks || !classes)
+		return kmem_print__cell(cell->fallbacks, buf, size);
+	for (i = 0; i < KMEM_FRAG_NR_CLASSES; i++)
+		kmem_print__cell(cell->classes[i], part[i], sizeof(part[i]));
+	snprintf(buf, size, "%s/%s/%s", part[0], part[1], part[2]);
+	return buf;
+}
+
+static void print_frag_matrix(struct kmem_run *run, bool classes)
+{
+	int req, fb;
+	char cell[100];
+
+	printf("\n Fallbacks by requested type (rows) and type fallen back to (columns)%s:\n\n %-12s",
+	       classes ? ",\n claimed/converted/polluted" : "", "");
+	for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
+		printf("  %24s", migtype_heads[fb]);
+	printf("\n");
+	for (req = 0; req < KMEM_NR_MIGTYPE_COLUMNS; req++) {
+		printf(" %-12s", migtype_heads[req]);
+		for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
+			printf("  %24s",
+			       matrix_cell(kmem_frag__cell(run->kf, req, fb),
+					   classes, cell, sizeof(cell)));
+		printf("\n");
+	}
+}
+
+static double percent(u64 part, u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* Shares of the bytes allocated, and of the pageblocks they went to. */
+static void print_pageblock_shares(const struct kmem_frag_summary *s)
+{
+	const struct kmem_frag_blocks *b = &s->blocks;
+	u64 bytes = 0;
+	int col;
+
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		bytes += s->alloc[col].bytes;
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
+		char label[40];
+
+		snprintf(label, sizeof(label), "  %s allocations in:",
+			 migtype_heads[col]);
+		printf(" %-34s %14s   [ %5.1f%% of the blocks, %5.1f%% of the bytes ]\n",
+		       label, COMMAS(b->by_column[col]),
+		       percent(b->by_column[col], b->allocated),
+		       percent(s->alloc[col].bytes, bytes));
+	}
+}
+
+static void print_pageblocks(struct kmem_run *run)
+{
+	const struct kmem_frag_summary *s = kmem_frag__summary(run->kf);
+	const struct kmem_frag_blocks *b = &s->blocks;
+
+	printf("\n");
+	kmem_print__plain("Pageblocks allocated into:", b->allocated);
+	print_pageblock_shares(s);
+	kmem_print__plain("  of more than one type (mixed):", b->mixed);
+	kmem_print__plain("  Unmovable or Reclaimable:",
+			  b->unmovable_or_reclaimable);
+	if (b->fallback_only)
+		kmem_print__plain("Fallen back into, no allocation:",
+				  b->fallback_only);
+	printf(" Pageblocks as the trace saw them allocated into, not the state of memory.\n");
+}
+
+static void print_frag_tables(struct kmem_run *run)
+{
+	struct kmem_cell_ctx ctx = cell_ctx(run);
+	struct kmem_frag_fail_row **fails;
+	struct kmem_frag_row **rows;
+	size_t nr;
+
+	rows = kmem_frag__rows(run->kf, NULL, 0, &nr);
+	if (rows && nr)
+		kmem_print__table(&ctx, kmem_frag_columns, kmem_frag_nr_columns,
+				  0, (void **)rows, nr, rows_to_show(run, nr, false));
+	fails = kmem_frag__fail_rows(run->kf, NULL, 0, &nr);
+	if (fails && nr)
+		kmem_print__table(&ctx, kmem_frag_fail_columns,
+				  kmem_frag_fail_nr_columns, 0, (void **)fails,
+				  nr, rows_to_show(run, nr, false));
+}
+
+static void print_fragmentation(struct kmem_run *run)
+{
+	const struct kmem_trace_info *info = run->info;
+	bool classes = kmem_frag__has_classes(run->kf);
+	int width;
+
+	if (kmem_frag__finish(run->kf)) {
+		pr_err("perf kmem: out of memory in the fragmentation analysis\n");
+		return;
+	}
+	if (classes)
+		width = printf("\n FRAGMENTATION (pageblocks of order %d, %s KiB)\n",
+			       info->pageblock_order,
+			       COMMAS((info->page_size << info->pageblock_order) >> 10));
+	else
+		width = printf("\n FRAGMENTATION\n");
+	printf(" %.*s\n\n", width - 3,
+	       "================================================================");
+	if (!info->has_extfrag)
+		printf(" No fallbacks: the trace has no kmem:mm_page_alloc_extfrag events (perf kmem\n"
+		       " record --page records them where the kernel has the tracepoint).\n");
+	else
+		print_frag_counts(kmem_frag__summary(run->kf), classes);
+	if (!classes)
+		printf(" %s: the pageblock order is unknown\n (%s); --pageblock-order N gives it.\n",
+		       info->has_extfrag ? "Fallbacks not classed, pageblocks not mapped" :
+					   "Pageblocks not mapped",
+		       info->pageblock_why);
+	if (info->has_extfrag)
+		print_frag_matrix(run, classes);
+	if (classes)
+		print_pageblocks(run);
+	if (run->kmem->caller)
+		print_frag_tables(run);
+}
+
+/* For -s frag and the Fragmenting column: the callsite's fallbacks. */
+static void set_fragmenting(struct kmem_page_row *row, void *arg)
+{
+	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
 }
 
 static void print_page_table(struct kmem_run *run, enum kmem_page_table table,
@@ -454,6 +632,8 @@ static void print_page_table(struct kmem_run *run, enum kmem_page_table table,
 	struct kmem_page_row **rows;
 	size_t nr;
 
+	if (run->info->has_extfrag && !kmem_frag__finish(run->kf))
+		kmem_page__walk_rows(run->kp, table, set_fragmenting, run->kf);
 	rows = kmem_page__rows(run->kp, table, kmem->page_keys,
 			       kmem->nr_page_keys, &nr);
 	if (!rows) {
@@ -474,6 +654,7 @@ static int print_page_result(struct kmem_run *run)
 		print_page_table(run, KMEM_PAGE_TABLE_ALLOC, false);
 	print_page_summary(run);
 	print_grid(run);
+	print_fragmentation(run);
 	print_node_traffic(run);
 	return 0;
 }
@@ -651,11 +832,19 @@ static int setup_page_analysis(struct kmem_run *run)
 		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
 	};
 
+	struct kmem_frag_config frag = {
+		.page_size = info->page_size,
+		.pageblock_order = info->pageblock_order,
+		.pre_v4_4_migtypes = info->pre_v4_4,
+		.no_pfns = info->pfn_is_page,
+	};
+
 	if (info->has_page_alloc && !info->has_callchains)
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
 		       run->kmem->input_name);
 	run->kp = kmem_page__new(&config);
-	return run->kp ? 0 : -ENOMEM;
+	run->kf = kmem_frag__new(&frag);
+	return run->kp && run->kf ? 0 : -ENOMEM;
 }
 
 static int setup_slab_analysis(struct kmem_run *run)
@@ -674,6 +863,7 @@ static int setup_analyses(struct kmem_run *run)
 	struct kmem_decode_config config = {
 		.page = kmem->page,
 		.slab = kmem->slab,
+		.pageblock_order = kmem->pageblock_order,
 	};
 	char err[256];
 	int ret = 0;
@@ -761,6 +951,7 @@ static void kmem_run__delete(struct kmem_run *run)
 	kmem_queue__delete(run->queue);
 	kmem_slab__delete(run->ks);
 	kmem_page__delete(run->kp);
+	kmem_frag__delete(run->kf);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	if (run->session)
@@ -919,6 +1110,12 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (parse_sort_keys(kmem))
 		return -EINVAL;
+	if (kmem->pageblock_order < -1 ||
+	    kmem->pageblock_order > KMEM_PAGE_MAX_ORDER) {
+		pr_err("perf kmem: invalid --pageblock-order %d: use 0 to %d\n",
+		       kmem->pageblock_order, KMEM_PAGE_MAX_ORDER);
+		return -EINVAL;
+	}
 	run = kmem_run__new(kmem);
 	if (!run)
 		return -EINVAL;
@@ -965,6 +1162,12 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 		add_arg(rec_argv, &rec_argc, "kmem:mm_page_alloc/call-graph=fp/");
 		add_arg(rec_argv, &rec_argc, "-e");
 		add_arg(rec_argv, &rec_argc, "kmem:mm_page_free");
+		/* Fallbacks, where the kernel traces them: by callsite too. */
+		if (is_valid_tracepoint("kmem:mm_page_alloc_extfrag")) {
+			add_arg(rec_argv, &rec_argc, "-e");
+			add_arg(rec_argv, &rec_argc,
+				"kmem:mm_page_alloc_extfrag/call-graph=fp/");
+		}
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
 	}
 	for (i = 0; kmem->slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
@@ -1063,6 +1266,7 @@ int cmd_kmem(int argc, const char **argv)
 	struct perf_kmem kmem = {
 		.input_name = "perf.data",
 		.lines = -1,
+		.pageblock_order = -1,
 		.default_mode = default_mode_slab,
 		.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
 	};
@@ -1090,6 +1294,8 @@ int cmd_kmem(int argc, const char **argv)
 		   "more functions to skip to find a callsite"),
 	OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms_name, "file",
 		   "kallsyms of the machine the trace was recorded on"),
+	OPT_INTEGER(0, "pageblock-order", &kmem.pageblock_order,
+		    "the recording kernel's pageblock order, if the trace cannot tell"),
 	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file",
 		   "vmlinux of the kernel the trace was recorded on"),
 	OPT_END()

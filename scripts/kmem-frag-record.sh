@@ -70,11 +70,7 @@ ready=$(date +%s.%N)
 
 # Start disabled, enable, and go on when perf says the events are on.
 mkfifo "$dir/ctl" "$dir/ack" || exit 1
-"$perf" record -a -m 1024 -D -1 --control "fifo:$dir/ctl,$dir/ack" \
-	-e kmem:mm_page_alloc_extfrag --exclude-perf \
-	-e kmem:mm_page_alloc --exclude-perf \
-	-e kmem:mm_page_free --exclude-perf \
-	--call-graph fp --kernel-callchains -c 1 -R \
+"$perf" kmem record --page -m 1024 -D -1 --control "fifo:$dir/ctl,$dir/ack" \
 	-o "$dir/perf.data" >"$dir/record.log" 2>&1 &
 record=$!
 pids="$workload $record"

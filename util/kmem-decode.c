@@ -21,8 +21,11 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "header.h"
 #include "hashmap.h"
 #include "kmem-decode.h"
+#include "kmem-file.h"
+#include "kmem-pageblock.h"
 #include "mem2node.h"
 #include "sample.h"
 #include "session.h"
@@ -34,6 +37,17 @@ struct page_fields {
 	struct tep_format_field	*order;
 	struct tep_format_field	*migtype;	/* alloc only */
 	struct tep_format_field	*gfp;		/* alloc only */
+	u32			raw_size;	/* that holds them */
+};
+
+/* The fields an extfrag event is read from. */
+struct extfrag_fields {
+	struct tep_format_field	*pfn;		/* "pfn", or "page" < v4.1 */
+	struct tep_format_field	*alloc_order;
+	struct tep_format_field	*fallback_order;
+	struct tep_format_field	*alloc_migtype;
+	struct tep_format_field	*fallback_migtype;
+	struct tep_format_field	*change_ownership;
 	u32			raw_size;	/* that holds them */
 };
 
@@ -65,6 +79,8 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev);
 static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
 			    struct perf_sample *sample, struct kmem_event *ev);
+static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
+			  struct perf_sample *sample, struct kmem_event *ev);
 static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev);
 static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
@@ -73,7 +89,11 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 static const struct evsel_str_handler page_handlers[] = {
 	{ "kmem:mm_page_alloc",		decode_page_alloc },
 	{ "kmem:mm_page_free",		decode_page_free },
+	{ "kmem:mm_page_alloc_extfrag",	decode_extfrag },
 };
+
+#define EXTFRAG_SYSTEM	"kmem"
+#define EXTFRAG_NAME	"mm_page_alloc_extfrag"
 
 static const struct evsel_str_handler slab_handlers[] = {
 	{ "kmem:kmalloc",		decode_slab_alloc },
@@ -93,6 +113,7 @@ struct kmem_decoder {
 	struct perf_session	*session;
 	struct page_fields	page_alloc;
 	struct page_fields	page_free;
+	struct extfrag_fields	extfrag;
 	struct slab_fields	slab[NR_SLAB_EVENTS];
 	int			*cpu_node;	/* indexed by cpu */
 	int			nr_cpu_node;
@@ -152,6 +173,37 @@ static int setup_page_fields(struct kmem_decoder *dec, struct evsel *evsel,
 	if (!f->gfp)
 		return -EINVAL;
 	f->raw_size = field_end(f->migtype, field_end(f->gfp, f->raw_size));
+	return 0;
+}
+
+static int setup_extfrag_fields(struct evsel *evsel, struct extfrag_fields *f,
+				char *err, size_t err_size)
+{
+	struct {
+		struct tep_format_field	**field;
+		const char		*name;
+	} need[] = {
+		{ &f->alloc_order,	"alloc_order" },
+		{ &f->fallback_order,	"fallback_order" },
+		{ &f->alloc_migtype,	"alloc_migratetype" },
+		{ &f->fallback_migtype,	"fallback_migratetype" },
+		{ &f->change_ownership,	"change_ownership" },
+	};
+	size_t i;
+
+	f->pfn = evsel__field(evsel, "pfn") ?: evsel__field(evsel, "page");
+	if (!f->pfn) {
+		snprintf(err, err_size, "%s has neither a 'pfn' nor a 'page' field",
+			 evsel__name(evsel));
+		return -EINVAL;
+	}
+	f->raw_size = field_end(f->pfn, 0);
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		*need[i].field = need_field(evsel, need[i].name, err, err_size);
+		if (!*need[i].field)
+			return -EINVAL;
+		f->raw_size = field_end(*need[i].field, f->raw_size);
+	}
 	return 0;
 }
 
@@ -538,6 +590,30 @@ static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
 	return 1;
 }
 
+static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
+			  struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct extfrag_fields *f = &dec->extfrag;
+	struct kmem_frag_event *frag = &ev->extfrag;
+
+	if (too_short(dec, f->raw_size, sample))
+		return 0;
+	ev->kind = KMEM_EVENT_EXTFRAG;
+	*frag = (struct kmem_frag_event){
+		.pfn = field_val(f->pfn, sample, evsel),
+		.alloc_order = field_int(f->alloc_order, sample, evsel),
+		.fallback_order = field_int(f->fallback_order, sample, evsel),
+		.alloc_migtype = field_int(f->alloc_migtype, sample, evsel),
+		.fallback_migtype = field_int(f->fallback_migtype, sample, evsel),
+		.change_ownership = field_int(f->change_ownership, sample,
+					      evsel),
+	};
+	if (dec->config.resolver && sample->callchain)
+		frag->callsite = callsite_resolver__callsite(dec->config.resolver,
+							     sample->callchain);
+	return 1;
+}
+
 /* Rows go by function unless --raw-ip asks for one per return address. */
 static u64 slab_callsite(struct kmem_decoder *dec, u64 call_site)
 {
@@ -631,10 +707,67 @@ static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
 	return evlist__find_tracepoint_by_name(dec->session->evlist, name);
 }
 
+/*
+ * The recording kernel's pageblock_order, from the extfrag format in the
+ * trace's tracing data: libtraceevent's parse of it cannot be trusted
+ * (see kmem-pageblock.h), so its tree is only the second choice.
+ */
+static int trace_pageblock_order(struct kmem_decoder *dec, struct evsel *extfrag,
+				 char *why, size_t why_size)
+{
+	const char *text;
+	size_t size, len;
+	int long_size, order = -ENOENT;
+	void *data;
+
+	if (!kmem_file__feature(dec->session->data->path, HEADER_TRACING_DATA,
+				&data, &size)) {
+		if (!kmem_pageblock__find_format(data, size, EXTFRAG_SYSTEM,
+						 EXTFRAG_NAME, &text, &len,
+						 &long_size))
+			order = kmem_pageblock__order_of_format(text, len,
+								long_size, why,
+								why_size);
+		free(data);
+	}
+	if (order < 0 && extfrag->tp_format)
+		order = kmem_pageblock__order(extfrag->tp_format, why, why_size);
+	return order;
+}
+
+static void setup_pageblock_order(struct kmem_decoder *dec,
+				  struct evsel *extfrag)
+{
+	struct kmem_trace_info *info = &dec->info;
+	int order = dec->config.pageblock_order;
+
+	if (order < 0 && extfrag)
+		order = trace_pageblock_order(dec, extfrag, info->pageblock_why,
+					      sizeof(info->pageblock_why));
+	else if (order < 0)
+		snprintf(info->pageblock_why, sizeof(info->pageblock_why),
+			 "the trace has no %s:%s format to read it from",
+			 EXTFRAG_SYSTEM, EXTFRAG_NAME);
+	info->pageblock_order = order >= 0 ? order : KMEM_FRAG_ORDER_UNKNOWN;
+}
+
+static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
+			 char *err, size_t err_size)
+{
+	if (extfrag && (!has_format(extfrag, err, err_size) ||
+			setup_extfrag_fields(extfrag, &dec->extfrag, err,
+					     err_size)))
+		return -EINVAL;
+	dec->info.has_extfrag = !!extfrag;
+	setup_pageblock_order(dec, extfrag);
+	return 0;
+}
+
 static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 {
 	struct evsel *alloc = find_event(dec, page_handlers[0].name);
 	struct evsel *free_ev = find_event(dec, page_handlers[1].name);
+	struct evsel *extfrag = find_event(dec, page_handlers[2].name);
 	struct evsel *any = alloc ?: free_ev;
 
 	if (!any) {
@@ -650,6 +783,8 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (free_ev && (!has_format(free_ev, err, err_size) ||
 			setup_page_fields(dec, free_ev, &dec->page_free, false,
 					  err, err_size)))
+		return -EINVAL;
+	if (setup_extfrag(dec, extfrag, err, err_size))
 		return -EINVAL;
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,
 					     page_handlers))
@@ -714,6 +849,7 @@ struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
 	dec->session = session;
 	dec->config = *config;
 	dec->info.page_size = 4096;
+	dec->info.pageblock_order = KMEM_FRAG_ORDER_UNKNOWN;
 	dec->info.pre_v4_4 = kernel_before(session->header.env.os_release,
 					   4, 4);
 	ret = setup_nodes(dec);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kmem-frag.h"
 #include "kmem-page.h"
 #include "kmem-slab.h"
 
@@ -29,6 +30,7 @@ enum kmem_event_kind {
 	KMEM_EVENT_PAGE_FREE,
 	KMEM_EVENT_SLAB_ALLOC,
 	KMEM_EVENT_SLAB_FREE,
+	KMEM_EVENT_EXTFRAG,
 };
 
 /* A decoded sample, as it waits to be put in time order. */
@@ -39,6 +41,7 @@ struct kmem_event {
 		struct kmem_page_event		page;
 		struct kmem_slab_alloc_event	slab_alloc;
 		struct kmem_slab_free_event	slab_free;
+		struct kmem_frag_event		extfrag;
 	};
 };
 
@@ -48,7 +51,8 @@ struct kmem_event {
  */
 #define KMEM_PAGE_EVENT_SIZE \
 	(offsetof(struct kmem_event, page) + \
-	 ALIGN(sizeof(struct kmem_page_event), sizeof(u64)))
+	 ALIGN(max(sizeof(struct kmem_page_event), \
+		   sizeof(struct kmem_frag_event)), sizeof(u64)))
 
 struct kmem_decode_config {
 	bool	page;		/* decode the page allocator's events */
@@ -59,6 +63,8 @@ struct kmem_decode_config {
 	 * NULL: callsites are left as raw addresses (slab) or 0 (page).
 	 */
 	struct callsite_resolver *resolver;
+	/* The kernel's pageblock_order as the user says; -1: from the trace. */
+	int	pageblock_order;
 };
 
 /* What the decoder found out about the trace, for the analyses. */
@@ -68,6 +74,10 @@ struct kmem_trace_info {
 	bool	pre_v4_4;	/* Movable and Reclaimable were swapped */
 	bool	has_page_alloc;
 	bool	has_callchains;	/* on kmem:mm_page_alloc */
+	bool	has_extfrag;	/* kmem:mm_page_alloc_extfrag was recorded */
+	/* The recording kernel's; KMEM_FRAG_ORDER_UNKNOWN, see pageblock_why. */
+	int	pageblock_order;
+	char	pageblock_why[160];	/* why it is unknown */
 	int	nr_nodes;	/* highest NUMA node id + 1; 0: no topology */
 	bool	has_cpu_nodes;	/* the topology says which CPU is on which node */
 	bool	has_mem2node;	/* the memory topology maps pfns to nodes */

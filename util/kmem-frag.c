@@ -319,7 +319,7 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 		return -EBUSY;
 	if (!valid_order(ev->order) || !valid_span(kf, ev->order)) {
 		kf->summary.bad_allocs++;
-		return -EINVAL;
+		return 0;
 	}
 	bytes = order_bytes(kf, ev->order);
 	if (ev->pfn == KMEM_PAGE_NO_PFN) {
@@ -380,7 +380,7 @@ int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
 		return -EBUSY;
 	if (!valid_fallback(kf, ev)) {
 		s->bad_fallbacks++;
-		return -EINVAL;
+		return 0;
 	}
 	row = kf->last_row;
 	if (!row || row->callsite != key.callsite ||

@@ -172,10 +172,11 @@ bool kmem_frag__has_classes(const struct kmem_frag *kf);
  * @kf: the analysis
  * @ev: the event; copied
  *
- * Return: 0; -EINVAL for an event that cannot be real (an order out of
- * range, a fallback order below the allocation's, change_ownership other
- * than 0 or 1, pfn -1), counted in bad_fallbacks and nowhere else;
- * -ENOMEM; -EBUSY after kmem_frag__finish().
+ * An event that cannot be real (an order out of range, a fallback order
+ * below the allocation's, change_ownership other than 0 or 1, pfn -1) is
+ * counted in bad_fallbacks and nowhere else.
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */
 int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
 
@@ -185,8 +186,9 @@ int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
  * @ev: the event, failed when its pfn is KMEM_PAGE_NO_PFN; its nodes are
  *	not used
  *
- * Return: 0; -EINVAL for an order out of range, counted in bad_allocs and
- * nowhere else; -ENOMEM; -EBUSY after kmem_frag__finish().
+ * An order out of range is counted in bad_allocs and nowhere else.
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */
 int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev);
 

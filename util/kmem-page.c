@@ -430,8 +430,8 @@ int kmem_page_row__cmp_frag(const void *pa, const void *pb)
 }
 
 struct row_walk {
-	void	(*fn)(struct kmem_page_row *row, void *arg);
-	void	*arg;
+	kmem_page_row_fn	fn;
+	void			*arg;
 };
 
 static void walk_row(void *row, void *arg)
@@ -441,9 +441,8 @@ static void walk_row(void *row, void *arg)
 	walk->fn(row, walk->arg);
 }
 
-void kmem_page__for_each_row(struct kmem_page *kp, enum kmem_page_table table,
-			     void (*fn)(struct kmem_page_row *row, void *arg),
-			     void *arg)
+void kmem_page__walk_rows(struct kmem_page *kp, enum kmem_page_table table,
+			  kmem_page_row_fn fn, void *arg)
 {
 	struct row_walk walk = { .fn = fn, .arg = arg };
 

@@ -156,10 +156,11 @@ int kmem_page_row__cmp_gfp(const void *a, const void *b);
 int kmem_page_row__cmp_xnode(const void *a, const void *b);
 int kmem_page_row__cmp_frag(const void *a, const void *b);
 
+typedef void (*kmem_page_row_fn)(struct kmem_page_row *row, void *arg);
+
 /* Call @fn for every row of @table, in no particular order. */
-void kmem_page__for_each_row(struct kmem_page *kp, enum kmem_page_table table,
-			     void (*fn)(struct kmem_page_row *row, void *arg),
-			     void *arg);
+void kmem_page__walk_rows(struct kmem_page *kp, enum kmem_page_table table,
+			  kmem_page_row_fn fn, void *arg);
 
 /**
  * kmem_page__rows - the rows of a table, sorted

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,9 @@ static void tracing_data(const u8 *data, size_t size)
 	format(text, len, long_size);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	/* A copy of its own size, so that reads past the end are caught. */
 	char *text;

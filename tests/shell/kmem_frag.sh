@@ -82,6 +82,7 @@ else
 		-I"${tools}/arch/x86/include" -o "${tmpdir}/replay" \
 		"${scripts}/kmem-frag-replay.c" "${top}/util/kmem-frag.c" \
 		"${top}/util/kmem-page.c" "${top}/util/kmem-rows.c" \
+		"${top}/util/kmem-live.c" \
 		"${tools}/lib/rbtree.c" "${tools}/lib/zalloc.c" ||
 		fail "cannot build kmem-frag-replay.c"
 	"${tmpdir}/replay" "$pbo" "$(getconf PAGESIZE)" <"${tmpdir}/events" |
