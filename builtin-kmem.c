@@ -435,6 +435,17 @@ static const char *callsite_name(void *arg, u64 callsite, char *buf,
 				       size);
 }
 
+static u64 fragmenting_fallbacks(struct kmem_run *run)
+{
+	const struct kmem_frag_summary *s;
+
+	if (!run->kf)
+		return 0;
+	s = kmem_frag__summary(run->kf);
+	return s->classes[KMEM_FRAG_CONVERTED].nr +
+	       s->classes[KMEM_FRAG_POLLUTED].nr;
+}
+
 static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 {
 	const struct kmem_trace_info *info = run->info;
@@ -449,6 +460,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
 		.callchains = info->has_callchains,
 		.frag_classes = info->has_extfrag && kmem_frag__has_classes(run->kf),
+		.fragmenting = fragmenting_fallbacks(run) > 0,
 		.gfp_name = gfp_name,
 		.callsite_name = callsite_name,
 		.arg = run,
@@ -610,7 +622,7 @@ static void print_fragmentation(struct kmem_run *run)
 		       info->has_extfrag ? "Fallbacks not classed, pageblocks not mapped" :
 					   "Pageblocks not mapped",
 		       info->pageblock_why);
-	if (info->has_extfrag)
+	if (info->has_extfrag && kmem_frag__summary(run->kf)->fallbacks.nr)
 		print_frag_matrix(run, classes);
 	if (classes)
 		print_pageblocks(run);

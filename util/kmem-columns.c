@@ -146,10 +146,11 @@ static bool callsite_shown(const struct kmem_cell_ctx *ctx)
 	return ctx->callchains;
 }
 
-/* Fragmenting fallbacks of each callsite: a trace with extfrag events. */
+/* Fragmenting fallbacks of each callsite: a trace with some. */
 static bool frag_shown(const struct kmem_cell_ctx *ctx)
 {
-	return ctx->frag_classes && ctx->callchains && !ctx->live;
+	return ctx->frag_classes && ctx->fragmenting && ctx->callchains &&
+	       !ctx->live;
 }
 
 #define PAGE_CALLER	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_CALLER)

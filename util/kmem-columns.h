@@ -24,6 +24,7 @@ struct kmem_cell_ctx {
 	bool		xnode;		/* the trace has nodes to free across */
 	bool		callchains;	/* page callsites are known */
 	bool		frag_classes;	/* fallbacks are classed */
+	bool		fragmenting;	/* ...and some fragmented */
 	/* The recording kernel's names of a gfp value. */
 	const char	*(*gfp_name)(void *arg, u64 gfp);
 	/* A callsite as printed: a function, func+0xoff or an address. */
