@@ -41,6 +41,7 @@
 #include "util/kmem-page.h"
 #include "util/kmem-print.h"
 #include "util/kmem-queue.h"
+#include "util/kmem-report.h"
 #include "util/kmem-file.h"
 #include "util/kmem-slab.h"
 #include "util/machine.h"
@@ -77,6 +78,8 @@ struct perf_kmem {
 	const char		*alloc_regex;
 	const char		*alloc_regex_add;
 	int			pageblock_order;	/* -1: the trace's */
+	bool			json;
+	const char		*output_name;	/* -o; NULL: stdout */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default */
 	size_t			queue_size;	/* kmem.queue-size */
@@ -102,6 +105,7 @@ struct kmem_run {
 	char				*recorded_kallsyms;
 	struct perf_time_interval	ptime;		/* --time */
 	u64				nr_events;	/* analysed */
+	u64				nr_of_kind[KMEM_NR_EVENT_KINDS];
 	u64				nr_lost;
 };
 
@@ -132,6 +136,7 @@ static int process_sample_event(const struct perf_tool *tool,
 	ret = kmem_decoder__decode(run->dec, evsel, sample, &ev);
 	if (ret <= 0)
 		return ret;
+	run->nr_of_kind[ev.kind]++;
 	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
 	if (ret)
 		return ret;
@@ -1023,17 +1028,150 @@ static int kmem_run__read(struct kmem_run *run, bool *stopped)
 	return err;
 }
 
-static int print_results(struct kmem_run *run)
+/* A callsite's symbol, with an offset into it, or NULL. */
+static const char *symbol_name(void *arg, u64 addr, char *buf, size_t size)
+{
+	struct kmem_run *run = arg;
+
+	if (!run->resolver || !addr)
+		return NULL;
+	callsite_resolver__name(run->resolver, addr, true, buf, size);
+	return strncmp(buf, "0x", 2) ? buf : NULL;
+}
+
+static struct kmem_report_trace report_trace(struct kmem_run *run)
+{
+	const struct perf_env *env = &run->session->header.env;
+	const u64 *nr = run->nr_of_kind;
+
+	return (struct kmem_report_trace){
+		.path = run->kmem->input_name,
+		.os_release = env->os_release,
+		.hostname = env->hostname,
+		.arch = env->arch,
+		.nr_cpus = env->nr_cpus_avail,
+		.time_window = run->kmem->time_str,
+		.nr_samples = run->nr_events,
+		.nr_page_events = nr[KMEM_EVENT_PAGE_ALLOC] +
+				  nr[KMEM_EVENT_PAGE_FREE],
+		.nr_slab_events = nr[KMEM_EVENT_SLAB_ALLOC] +
+				  nr[KMEM_EVENT_SLAB_FREE],
+		.nr_extfrag_events = nr[KMEM_EVENT_EXTFRAG],
+		.events_lost = run->nr_lost,
+		.events_too_short = kmem_decoder__nr_short(run->dec),
+		.events_out_of_order = kmem_queue__nr_late(run->queue),
+	};
+}
+
+static int print_json(struct kmem_run *run, FILE *fp)
+{
+	const struct perf_kmem *kmem = run->kmem;
+	struct kmem_cell_ctx ctx = cell_ctx(run);
+	struct kmem_report report = {
+		.trace = report_trace(run),
+		.ctx = &ctx,
+		.dec = run->dec,
+		.kp = run->kp,
+		.kf = run->kf,
+		.ks = run->ks,
+		.caller = kmem->caller,
+		.alloc = kmem->alloc,
+		.lines = kmem->lines,
+		.page_sort = {
+			.names = kmem->sort_str ?: DEFAULT_PAGE_SORT,
+			.keys = kmem->page_keys,
+			.nr_keys = kmem->nr_page_keys,
+		},
+		.slab_sort = {
+			.names = kmem->sort_str ?: DEFAULT_SLAB_SORT,
+			.keys = kmem->slab_keys,
+			.nr_keys = kmem->nr_slab_keys,
+		},
+	};
+
+	ctx.symbol = symbol_name;
+	if (run->kf && run->info->has_extfrag && !kmem_frag__finish(run->kf))
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
+				     set_fragmenting, run->kf);
+	return kmem_report__json(&report, fp);
+}
+
+/*
+ * Where the results go: stdout, or -o FILE, written under another name
+ * and renamed when complete, so that a failed run leaves no half of it.
+ */
+struct kmem_output {
+	const char	*path;
+	char		*tmp;
+	FILE		*fp;
+};
+
+static int output_open(struct kmem_output *out, const char *path)
+{
+	out->path = path;
+	out->tmp = NULL;
+	out->fp = stdout;
+	if (!path)
+		return 0;
+	if (asprintf(&out->tmp, "%s.tmp.%d", path, getpid()) < 0)
+		return -ENOMEM;
+	out->fp = fopen(out->tmp, "w");
+	if (out->fp)
+		return 0;
+	pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
+	zfree(&out->tmp);
+	return -errno ?: -EIO;
+}
+
+/* @err: of the analysis; the output is kept only without one. */
+static int output_close(struct kmem_output *out, int err)
+{
+	int werr = 0;
+
+	if (!out->tmp)
+		return err;
+	if (fflush(stdout) || fclose(out->fp))
+		werr = -errno ?: -EIO;
+	if (!err && !werr && rename(out->tmp, out->path))
+		werr = -errno ?: -EIO;
+	if (werr)
+		pr_err("perf kmem: cannot write %s: %s\n", out->path,
+		       strerror(-werr));
+	if (err || werr)
+		unlink(out->tmp);
+	zfree(&out->tmp);
+	return err ?: werr;
+}
+
+static int print_text(struct kmem_run *run)
 {
 	int err = 0;
 
-	setup_pager();
 	list_alloc_funcs(run);
 	if (run->ks)
 		err = print_slab_result(run);
 	if (!err && run->kp)
 		err = print_page_result(run);
 	return err;
+}
+
+static int print_results(struct kmem_run *run, struct kmem_output *out)
+{
+	int err = 0;
+
+	if (!out->tmp)
+		setup_pager();
+	if (run->kmem->json) {
+		err = print_json(run, out->fp);
+		if (err == -ENOMEM)
+			pr_err("perf kmem: out of memory writing JSON\n");
+		return err;
+	}
+	/* The text goes to stdout: make that the file, for -o. */
+	if (out->tmp && (fflush(stdout) ||
+			 dup2(fileno(out->fp), STDOUT_FILENO) < 0))
+		return -errno;
+	return print_text(run);
 }
 
 /* -s for one analysis: its keys, or one line naming the unknown key. */
@@ -1111,6 +1249,7 @@ static int report_stop(struct kmem_run *run)
 
 static int kmem_stat(struct perf_kmem *kmem)
 {
+	struct kmem_output out;
 	struct kmem_run *run;
 	bool stopped;
 	int err;
@@ -1128,16 +1267,20 @@ static int kmem_stat(struct perf_kmem *kmem)
 		       kmem->pageblock_order, KMEM_PAGE_MAX_ORDER);
 		return -EINVAL;
 	}
+	/* An output that cannot be written is found before the trace is read. */
+	err = output_open(&out, kmem->output_name);
+	if (err)
+		return err;
 	run = kmem_run__new(kmem);
 	if (!run)
-		return -EINVAL;
+		return output_close(&out, -EINVAL);
 	err = kmem_run__read(run, &stopped);
 	if (!err && (!stopped || run->nr_events))
-		err = print_results(run);
+		err = print_results(run, &out);
 	if (!err && stopped)
 		err = report_stop(run);
 	kmem_run__delete(run);
-	return err;
+	return output_close(&out, err);
 }
 
 /* --- perf kmem record ------------------------------------------------ */
@@ -1296,6 +1439,10 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN('f', "force", &kmem.force, "don't complain, do it"),
 	OPT_BOOLEAN(0, "slab", &kmem.slab, "analyse the slab allocator"),
 	OPT_BOOLEAN(0, "page", &kmem.page, "analyse the page allocator"),
+	OPT_BOOLEAN('j', "json", &kmem.json,
+		    "write the results as one JSON document"),
+	OPT_STRING('o', "output", &kmem.output_name, "file",
+		   "write the results to this file"),
 	OPT_BOOLEAN(0, "live", &kmem.live,
 		    "show only pages still allocated at the end of the trace"),
 	OPT_STRING(0, "time", &kmem.time_str, "start,stop",

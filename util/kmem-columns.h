@@ -27,6 +27,8 @@ struct kmem_cell_ctx {
 	bool		fragmenting;	/* ...and some fragmented */
 	/* The recording kernel's names of a gfp value. */
 	const char	*(*gfp_name)(void *arg, u64 gfp);
+	/* A symbol and offset, "func+0x1a"; NULL if none covers @addr. */
+	const char	*(*symbol)(void *arg, u64 addr, char *buf, size_t size);
 	/* A callsite as printed: a function, func+0xoff or an address. */
 	const char	*(*callsite_name)(void *arg, u64 callsite, char *buf,
 					  size_t size);

@@ -31,6 +31,7 @@ enum kmem_event_kind {
 	KMEM_EVENT_SLAB_ALLOC,
 	KMEM_EVENT_SLAB_FREE,
 	KMEM_EVENT_EXTFRAG,
+	KMEM_NR_EVENT_KINDS,
 };
 
 /* A decoded sample, as it waits to be put in time order. */

@@ -399,6 +399,7 @@ int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
 	kmem_count__add(&s->fallbacks, bytes);
 	kmem_count__add(&row->fallbacks, bytes);
 	cell->fallbacks++;
+	cell->bytes += bytes;
 	if (severe) {
 		kmem_count__add(&s->severe, bytes);
 		row->severe++;

@@ -87,6 +87,7 @@ struct kmem_frag_event {
 /* Fallbacks from one requested type column into one fallback column. */
 struct kmem_frag_cell {
 	u64	fallbacks;
+	u64	bytes;				/* of the requests */
 	u64	classes[KMEM_FRAG_NR_CLASSES];	/* all 0 without classes */
 };
 

@@ -64,16 +64,18 @@ static void feed(struct kmem_frag *kf, const struct kmem_frag_config *config,
 		struct kmem_frag_event ev = {
 			.pfn = b[0] & 2 ? pfn : KMEM_PAGE_NO_PFN,
 			.callsite = b[3] % 8,
-			.alloc_order = (int8_t)b[4] % 36,
-			.fallback_order = (int8_t)b[5] % 36,
-			.alloc_migtype = (int8_t)b[6] >> 3,
-			.fallback_migtype = (int8_t)(b[6] << 4) >> 4,
-			.change_ownership = (int8_t)b[7] % 3,
+			.alloc_order = (s8)b[4] % 36,
+			.fallback_order = (s8)b[5] % 36,
+			.alloc_migtype = (s8)b[6] >> 3,
+			.fallback_migtype = (s8)(b[6] << 4) >> 4,
+			.change_ownership = (s8)b[7] % 3,
 		};
+
+		u64 refused = kmem_frag__summary(kf)->bad_fallbacks;
 
 		err = kmem_frag__fallback(kf, &ev);
 		check(err == 0, "fallbacks: taken or counted as refused");
-		if (!err) {
+		if (kmem_frag__summary(kf)->bad_fallbacks == refused) {
 			fed->fallbacks++;
 			fed->fallback_spans += span(config, ev.fallback_order);
 		}
@@ -81,16 +83,20 @@ static void feed(struct kmem_frag *kf, const struct kmem_frag_config *config,
 		struct kmem_page_event ev = {
 			.pfn = b[0] & 2 ? pfn : KMEM_PAGE_NO_PFN,
 			.callsite = b[3] % 8,
-			.order = (int8_t)b[4] % 36,
-			.migtype = (int8_t)b[6] >> 2,
+			.order = (s8)b[4] % 36,
+			.migtype = (s8)b[6] >> 2,
 			.gfp = b[7],
 		};
 
+		u64 refused = kmem_frag__summary(kf)->bad_allocs;
+		bool taken;
+
 		err = kmem_frag__alloc(kf, &ev);
 		check(err == 0, "allocations: taken or counted as refused");
-		check(err || (ev.order >= 0 && ev.order <= KMEM_PAGE_MAX_ORDER),
+		taken = kmem_frag__summary(kf)->bad_allocs == refused;
+		check(!taken || (ev.order >= 0 && ev.order <= KMEM_PAGE_MAX_ORDER),
 		      "orders out of range refused");
-		if (!err) {
+		if (taken) {
 			fed->allocs++;
 			if (ev.pfn != KMEM_PAGE_NO_PFN)
 				fed->alloc_spans += span(config, ev.order);

@@ -6,7 +6,7 @@
 # 2020-12 metaschema, the example document must validate, and the bad
 # example and each of a set of drifts made from the good one (a number as
 # a string, a fraction, a missing or unknown key, a wrong version, ...)
-# must be refused.
+# must be refused.  And what perf kmem stat --json writes validates.
 
 set -u
 
@@ -127,14 +127,14 @@ doc["page"]["fragmentation"] = {
     "severe": cnt, "matrix": [cell],
     "callers": {"sort": ["frag"], "nr_rows": 1,
                 "rows": [dict(cell, callsite={"name": None, "address": "0x1"})]},
-    "mixed_pageblocks": {"touched": 3, "mixed": 1, "by_column": [1, 0, 3, 0],
+    "mixed_pageblocks": {"touched": 3, "mixed": 1, "unmovable_or_reclaimable": 1, "fallback_only": 0, "by_column": [1, 0, 3, 0],
                          "bytes_by_column": [4096, 0, 12288, 0]},
     "failures": {"sort": [], "nr_rows": 0, "rows": []}}'
 variant "fragmentation without pageblock_order" '
 doc["page"]["fragmentation"] = {
     "status": "analysed", "pageblock_order": None,
     "fallbacks": {"count": 0, "bytes": 0}, "severe": {"count": 0, "bytes": 0},
-    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0, "unmovable_or_reclaimable": 0, "fallback_only": 0,
     "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]}}'
 variant "slab only, allocs by pointer" '
 del doc["page"]
@@ -183,7 +183,7 @@ doc["page"]["fragmentation"] = {
     "classes": {"claimed": {"count": 0, "bytes": 0},
                 "converted": {"count": 0, "bytes": 0},
                 "polluted": {"count": 0, "bytes": 0}},
-    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0, "unmovable_or_reclaimable": 0, "fallback_only": 0,
     "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]}}'
 drift "fallback cell of one class only" '
 doc["page"]["fragmentation"] = {
@@ -192,8 +192,47 @@ doc["page"]["fragmentation"] = {
     "matrix": [{"requested": {"value": 0, "name": "Unmovable"},
                 "fallback": {"value": 1, "name": "Movable"},
                 "fallbacks": {"count": 1, "bytes": 1}, "claimed": 1}],
-    "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "mixed_pageblocks": {"touched": 0, "mixed": 0, "unmovable_or_reclaimable": 0, "fallback_only": 0,
     "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]}}'
+
+# What perf kmem writes validates: the bundled sample in every page mode,
+# and a fresh slab recording where recording is allowed.
+real() {
+	local name=$1 out
+
+	shift
+	out="$dir/real.json"
+	if ! perf kmem stat --json "$@" >"$out" 2>"$dir/real.err"; then
+		echo "FAIL $name: perf kmem stat --json $*: $(tail -n 1 "$dir/real.err")"
+		failures=$((failures + 1))
+	elif ! python3 "$check" "$schema" "$out" >"$dir/real.out" 2>&1; then
+		echo "FAIL $name: perf kmem stat --json $* does not validate:"
+		head -n 5 "$dir/real.out" | sed 's/^/    /'
+		failures=$((failures + 1))
+	else
+		echo "ok   $name"
+	fi
+}
+
+top=$(cd "$here/../.." && pwd)
+sample=$top/data/sample.perf.data
+ksyms=$top/data/sample.kallsyms
+if command -v perf >/dev/null && [ -r "$sample" ]; then
+	real "sample --page" --page -i "$sample" --kallsyms "$ksyms"
+	real "sample --page --caller --alloc" --page --caller --alloc -l 20 \
+		-i "$sample" --kallsyms "$ksyms"
+	real "sample --page --live -s frag" --page --live --caller -s frag \
+		-i "$sample" --kallsyms "$ksyms"
+	real "sample without symbols" --page --caller -i "$sample" \
+		--kallsyms /dev/null
+	if [ "$(id -u)" = 0 ] && perf kmem record --slab --page \
+		-o "$dir/slab.data" -- ls -R /usr/lib >/dev/null 2>&1; then
+		real "recording --slab --caller --alloc" --slab --caller \
+			--alloc -l 30 -i "$dir/slab.data"
+		real "recording --slab --page" --slab --page \
+			-i "$dir/slab.data"
+	fi
+fi
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -206,7 +206,9 @@ count_script() {
 
 # The summary of perf kmem stat as "S name nr bytes" and "P name n" lines,
 # named as count_script names them.
-parse_summary() {
+# The summary and grid of the text, in the lines that parse_json_summary
+# gives of the JSON: the two must carry the same numbers.
+parse_text_summary() {
 	awk '
 	function num(s) {
 		gsub(/,/, "", s)
@@ -259,7 +261,15 @@ parse_summary() {
 
 # Rows of the --caller table as "callsite<TAB>order<TAB>migtype<TAB>gfp<TAB>
 # hits", in the order printed.
+parse_json_summary() {
+	python3 "$(dirname "$0")/lib/kmem_json_keys.py" page-summary /dev/stdin
+}
+
 parse_caller_table() {
+	python3 "$(dirname "$0")/lib/kmem_json_keys.py" page-callers /dev/stdin
+}
+
+parse_text_caller_table() {
 	awk -F ' [|] ' '
 	function trim(s) {
 		gsub(/^ +| +$/, "", s)
@@ -275,7 +285,7 @@ parse_caller_table() {
 
 declare -A want got
 
-# "S/P/G" lines of count_script or parse_summary as "key<TAB>value".
+# "S/P/G" lines of count_script or parse_json_summary as "key<TAB>value".
 key_values() {
 	awk '$1 == "S" { print $2 "\t" $3 " " $4 }
 	     $1 == "P" { print $2 "\t" $3 }' "$1"
@@ -375,7 +385,7 @@ check_callers() {
 	fi
 }
 
-# Fill want and got from count_script's and parse_summary's output files.
+# Fill want and got from count_script's and parse_json_summary's output files.
 load_counts() {
 	local key value
 
@@ -402,10 +412,10 @@ check_time_window() {
 	echo "Checking --time $a,$b..."
 	perf script -i "${perfdata}" --time "$a,$b" -F event,trace,ip,sym \
 		2>/dev/null | count_script "${page_size}" >"${tmpdir}/want-time"
-	perf kmem stat --page --time "$a,$b" -i "${perfdata}" \
-		>"${tmpdir}/stat-time" 2>&1 ||
+	perf kmem stat --page --json --time "$a,$b" -i "${perfdata}" \
+		>"${tmpdir}/stat-time" 2>"${tmpdir}/stat-time.err" ||
 		{ fail "perf kmem stat --page --time failed"; return; }
-	parse_summary <"${tmpdir}/stat-time" >"${tmpdir}/got-time"
+	parse_json_summary <"${tmpdir}/stat-time" >"${tmpdir}/got-time"
 	load_counts "${tmpdir}/want-time" "${tmpdir}/got-time"
 	if [ "${want[alloc]%% *}" -eq 0 ] ||
 	   [ "${want[alloc]%% *}" -ge "$all_alloc" ]; then
@@ -467,14 +477,30 @@ perf script -i "${perfdata}" -F event,trace,ip,sym >"${tmpdir}/script" \
 	2>/dev/null || { fail "perf script failed"; exit 1; }
 count_script "${page_size}" <"${tmpdir}/script" >"${tmpdir}/want"
 
+perf kmem stat --page --json -i "${perfdata}" >"${tmpdir}/stat.json" \
+	2>"${tmpdir}/stat.err" ||
+	{ cat "${tmpdir}/stat.err"; fail "perf kmem stat --page --json failed"; exit 1; }
+parse_json_summary <"${tmpdir}/stat.json" >"${tmpdir}/got"
+
+perf kmem stat --page --caller -l 1000000 --json -i "${perfdata}" \
+	>"${tmpdir}/caller.json" 2>&1 ||
+	{ fail "perf kmem stat --page --caller --json failed"; exit 1; }
+parse_caller_table <"${tmpdir}/caller.json" >"${tmpdir}/table"
+
+# The text says what the JSON says.
 perf kmem stat --page -i "${perfdata}" >"${tmpdir}/stat" 2>&1 ||
 	{ cat "${tmpdir}/stat"; fail "perf kmem stat --page failed"; exit 1; }
-parse_summary <"${tmpdir}/stat" >"${tmpdir}/got"
-
 perf kmem stat --page --caller -l 1000000 -i "${perfdata}" \
 	>"${tmpdir}/caller" 2>&1 ||
 	{ fail "perf kmem stat --page --caller failed"; exit 1; }
-parse_caller_table <"${tmpdir}/caller" >"${tmpdir}/table"
+if ! cmp -s <(parse_text_summary <"${tmpdir}/stat" | sort) <(sort "${tmpdir}/got"); then
+	fail "the text summary and grid differ from the JSON:"
+	diff <(parse_text_summary <"${tmpdir}/stat" | sort) <(sort "${tmpdir}/got") | head
+fi
+if ! cmp -s <(parse_text_caller_table <"${tmpdir}/caller" | sort) <(sort "${tmpdir}/table"); then
+	fail "the text caller table differs from the JSON:"
+	diff <(parse_text_caller_table <"${tmpdir}/caller" | sort) <(sort "${tmpdir}/table") | head
+fi
 
 load_counts "${tmpdir}/want" "${tmpdir}/got"
 

@@ -92,9 +92,9 @@ check_trace() {
 		>"${f}.header" 2>&1 || fail "perf report --header-only on ${name}"
 	"${PERF}" kmem stat --page -i "${f}.data" >"${f}.stat" 2>&1 ||
 		fail "perf kmem stat --page on ${name}"
-	"${PERF}" kmem stat --page --caller -l 1000000 -s xnode \
-		-i "${f}.data" >"${f}.caller" 2>&1 ||
-		fail "perf kmem stat --page --caller -s xnode on ${name}"
+	"${PERF}" kmem stat --page --caller -l 1000000 -s xnode --json \
+		-i "${f}.data" >"${f}.json" 2>"${f}.err" ||
+		fail "perf kmem stat --page --caller -s xnode --json on ${name}"
 	check_numbers "${f}" "${nodes}" || err=1
 }
 
@@ -102,6 +102,7 @@ check_trace() {
 # perf report prints, and compare with what perf kmem said.
 check_numbers() {
 	python3 - "${tmp}/trace.txt" "$1" "$2" "$(getconf PAGESIZE)" <<'EOF'
+import json
 import re
 import sys
 
@@ -205,70 +206,49 @@ if not nr_events:
     bad('no page events in the trace')
 
 
-def number(text):
-    return int(text.replace(',', ''))
-
-
-stat = open(f + '.stat').read()
-for label, want in (('Allocations of remote memory', alloc_remote),
-                    ('Frees of remote memory', free_remote),
-                    ('Allocations freed on another node', free_other)):
-    m = re.search(r'^ %s:\s+([\d,]+)\s+\[\s*([\d,]+) bytes \]$' % label,
-                  stat, re.M)
-    if not m:
-        bad("no '%s' line" % label)
-        continue
-    got = [number(m.group(1)), number(m.group(2))]
-    print('%-38s perf kmem %s, expected %s' % (label + ':', got, want))
-    if got != want:
-        bad('%s: perf kmem says %s, expected %s' % (label, got, want))
-
-# The matrix: a heading line naming the freeing nodes, then a row per
-# allocating node, 'node N' then the cells; '.' is zero.
-lines = stat.splitlines()
-head = [i for i, l in enumerate(lines) if l.split()[:1] == ['alloc\\free']]
-if not head:
-    bad('no node matrix')
+doc = json.load(open(f + '.json'))['page']
+x = doc['cross_node']
+if x['status'] != 'analysed':
+    bad('cross_node status %s, expected analysed' % x['status'])
     sys.exit(1)
-rows = {}
-want_head = ['alloc\\free'] + [w for n in nodes for w in ('node', str(n))]
-if lines[head[0]].split() != want_head:
-    bad('matrix heading %s, expected %s' % (lines[head[0]].split(), want_head))
-for line in lines[head[0] + 1:head[0] + 1 + len(nodes)]:
-    cells = line.split()
-    rows[int(cells[1])] = [0 if c == '.' else number(c) for c in cells[2:]]
-for a in nodes:
-    want = [matrix[a][f] for f in nodes]
+for key, want in (('allocations_remote', alloc_remote),
+                  ('frees_remote', free_remote),
+                  ('freed_on_other_node', free_other)):
+    got = [x[key]['count'], x[key]['bytes']]
+    print('%-38s perf kmem %s, expected %s' % (key + ':', got, want))
+    if got != want:
+        bad('%s: perf kmem says %s, expected %s' % (key, got, want))
+
+# The matrix: a row per allocating node, a column per freeing node.
+if x['nodes'] != nodes:
+    bad('matrix of nodes %s, expected %s' % (x['nodes'], nodes))
+    sys.exit(1)
+for i, a in enumerate(nodes):
+    want = [matrix[a][t] for t in nodes]
     print('matrix row node %d: perf kmem %s, expected %s' %
-          (a, rows.get(a), want))
-    if rows.get(a) != want:
+          (a, x['matrix'][i], want))
+    if x['matrix'][i] != want:
         bad('matrix row node %d: perf kmem says %s, expected %s' %
-            (a, rows.get(a), want))
-if sorted(rows) != nodes:
-    bad('matrix rows for nodes %s, expected %s' % (sorted(rows), nodes))
-if sum(matrix[a][f] for a in range(nr_nodes) for f in range(nr_nodes)
-       if a != f) != free_other[1]:
+            (a, x['matrix'][i], want))
+if sum(matrix[a][t] for a in range(nr_nodes) for t in range(nr_nodes)
+       if a != t) != free_other[1]:
     bad('the matrix off the diagonal is not the bytes freed on another node')
 
-# --caller: a 'Freed remote' column, sorted by it with -s xnode, adding up
-# to the allocations freed on another node.
-caller = open(f + '.caller').read().splitlines()
-head = [l for l in caller if 'Freed remote' in l]
-if not head:
-    bad("no 'Freed remote' column in --caller")
-else:
-    # Cells are split by ' | ': gfp flags have '|' but no spaces.
-    cols = len(head[0].split(' | '))
-    col = [c.strip() for c in head[0].split(' | ')].index('Freed remote')
-    freed = [number(l.split(' | ')[col]) for l in caller
-             if len(l.split(' | ')) == cols and l != head[0]]
-    print('Freed remote column sums to %d in %d rows' %
-          (sum(freed), len(freed)))
-    if sum(freed) != free_other[0]:
-        bad("'Freed remote' sums to %d, expected %d" %
-            (sum(freed), free_other[0]))
-    if freed != sorted(freed, reverse=True):
-        bad("-s xnode does not sort by 'Freed remote'")
+# The text shows the same matrix: its row of the first node.
+stat = open(f + '.stat').read()
+first = ' '.join('.' if v == 0 else '{:,}'.format(v) for v in x['matrix'][0])
+if not re.search(r'^ +node %d +%s$' % (nodes[0], re.escape(first).replace('\\ ', ' +')),
+                 stat, re.M):
+    bad('the text matrix has no row "node %d %s"' % (nodes[0], first))
+
+# --caller: freed_remote of each row, sorted by it with -s xnode, adding
+# up to the allocations freed on another node.
+freed = [r['freed_remote'] for r in doc['callers']['rows']]
+print('Freed remote sums to %d in %d rows' % (sum(freed), len(freed)))
+if sum(freed) != free_other[0]:
+    bad("'Freed remote' sums to %d, expected %d" % (sum(freed), free_other[0]))
+if freed != sorted(freed, reverse=True):
+    bad("-s xnode does not sort by 'Freed remote'")
 sys.exit(0 if ok else 1)
 EOF
 }

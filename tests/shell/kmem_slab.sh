@@ -43,18 +43,22 @@ WORKLOAD
 	>"$tmp/record.log" 2>&1 ||
 	fail "perf kmem record --slab: $(tail -1 "$tmp/record.log")"
 
-# The default sort (frag,hit,bytes) and the busiest callsites.
+# The default sort (frag,hit,bytes) and the busiest callsites, as JSON,
+# and the text of the first, which must say the same.
+"$perf" kmem stat -i "$data" --slab --caller -l 5 --json >"$tmp/stat.json" \
+	2>"$tmp/stat.err" || fail "perf kmem stat --json: $(tail -1 "$tmp/stat.err")"
 "$perf" kmem stat -i "$data" --slab --caller -l 5 >"$tmp/stat.txt" 2>"$tmp/stat.err" ||
 	fail "perf kmem stat: $(tail -1 "$tmp/stat.err")"
-"$perf" kmem stat -i "$data" --slab --caller -l 5 -s hit,bytes \
-	>"$tmp/stat-hit.txt" 2>"$tmp/stat.err" ||
+"$perf" kmem stat -i "$data" --slab --caller -l 5 -s hit,bytes --json \
+	>"$tmp/stat-hit.json" 2>"$tmp/stat.err" ||
 	fail "perf kmem stat -s hit,bytes: $(tail -1 "$tmp/stat.err")"
 "$perf" script -i "$data" -F cpu,event,trace >"$tmp/script.txt" 2>/dev/null ||
 	fail "perf script"
 "$perf" report -i "$data" --header-only -I >"$tmp/header.txt" 2>/dev/null
 
-python3 - "$tmp/script.txt" "$tmp/header.txt" "$tmp/stat.txt" \
-	"$tmp/stat-hit.txt" <<'PYEOF'
+python3 - "$tmp/script.txt" "$tmp/header.txt" "$tmp/stat.json" \
+	"$tmp/stat-hit.json" "$tmp/stat.txt" <<'PYEOF'
+import json
 import re
 import sys
 
@@ -191,7 +195,55 @@ def parse(path):
     return got, table
 
 
-got, table = parse(stat)
+def parse_json(path):
+    """The same, from perf kmem stat --json."""
+    doc = json.load(open(path))['slab']
+    s = doc['summary']
+
+    def pair(c):
+        return (c['count'], c['bytes'])
+    unfreed = s['allocated_only']
+    got = {
+        'Total allocations:': pair(s['total_allocations']),
+        'Total bytes requested:': (None, s['bytes_requested']),
+        'Internal fragmentation:': (None, s['wasted_bytes']),
+        'wasted of allocated:': '%.3f%%' % frag(s['bytes_requested'],
+                                                s['total_allocations']['bytes']),
+        'Allocated+freed:': pair(s['allocated_freed']),
+        'Allocated-only:': pair(unfreed),
+        'still allocated at the end:': pair(unfreed['still_live']),
+        'allocated again, free not seen:': pair(unfreed['allocated_again']),
+        'Total frees:': (s['frees']['total'], None),
+        'of unknown pointers:': (s['frees']['unknown_pointers'], None),
+        'repeated frees of a pointer:': (s['frees']['repeated'], None),
+        'of NULL or ZERO_SIZE_PTR:': (s['frees']['null'], None),
+        'Allocation failures (requested):': pair(s['failures']),
+        'Ping-pong frees (on another CPU):': pair(s['pingpong']),
+    }
+    if s['cross_node'] is not None:
+        got['Cross-node allocations:'] = pair(s['cross_node'])
+    if s['zero_size']:
+        got['Zero-size allocations:'] = (s['zero_size'], None)
+    table = [[r['callsite']['name'] or r['callsite']['address'],
+              str(r['hits']), '%d/' % r['bytes_alloc'], '%d/' % r['bytes_req'],
+              str(r['freed']), str(r['pingpong']),
+              '%.3f%%' % frag(r['bytes_req'], r['bytes_alloc'])]
+             for r in doc['callers']['rows']]
+    return got, table
+
+
+got, table = parse_json(stat)
+text_got, text_table = parse(sys.argv[5])
+for label in expect:
+    g, t = got.get(label), text_got.get(label)
+    if isinstance(g, tuple) and t is not None:
+        t = tuple(x if y is not None else None for x, y in zip(t, g))
+    if g != t:
+        print('text and JSON differ on %s: %s and %s' % (label, t, g))
+        sys.exit(1)
+if [r[0] for r in text_table] != [r[0] for r in table]:
+    print('text and JSON rows differ: %s and %s' % (text_table, table))
+    sys.exit(1)
 bad = 0
 print('events in perf script: %d' % n['events'])
 for label, want in expect.items():
@@ -236,7 +288,7 @@ def check_top_rows(what, caller, sort_key):
 
 
 bad += check_top_rows('caller (frag,hit,bytes)', table, by_frag)
-bad += check_top_rows('caller (hit,bytes)', parse(stat_hit)[1], by_hit)
+bad += check_top_rows('caller (hit,bytes)', parse_json(stat_hit)[1], by_hit)
 sys.exit(1 if bad else 0)
 PYEOF
 rc=$?
