@@ -42,6 +42,7 @@
 #include "util/kmem-print.h"
 #include "util/kmem-queue.h"
 #include "util/kmem-report.h"
+#include "util/kmem-stacks.h"
 #include "util/kmem-file.h"
 #include "util/kmem-slab.h"
 #include "util/machine.h"
@@ -79,6 +80,7 @@ struct perf_kmem {
 	const char		*alloc_regex_add;
 	int			pageblock_order;	/* -1: the trace's */
 	bool			json;
+	const char		*folded;	/* "bytes" or "hits" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default */
@@ -101,6 +103,7 @@ struct kmem_run {
 	size_t				queue_record_size;
 	struct kmem_page		*kp;
 	struct kmem_frag		*kf;	/* with kp */
+	struct kmem_stacks		*stacks;	/* --folded */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	struct perf_time_interval	ptime;		/* --time */
@@ -169,6 +172,20 @@ static void prefetch_queued(const void *record, void *arg)
 	}
 }
 
+/* --folded: the bytes and count of an allocation, to its callchain. */
+static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
+{
+	if (!tag || !got || order < 0 || order > KMEM_PAGE_MAX_ORDER)
+		return;
+	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
+			 1);
+}
+
+static void count_live_stack(u32 tag, int order, void *arg)
+{
+	count_stack(arg, tag, order, true);
+}
+
 /* Analyses count the events they cannot take; only -ENOMEM stops. */
 static int deliver_queued(void *record, void *arg)
 {
@@ -181,6 +198,9 @@ static int deliver_queued(void *record, void *arg)
 		err = kmem_page__alloc(run->kp, &ev->page);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
+		if (!err && run->stacks && !run->kmem->live)
+			count_stack(run, ev->page.tag, ev->page.order,
+				    ev->page.pfn != KMEM_PAGE_NO_PFN);
 		break;
 	case KMEM_EVENT_EXTFRAG:
 		err = kmem_frag__fallback(run->kf, &ev->extfrag);
@@ -885,6 +905,12 @@ static int setup_analyses(struct kmem_run *run)
 	char err[256];
 	int ret = 0;
 
+	if (kmem->folded) {
+		run->stacks = kmem_stacks__new();
+		if (!run->stacks)
+			return -ENOMEM;
+		config.stacks = run->stacks;
+	}
 	if (need_resolver(kmem, run->session->evlist)) {
 		ret = setup_resolver(run);
 		if (ret)
@@ -969,6 +995,7 @@ static void kmem_run__delete(struct kmem_run *run)
 	kmem_slab__delete(run->ks);
 	kmem_page__delete(run->kp);
 	kmem_frag__delete(run->kf);
+	kmem_stacks__delete(run->stacks);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	if (run->session)
@@ -1155,10 +1182,42 @@ static int print_text(struct kmem_run *run)
 	return err;
 }
 
+/* A frame of a folded stack: its function. */
+static const char *frame_name(u64 ip, void *arg)
+{
+	static char name[KSYM_NAME_LEN + 32];
+	struct kmem_run *run = arg;
+
+	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
+	return strncmp(name, "0x", 2) ? name : NULL;
+}
+
+static int print_folded(struct kmem_run *run, FILE *fp)
+{
+	enum kmem_stacks_weight weight = strcmp(run->kmem->folded, "hits") ?
+					 KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
+	size_t nr;
+	int err;
+
+	if (!run->info->has_callchains) {
+		pr_err("perf kmem: --folded needs the callchains of the page allocations: record with perf kmem record --page\n");
+		return -EINVAL;
+	}
+	kmem_page__finish(run->kp);
+	if (run->kmem->live)
+		kmem_page__walk_live(run->kp, count_live_stack, run);
+	err = kmem_stacks__write(run->stacks, weight, frame_name, run, fp, &nr);
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory writing folded stacks\n");
+	return err;
+}
+
 static int print_results(struct kmem_run *run, struct kmem_output *out)
 {
 	int err = 0;
 
+	if (run->kmem->folded)
+		return print_folded(run, out->fp);
 	if (!out->tmp)
 		setup_pager();
 	if (run->kmem->json) {
@@ -1261,6 +1320,12 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (parse_sort_keys(kmem))
 		return -EINVAL;
+	if (kmem->folded && (!kmem->page || kmem->json ||
+			     (strcmp(kmem->folded, "bytes") &&
+			      strcmp(kmem->folded, "hits")))) {
+		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+		return -EINVAL;
+	}
 	if (kmem->pageblock_order < -1 ||
 	    kmem->pageblock_order > KMEM_PAGE_MAX_ORDER) {
 		pr_err("perf kmem: invalid --pageblock-order %d: use 0 to %d\n",
@@ -1441,6 +1506,9 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "page", &kmem.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
+	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits",
+			  "write page allocations as folded stacks for flame graphs",
+			  "bytes"),
 	OPT_STRING('o', "output", &kmem.output_name, "file",
 		   "write the results to this file"),
 	OPT_BOOLEAN(0, "live", &kmem.live,

@@ -381,6 +381,34 @@ u64 callsite_resolver__callsite(struct callsite_resolver *r,
 	return 0;
 }
 
+size_t callsite_resolver__frames(struct callsite_resolver *r,
+				 const struct ip_callchain *chain, u64 *ips,
+				 size_t max)
+{
+	bool in_allocator = true;
+	size_t n = 0;
+	u64 i;
+
+	for (i = 0; chain && i < chain->nr && n < max; i++) {
+		u64 ip = chain->ips[i];
+		struct frame *f;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_USER)
+				break;
+			continue;
+		}
+		if (in_allocator) {
+			f = resolve_frame(r, ip);
+			if (f && f->is_alloc)
+				continue;
+			in_allocator = false;
+		}
+		ips[n++] = ip;
+	}
+	return n;
+}
+
 u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip)
 {
 	struct frame *f = ip ? resolve_frame(r, ip) : NULL;

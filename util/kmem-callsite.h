@@ -55,6 +55,23 @@ bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 u64 callsite_resolver__callsite(struct callsite_resolver *r,
 				const struct ip_callchain *chain);
 
+/**
+ * callsite_resolver__frames - the kernel frames of a callchain from its
+ *	callsite on
+ * @r: the resolver
+ * @chain: a sample's callchain, leaf first
+ * @ips: where the frames go, leaf (the callsite's) first
+ * @max: the room in @ips
+ *
+ * The frames callsite_resolver__callsite() skips, the allocator's, are
+ * left out, and so is everything from the first user frame on.
+ *
+ * Return: the number of frames, at most @max; 0 when the chain has none.
+ */
+size_t callsite_resolver__frames(struct callsite_resolver *r,
+				 const struct ip_callchain *chain, u64 *ips,
+				 size_t max);
+
 /*
  * The callsite of a single return address, as slab events record it: the
  * start of its function, or @ip itself with raw_ip or without a symbol.

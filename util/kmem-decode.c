@@ -26,6 +26,7 @@
 #include "kmem-decode.h"
 #include "kmem-file.h"
 #include "kmem-pageblock.h"
+#include "kmem-stacks.h"
 #include "mem2node.h"
 #include "sample.h"
 #include "session.h"
@@ -556,6 +557,30 @@ static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
 	ev->page_node = page_to_node(dec, ev->pfn);
 }
 
+/* The tag of an allocation: its callchain's id in config.stacks, + 1. */
+static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
+		     u32 *tag)
+{
+	/* More than the kernel keeps: kernel.perf_event_max_stack is 127. */
+	u64 ips[512];
+	size_t n;
+	int id;
+
+	*tag = 0;
+	if (!dec->config.stacks || !dec->config.resolver || !sample->callchain)
+		return 0;
+	n = callsite_resolver__frames(dec->config.resolver, sample->callchain,
+				      ips, ARRAY_SIZE(ips));
+	if (!n)
+		return 0;
+	id = kmem_stacks__intern(dec->config.stacks, ips, n);
+	if (id == -ENOMEM)
+		return id;
+	if (id >= 0)
+		*tag = id + 1;
+	return 0;
+}
+
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev)
 {
@@ -574,6 +599,8 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 		page->callsite = callsite_resolver__callsite(dec->config.resolver,
 							     sample->callchain);
 	err = note_gfp_name(dec, evsel, sample, page->gfp);
+	if (!err)
+		err = chain_tag(dec, sample, &page->tag);
 	return err ?: 1;
 }
 

@@ -21,6 +21,7 @@
 #include "kmem-slab.h"
 
 struct callsite_resolver;
+struct kmem_stacks;
 struct evsel;
 struct perf_sample;
 struct perf_session;
@@ -66,6 +67,12 @@ struct kmem_decode_config {
 	struct callsite_resolver *resolver;
 	/* The kernel's pageblock_order as the user says; -1: from the trace. */
 	int	pageblock_order;
+	/*
+	 * Where page allocations' callchains are interned: the tag of
+	 * each allocation is then its chain's id + 1 (0: none).  NULL: no
+	 * tags.
+	 */
+	struct kmem_stacks *stacks;
 };
 
 /* What the decoder found out about the trace, for the analyses. */

@@ -24,6 +24,7 @@ struct live_page {
 	struct kmem_page_row	*rows[KMEM_PAGE_NR_TABLES];
 	s16			cpu_node;	/* allocating CPU's node */
 	u8			order;
+	u32			tag;		/* the allocation's */
 };
 
 struct kmem_page {
@@ -255,6 +256,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 		return -ENOMEM;
 	lp->order = ev->order;
 	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
+	lp->tag = ev->tag;
 	return count_in_rows(kp, lp, ev);
 }
 
@@ -316,6 +318,27 @@ static void finish_row(void *r, void *arg)
 	if (kp->config.live_only)
 		row->hits -= row->freed + row->dropped;
 	row->bytes = row->hits * order_bytes(kp, row->order);
+}
+
+struct live_walk {
+	kmem_page_live_fn	fn;
+	void			*arg;
+};
+
+static void walk_live(void *slot, void *arg)
+{
+	const struct live_page *lp = slot;
+	struct live_walk *walk = arg;
+
+	walk->fn(lp->tag, lp->order, walk->arg);
+}
+
+void kmem_page__walk_live(struct kmem_page *kp, kmem_page_live_fn fn,
+			  void *arg)
+{
+	struct live_walk walk = { .fn = fn, .arg = arg };
+
+	kmem_live__for_each(&kp->live, walk_live, &walk);
 }
 
 static void count_live(void *slot, void *arg)

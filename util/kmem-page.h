@@ -57,8 +57,10 @@ struct kmem_page_event {
 	u64	callsite;	/* allocation only; 0 when unknown */
 	int	order;
 	int	migtype;	/* allocation only */
-	int	cpu_node;	/* node of the CPU that ran it, -1 if unknown */
-	int	page_node;	/* node the page lies on, -1 if unknown */
+	s16	cpu_node;	/* node of the CPU that ran it, -1 if unknown */
+	s16	page_node;	/* node the page lies on, -1 if unknown */
+	/* Allocation only: the caller's tag of it, e.g. its callchain's. */
+	u32	tag;
 };
 
 /* A row of the --caller or --alloc table. */
@@ -107,6 +109,12 @@ void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn);
  */
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev);
+
+typedef void (*kmem_page_live_fn)(u32 tag, int order, void *arg);
+
+/* Call @fn for every page live now, with its allocation's tag. */
+void kmem_page__walk_live(struct kmem_page *kp, kmem_page_live_fn fn,
+			  void *arg);
 
 /* After the last event: settle the live pages. */
 void kmem_page__finish(struct kmem_page *kp);
