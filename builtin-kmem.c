@@ -38,6 +38,7 @@
 #include "util/kmem-columns.h"
 #include "util/kmem-decode.h"
 #include "util/kmem-frag.h"
+#include "util/kmem-map.h"
 #include "util/kmem-page.h"
 #include "util/kmem-print.h"
 #include "util/kmem-queue.h"
@@ -82,6 +83,7 @@ struct perf_kmem {
 	bool			json;
 	const char		*folded;	/* "bytes" or "hits" */
 	const char		*output_name;	/* -o; NULL: stdout */
+	const char		*map_name;	/* --map */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default */
 	size_t			queue_size;	/* kmem.queue-size */
@@ -207,6 +209,8 @@ static int deliver_queued(void *record, void *arg)
 		break;
 	case KMEM_EVENT_PAGE_FREE:
 		err = kmem_page__free(run->kp, &ev->page);
+		if (!err)
+			err = kmem_frag__free(run->kf, &ev->page);
 		break;
 	case KMEM_EVENT_SLAB_ALLOC:
 		err = kmem_slab__alloc(run->ks, &ev->slab_alloc);
@@ -1271,6 +1275,95 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 	return 0;
 }
 
+/* --- the map of physical memory ------------------------------------- */
+
+static void add_node_range(int node, u64 start, u64 end, void *arg)
+{
+	kmem_map__add_node_range(arg, node, start, end);
+}
+
+static int fill_map(struct kmem_run *run, struct kmem_map *map,
+		    const struct kmem_frag_pageblock *blocks, size_t nr)
+{
+	char name[KSYM_NAME_LEN + 32];
+	int from, to, nodes = run->info->nr_nodes;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct kmem_frag_pageblock *pb = &blocks[i];
+		struct kmem_map_block b = {
+			.pfn = pb->pfn,
+			.fallbacks = pb->fallbacks[KMEM_FRAG_CLAIMED] +
+				     pb->fallbacks[KMEM_FRAG_CONVERTED] +
+				     pb->fallbacks[KMEM_FRAG_POLLUTED],
+			.remote_frees = pb->remote_frees,
+			.top_callsite = pb->main_callsite ?
+					frame_name(pb->main_callsite, run) : NULL,
+			.node = kmem_decoder__page_node(run->dec, pb->pfn),
+		};
+		int err;
+
+		BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
+		memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
+		/* frame_name()'s buffer is its own: keep this name apart. */
+		if (b.top_callsite) {
+			snprintf(name, sizeof(name), "%s", b.top_callsite);
+			b.top_callsite = name;
+		}
+		err = kmem_map__add_block(map, &b);
+		if (err)
+			return err;
+	}
+	kmem_decoder__node_ranges(run->dec, add_node_range, map);
+	for (from = 0; kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
+	     from < nodes && nodes <= KMEM_PAGE_MAX_NODES; from++)
+		for (to = 0; to < nodes; to++)
+			kmem_map__set_xnode_bytes(map, from, to,
+						  kmem_page__node_matrix(run->kp,
+									 from, to));
+	return 0;
+}
+
+/* --map: the pageblocks the trace allocated into, as an SVG picture. */
+static int write_map(struct kmem_run *run, struct kmem_output *out)
+{
+	const struct kmem_frag_pageblock *blocks;
+	const struct kmem_trace_info *info = run->info;
+	struct kmem_map *map;
+	char title[PATH_MAX + 100];
+	size_t nr = 0;
+	int err;
+
+	if (!run->kp || !kmem_frag__has_classes(run->kf)) {
+		pr_err("perf kmem: --map needs the page analysis and the pageblock order: %s\n",
+		       run->kp ? info->pageblock_why : "add --page");
+		return -EINVAL;
+	}
+	blocks = kmem_frag__pageblocks(run->kf, &nr);
+	if (!nr) {
+		pr_err("perf kmem: --map: %s has no page allocation to draw\n",
+		       run->kmem->input_name);
+		return -EINVAL;
+	}
+	snprintf(title, sizeof(title), "perf kmem: %s, kernel %s",
+		 run->kmem->input_name,
+		 run->session->header.env.os_release ?: "unknown");
+	map = kmem_map__new(&(struct kmem_map_config){
+		.title = title,
+		.pageblock_order = info->pageblock_order,
+		.page_size = info->page_size,
+	});
+	if (!map)
+		return -ENOMEM;
+	err = fill_map(run, map, blocks, nr);
+	if (!err)
+		err = kmem_map__write(map, out->fp);
+	kmem_map__delete(map);
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory drawing the map\n");
+	return err;
+}
+
 /* Where perf's reader stopped, in words: "after X of its Y bytes of events". */
 static const char *stop_place(struct kmem_run *run, char *buf, size_t size)
 {
@@ -1308,7 +1401,7 @@ static int report_stop(struct kmem_run *run)
 
 static int kmem_stat(struct perf_kmem *kmem)
 {
-	struct kmem_output out;
+	struct kmem_output out, map = { .fp = NULL };
 	struct kmem_run *run;
 	bool stopped;
 	int err;
@@ -1334,14 +1427,22 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	/* An output that cannot be written is found before the trace is read. */
 	err = output_open(&out, kmem->output_name);
+	if (!err && kmem->map_name)
+		err = output_open(&map, kmem->map_name);
 	if (err)
-		return err;
+		return output_close(&out, err);
 	run = kmem_run__new(kmem);
-	if (!run)
+	if (!run) {
+		output_close(&map, -EINVAL);
 		return output_close(&out, -EINVAL);
+	}
 	err = kmem_run__read(run, &stopped);
 	if (!err && (!stopped || run->nr_events))
 		err = print_results(run, &out);
+	if (!err && kmem->map_name && (!stopped || run->nr_events))
+		err = write_map(run, &map);
+	if (kmem->map_name)
+		err = output_close(&map, err);
 	if (!err && stopped)
 		err = report_stop(run);
 	kmem_run__delete(run);
@@ -1509,6 +1610,8 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits",
 			  "write page allocations as folded stacks for flame graphs",
 			  "bytes"),
+	OPT_STRING(0, "map", &kmem.map_name, "file.svg",
+		   "draw the pageblocks the trace allocated into, as SVG"),
 	OPT_STRING('o', "output", &kmem.output_name, "file",
 		   "write the results to this file"),
 	OPT_BOOLEAN(0, "live", &kmem.live,

@@ -9,8 +9,9 @@ case "${1:-}" in
 --fuzz) pkgs="clang libclang-rt-14-dev" ;;
 # The tests lint scripts, kill a perf record and count with python3; they
 # validate JSON against its schema (python3-jsonschema), and check SVG
-# maps with xmllint (libxml2-utils) and by rendering them (librsvg2-bin).
---test) pkgs="shellcheck procps python3 python3-jsonschema libxml2-utils
+# maps with xmllint (libxml2-utils), by rendering them (librsvg2-bin) and
+# by loading them in a browser (chromium).
+--test) pkgs="shellcheck procps python3 python3-jsonschema libxml2-utils chromium
 librsvg2-bin" ;;
 # The benchmark reads peak RSS with GNU time.
 --bench) pkgs="time procps python3" ;;

@@ -825,7 +825,7 @@ static int check_map_cells(struct kmem_map *map)
 		      "allocations: Unmovable 0, Reclaimable 0, Movable 5, Special 0\n",
 		      "fallbacks 0, frees by CPUs of other nodes 0\n",
 		      "node 0\n",
-		      "top callsite: do_anonymous_page</title>",
+		      "main callsite: do_anonymous_page</title>",
 		      "<rect x=\"100\" y=\"60\" width=\"11\" height=\"11\" class=\"m\"/></g>\n",
 		      NULL }) &&
 	     /* Two bands, hatched, outlined; the name escaped. */
@@ -834,7 +834,7 @@ static int check_map_cells(struct kmem_map *map)
 		      "allocations: Unmovable 1, Reclaimable 0, Movable 2, Special 0\n",
 		      "fallbacks 1, frees by CPUs of other nodes 2\n",
 		      "node 0\n",
-		      "top callsite: a&lt;b&gt;&amp;c \xef\xbf\xbd\xef\xbf\xbd</title>",
+		      "main callsite: a&lt;b&gt;&amp;c \xef\xbf\xbd\xef\xbf\xbd</title>",
 		      "<rect x=\"112\" y=\"60\" width=\"5\" height=\"11\" class=\"u\"/>",
 		      "<rect x=\"117\" y=\"60\" width=\"6\" height=\"11\" class=\"m\"/>",
 		      "<rect x=\"112\" y=\"60\" width=\"11\" height=\"11\" class=\"x\"/>",
@@ -902,7 +902,7 @@ static int check_map_aggregate(struct kmem_map *map)
 		      "allocations: Unmovable 5, Reclaimable 0, Movable 3, Special 0\n",
 		      "fallbacks 1, frees by CPUs of other nodes 0\n",
 		      "nodes: several\n",
-		      "top callsite of its busiest pageblock: busy</title>",
+		      "main callsite of its busiest pageblock: busy</title>",
 		      "<rect x=\"100\" y=\"60\" width=\"5\" height=\"11\" class=\"u\"/>",
 		      "<rect x=\"105\" y=\"60\" width=\"6\" height=\"11\" class=\"m\"/>",
 		      "<rect x=\"101\" y=\"61\" width=\"9\" height=\"9\" class=\"f\"/></g>\n",

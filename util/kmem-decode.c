@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
@@ -386,6 +387,33 @@ static int page_to_node(struct kmem_decoder *dec, u64 pfn)
 	    dec->info.pfn_is_page || pfn == KMEM_PAGE_NO_PFN)
 		return -1;
 	return mem2node__node(&dec->mem2node, pfn * dec->info.page_size);
+}
+
+int kmem_decoder__page_node(struct kmem_decoder *dec, u64 pfn)
+{
+	return page_to_node(dec, pfn);
+}
+
+void kmem_decoder__node_ranges(const struct kmem_decoder *dec,
+			       kmem_node_range_fn fn, void *arg)
+{
+	const struct perf_env *env = &dec->session->header.env;
+	u64 pages = env->memory_bsize / dec->info.page_size;
+	int i;
+
+	for (i = 0; pages && i < env->nr_memory_nodes; i++) {
+		const struct memory_node *mn = &env->memory_nodes[i];
+		u64 bit = 0, start;
+
+		while (mn->set && bit < mn->size) {
+			bit = find_next_bit(mn->set, mn->size, bit);
+			if (bit >= mn->size)
+				break;
+			start = bit;
+			bit = find_next_zero_bit(mn->set, mn->size, bit);
+			fn(mn->node, start * pages, bit * pages, arg);
+		}
+	}
 }
 
 /* --- names that outlive their sample --------------------------------- */

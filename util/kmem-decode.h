@@ -139,4 +139,17 @@ bool kmem_decoder__has_node(const struct kmem_decoder *dec, int node);
 /* The number of NUMA nodes of the trace. */
 int kmem_decoder__nr_trace_nodes(const struct kmem_decoder *dec);
 
+/* The NUMA node of page @pfn, by the trace's memory topology; -1. */
+int kmem_decoder__page_node(struct kmem_decoder *dec, u64 pfn);
+
+typedef void (*kmem_node_range_fn)(int node, u64 start_pfn, u64 end_pfn,
+				   void *arg);
+
+/*
+ * Call @fn for each run of memory blocks of a node that the trace's
+ * memory topology has, pfns [start_pfn, end_pfn).
+ */
+void kmem_decoder__node_ranges(const struct kmem_decoder *dec,
+			       kmem_node_range_fn fn, void *arg);
+
 #endif /* __PERF_KMEM_DECODE_H */

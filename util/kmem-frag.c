@@ -277,20 +277,50 @@ static u64 block_start(const struct kmem_frag *kf, u64 pfn, u64 i)
 	return ((pfn >> pbo) + i) << pbo;
 }
 
+/* Boyer-Moore: a callsite of more than half the votes comes out on top. */
+static void vote(struct kmem_frag_pageblock *pb, u64 callsite)
+{
+	if (pb->main_callsite == callsite) {
+		pb->votes++;
+	} else if (!pb->votes) {
+		pb->main_callsite = callsite;
+		pb->votes = 1;
+	} else {
+		pb->votes--;
+	}
+}
+
 /* Count an allocation of @col in the pageblocks it lies in. */
-static int count_alloc_blocks(struct kmem_frag *kf, u64 pfn, int order,
+static int count_alloc_blocks(struct kmem_frag *kf,
+			      const struct kmem_page_event *ev,
 			      enum kmem_migtype_column col)
 {
-	u64 i, n = blocks_spanned(kf, order);
+	u64 i, n = blocks_spanned(kf, ev->order);
 
 	for (i = 0; i < n; i++) {
 		struct kmem_frag_pageblock *pb;
 
-		pb = find_block(kf, block_start(kf, pfn, i));
+		pb = find_block(kf, block_start(kf, ev->pfn, i));
 		if (!pb)
 			return -ENOMEM;
 		pb->allocs[col]++;
+		vote(pb, ev->callsite);
 	}
+	return 0;
+}
+
+int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev)
+{
+	struct kmem_frag_pageblock *pb;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!kf->map || ev->pfn == KMEM_PAGE_NO_PFN || ev->cpu_node < 0 ||
+	    ev->page_node < 0 || ev->cpu_node == ev->page_node)
+		return 0;
+	pb = probe_block(kf, block_start(kf, ev->pfn, 0));
+	if (pb->pfn != NO_BLOCK)
+		pb->remote_frees++;
 	return 0;
 }
 
@@ -341,7 +371,7 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 	kmem_count__add(&kf->summary.alloc[col], bytes);
 	if (!kf->map)
 		return 0;
-	return count_alloc_blocks(kf, ev->pfn, ev->order, col);
+	return count_alloc_blocks(kf, ev, col);
 }
 
 static bool valid_fallback(const struct kmem_frag *kf,

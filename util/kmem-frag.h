@@ -115,6 +115,15 @@ struct kmem_frag_pageblock {
 	u64	pfn;				/* its first */
 	u64	allocs[KMEM_NR_MIGTYPE_COLUMNS];	/* successful allocations */
 	u64	fallbacks[KMEM_FRAG_NR_CLASSES];
+	/*
+	 * The callsite of most of its allocations, if one made more than
+	 * half of them (a majority vote, no table per pageblock); else one
+	 * of the most frequent, likely.
+	 */
+	u64	main_callsite;
+	u64	votes;				/* of the vote: not a count */
+	/* Frees in it by a CPU of another node (kmem_frag__free()). */
+	u64	remote_frees;
 };
 
 /*
@@ -192,6 +201,19 @@ int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
  * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */
 int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev);
+
+/**
+ * kmem_frag__free - count one kmem:mm_page_free event
+ * @kf: the analysis
+ * @ev: the event, with its nodes
+ *
+ * A free by a CPU of another node than the page's counts in the remote
+ * frees of the pageblocks the trace allocated into; other frees count
+ * nowhere.
+ *
+ * Return: 0; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev);
 
 /**
  * kmem_frag__finish - settle the analysis after the last event

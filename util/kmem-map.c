@@ -544,8 +544,8 @@ static void write_tooltip(struct kmem_map *map, FILE *fp,
 	else if (c->node == -2)
 		fputs("\nnodes: several", fp);
 	if (c->busiest->top_callsite) {
-		fputs(per_cell == 1 ? "\ntop callsite: " :
-				      "\ntop callsite of its busiest pageblock: ",
+		fputs(per_cell == 1 ? "\nmain callsite: " :
+				      "\nmain callsite of its busiest pageblock: ",
 		      fp);
 		xml_text(fp, c->busiest->top_callsite, NAME_MAX_BYTES);
 	}
