@@ -56,8 +56,6 @@
 
 #define DEFAULT_PAGE_SORT	"bytes,hit"
 #define DEFAULT_SLAB_SORT	"frag,hit,bytes"
-/* Rows of the callsite table shown when no table was asked for. */
-#define DEFAULT_TABLE_LINES	20
 
 /* What the user asked for, set once from the command line. */
 struct perf_kmem {
@@ -290,158 +288,6 @@ static int process_kernel_mmap2(const struct perf_tool *tool,
 	return perf_event__process_mmap2(tool, event, sample, machine);
 }
 
-/* --- printing -------------------------------------------------------- */
-
-/* What a damaged or incomplete trace kept from both analyses. */
-static void print_lost_events(struct kmem_run *run)
-{
-	u64 late = kmem_queue__nr_late(run->queue);
-
-	if (kmem_decoder__nr_short(run->dec))
-		kmem_print__plain("Events ignored (too short):",
-				  kmem_decoder__nr_short(run->dec));
-	if (late) {
-		kmem_print__plain("Events out of time order:", late);
-		printf(" They came after later events were counted: a larger kmem.queue-size helps.\n");
-	}
-	if (!run->nr_lost)
-		return;
-	kmem_print__plain("Events lost while recording:", run->nr_lost);
-	printf(" Totals are approximate: record with a larger -m.\n");
-}
-
-static void print_page_summary(struct kmem_run *run)
-{
-	const struct kmem_page_summary *s = kmem_page__summary(run->kp);
-	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
-
-	printf("\n SUMMARY (page allocator)\n ========================\n\n");
-	kmem_print__count("Pages allocated+freed:", &s->life.freed);
-	printf("\n");
-	kmem_print__count("Pages allocated-only:", &alloc_only);
-	kmem_print__count("  still allocated at the end:", &s->life.live);
-	kmem_print__count("  allocated again, free not seen:", &s->life.dropped);
-	kmem_print__count("Pages freed-only:", &s->free_only);
-	printf("\n");
-	kmem_print__count("Page allocation failures:", &s->fail);
-	printf("\n");
-	kmem_print__count("Total allocations:", &s->alloc);
-	kmem_print__count("Total frees:", &s->free);
-	if (s->free_order_differs)
-		kmem_print__plain("Frees of another order than allocated:",
-				  s->free_order_differs);
-	if (s->bad_migtype)
-		kmem_print__plain("Unknown migration types (as Special):",
-				  s->bad_migtype);
-	if (s->bad_order)
-		kmem_print__plain("Events ignored (order out of range):",
-				  s->bad_order);
-	print_lost_events(run);
-}
-
-static void print_grid(struct kmem_run *run)
-{
-	static const char * const heads[KMEM_NR_MIGTYPE_COLUMNS] = {
-		"Unmovable", "Reclaimable", "Movable", "Special",
-	};
-	int order, col, orders = kmem_page__grid_orders(run->kp);
-
-	printf("\n Order");
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		printf("  %12s", heads[col]);
-	printf("\n -----");
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		printf("  ------------");
-	printf("\n");
-	for (order = 0; order < orders; order++) {
-		printf(" %5d", order);
-		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
-			u64 n = kmem_page__grid(run->kp, order, col);
-
-			printf("  %12s", n ? COMMAS(n) : ".");
-		}
-		printf("\n");
-	}
-}
-
-static void print_node_traffic(struct kmem_run *run)
-{
-	const struct kmem_page_summary *s = kmem_page__summary(run->kp);
-	char node[16];
-	int from, to, width;
-
-	printf("\n");
-	if (!run->info->nr_nodes || !run->info->has_mem2node) {
-		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
-		return;
-	}
-	if (kmem_decoder__nr_trace_nodes(run->dec) == 1) {
-		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
-		return;
-	}
-	if (run->info->nr_nodes > KMEM_PAGE_MAX_NODES) {
-		printf(" No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
-		       run->info->nr_nodes, KMEM_PAGE_MAX_NODES);
-		return;
-	}
-	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n",
-		       kmem_decoder__nr_trace_nodes(run->dec));
-	printf(" %.*s\n\n", width - 2, "=========================================");
-	if (run->info->pfn_is_page) {
-		/* No pfn, no page node: these would be zero, not measured. */
-		printf(" Remote memory unknown: the kernel traced struct page addresses, not pfns.\n");
-	} else {
-		kmem_print__count("Allocations of remote memory:",
-				  &s->alloc_remote);
-		kmem_print__count("Frees of remote memory:", &s->free_remote);
-	}
-	kmem_print__count("Allocations freed on another node:",
-			  &s->free_other_node);
-	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
-	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
-	       " than the allocating CPU.\n");
-
-	printf("\n Bytes allocated and freed in the trace, by node of the allocating CPU\n"
-	       " (rows) and of the freeing CPU (columns):\n\n %-10s", "alloc\\free");
-	for (to = 0; to < run->info->nr_nodes; to++) {
-		if (!kmem_decoder__has_node(run->dec, to))
-			continue;
-		snprintf(node, sizeof(node), "node %d", to);
-		printf("  %14s", node);
-	}
-	printf("\n");
-	for (from = 0; from < run->info->nr_nodes; from++) {
-		if (!kmem_decoder__has_node(run->dec, from))
-			continue;
-		snprintf(node, sizeof(node), "node %d", from);
-		printf(" %10s", node);
-		for (to = 0; to < run->info->nr_nodes; to++) {
-			u64 b;
-
-			if (!kmem_decoder__has_node(run->dec, to))
-				continue;
-			b = kmem_page__node_matrix(run->kp, from, to);
-			printf("  %14s", b ? COMMAS(b) : ".");
-		}
-		printf("\n");
-	}
-	if (s->free_other_node.nr && !run->kmem->caller)
-		printf("\n Callsites of the allocations freed on another node: --caller -s xnode\n");
-}
-
-/*
- * Rows a table shows: -l, else all of a table asked for by name, and the
- * top DEFAULT_TABLE_LINES of one shown by default.
- */
-static size_t rows_to_show(struct kmem_run *run, size_t nr, bool by_default)
-{
-	int lines = run->kmem->lines;
-
-	if (lines < 0 && by_default)
-		lines = DEFAULT_TABLE_LINES;
-	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
-}
-
 static const char *gfp_name(void *arg, u64 gfp)
 {
 	struct kmem_run *run = arg;
@@ -494,292 +340,6 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.callsite_name = callsite_name,
 		.arg = run,
 	};
-}
-
-/* --- fragmentation -------------------------------------------------- */
-
-static const char * const migtype_heads[KMEM_NR_MIGTYPE_COLUMNS] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
-
-static void print_frag_counts(const struct kmem_frag_summary *s, bool classes)
-{
-	kmem_print__count("Fallbacks to other types' pages:", &s->fallbacks);
-	if (classes) {
-		struct kmem_count frag = {
-			.nr = s->classes[KMEM_FRAG_CONVERTED].nr +
-			      s->classes[KMEM_FRAG_POLLUTED].nr,
-			.bytes = s->classes[KMEM_FRAG_CONVERTED].bytes +
-				 s->classes[KMEM_FRAG_POLLUTED].bytes,
-		};
-
-		kmem_print__count("  claimed a free pageblock:",
-				  &s->classes[KMEM_FRAG_CLAIMED]);
-		kmem_print__count("  converted a pageblock:",
-				  &s->classes[KMEM_FRAG_CONVERTED]);
-		kmem_print__count("  polluted a pageblock:",
-				  &s->classes[KMEM_FRAG_POLLUTED]);
-		kmem_print__count("Fragmenting (converted+polluted):", &frag);
-	}
-	kmem_print__count("Severe (from orders 0 to 3):", &s->severe);
-	if (s->bad_fallbacks)
-		kmem_print__plain("Events ignored (cannot be real):",
-				  s->bad_fallbacks);
-}
-
-/* "claimed/converted/polluted", '.' for each zero; '.' for no fallback. */
-static const char *matrix_cell(const struct kmem_frag_cell *cell,
-			       bool classes, char *buf, size_t size)
-{
-	char part[KMEM_FRAG_NR_CLASSES][32];
-	int i;
-
-	if (!cell->fallbacks || !classes)
-		return kmem_print__cell(cell->fallbacks, buf, size);
-	for (i = 0; i < KMEM_FRAG_NR_CLASSES; i++)
-		kmem_print__cell(cell->classes[i], part[i], sizeof(part[i]));
-	snprintf(buf, size, "%s/%s/%s", part[0], part[1], part[2]);
-	return buf;
-}
-
-static void print_frag_matrix(struct kmem_run *run, bool classes)
-{
-	int req, fb;
-	char cell[100];
-
-	printf("\n Fallbacks by requested type (rows) and type fallen back to (columns)%s:\n\n %-12s",
-	       classes ? ",\n claimed/converted/polluted" : "", "");
-	for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
-		printf("  %24s", migtype_heads[fb]);
-	printf("\n");
-	for (req = 0; req < KMEM_NR_MIGTYPE_COLUMNS; req++) {
-		printf(" %-12s", migtype_heads[req]);
-		for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
-			printf("  %24s",
-			       matrix_cell(kmem_frag__cell(run->kf, req, fb),
-					   classes, cell, sizeof(cell)));
-		printf("\n");
-	}
-}
-
-static double percent(u64 part, u64 whole)
-{
-	return whole ? 100.0 * part / whole : 0.0;
-}
-
-/* Shares of the bytes allocated, and of the pageblocks they went to. */
-static void print_pageblock_shares(const struct kmem_frag_summary *s)
-{
-	const struct kmem_frag_blocks *b = &s->blocks;
-	u64 bytes = 0;
-	int col;
-
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		bytes += s->alloc[col].bytes;
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
-		char label[40];
-
-		snprintf(label, sizeof(label), "  %s allocations in:",
-			 migtype_heads[col]);
-		printf(" %-34s %14s   [ %5.1f%% of the blocks, %5.1f%% of the bytes ]\n",
-		       label, COMMAS(b->by_column[col]),
-		       percent(b->by_column[col], b->allocated),
-		       percent(s->alloc[col].bytes, bytes));
-	}
-}
-
-static void print_pageblocks(struct kmem_run *run)
-{
-	const struct kmem_frag_summary *s = kmem_frag__summary(run->kf);
-	const struct kmem_frag_blocks *b = &s->blocks;
-
-	printf("\n");
-	kmem_print__plain("Pageblocks allocated into:", b->allocated);
-	print_pageblock_shares(s);
-	kmem_print__plain("  of more than one type (mixed):", b->mixed);
-	kmem_print__plain("  Unmovable or Reclaimable:",
-			  b->unmovable_or_reclaimable);
-	if (b->fallback_only)
-		kmem_print__plain("Fallen back into, no allocation:",
-				  b->fallback_only);
-	printf(" Pageblocks as the trace saw them allocated into, not the state of memory.\n");
-}
-
-static void print_frag_tables(struct kmem_run *run)
-{
-	struct kmem_cell_ctx ctx = cell_ctx(run);
-	struct kmem_frag_fail_row **fails;
-	struct kmem_frag_row **rows;
-	size_t nr;
-
-	rows = kmem_frag__rows(run->kf, NULL, 0, &nr);
-	if (rows && nr)
-		kmem_print__table(&ctx, kmem_frag_columns, kmem_frag_nr_columns,
-				  0, (void **)rows, nr, rows_to_show(run, nr, false));
-	fails = kmem_frag__fail_rows(run->kf, NULL, 0, &nr);
-	if (fails && nr)
-		kmem_print__table(&ctx, kmem_frag_fail_columns,
-				  kmem_frag_fail_nr_columns, 0, (void **)fails,
-				  nr, rows_to_show(run, nr, false));
-}
-
-static void print_fragmentation(struct kmem_run *run)
-{
-	const struct kmem_trace_info *info = run->info;
-	bool classes = kmem_frag__has_classes(run->kf);
-	int width;
-
-	if (kmem_frag__finish(run->kf)) {
-		pr_err("perf kmem: out of memory in the fragmentation analysis\n");
-		return;
-	}
-	if (classes)
-		width = printf("\n FRAGMENTATION (pageblocks of order %d, %s KiB)\n",
-			       info->pageblock_order,
-			       COMMAS((info->page_size << info->pageblock_order) >> 10));
-	else
-		width = printf("\n FRAGMENTATION\n");
-	printf(" %.*s\n\n", width - 3,
-	       "================================================================");
-	if (!info->has_extfrag)
-		printf(" No fallbacks: the trace has no kmem:mm_page_alloc_extfrag events (perf kmem\n"
-		       " record --page records them where the kernel has the tracepoint).\n");
-	else
-		print_frag_counts(kmem_frag__summary(run->kf), classes);
-	if (!classes)
-		printf(" %s: the pageblock order is unknown\n (%s); --pageblock-order N gives it.\n",
-		       info->has_extfrag ? "Fallbacks not classed, pageblocks not mapped" :
-					   "Pageblocks not mapped",
-		       info->pageblock_why);
-	if (info->has_extfrag && kmem_frag__summary(run->kf)->fallbacks.nr)
-		print_frag_matrix(run, classes);
-	if (classes)
-		print_pageblocks(run);
-	if (run->kmem->caller)
-		print_frag_tables(run);
-}
-
-/* For -s frag and the Fragmenting column: the callsite's fallbacks. */
-static void set_fragmenting(struct kmem_page_row *row, void *arg)
-{
-	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
-}
-
-static void print_page_table(struct kmem_run *run, enum kmem_page_table table,
-			     bool by_default)
-{
-	const struct perf_kmem *kmem = run->kmem;
-	struct kmem_cell_ctx ctx;
-	struct kmem_page_row **rows;
-	size_t nr;
-
-	if (run->info->has_extfrag && !kmem_frag__finish(run->kf))
-		kmem_page__walk_rows(run->kp, table, set_fragmenting, run->kf);
-	rows = kmem_page__rows(run->kp, table, kmem->page_keys,
-			       kmem->nr_page_keys, &nr);
-	if (!rows) {
-		pr_err("perf kmem: out of memory sorting the table\n");
-		return;
-	}
-	ctx = cell_ctx(run);
-	kmem_print__table(&ctx, kmem_page_columns, kmem_page_nr_columns, table,
-			  (void **)rows, nr, rows_to_show(run, nr, by_default));
-}
-
-static int print_page_result(struct kmem_run *run)
-{
-	kmem_page__finish(run->kp);
-	if (run->kmem->caller || !run->kmem->alloc)
-		print_page_table(run, KMEM_PAGE_TABLE_CALLER, !run->kmem->caller);
-	if (run->kmem->alloc)
-		print_page_table(run, KMEM_PAGE_TABLE_ALLOC, false);
-	print_page_summary(run);
-	print_grid(run);
-	print_fragmentation(run);
-	print_node_traffic(run);
-	return 0;
-}
-
-static void print_slab_frees(const struct kmem_slab_summary *s)
-{
-	kmem_print__plain("Total frees:", s->free);
-	kmem_print__plain("  of unknown pointers:", s->free_unknown);
-	kmem_print__plain("  repeated frees of a pointer:", s->free_again);
-	kmem_print__plain("  of NULL or ZERO_SIZE_PTR:", s->free_null);
-}
-
-static void print_slab_numa(struct kmem_run *run,
-			    const struct kmem_slab_summary *s)
-{
-	kmem_print__count("Ping-pong frees (on another CPU):", &s->pingpong);
-	if (!run->info->has_cpu_nodes)
-		printf(" Cross-node analysis needs the NUMA topology of a newer perf record.\n");
-	else
-		kmem_print__count("Cross-node allocations:", &s->xnode);
-}
-
-static void print_slab_summary(struct kmem_run *run)
-{
-	const struct kmem_slab_summary *s = kmem_slab__summary(run->ks);
-	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
-	/* No allocator hands out less than asked, but a damaged trace might. */
-	u64 wasted = s->alloc.bytes > s->bytes_req ?
-		     s->alloc.bytes - s->bytes_req : 0;
-
-	printf("\n SUMMARY (slab allocator)\n ========================\n\n");
-	kmem_print__count("Total allocations:", &s->alloc);
-	kmem_print__bytes("Total bytes requested:", s->bytes_req);
-	kmem_print__bytes("Internal fragmentation:", wasted);
-	printf(" %-34s %13.3f%%\n", "  wasted of allocated:",
-	       kmem_slab__frag(s->bytes_req, s->alloc.bytes));
-	printf("\n");
-	kmem_print__count("Allocated+freed:", &s->life.freed);
-	kmem_print__count("Allocated-only:", &alloc_only);
-	kmem_print__count("  still allocated at the end:", &s->life.live);
-	kmem_print__count("  allocated again, free not seen:", &s->life.dropped);
-	printf("\n");
-	print_slab_frees(s);
-	printf("\n");
-	kmem_print__count("Allocation failures (requested):", &s->fail);
-	if (s->zero_size.nr)
-		kmem_print__plain("Zero-size allocations:", s->zero_size.nr);
-	print_slab_numa(run, s);
-	print_lost_events(run);
-}
-
-static void print_slab_table(struct kmem_run *run, enum kmem_slab_table table,
-			     bool by_default)
-{
-	const struct perf_kmem *kmem = run->kmem;
-	struct kmem_cell_ctx ctx;
-	struct kmem_slab_row **rows;
-	size_t nr;
-
-	rows = kmem_slab__rows(run->ks, table, kmem->slab_keys,
-			       kmem->nr_slab_keys, &nr);
-	if (!rows) {
-		pr_err("perf kmem: out of memory sorting the table\n");
-		return;
-	}
-	/* kmalloc events name no cache: a trace of them has no cache table. */
-	if (table == KMEM_SLAB_TABLE_CACHE && !nr)
-		return;
-	ctx = cell_ctx(run);
-	kmem_print__table(&ctx, kmem_slab_columns, kmem_slab_nr_columns, table,
-			  (void **)rows, nr, rows_to_show(run, nr, by_default));
-}
-
-static int print_slab_result(struct kmem_run *run)
-{
-	kmem_slab__finish(run->ks);
-	if (run->kmem->caller || !run->kmem->alloc) {
-		print_slab_table(run, KMEM_SLAB_TABLE_CALLER, !run->kmem->caller);
-		print_slab_table(run, KMEM_SLAB_TABLE_CACHE, !run->kmem->caller);
-	}
-	if (run->kmem->alloc)
-		print_slab_table(run, KMEM_SLAB_TABLE_ALLOC, false);
-	print_slab_summary(run);
-	return 0;
 }
 
 /* --- setting up a run ------------------------------------------------ */
@@ -1094,13 +654,17 @@ static struct kmem_report_trace report_trace(struct kmem_run *run)
 	};
 }
 
-static int print_json(struct kmem_run *run, FILE *fp)
+/* The run's results, as the text and the JSON report them. */
+static void fill_report(struct kmem_run *run, struct kmem_report *r,
+			struct kmem_cell_ctx *ctx)
 {
 	const struct perf_kmem *kmem = run->kmem;
-	struct kmem_cell_ctx ctx = cell_ctx(run);
-	struct kmem_report report = {
+
+	*ctx = cell_ctx(run);
+	ctx->symbol = symbol_name;
+	*r = (struct kmem_report){
 		.trace = report_trace(run),
-		.ctx = &ctx,
+		.ctx = ctx,
 		.dec = run->dec,
 		.kp = run->kp,
 		.kf = run->kf,
@@ -1119,12 +683,6 @@ static int print_json(struct kmem_run *run, FILE *fp)
 			.nr_keys = kmem->nr_slab_keys,
 		},
 	};
-
-	ctx.symbol = symbol_name;
-	if (run->kf && run->info->has_extfrag && !kmem_frag__finish(run->kf))
-		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
-				     set_fragmenting, run->kf);
-	return kmem_report__json(&report, fp);
 }
 
 /*
@@ -1174,18 +732,6 @@ static int output_close(struct kmem_output *out, int err)
 	return err ?: werr;
 }
 
-static int print_text(struct kmem_run *run)
-{
-	int err = 0;
-
-	list_alloc_funcs(run);
-	if (run->ks)
-		err = print_slab_result(run);
-	if (!err && run->kp)
-		err = print_page_result(run);
-	return err;
-}
-
 /* A frame of a folded stack: its function. */
 static const char *frame_name(u64 ip, void *arg)
 {
@@ -1218,23 +764,29 @@ static int print_folded(struct kmem_run *run, FILE *fp)
 
 static int print_results(struct kmem_run *run, struct kmem_output *out)
 {
-	int err = 0;
+	struct kmem_report report;
+	struct kmem_cell_ctx ctx;
+	int err;
 
 	if (run->kmem->folded)
 		return print_folded(run, out->fp);
-	if (!out->tmp)
-		setup_pager();
-	if (run->kmem->json) {
-		err = print_json(run, out->fp);
-		if (err == -ENOMEM)
-			pr_err("perf kmem: out of memory writing JSON\n");
-		return err;
+	fill_report(run, &report, &ctx);
+	err = kmem_report__prepare(&report);
+	if (!err && run->kmem->json) {
+		err = kmem_report__json(&report, out->fp);
+	} else if (!err) {
+		if (!out->tmp)
+			setup_pager();
+		/* The text goes to stdout: make that the file, for -o. */
+		else if (fflush(stdout) ||
+			 dup2(fileno(out->fp), STDOUT_FILENO) < 0)
+			return -errno;
+		list_alloc_funcs(run);
+		err = kmem_report__text(&report);
 	}
-	/* The text goes to stdout: make that the file, for -o. */
-	if (out->tmp && (fflush(stdout) ||
-			 dup2(fileno(out->fp), STDOUT_FILENO) < 0))
-		return -errno;
-	return print_text(run);
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory writing the results\n");
+	return err;
 }
 
 /* -s for one analysis: its keys, or one line naming the unknown key. */

@@ -594,6 +594,31 @@ static int slab(struct kmem_json *j, const struct kmem_report *r)
 	return err;
 }
 
+static void set_fragmenting(struct kmem_page_row *row, void *arg)
+{
+	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
+}
+
+int kmem_report__prepare(const struct kmem_report *r)
+{
+	int err = 0;
+
+	if (r->ks)
+		kmem_slab__finish(r->ks);
+	if (!r->kp)
+		return 0;
+	kmem_page__finish(r->kp);
+	if (r->kf)
+		err = kmem_frag__finish(r->kf);
+	if (!err && r->kf && kmem_decoder__info(r->dec)->has_extfrag) {
+		kmem_page__walk_rows(r->kp, KMEM_PAGE_TABLE_CALLER,
+				     set_fragmenting, r->kf);
+		kmem_page__walk_rows(r->kp, KMEM_PAGE_TABLE_ALLOC,
+				     set_fragmenting, r->kf);
+	}
+	return err;
+}
+
 int kmem_report__json(const struct kmem_report *r, FILE *fp)
 {
 	struct kmem_json *j = kmem_json__new(fp);

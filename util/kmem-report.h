@@ -63,6 +63,25 @@ struct kmem_report {
 };
 
 /**
+ * kmem_report__prepare - settle the analyses before they are reported
+ * @r: the report
+ *
+ * Finishes the analyses and gives each row of the page tables the
+ * fragmenting fallbacks of its callsite (its Fragmenting column, -s frag).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kmem_report__prepare(const struct kmem_report *r);
+
+/**
+ * kmem_report__text - print the report as text, to stdout
+ * @r: the report, prepared
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kmem_report__text(const struct kmem_report *r);
+
+/**
  * kmem_report__json - write the document
  * @r: what to write
  * @fp: where
