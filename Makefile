@@ -36,6 +36,7 @@ OURS := builtin-kmem.c \
 	tests/kmem-page.c tests/kmem-slab.c tests/kmem-input.c \
 	tests/shell/kmem_page.sh tests/shell/kmem_page_numa.sh \
 	tests/shell/kmem_slab.sh tests/shell/kmem_bad_input.sh \
+	tests/shell/kmem_corrupt.sh \
 	Documentation/perf-kmem.txt
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Run every test of our perf kmem: the C unit suite through perf test, the
 # shell tests, checkpatch and shellcheck; with --sanitize also the C suite,
-# perf kmem stat runs and a short run of mutated perf.data files under
-# ASan+UBSan (build/perf-asan/perf).
+# perf kmem stat runs, the corrupt-input shell test and a short run of
+# mutated perf.data files under ASan+UBSan (build/perf-asan/perf).
 #
 # One line per result, "PASS|FAIL|SKIP name", then "N passed, N failed,
 # N skipped".  Exits 1 if anything failed.
@@ -111,15 +111,19 @@ run_c_suite() {
 	fi
 }
 
-# (b) Shell tests run directly, with our perf first in PATH.
+# (b) Shell tests run directly, with our perf first in PATH; with
+# --sanitize, kmem_corrupt.sh also runs the ASan+UBSan perf.
 run_shell_tests() {
-	local t name log rc
+	local t name log rc asan=
 
+	if [ "$sanitize" = 1 ] && [ -x "$asan_perf" ]; then
+		asan=$asan_perf
+	fi
 	for t in tests/shell/*.sh; do
 		[ -e "$t" ] || continue
 		name="shell: $(basename "$t")"
 		log="$logdir/$(basename "$t").log"
-		PATH="$top:$PATH" bash "$t" >"$log" 2>&1
+		PATH="$top:$PATH" KMEM_ASAN_PERF="$asan" bash "$t" >"$log" 2>&1
 		rc=$?
 		case $rc in
 		0) pass "$name" ;;
