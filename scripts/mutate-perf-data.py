@@ -780,9 +780,26 @@ def sanitizer_class(err):
     return 'sanitizer: unrecognised report'
 
 
+def area(kind):
+    """The parts of the file that mutations of @kind ('a+b') changed."""
+    parts = set()
+    for k in kind.split('+'):
+        if k.startswith(('record_', 'event_', 'truncate')):
+            parts.add('the events')
+        elif k.startswith('tracing_'):
+            parts.add('the tracing data')
+        elif k.startswith(('attr_', 'ids_')):
+            parts.add('the attrs')
+        elif k.startswith('feature_') and k != 'feature_bits':
+            parts.add('the feature sections')
+        else:
+            parts.add('the file header')
+    return ' and '.join(sorted(parts))
+
+
 def normalise(line):
     """A stderr line with its numbers and paths made generic."""
-    line = re.sub(r'/\S+', 'PATH', line)
+    line = re.sub(r'[^\s:]*/[^\s:]+', 'PATH', line)
     line = re.sub(r'0x[0-9a-fA-F]+', 'HEX', line)
     return re.sub(r'\d[\d,.]*', 'N', line).strip()
 
@@ -832,10 +849,10 @@ class Result:
         if self.rc == 0 and not self.err_lines:
             if re.search(r'\n\s*Total allocations:\s+0 ', self.out):
                 found.append('exit 0, silent, no allocations counted')
-            elif base_out is not None and self.out != base_out:
+            elif self.out != base_out:
                 # Other numbers are to be expected where the events changed.
                 found.append('exit 0, silent, other output than the '
-                             f'original after {kind}')
+                             f'original after a change of {area(kind)}')
         if self.rc != 0 and self.err_lines:
             said = normalise(self.err_lines[-1])
             # Not what the original file got already (no page events...).
@@ -1022,9 +1039,10 @@ class Campaign:
             counts = ', '.join(f'{k} {self.per_mode[m].get(k, 0)}'
                                for k in kinds)
             print(f'mode {" ".join(mode):24s} {self.mutants} runs: {counts}')
+        failed = sum(c for key, (c, *_) in fails
+                     if key.split(':')[0] in failing)
         print(f'{self.mutants} mutants, {self.runs} runs, {self.ok} clean, '
-              f'{len(fails)} failure classes, '
-              f'{sum(c for c, *_ in self.classes.values())} failed runs '
+              f'{failed} failed, {self.runs - self.ok - failed} seen '
               f'({elapsed:.0f} s; reproducers in {self.args.out})')
 
 
