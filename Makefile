@@ -5,6 +5,7 @@
 #   make test       build and run our test suites, ASan+UBSan too (SANITIZE=0: not)
 #   make demo       record a real workload and print the page analysis
 #   make bench      compare speed and memory with upstream perf
+#   make fuzz-files mutants of real recordings through the ASan+UBSan perf
 
 SRC_TAR   ?= /usr/src/linux-source-6.12.tar.xz
 TOP       := $(CURDIR)
@@ -65,7 +66,8 @@ FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_LIBS    := util/kmem-rows.c util/kmem-live.c $(PRISTINE)/tools/lib/rbtree.c \
 	$(PRISTINE)/tools/lib/zalloc.c
 
-.PHONY: all perf perf-asan overlay upstream fuzz test demo bench deps clean FORCE
+.PHONY: all perf perf-asan overlay upstream fuzz fuzz-files test demo bench deps \
+	clean FORCE
 
 all: perf
 
@@ -175,6 +177,17 @@ fuzz: $(FUZZ_BINS)
 	@for bin in $(FUZZ_BINS); do \
 		$$bin -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 			$(B)/fuzz/corpus-$$(basename $$bin -fuzz) || exit 1; done
+
+# Whole perf.data files: FUZZ_FILES mutants of recordings made here, each
+# analysed in three modes by the ASan+UBSan perf; one line per failure
+# class with a reproducer in build/fuzz-files.  make test runs a short one.
+FUZZ_FILES ?= 2000
+FUZZ_SEED  ?= 1
+
+fuzz-files: perf perf-asan
+	@scripts/install-deps.sh --test
+	nice -n 10 scripts/mutate-perf-data.py -n $(FUZZ_FILES) --seed $(FUZZ_SEED) \
+		--perf $(ASANOUT)/perf --record-perf $(TOP)/perf --out $(B)/fuzz-files --notes
 
 clean:
 	rm -rf $(B) $(TOP)/perf
