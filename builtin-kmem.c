@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
 
+#include "ui/util.h"
 #include "util/build-id.h"
 #include "util/kmem-callsite.h"
 #include "util/config.h"
@@ -88,8 +90,8 @@ struct perf_kmem {
 };
 
 /*
- * One pass over a perf.data file.  Reading what comes before corrupt data
- * is a second pass: a new run, not a reset of this one.
+ * One pass over a perf.data file: what comes before corrupt data is
+ * analysed in the same pass, when perf's reader stops.
  */
 struct kmem_run {
 	struct perf_tool		tool;
@@ -110,6 +112,8 @@ struct kmem_run {
 	u64				nr_events;	/* analysed */
 	u64				nr_of_kind[KMEM_NR_EVENT_KINDS];
 	u64				nr_lost;
+	FILE				*perf_messages;	/* held back */
+	FILE				*saved_debug_file;
 };
 
 static const char default_mode_slab[] = "slab";
@@ -506,6 +510,40 @@ static int setup_analyses(struct kmem_run *run)
 
 /* --- perf kmem stat -------------------------------------------------- */
 
+/*
+ * perf's readers report a problem where they meet it, often in several
+ * lines (a "Warning:", the offset and type of a record); perf kmem then
+ * says in one line what it means for the analysis.  Without -v, perf's
+ * own lines are held back while perf reads the file.
+ */
+static int discard_ui_message(const char *format __maybe_unused,
+			      va_list args __maybe_unused)
+{
+	return 0;
+}
+
+static struct perf_error_ops discard_ui_messages = {
+	.error		= discard_ui_message,
+	.warning	= discard_ui_message,
+};
+
+static void hold_perf_messages(struct kmem_run *run)
+{
+	if (verbose > 0 || !run->perf_messages)
+		return;
+	run->saved_debug_file = debug_file();
+	debug_set_file(run->perf_messages);
+	perf_error__register(&discard_ui_messages);
+}
+
+static void release_perf_messages(struct kmem_run *run)
+{
+	if (verbose > 0 || !run->perf_messages)
+		return;
+	perf_error__unregister(&discard_ui_messages);
+	debug_set_file(run->saved_debug_file);
+}
+
 static int open_session(struct kmem_run *run)
 {
 	const char *path = run->kmem->input_name;
@@ -531,7 +569,9 @@ static int open_session(struct kmem_run *run)
 		pr_err("perf kmem: cannot read %s: %s\n", path, why);
 		return -EINVAL;
 	}
+	hold_perf_messages(run);
 	run->session = perf_session__new(&run->data, &run->tool);
+	release_perf_messages(run);
 	if (IS_ERR(run->session)) {
 		int err = PTR_ERR(run->session);
 
@@ -564,6 +604,8 @@ static void kmem_run__delete(struct kmem_run *run)
 	callsite_resolver__delete(run->resolver);
 	if (run->session)
 		perf_session__delete(run->session);
+	if (run->perf_messages)
+		fclose(run->perf_messages);
 	free(run->recorded_kallsyms);
 	free(run);
 }
@@ -581,9 +623,14 @@ static struct kmem_run *kmem_run__new(const struct perf_kmem *kmem)
 		return NULL;
 	run->kmem = kmem;
 	run->ptime = kmem->ptime;
+	/* Without it, perf's messages are not held back. */
+	run->perf_messages = fopen("/dev/null", "w");
 	if (open_session(run))
 		goto fail;
-	if (symbol__init(&run->session->header.env) < 0) {
+	hold_perf_messages(run);
+	err = symbol__init(&run->session->header.env);
+	release_perf_messages(run);
+	if (err < 0) {
 		pr_err("perf kmem: cannot set up symbol resolution\n");
 		goto fail;
 	}
@@ -605,8 +652,11 @@ fail:
  */
 static int kmem_run__read(struct kmem_run *run, bool *stopped)
 {
-	int err = perf_session__process_events(run->session);
+	int err;
 
+	hold_perf_messages(run);
+	err = perf_session__process_events(run->session);
+	release_perf_messages(run);
 	*stopped = err && err != -ENOMEM;
 	if (!err || *stopped)
 		err = kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__FINAL);
