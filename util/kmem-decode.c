@@ -747,14 +747,63 @@ static bool kernel_before(const char *release, int major, int minor)
 }
 
 /* Fields are read through the format the trace carries: is it there? */
+/*
+ * Where a field ends, for a field that lies in one piece in a record of
+ * the event and, unless it is an array, has the size of an integer: -1
+ * if not.
+ */
+static int field_layout_end(const struct tep_format_field *f)
+{
+	if (f->offset < 0 || f->size <= 0 || f->offset > 0xffff ||
+	    f->size > 0xffff)
+		return -1;
+	if (!(f->flags & TEP_FIELD_IS_ARRAY) && f->size != 1 && f->size != 2 &&
+	    f->size != 4 && f->size != 8)
+		return -1;
+	return f->offset + f->size;
+}
+
+/*
+ * The formats come with the file, and a corrupt one would have numbers
+ * read from the wrong bytes: a silent wrong count.  The kernel lays an
+ * event's fields out one after the other, the common ones first, so a
+ * field that starts before the end of the previous one, or a number that
+ * is not 1, 2, 4 or 8 bytes, means a corrupt format.
+ */
+static bool format_is_laid_out(struct evsel *evsel, char *err, size_t err_size)
+{
+	struct tep_format_field *lists[] = {
+		evsel->tp_format->format.common_fields,
+		evsel->tp_format->format.fields,
+	};
+	struct tep_format_field *f;
+	int end = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		for (f = lists[i]; f; f = f->next) {
+			if (f->offset >= end && field_layout_end(f) > 0) {
+				end = field_layout_end(f);
+				continue;
+			}
+			snprintf(err, err_size,
+				 "the format of %s is corrupt: field '%s' at offset %d, size %d",
+				 evsel__name(evsel), f->name, f->offset, f->size);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool has_format(struct evsel *evsel, char *err, size_t err_size)
 {
-	if (evsel->tp_format)
-		return true;
-	snprintf(err, err_size,
-		 "the trace has no format of %s: record it with 'perf kmem record'",
-		 evsel__name(evsel));
-	return false;
+	if (!evsel->tp_format) {
+		snprintf(err, err_size,
+			 "the trace has no format of %s: record it with 'perf kmem record'",
+			 evsel__name(evsel));
+		return false;
+	}
+	return format_is_laid_out(evsel, err, err_size);
 }
 
 static struct evsel *find_event(struct kmem_decoder *dec, const char *name)

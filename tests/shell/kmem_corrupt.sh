@@ -152,6 +152,13 @@ elif case == 'header-event-size':
     pos = td.index(b'header_event\0') + len(b'header_event\0')
     struct.pack_into('<Q', td, pos, 1 << 50)
     b = rebuild({1: td})
+elif case == 'field-offset':
+    # pfn moved onto common_pid: the numbers would come from other bytes.
+    pos, text = format_of(td, b'mm_page_alloc')
+    new = text.replace(b'pfn;\toffset:8;', b'pfn;\toffset:4;', 1)
+    assert new != text
+    td[pos + 8:pos + 8 + len(text)] = new
+    b = rebuild({1: td})
 elif case == 'huge-format-size':
     pos, _ = format_of(td, b'mm_page_alloc')
     struct.pack_into('<Q', td, pos, 1 << 62)
@@ -255,12 +262,40 @@ expect() {
 	done
 }
 
+# expect_error CASE REGEX: exit 1 from each perf, its one line matching
+# REGEX.
+expect_error() {
+	local name=$1 words=$2 file="$dir/$1.data" p rc
+
+	if ! python3 "$dir/edit.py" "$good" "$file" "$name"; then
+		echo "FAIL $name: cannot make the input"
+		failures=$((failures + 1))
+		return
+	fi
+	for p in $perfs; do
+		timeout -s KILL 120 "$p" kmem stat --page --caller -i "$file" \
+			>"$dir/out" 2>"$dir/err"
+		rc=$?
+		if crashed "$dir/err" "$rc" || [ "$rc" -ne 1 ] ||
+		   [ "$(grep -c . "$dir/err")" -ne 1 ] ||
+		   ! grep -qE "$words" "$dir/err"; then
+			echo "FAIL $name ($p): exit $rc, want: $words"
+			head -n 8 "$dir/err" | sed 's/^/    /'
+			failures=$((failures + 1))
+		else
+			echo "ok   $name ($p): exit $rc, $(head -n 1 "$dir/err")"
+		fi
+	done
+}
+
 # The tracing data (util/trace-event-*.c).
 expect longer-event-name
 expect renamed-field
 expect huge-format-size
 expect header-event-size
 expect printk-without-format
+# Found by perf kmem's decoder: a format that would be read wrong.
+expect_error field-offset "format of kmem:mm_page_alloc is corrupt: field 'pfn'"
 # The feature sections (util/header.c).
 expect cpu-string-unterminated
 expect mem-bitmap-size
