@@ -308,11 +308,21 @@ static bool too_short(struct kmem_decoder *dec, u32 raw_size,
 
 /* --- NUMA nodes ------------------------------------------------------ */
 
+/* No architecture's Kconfig lets NODES_SHIFT go past 10. */
+#define MAX_NODE_ID	((1 << 10) - 1)
+
 static int setup_nodes(struct kmem_decoder *dec)
 {
 	struct perf_env *env = &dec->session->header.env;
 	int i, max_cpu = -1;
 
+	for (i = 0; i < env->nr_numa_nodes; i++) {
+		if (env->numa_nodes[i].node > MAX_NODE_ID) {
+			dec->info.topology_corrupt = true;
+			dec->info.nr_nodes = 0;
+			return 0;
+		}
+	}
 	for (i = 0; i < env->nr_numa_nodes; i++) {
 		struct perf_cpu_map *map = env->numa_nodes[i].map;
 
@@ -350,7 +360,14 @@ static int setup_nodes(struct kmem_decoder *dec)
 
 static void setup_mem2node(struct kmem_decoder *dec)
 {
-	struct perf_env *env = &dec->session->header.env;
+	struct perf_header *header = &dec->session->header;
+	struct perf_env *env = &header->env;
+
+	if (test_bit(HEADER_NUMA_TOPOLOGY, header->unreadable_features) ||
+	    test_bit(HEADER_MEM_TOPOLOGY, header->unreadable_features))
+		dec->info.topology_corrupt = true;
+	if (dec->info.topology_corrupt)
+		return;
 
 	if (env->nr_memory_nodes && env->memory_bsize &&
 	    !mem2node__init(&dec->mem2node, env))

@@ -89,6 +89,7 @@ struct kmem_trace_info {
 	int	nr_nodes;	/* highest NUMA node id + 1; 0: no topology */
 	bool	has_cpu_nodes;	/* the topology says which CPU is on which node */
 	bool	has_mem2node;	/* the memory topology maps pfns to nodes */
+	bool	topology_corrupt;	/* recorded, but could not be read */
 };
 
 struct kmem_decoder;

@@ -204,6 +204,8 @@ static const char *cross_node_status(const struct kmem_report *r)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(r->dec);
 
+	if (info->topology_corrupt)
+		return "corrupt_topology";
 	if (!info->nr_nodes || !info->has_mem2node)
 		return "no_topology";
 	if (kmem_decoder__nr_trace_nodes(r->dec) == 1)

@@ -102,6 +102,10 @@ static void print_node_traffic(const struct kmem_report *r)
 	int from, to, width;
 
 	printf("\n");
+	if (kmem_decoder__info(r->dec)->topology_corrupt) {
+		printf(" No cross-node analysis: the NUMA or memory topology in this trace is corrupt.\n");
+		return;
+	}
 	if (!kmem_decoder__info(r->dec)->nr_nodes || !kmem_decoder__info(r->dec)->has_mem2node) {
 		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
 		return;

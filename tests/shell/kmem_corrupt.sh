@@ -200,6 +200,15 @@ elif case == 'hostname-length':
     host = section(3)
     struct.pack_into('<I', host, 0, 0xffffffff)
     b = rebuild({3: host})
+elif case == 'numa-outside-file':
+    # The NUMA topology's section points past the end of the file.
+    i = feats.index(14)
+    struct.pack_into('<Q', b, table + 16 * i, len(b) + 4096)
+elif case == 'numa-node-id':
+    # Node 0's id, after the node count, as 2^31 - 1.
+    numa = section(14)
+    struct.pack_into('<I', numa, 4, 0x7fffffff)
+    b = rebuild({14: numa})
 elif case == 'dir-format-bit':
     b[72 + 24 // 8] |= 1 << 24 % 8
 elif case == 'record-size-unaligned':
@@ -307,6 +316,10 @@ expect attr-ids-size
 # or the cross-node analysis of several.
 expect hostname-length "the trace has one NUMA node|CROSS-NODE TRAFFIC|NUMA nodes, perf kmem follows"
 expect dir-format-bit
+# A topology that cannot be read, or names a node no kernel can have, is
+# not "not in this trace".
+expect numa-outside-file "NUMA or memory topology in this trace is corrupt"
+expect numa-node-id "NUMA or memory topology in this trace is corrupt"
 # The event stream (util/session.c).
 expect record-size-unaligned
 expect auxtrace-skip
