@@ -23,6 +23,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/zalloc.h>
 #include <perf/event.h>
 
@@ -133,7 +134,7 @@ struct callsite_resolver {
 static size_t ip_hash(long key, void *ctx __maybe_unused)
 {
 	/* Kernel text addresses differ in their low bits. */
-	return (size_t)key * 0x9E3779B97F4A7C15ULL >> 16;
+	return hash_64(key, 48);
 }
 
 static bool ip_equal(long a, long b, void *ctx __maybe_unused)

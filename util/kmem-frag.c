@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <linux/hash.h>
 #include <linux/zalloc.h>
 
 #include "kmem-frag.h"
@@ -192,8 +193,8 @@ static size_t block_home(const struct kmem_frag *kf, u64 first_pfn)
 {
 	u64 nr = first_pfn >> kf->pageblock_order;
 
-	/* Fibonacci hashing: consecutive pageblocks spread over the table. */
-	return (size_t)((nr * 0x9E3779B97F4A7C15ULL) >> 32) & kf->blocks_mask;
+	/* Consecutive pageblocks spread over the table. */
+	return hash_64(nr, 32) & kf->blocks_mask;
 }
 
 /* The slot of the pageblock starting at @first_pfn, or the empty one for it. */

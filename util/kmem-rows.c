@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hash.h>
 #include <linux/zalloc.h>
 
 #include "kmem-rows.h"
@@ -74,9 +75,8 @@ void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
 
 	if (!rows->hash)
 		return tree_findnew(rows, key);
-	/* Fibonacci hashing: the top bits of the product pick the slot. */
-	slot = &rows->recent[(rows->hash(key) * 0x9E3779B97F4A7C15ULL) >>
-			     (64 - __builtin_ctz(KMEM_ROWS_RECENT))];
+	slot = &rows->recent[hash_64(rows->hash(key),
+				     __builtin_ctz(KMEM_ROWS_RECENT))];
 	if (!*slot || rows->cmp_identity(key, *slot))
 		*slot = tree_findnew(rows, key);
 	return *slot;
