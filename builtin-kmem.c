@@ -69,7 +69,8 @@ struct perf_kmem {
 	bool			alloc;
 	bool			live;
 	bool			raw_ip;
-	int			lines;
+	const char		*lines_str;	/* -l */
+	int			lines;		/* -1: the default */
 	const char		*sort_str;
 	kmem_rows_cmp_fn	page_keys[KMEM_MAX_SORT_KEYS];
 	int			nr_page_keys;
@@ -79,6 +80,7 @@ struct perf_kmem {
 	struct perf_time_interval ptime;
 	const char		*alloc_regex;
 	const char		*alloc_regex_add;
+	const char		*pageblock_order_str;
 	int			pageblock_order;	/* -1: the trace's */
 	bool			json;
 	const char		*folded;	/* "bytes" or "hits" */
@@ -110,6 +112,8 @@ struct kmem_run {
 	char				*recorded_kallsyms;
 	struct perf_time_interval	ptime;		/* --time */
 	u64				nr_events;	/* analysed */
+	u64				nr_outside_time;	/* --time */
+	u64				first_outside, last_outside;
 	u64				nr_of_kind[KMEM_NR_EVENT_KINDS];
 	u64				nr_lost;
 	FILE				*perf_messages;	/* held back */
@@ -137,8 +141,12 @@ static int process_sample_event(const struct perf_tool *tool,
 	if (!evsel->handler)
 		return 0;
 	if (run->kmem->time_str &&
-	    perf_time__skip_sample(&run->ptime, sample->time))
+	    perf_time__skip_sample(&run->ptime, sample->time)) {
+		if (!run->nr_outside_time++)
+			run->first_outside = sample->time;
+		run->last_outside = sample->time;
 		return 0;
+	}
 	run->nr_events++;
 	ret = kmem_decoder__decode(run->dec, evsel, sample, &ev);
 	if (ret <= 0)
@@ -701,6 +709,8 @@ static struct kmem_report_trace report_trace(struct kmem_run *run)
 		.events_lost = run->nr_lost,
 		.events_too_short = kmem_decoder__nr_short(run->dec),
 		.events_out_of_order = kmem_queue__nr_late(run->queue),
+		.callsites_unresolved = run->resolver &&
+			callsite_resolver__named_none(run->resolver),
 	};
 }
 
@@ -850,6 +860,11 @@ static int parse_keys(const char *what, const struct kmem_column *cols,
 				 bad, sizeof(bad));
 	if (nr >= 0)
 		return nr;
+	if (nr == -E2BIG) {
+		pr_err("perf kmem: too many sort keys for --%s: at most %d\n",
+		       what, KMEM_MAX_SORT_KEYS);
+		return -EINVAL;
+	}
 	pr_err("perf kmem: unknown sort key '%s' for --%s: use %s\n", bad, what,
 	       kmem_columns__keys(cols, nr_cols, known, sizeof(known)));
 	return -EINVAL;
@@ -1001,6 +1016,53 @@ static int report_stop(struct kmem_run *run)
 	return -EINVAL;
 }
 
+/*
+ * A number option in [@min, @max]: parse-options' OPT_INTEGER would take
+ * 4294967297 as 1.
+ */
+static int parse_int_arg(const char *opt, const char *str, int min, int max,
+			 int *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (errno || end == str || *end || v < min || v > max) {
+		if (max == INT_MAX)
+			pr_err("perf kmem: invalid %s '%s': use a number from %d\n",
+			       opt, str, min);
+		else
+			pr_err("perf kmem: invalid %s '%s': use %d to %d\n",
+			       opt, str, min, max);
+		return -EINVAL;
+	}
+	*val = v;
+	return 0;
+}
+
+/* A symbols file that cannot be read would leave every callsite unresolved. */
+static int check_readable(const char *opt, const char *path)
+{
+	if (!path || !access(path, R_OK))
+		return 0;
+	pr_err("perf kmem: cannot read %s %s: %s\n", opt, path,
+	       strerror(errno));
+	return -EINVAL;
+}
+
+/* A --time span the trace's events are all outside of. */
+static int report_empty_time(struct kmem_run *run)
+{
+	char first[32], last[32];
+
+	timestamp__scnprintf_usec(run->first_outside, first, sizeof(first));
+	timestamp__scnprintf_usec(run->last_outside, last, sizeof(last));
+	pr_err("perf kmem: no kmem event in --time %s: the trace's are from %s to %s\n",
+	       run->kmem->time_str, first, last);
+	return -EINVAL;
+}
+
 static int kmem_stat(struct perf_kmem *kmem)
 {
 	struct kmem_output out, map = { .fp = NULL };
@@ -1021,12 +1083,16 @@ static int kmem_stat(struct perf_kmem *kmem)
 		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
 		return -EINVAL;
 	}
-	if (kmem->pageblock_order < -1 ||
-	    kmem->pageblock_order > KMEM_PAGE_MAX_ORDER) {
-		pr_err("perf kmem: invalid --pageblock-order %d: use 0 to %d\n",
-		       kmem->pageblock_order, KMEM_PAGE_MAX_ORDER);
+	if (kmem->lines_str &&
+	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->lines))
 		return -EINVAL;
-	}
+	if (kmem->pageblock_order_str &&
+	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
+			  KMEM_PAGE_MAX_ORDER, &kmem->pageblock_order))
+		return -EINVAL;
+	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
+	    check_readable("--vmlinux", symbol_conf.vmlinux_name))
+		return -EINVAL;
 	/* An output that cannot be written is found before the trace is read. */
 	err = output_open(&out, kmem->output_name);
 	if (!err && kmem->map_name)
@@ -1039,6 +1105,10 @@ static int kmem_stat(struct perf_kmem *kmem)
 		return output_close(&out, -EINVAL);
 	}
 	err = kmem_run__read(run, &stopped);
+	if (!err && !run->nr_events && run->nr_outside_time)
+		err = report_empty_time(run);
+	if (!err && run->resolver && callsite_resolver__named_none(run->resolver))
+		pr_warning("perf kmem: no kernel symbols of the recording kernel: callsites are unresolved addresses; give its --kallsyms or --vmlinux\n");
 	if (!err && (!stopped || run->nr_events))
 		err = print_results(run, &out);
 	if (!err && kmem->map_name && (!stopped || run->nr_events))
@@ -1201,7 +1271,7 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "alloc", &kmem.alloc,
 		    "show per-object (slab) or per-page statistics"),
 	OPT_STRING('s', "sort", &kmem.sort_str, "key[,key2...]", sort_help),
-	OPT_INTEGER('l', "line", &kmem.lines, "show this many rows"),
+	OPT_STRING('l', "line", &kmem.lines_str, "n", "show this many rows"),
 	OPT_BOOLEAN(0, "raw-ip", &kmem.raw_ip,
 		    "one row per call address, shown as func+0xoff"),
 	OPT_BOOLEAN('f', "force", &kmem.force, "don't complain, do it"),
@@ -1226,8 +1296,8 @@ int cmd_kmem(int argc, const char **argv)
 		   "more functions to skip to find a callsite"),
 	OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms_name, "file",
 		   "kallsyms of the machine the trace was recorded on"),
-	OPT_INTEGER(0, "pageblock-order", &kmem.pageblock_order,
-		    "the recording kernel's pageblock order, if the trace cannot tell"),
+	OPT_STRING(0, "pageblock-order", &kmem.pageblock_order_str, "order",
+		   "the recording kernel's pageblock order, if the trace cannot tell"),
 	OPT_STRING('k', "vmlinux", &symbol_conf.vmlinux_name, "file",
 		   "vmlinux of the kernel the trace was recorded on"),
 	OPT_END()

@@ -129,6 +129,7 @@ struct callsite_resolver {
 	regex_t		regex;
 	bool		raw_ip;
 	struct hashmap	*frames;	/* address -> struct frame * */
+	size_t		nr_named;	/* of the frames, those with a symbol */
 };
 
 static size_t ip_hash(long key, void *ctx __maybe_unused)
@@ -333,6 +334,7 @@ static struct frame *lookup_frame(struct callsite_resolver *r, u64 ip)
 		return NULL;
 	f->callsite = ip;
 	if (kernel_symbol(r, ip, &start, name, sizeof(name))) {
+		r->nr_named++;
 		f->is_alloc = callsite_resolver__is_alloc_func(r, name);
 		if (!r->raw_ip)
 			f->callsite = start;
@@ -408,6 +410,11 @@ size_t callsite_resolver__frames(struct callsite_resolver *r,
 		ips[n++] = ip;
 	}
 	return n;
+}
+
+bool callsite_resolver__named_none(const struct callsite_resolver *r)
+{
+	return hashmap__size(r->frames) && !r->nr_named;
 }
 
 u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip)

@@ -78,6 +78,12 @@ size_t callsite_resolver__frames(struct callsite_resolver *r,
  */
 u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip);
 
+/*
+ * Were there kernel addresses and no symbols for any?  Then every
+ * callchain's callsite is its leaf, in the allocator.
+ */
+bool callsite_resolver__named_none(const struct callsite_resolver *r);
+
 /* Print "func", "func+0x1a" (@offset) or the raw address into @buf. */
 const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
 				    bool offset, char *buf, size_t size);

@@ -553,7 +553,9 @@ int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
 		const struct kmem_column *col = column_by_key(cols, nr_cols,
 							      str, len);
 
-		if (!col || nr == max_keys) {
+		if (nr == max_keys)
+			return -E2BIG;
+		if (!col) {
 			snprintf(bad, bad_size, "%.*s", (int)len, str);
 			return -EINVAL;
 		}

@@ -75,10 +75,11 @@ extern const size_t kmem_frag_fail_nr_columns;
  * @str: "key[,key...]"
  * @keys: the comparators of the keys, in order
  * @max_keys: the room in @keys
- * @bad: the unknown (or one too many) key, on failure
+ * @bad: the unknown key, on -EINVAL
  * @bad_size: the size of @bad
  *
- * Return: the number of keys, or -EINVAL.
+ * Return: the number of keys, -EINVAL for an unknown key, -E2BIG for
+ * more than @max_keys.
  */
 int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
 			const char *str, kmem_rows_cmp_fn *keys, int max_keys,

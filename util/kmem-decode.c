@@ -812,7 +812,30 @@ static bool format_is_laid_out(struct evsel *evsel, char *err, size_t err_size)
 	return true;
 }
 
-static bool has_format(struct evsel *evsel, char *err, size_t err_size)
+/*
+ * Live pages and objects pair each allocation with its free: an event
+ * recorded one time in N (perf record -c N, or -F) leaves most frees
+ * without their allocation and every count 1/N of the truth.
+ */
+static bool has_every_event(struct evsel *evsel, char *err, size_t err_size)
+{
+	const struct perf_event_attr *attr = &evsel->core.attr;
+
+	if (!attr->freq && attr->sample_period == 1)
+		return true;
+	if (attr->freq)
+		snprintf(err, err_size,
+			 "%s was sampled at %" PRIu64 " Hz: perf kmem needs every event, as 'perf kmem record' records them",
+			 evsel__name(evsel), (u64)attr->sample_freq);
+	else
+		snprintf(err, err_size,
+			 "%s was sampled, one event in %" PRIu64 ": perf kmem needs every event, as 'perf kmem record' records them",
+			 evsel__name(evsel), (u64)attr->sample_period);
+	return false;
+}
+
+/* An event perf kmem can read: its format, well formed, and every event. */
+static bool is_usable(struct evsel *evsel, char *err, size_t err_size)
 {
 	if (!evsel->tp_format) {
 		snprintf(err, err_size,
@@ -820,7 +843,8 @@ static bool has_format(struct evsel *evsel, char *err, size_t err_size)
 			 evsel__name(evsel));
 		return false;
 	}
-	return format_is_laid_out(evsel, err, err_size);
+	return format_is_laid_out(evsel, err, err_size) &&
+	       has_every_event(evsel, err, err_size);
 }
 
 static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
@@ -875,7 +899,7 @@ static void setup_pageblock_order(struct kmem_decoder *dec,
 static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
 			 char *err, size_t err_size)
 {
-	if (extfrag && (!has_format(extfrag, err, err_size) ||
+	if (extfrag && (!is_usable(extfrag, err, err_size) ||
 			setup_extfrag_fields(extfrag, &dec->extfrag, err,
 					     err_size)))
 		return -EINVAL;
@@ -897,11 +921,11 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 			 dec->session->data->path);
 		return -EINVAL;
 	}
-	if (alloc && (!has_format(alloc, err, err_size) ||
+	if (alloc && (!is_usable(alloc, err, err_size) ||
 		      setup_page_fields(dec, alloc, &dec->page_alloc, true,
 					err, err_size)))
 		return -EINVAL;
-	if (free_ev && (!has_format(free_ev, err, err_size) ||
+	if (free_ev && (!is_usable(free_ev, err, err_size) ||
 			setup_page_fields(dec, free_ev, &dec->page_free, false,
 					  err, err_size)))
 		return -EINVAL;
@@ -932,12 +956,19 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 
 		if (!evsel)
 			continue;
-		if (!has_format(evsel, err, err_size) ||
+		if (!is_usable(evsel, err, err_size) ||
 		    setup_slab_fields(evsel, &dec->slab[i], is_alloc, err,
 				      err_size))
 			return -EINVAL;
 		evsel->priv = &dec->slab[i];
 		found++;
+	}
+	/* Without --page or --slab, perf kmem stat analyses slab. */
+	if (!found && find_event(dec, page_handlers[0].name)) {
+		snprintf(err, err_size,
+			 "%s has no slab allocator events, but page allocator events: use 'perf kmem stat --page'",
+			 dec->session->data->path);
+		return -EINVAL;
 	}
 	if (!found) {
 		snprintf(err, err_size,

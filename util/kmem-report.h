@@ -45,6 +45,7 @@ struct kmem_report_trace {
 	u64		events_lost;
 	u64		events_too_short;
 	u64		events_out_of_order;
+	bool		callsites_unresolved;	/* no kernel symbols at all */
 };
 
 struct kmem_report {

@@ -109,7 +109,10 @@ expect "no tracepoint formats" "no tracepoint formats" "$dir/noformat.data" --pa
 
 perf record -q -e cpu-clock -o "$dir/cycles.data" -- true >/dev/null 2>&1
 expect "no page events" "no page allocator events" "$dir/cycles.data" --page
-expect "no slab events" "no slab allocator events" "$good" --slab
+expect "no slab events" "no slab allocator events, but page allocator events: use 'perf kmem stat --page'" "$good" --slab
+expect "no slab events, default" "use 'perf kmem stat --page'" "$good"
+expect "no slab events at all" "no slab allocator events: record them with 'perf kmem record --slab'" \
+	"$dir/cycles.data"
 
 # A pipe: perf record -o - writes the pipe format; -i - reads stdin.
 if perf kmem record --page -o - -- true >"$dir/pipe.data" 2>/dev/null; then
@@ -118,6 +121,24 @@ fi
 
 expect "unknown sort key" "unknown sort key 'bogus'" "$good" --page -s bogus
 expect "bad --time" "invalid --time" "$good" --page --time nonsense
+expect "--time outside" "no kmem event in --time 1,2: the trace's are from" \
+	"$good" --page --time 1,2
+# parse-options' OPT_INTEGER would take 4294967297 as 1.
+expect "-l too big" "invalid -l '4294967297'" "$good" --page -l 4294967297
+expect "-l negative" "invalid -l '-3'" "$good" --page -l -3
+expect "--pageblock-order" "invalid --pageblock-order '4294967305'" \
+	"$good" --page --pageblock-order 4294967305
+expect "nine sort keys" "too many sort keys for --page: at most 8" "$good" \
+	--page -s bytes,hit,order,gfp,migtype,page,xnode,callsite,frag
+expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
+	"$good" --page --kallsyms "$dir/none"
+
+# Sampled: most frees would have no allocation, every count 1/2 of the truth.
+if perf record -q -c 2 -e kmem:mm_page_alloc -e kmem:mm_page_free \
+	-o "$dir/sampled.data" -- true >/dev/null 2>&1; then
+	expect "sampled recording" "kmem:mm_page_alloc was sampled, one event in 2" \
+		"$dir/sampled.data" --page
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "kmem bad input test [Failed: $failures]"
