@@ -95,15 +95,19 @@ slab_workload() {
 	local secs=$1 tmp end i
 	tmp=$(mktemp -d)
 	end=$((SECONDS + secs))
+	# As in workload(): the shell waits, so that SIGTERM ends it at once.
 	trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"; exit 0' TERM
-	while ((SECONDS < end)); do
-		for i in $(seq 1 2000); do
-			echo x >"$tmp/f$i"
+	(
+		while ((SECONDS < end)); do
+			for i in $(seq 1 2000); do
+				echo x >"$tmp/f$i"
+			done
+			cat "$tmp"/f* >/dev/null
+			rm -f "$tmp"/f*
+			ls -lR /usr/share >/dev/null 2>&1
 		done
-		cat "$tmp"/f* >/dev/null
-		rm -f "$tmp"/f*
-		ls -lR /usr/share >/dev/null 2>&1
-	done
+	) &
+	wait
 	rm -rf "$tmp"
 }
 
