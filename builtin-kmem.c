@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -116,6 +118,8 @@ struct kmem_run {
 	u64				first_outside, last_outside;
 	u64				nr_of_kind[KMEM_NR_EVENT_KINDS];
 	u64				nr_lost;
+	bool				setup_failed;	/* and said why */
+	bool				stream_began;	/* a pipe's FINISHED_INIT */
 	FILE				*perf_messages;	/* held back */
 	FILE				*saved_debug_file;
 };
@@ -126,6 +130,8 @@ static const char default_mode_slab[] = "slab";
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 
 /* --- reading events -------------------------------------------------- */
+
+static int setup_streamed_analyses(struct kmem_run *run);
 
 static int process_sample_event(const struct perf_tool *tool,
 				union perf_event *event __maybe_unused,
@@ -138,6 +144,9 @@ static int process_sample_event(const struct perf_tool *tool,
 	void *queued;
 	int ret;
 
+	/* A pipe without a FINISHED_INIT record: set up at its first sample. */
+	if (!run->dec && setup_streamed_analyses(run))
+		return -EINVAL;
 	if (!evsel->handler)
 		return 0;
 	if (run->kmem->time_str &&
@@ -240,7 +249,29 @@ static int process_finished_round(const struct perf_tool *tool,
 {
 	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
 
-	return kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__ROUND);
+	return run->queue ? kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__ROUND) : 0;
+}
+
+/*
+ * A pipe brings what a file has in its header as records before the
+ * samples: the attrs, the tracepoint formats and the features (topology,
+ * os-release), then FINISHED_INIT.  The analyses are set up there.
+ */
+static int process_finished_init(struct perf_session *session __maybe_unused,
+				 union perf_event *event __maybe_unused)
+{
+	struct kmem_run *run = container_of(session->tool, struct kmem_run, tool);
+
+	run->stream_began = true;
+	return run->dec ? 0 : setup_streamed_analyses(run);
+}
+
+static int process_feature(struct perf_session *session, union perf_event *event)
+{
+	/* A newer perf's feature: not one the analyses use. */
+	if (event->feat.feat_id >= HEADER_LAST_FEATURE)
+		return 0;
+	return perf_event__process_feature(session, event);
 }
 
 static int process_lost_event(const struct perf_tool *tool,
@@ -470,7 +501,7 @@ static int setup_slab_analysis(struct kmem_run *run)
 	return run->ks ? 0 : -ENOMEM;
 }
 
-static int setup_analyses(struct kmem_run *run)
+static int setup_each_analysis(struct kmem_run *run)
 {
 	const struct perf_kmem *kmem = run->kmem;
 	struct kmem_decode_config config = {
@@ -516,6 +547,17 @@ static int setup_analyses(struct kmem_run *run)
 	return 0;
 }
 
+/* Set up the analyses, or say why not. */
+static int setup_analyses(struct kmem_run *run)
+{
+	int err = setup_each_analysis(run);
+
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory setting up the analyses\n");
+	run->setup_failed = err != 0;
+	return err;
+}
+
 /* --- perf kmem stat -------------------------------------------------- */
 
 /*
@@ -552,15 +594,54 @@ static void release_perf_messages(struct kmem_run *run)
 	debug_set_file(run->saved_debug_file);
 }
 
+/*
+ * Set up from what a pipe brought so far, in the middle of perf's reading:
+ * perf's messages are held back, ours must not be.
+ */
+static int setup_streamed_analyses(struct kmem_run *run)
+{
+	int err;
+
+	release_perf_messages(run);
+	err = setup_analyses(run);
+	hold_perf_messages(run);
+	return err;
+}
+
+/*
+ * -i FIFO: perf reads a pipe from a file descriptor it is given, or from
+ * standard input.
+ */
+static int open_fifo(struct kmem_run *run, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) || !S_ISFIFO(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		pr_err("perf kmem: cannot read %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	run->data.path = "-";
+	run->data.file.fd = fd;
+	return 0;
+}
+
 static int open_session(struct kmem_run *run)
 {
 	const char *path = run->kmem->input_name;
-	char why[160];
+	char why[160] = "no 'perf record -o -' stream on it";
 
 	/* The session keeps a pointer to its perf_data until it is deleted. */
 	run->data.path = run->kmem->input_name;
 	run->data.mode = PERF_DATA_MODE_READ;
 	run->data.force = run->kmem->force;
+	if (open_fifo(run, path))
+		return -EINVAL;
 
 	/* Our queue puts the events in time order: see util/kmem-queue.h. */
 	perf_tool__init(&run->tool, /*ordered_events=*/false);
@@ -570,9 +651,17 @@ static int open_session(struct kmem_run *run)
 	run->tool.mmap2 = process_kernel_mmap2;
 	run->tool.lost = process_lost_event;
 	run->tool.lost_samples = process_lost_samples_event;
+	/* What a pipe has in records, a file in its header. */
+	run->tool.attr = perf_event__process_attr;
+	run->tool.event_update = perf_event__process_event_update;
+	run->tool.tracing_data = perf_event__process_tracing_data;
+	run->tool.feature = process_feature;
+	run->tool.id_index = perf_event__process_id_index;
+	run->tool.build_id = perf_event__process_build_id;
+	run->tool.finished_init = process_finished_init;
 
 	/* Problems perf's reader would report in several lines, in one. */
-	if (strcmp(path, "-") &&
+	if (strcmp(run->data.path, "-") &&
 	    kmem_file__check(path, run->kmem->force, why, sizeof(why))) {
 		pr_err("perf kmem: cannot read %s: %s\n", path, why);
 		return -EINVAL;
@@ -586,15 +675,6 @@ static int open_session(struct kmem_run *run)
 		run->session = NULL;
 		pr_err("perf kmem: cannot read %s: %s\n", path, why);
 		return err ?: -EINVAL;
-	}
-	/*
-	 * The analyses are set up from the header before the events are
-	 * read; a pipe brings its tracepoint formats and kernel build-id only
-	 * as it goes, the build-id last.
-	 */
-	if (perf_data__is_pipe(&run->data)) {
-		pr_err("perf kmem: cannot analyse a pipe: record to a file (perf kmem record -o FILE)\n");
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -642,10 +722,10 @@ static struct kmem_run *kmem_run__new(const struct perf_kmem *kmem)
 		pr_err("perf kmem: cannot set up symbol resolution\n");
 		goto fail;
 	}
-	err = setup_analyses(run);
-	if (err == -ENOMEM)
-		pr_err("perf kmem: out of memory setting up the analyses\n");
-	if (err)
+	/* A pipe's analyses are set up as its first records come. */
+	if (perf_data__is_pipe(&run->data))
+		return run;
+	if (setup_analyses(run))
 		goto fail;
 	return run;
 fail:
@@ -665,6 +745,21 @@ static int kmem_run__read(struct kmem_run *run, bool *stopped)
 	hold_perf_messages(run);
 	err = perf_session__process_events(run->session);
 	release_perf_messages(run);
+	*stopped = false;
+	if (run->setup_failed)
+		return -EINVAL;
+	/*
+	 * A pipe that ended or broke before its first sample, and before the
+	 * record that says its header records are all there.
+	 */
+	if (!run->dec && (err || !run->stream_began)) {
+		pr_err("perf kmem: cannot read %s: %s before its first sample\n",
+		       run->kmem->input_name,
+		       err ? "corrupt data" : "the stream ended");
+		return -EINVAL;
+	}
+	if (!run->dec && setup_analyses(run))
+		return -EINVAL;
 	*stopped = err && err != -ENOMEM;
 	if (!err || *stopped)
 		err = kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__FINAL);
@@ -1070,6 +1165,15 @@ static int kmem_stat(struct perf_kmem *kmem)
 	bool stopped;
 	int err;
 
+	/* As perf report: without -i, a pipe on standard input is the input. */
+	if (!kmem->input_name || !*kmem->input_name) {
+		struct stat st;
+
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+			kmem->input_name = "-";
+		else
+			kmem->input_name = "perf.data";
+	}
 	if (perf_time__parse_str(&kmem->ptime, kmem->time_str)) {
 		pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
 		       kmem->time_str);
@@ -1257,7 +1361,6 @@ int cmd_kmem(int argc, const char **argv)
 	const char *sort_help = sort_keys_help(sort_help_buf,
 					       sizeof(sort_help_buf));
 	struct perf_kmem kmem = {
-		.input_name = "perf.data",
 		.lines = -1,
 		.pageblock_order = -1,
 		.default_mode = default_mode_slab,

@@ -1,0 +1,118 @@
+#!/bin/bash
+# perf kmem stat reads a pipe as it reads a file (exclusive)
+# SPDX-License-Identifier: GPL-2.0
+#
+# One recording, as a file and as the stream perf record -o - writes
+# (lib/kmem_pipe_format.py makes it from the file's own parts): perf kmem
+# stat must print the same analysis, byte for byte, from the file, from a
+# pipe on standard input (with and without -i -) and from a named pipe.
+# A live perf kmem record -o - | perf kmem stat must analyse what the same
+# stream, saved by tee, gives.  A stream cut before its first sample, or
+# not a stream, gets one line.
+
+set -u
+
+if [ "$(id -u)" != 0 ]; then
+	echo "skip: recording the kmem tracepoints needs root"
+	exit 2
+fi
+if [ ! -d /sys/kernel/tracing/events/kmem ]; then
+	echo "skip: no kmem tracepoints"
+	exit 2
+fi
+
+dir=$(mktemp -d /tmp/kmem-pipe.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+lib=$(cd "$(dirname "$0")" && pwd)/lib
+err=0
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+workload='ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1; seq 100000 | sort -r >/dev/null'
+if ! perf kmem record --page --slab -o "$dir/file.data" -- sh -c "$workload" \
+	>"$dir/record.log" 2>&1; then
+	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
+	exit 2
+fi
+python3 "$lib/kmem_pipe_format.py" "$dir/file.data" >"$dir/stream.data" ||
+	fail "cannot make the stream of the recording"
+mkfifo "$dir/fifo"
+
+# same NAME OPTIONS...: the file's analysis, then the stream's, three ways.
+same() {
+	local name=$1 how
+
+	shift
+	perf kmem stat "$@" -i "$dir/file.data" >"$dir/file.out" 2>&1 ||
+		fail "$name: from the file: $(tail -n 1 "$dir/file.out")"
+	grep -q . "$dir/file.out" || fail "$name: from the file: no output"
+	for how in stdin dash fifo; do
+		# A pipe, not a redirect: cat is what makes it one.
+		# shellcheck disable=SC2002
+		case $how in
+		stdin) cat "$dir/stream.data" | perf kmem stat "$@" ;;
+		dash) cat "$dir/stream.data" | perf kmem stat "$@" -i - ;;
+		fifo)
+			cat "$dir/stream.data" >"$dir/fifo" &
+			perf kmem stat "$@" -i "$dir/fifo"
+			wait
+			;;
+		esac >"$dir/$how.out" 2>&1
+		# The JSON names its input: the file, or "-".
+		sed -i 's|"path": ".*"|"path": PATH|' "$dir/$how.out" "$dir/file.out"
+		if cmp -s "$dir/file.out" "$dir/$how.out"; then
+			echo "ok   $name ($how): $(wc -l <"$dir/$how.out") lines as from the file"
+		else
+			fail "$name ($how) differs from the file's:"
+			diff "$dir/file.out" "$dir/$how.out" | head -n 6 | sed 's/^/    /'
+		fi
+	done
+}
+
+same "page callers" --page --caller
+same "page pages" --page --alloc --live -s frag,hit
+same "slab" --slab --caller --alloc
+same "json" --page --slab --caller --json
+same "folded" --page --folded=hits
+
+# A live stream, and the same stream saved on the way.
+perf kmem record --page -o - -- sh -c "$workload" 2>/dev/null |
+	tee "$dir/live.data" | perf kmem stat --page --caller >"$dir/live.out" 2>&1 ||
+	fail "record -o - | stat: $(tail -n 1 "$dir/live.out")"
+perf kmem stat --page --caller -i "$dir/live.data" >"$dir/saved.out" 2>&1
+if ! grep -q "SUMMARY (page allocator)" "$dir/live.out"; then
+	fail "record -o - | stat printed no analysis"
+elif ! cmp -s "$dir/live.out" "$dir/saved.out"; then
+	fail "record -o - | stat differs from the saved stream's analysis"
+else
+	echo "ok   record -o - | stat: the saved stream's analysis"
+fi
+
+# one_line NAME WORDS: stdin to perf kmem stat --page gets one line.
+one_line() {
+	local name=$1 words=$2
+
+	if perf kmem stat --page >"$dir/out" 2>"$dir/err"; then
+		fail "$name: exit 0"
+	elif [ "$(grep -c . "$dir/err")" -ne 1 ] || ! grep -q "$words" "$dir/err"; then
+		fail "$name: want one line with '$words':"
+		head -n 4 "$dir/err" | sed 's/^/    /'
+	else
+		echo "ok   $name: $(cat "$dir/err")"
+	fi
+}
+
+head -c 100 "$dir/stream.data" | one_line "cut stream" "the stream ended before its first sample"
+# shellcheck disable=SC2002 # a pipe, not a redirect
+cat "$dir/file.data" | one_line "a file through a pipe" "no 'perf record -o -' stream on it"
+true | one_line "empty pipe" "no 'perf record -o -' stream on it"
+
+if [ $err -ne 0 ]; then
+	echo "kmem pipe test [Failed]"
+	exit 1
+fi
+echo "kmem pipe test [Success]"
+exit 0
