@@ -640,6 +640,8 @@ static int open_session(struct kmem_run *run)
 	run->data.path = run->kmem->input_name;
 	run->data.mode = PERF_DATA_MODE_READ;
 	run->data.force = run->kmem->force;
+	/* A pipe through stdio: one read() for many records, not two each. */
+	run->data.use_stdio = true;
 	if (open_fifo(run, path))
 		return -EINVAL;
 
