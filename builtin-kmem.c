@@ -48,6 +48,7 @@
 #include "util/kmem-queue.h"
 #include "util/kmem-report.h"
 #include "util/kmem-stacks.h"
+#include "util/kmem-tasks.h"
 #include "util/kmem-file.h"
 #include "util/kmem-slab.h"
 #include "util/machine.h"
@@ -88,6 +89,8 @@ struct perf_kmem {
 	const char		*folded;	/* "bytes" or "hits" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	const char		*map_name;	/* --map */
+	enum kmem_task_key	task_key;	/* -s pid or -s comm */
+	bool			task_filter;	/* --pid, --tid or --comm */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default */
 	size_t			queue_size;	/* kmem.queue-size */
@@ -110,6 +113,7 @@ struct kmem_run {
 	struct kmem_page		*kp;
 	struct kmem_frag		*kf;	/* with kp */
 	struct kmem_stacks		*stacks;	/* --folded */
+	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	struct perf_time_interval	ptime;		/* --time */
@@ -207,13 +211,119 @@ static void count_live_stack(u32 tag, int order, void *arg)
 	count_stack(arg, tag, order, true);
 }
 
+/*
+ * perf's thread tracking must take the COMM, FORK and EXIT records in time
+ * order, as the samples are delivered, or a child's FORK read after its
+ * COMM (they come from two CPUs' buffers) forgets the exec'ed name.  They
+ * wait in the queue with the samples.
+ */
+static int queue_task_event(const struct perf_tool *tool, union perf_event *event,
+			    struct perf_sample *sample, enum kmem_event_kind kind)
+{
+	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
+	struct kmem_event *ev;
+	void *queued;
+	int err;
+
+	if (!run->queue)
+		return 0;
+	err = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
+	if (err)
+		return err;
+	ev = queued;
+	ev->time = sample->time;
+	ev->kind = kind;
+	ev->task = (struct kmem_task_event){ .misc = event->header.misc };
+	if (kind == KMEM_EVENT_TASK_COMM) {
+		ev->task.pid = event->comm.pid;
+		ev->task.tid = event->comm.tid;
+		/* The record's comm may lack its NUL: copy what fits. */
+		snprintf(ev->task.comm, sizeof(ev->task.comm), "%.*s",
+			 (int)sizeof(ev->task.comm) - 1, event->comm.comm);
+	} else {
+		ev->task.pid = event->fork.pid;
+		ev->task.tid = event->fork.tid;
+		ev->task.ppid = event->fork.ppid;
+		ev->task.ptid = event->fork.ptid;
+	}
+	return 0;
+}
+
+static int process_comm(const struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample,
+			struct machine *machine __maybe_unused)
+{
+	return queue_task_event(tool, event, sample, KMEM_EVENT_TASK_COMM);
+}
+
+static int process_fork(const struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample,
+			struct machine *machine __maybe_unused)
+{
+	return queue_task_event(tool, event, sample, KMEM_EVENT_TASK_FORK);
+}
+
+static int process_exit(const struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample,
+			struct machine *machine __maybe_unused)
+{
+	return queue_task_event(tool, event, sample, KMEM_EVENT_TASK_EXIT);
+}
+
+/* A queued COMM, FORK or EXIT record, as perf's tracking reads it. */
+static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
+{
+	struct machine *machine = &run->session->machines.host;
+	struct perf_sample sample = { .time = ev->time, .pid = ev->task.pid,
+				      .tid = ev->task.tid, .cpu = (u32)-1 };
+	union perf_event event;
+	int err;
+
+	memset(&event, 0, sizeof(event.comm));
+	event.header.misc = ev->task.misc;
+	if (ev->kind == KMEM_EVENT_TASK_COMM) {
+		event.header.type = PERF_RECORD_COMM;
+		event.header.size = sizeof(event.comm);
+		event.comm.pid = ev->task.pid;
+		event.comm.tid = ev->task.tid;
+		memcpy(event.comm.comm, ev->task.comm, sizeof(ev->task.comm));
+		err = machine__process_comm_event(machine, &event, &sample);
+	} else {
+		event.header.type = ev->kind == KMEM_EVENT_TASK_FORK ?
+				    PERF_RECORD_FORK : PERF_RECORD_EXIT;
+		event.header.size = sizeof(event.fork);
+		event.fork = (struct perf_record_fork){
+			.header = event.header,
+			.pid = ev->task.pid, .tid = ev->task.tid,
+			.ppid = ev->task.ppid, .ptid = ev->task.ptid,
+			.time = ev->time,
+		};
+		err = ev->kind == KMEM_EVENT_TASK_FORK ?
+		      machine__process_fork_event(machine, &event, &sample) :
+		      machine__process_exit_event(machine, &event, &sample);
+	}
+	if (run->tasks)
+		kmem_tasks__comm_changed(run->tasks);
+	return err;
+}
+
 /* Analyses count the events they cannot take; only -ENOMEM stops. */
 static int deliver_queued(void *record, void *arg)
 {
 	struct kmem_event *ev = record;
 	struct kmem_run *run = arg;
+	u32 task;
 	int err;
 
+	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+			   ev->kind == KMEM_EVENT_EXTFRAG)) {
+		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
+		/* Of a task --pid, --tid or --comm leaves out. */
+		if (err)
+			return err < 0 ? err : 0;
+		if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
+			ev->page.task = task;
+	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 		err = kmem_page__alloc(run->kp, &ev->page);
@@ -236,6 +346,11 @@ static int deliver_queued(void *record, void *arg)
 		break;
 	case KMEM_EVENT_SLAB_FREE:
 		err = kmem_slab__free(run->ks, &ev->slab_free);
+		break;
+	case KMEM_EVENT_TASK_COMM:
+	case KMEM_EVENT_TASK_FORK:
+	case KMEM_EVENT_TASK_EXIT:
+		err = deliver_task_event(run, ev);
 		break;
 	default:
 		err = 0;
@@ -364,6 +479,13 @@ static u64 fragmenting_fallbacks(struct kmem_run *run)
 	       s->classes[KMEM_FRAG_POLLUTED].nr;
 }
 
+static const char *comm_name(void *arg, u32 task)
+{
+	struct kmem_run *run = arg;
+
+	return kmem_tasks__comm(run->tasks, task);
+}
+
 static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 {
 	const struct kmem_trace_info *info = run->info;
@@ -379,8 +501,10 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.callchains = info->has_callchains,
 		.frag_classes = info->has_extfrag && kmem_frag__has_classes(run->kf),
 		.fragmenting = fragmenting_fallbacks(run) > 0,
+		.task_key = run->kmem->task_key,
 		.gfp_name = gfp_name,
 		.callsite_name = callsite_name,
+		.comm_name = comm_name,
 		.arg = run,
 	};
 }
@@ -474,6 +598,13 @@ static int setup_page_analysis(struct kmem_run *run)
 		.want_alloc_table = run->kmem->alloc,
 		.live_only = run->kmem->live,
 		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
+		.allocations_filtered = run->kmem->task_filter,
+	};
+	struct kmem_tasks_config tasks = {
+		.key = run->kmem->task_key,
+		.pids = symbol_conf.pid_list,
+		.tids = symbol_conf.tid_list,
+		.comms = symbol_conf.comm_list,
 	};
 
 	struct kmem_frag_config frag = {
@@ -488,7 +619,12 @@ static int setup_page_analysis(struct kmem_run *run)
 		       run->kmem->input_name);
 	run->kp = kmem_page__new(&config);
 	run->kf = kmem_frag__new(&frag);
-	return run->kp && run->kf ? 0 : -ENOMEM;
+	if (!run->kp || !run->kf)
+		return -ENOMEM;
+	if (tasks.key == KMEM_TASK_NONE && !run->kmem->task_filter)
+		return 0;
+	run->tasks = kmem_tasks__new(&run->session->machines.host, &tasks);
+	return run->tasks ? 0 : -ENOMEM;
 }
 
 static int setup_slab_analysis(struct kmem_run *run)
@@ -661,6 +797,12 @@ static int open_session(struct kmem_run *run)
 	run->tool.id_index = perf_event__process_id_index;
 	run->tool.build_id = perf_event__process_build_id;
 	run->tool.finished_init = process_finished_init;
+	/* Only the tasks' keys and filters need perf to follow the tasks. */
+	if (run->kmem->task_key != KMEM_TASK_NONE || run->kmem->task_filter) {
+		run->tool.comm = process_comm;
+		run->tool.fork = process_fork;
+		run->tool.exit = process_exit;
+	}
 
 	/* Problems perf's reader would report in several lines, in one. */
 	if (strcmp(run->data.path, "-") &&
@@ -690,6 +832,7 @@ static void kmem_run__delete(struct kmem_run *run)
 	kmem_page__delete(run->kp);
 	kmem_frag__delete(run->kf);
 	kmem_stacks__delete(run->stacks);
+	kmem_tasks__delete(run->tasks);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	if (run->session)
@@ -968,8 +1111,32 @@ static int parse_keys(const char *what, const struct kmem_column *cols,
 }
 
 /* Before reading a trace that may take a while: are the sort keys known? */
+/* Which of the task keys -s has, if any: rows can differ by one only. */
+static int parse_task_key(struct perf_kmem *kmem)
+{
+	const char *s = kmem->sort_str ?: "";
+	bool pid = false, comm = false;
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+
+		pid |= len == 3 && !strncmp(s, "pid", len);
+		comm |= len == 4 && !strncmp(s, "comm", len);
+		s += len + (s[len] == ',');
+	}
+	if (pid && comm) {
+		pr_err("perf kmem: -s takes one of pid and comm\n");
+		return -EINVAL;
+	}
+	kmem->task_key = pid ? KMEM_TASK_PID :
+			 comm ? KMEM_TASK_COMM : KMEM_TASK_NONE;
+	return 0;
+}
+
 static int parse_sort_keys(struct perf_kmem *kmem)
 {
+	if (parse_task_key(kmem))
+		return -EINVAL;
 	if (kmem->page) {
 		kmem->nr_page_keys = parse_keys("page", kmem_page_columns,
 						kmem_page_nr_columns,
@@ -1148,6 +1315,24 @@ static int check_readable(const char *opt, const char *path)
 	return -EINVAL;
 }
 
+/* --pid, --tid and --comm that chose no allocation: nothing to show. */
+static bool no_task_allocated(struct kmem_run *run)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(run->kp);
+
+	if (s->alloc.nr || s->fail.nr)
+		return false;
+	pr_err("perf kmem: no page allocation in %s of the tasks of%s%s%s%s%s%s\n",
+	       run->kmem->input_name,
+	       symbol_conf.pid_list_str ? " --pid " : "",
+	       symbol_conf.pid_list_str ?: "",
+	       symbol_conf.tid_list_str ? " --tid " : "",
+	       symbol_conf.tid_list_str ?: "",
+	       symbol_conf.comm_list_str ? " --comm " : "",
+	       symbol_conf.comm_list_str ?: "");
+	return true;
+}
+
 /* A --time span the trace's events are all outside of. */
 static int report_empty_time(struct kmem_run *run)
 {
@@ -1183,6 +1368,12 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (parse_sort_keys(kmem))
 		return -EINVAL;
+	kmem->task_filter = symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
+			    symbol_conf.comm_list_str;
+	if (kmem->task_filter && (kmem->slab || !kmem->page)) {
+		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
+		return -EINVAL;
+	}
 	if (kmem->folded && (!kmem->page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits")))) {
@@ -1213,6 +1404,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 	err = kmem_run__read(run, &stopped);
 	if (!err && !run->nr_events && run->nr_outside_time)
 		err = report_empty_time(run);
+	if (!err && kmem->task_filter && no_task_allocated(run))
+		err = -EINVAL;
 	if (!err && run->resolver && callsite_resolver__named_none(run->resolver))
 		pr_warning("perf kmem: no kernel symbols of the recording kernel: callsites are unresolved addresses; give its --kallsyms or --vmlinux\n");
 	if (!err && (!stopped || run->nr_events))
@@ -1395,6 +1588,12 @@ int cmd_kmem(int argc, const char **argv)
 		    "show only pages still allocated at the end of the trace"),
 	OPT_STRING(0, "time", &kmem.time_str, "start,stop",
 		   "only events in this time span"),
+	OPT_STRING(0, "pid", &symbol_conf.pid_list_str, "pid[,pid...]",
+		   "only the page allocations of these processes"),
+	OPT_STRING(0, "tid", &symbol_conf.tid_list_str, "tid[,tid...]",
+		   "only the page allocations of these threads"),
+	OPT_STRING(0, "comm", &symbol_conf.comm_list_str, "comm[,comm...]",
+		   "only the page allocations of tasks of these names"),
 	OPT_STRING(0, "alloc-func", &kmem.alloc_regex, "regex",
 		   "functions to skip to find a callsite, instead of the built-in list"),
 	OPT_STRING(0, "alloc-func-add", &kmem.alloc_regex_add, "regex",

@@ -744,7 +744,7 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 			!strcmp(kmem_columns__keys(kmem_page_columns,
 						   kmem_page_nr_columns, known,
 						   sizeof(known)),
-				"page, bytes, hit, order, migtype, gfp, xnode, frag, callsite"));
+				"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, callsite"));
 	return TEST_OK;
 }
 

@@ -136,6 +136,32 @@ static const char *hits_header(const struct kmem_cell_ctx *ctx)
 }
 
 /* Frees are of no live page: no column under --live. */
+static void page_pid(const struct kmem_cell_ctx *ctx __maybe_unused,
+		     const void *r, char *buf, size_t size)
+{
+	PAGE_ROW(r);
+
+	snprintf(buf, size, "%u", row->task);
+}
+
+static void page_comm(const struct kmem_cell_ctx *ctx, const void *r,
+		      char *buf, size_t size)
+{
+	PAGE_ROW(r);
+
+	snprintf(buf, size, "%s", ctx->comm_name(ctx->arg, row->task));
+}
+
+static bool pid_shown(const struct kmem_cell_ctx *ctx)
+{
+	return ctx->task_key == KMEM_TASK_PID;
+}
+
+static bool comm_shown(const struct kmem_cell_ctx *ctx)
+{
+	return ctx->task_key == KMEM_TASK_COMM;
+}
+
 static bool xnode_shown(const struct kmem_cell_ctx *ctx)
 {
 	return ctx->xnode && !ctx->live;
@@ -181,6 +207,13 @@ const struct kmem_column kmem_page_columns[] = {
 	{ .key = "frag", .header = "Fragmenting", .width = 11,
 	  .tables = PAGE_BOTH, .cmp = kmem_page_row__cmp_frag,
 	  .cell = page_frag, .shown = frag_shown, },
+	{ .key = "pid", .header = "Pid", .width = 7, .tables = PAGE_BOTH,
+	  .cmp = kmem_page_row__cmp_task, .cell = page_pid,
+	  .shown = pid_shown, },
+	{ .key = "comm", .header = "Command", .width = 15, .left = true,
+	  .header_left = true, .tables = PAGE_BOTH,
+	  .cmp = kmem_page_row__cmp_task, .cell = page_comm,
+	  .shown = comm_shown, },
 	{ .key = "callsite", .header = "Callsite", .left = true,
 	  .header_left = true, .tables = PAGE_BOTH,
 	  .cmp = kmem_page_row__cmp_callsite, .cell = page_callsite,

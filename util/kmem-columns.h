@@ -16,6 +16,13 @@
 #include "kmem-rows.h"
 
 /* What a cell needs beyond its row: the trace, the options, the names. */
+/* How page rows are told apart by task, if they are (-s pid, -s comm). */
+enum kmem_task_key {
+	KMEM_TASK_NONE,
+	KMEM_TASK_PID,		/* the process id */
+	KMEM_TASK_COMM,		/* the command name, as the task had it then */
+};
+
 struct kmem_cell_ctx {
 	u64		page_size;
 	bool		pre_v4_4;	/* migration types of kernels < v4.4 */
@@ -25,6 +32,9 @@ struct kmem_cell_ctx {
 	bool		callchains;	/* page callsites are known */
 	bool		frag_classes;	/* fallbacks are classed */
 	bool		fragmenting;	/* ...and some fragmented */
+	enum kmem_task_key task_key;	/* what kmem_page_row::task holds */
+	/* The command name of a task key under KMEM_TASK_COMM. */
+	const char	*(*comm_name)(void *arg, u32 task);
 	/* The recording kernel's names of a gfp value. */
 	const char	*(*gfp_name)(void *arg, u64 gfp);
 	/* A symbol and offset, "func+0x1a"; NULL if none covers @addr. */

@@ -267,6 +267,12 @@ static int field_int(struct tep_format_field *f, struct perf_sample *sample,
 	return s < INT_MIN || s > INT_MAX ? INT_MAX : (int)s;
 }
 
+/* An order or migration type: any too large for s16 is as invalid. */
+static s16 to_s16(int v)
+{
+	return clamp(v, SHRT_MIN, SHRT_MAX);
+}
+
 /*
  * A string field and its length with the NUL, or NULL when it does not lie
  * within the sample (the trace may be damaged).  The string may hold no
@@ -597,7 +603,7 @@ static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
 		ev->pfn = KMEM_PAGE_NO_PFN;	/* NULL page: a failure */
 	else if (f->pfn->size == 4 && ev->pfn == 0xffffffffULL)
 		ev->pfn = KMEM_PAGE_NO_PFN;
-	ev->order = field_int(f->order, sample, evsel);
+	ev->order = to_s16(field_int(f->order, sample, evsel));
 	ev->cpu_node = cpu_to_node(dec, sample->cpu);
 	ev->page_node = page_to_node(dec, ev->pfn);
 }
@@ -637,7 +643,7 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 		return 0;
 	ev->kind = KMEM_EVENT_PAGE_ALLOC;
 	decode_page_event(dec, evsel, sample, f, page);
-	page->migtype = field_int(f->migtype, sample, evsel);
+	page->migtype = to_s16(field_int(f->migtype, sample, evsel));
 	page->gfp = field_val(f->gfp, sample, evsel);
 	page->callsite = 0;
 	if (dec->config.resolver && sample->callchain)
@@ -749,6 +755,7 @@ int kmem_decoder__decode(struct kmem_decoder *dec, struct evsel *evsel,
 	if (!decode)
 		return 0;
 	ev->time = sample->time;
+	ev->tid = sample->tid;
 	return decode(dec, evsel, sample, ev);
 }
 
@@ -763,7 +770,6 @@ static bool kernel_before(const char *release, int major, int minor)
 	return ma < major || (ma == major && mi < minor);
 }
 
-/* Fields are read through the format the trace carries: is it there? */
 /*
  * Where a field ends, for a field that lies in one piece in a record of
  * the event and, unless it is an array, has the size of an integer: -1

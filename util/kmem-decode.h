@@ -32,18 +32,32 @@ enum kmem_event_kind {
 	KMEM_EVENT_SLAB_ALLOC,
 	KMEM_EVENT_SLAB_FREE,
 	KMEM_EVENT_EXTFRAG,
+	/* Not samples: what perf's thread tracking takes, kept in order too. */
+	KMEM_EVENT_TASK_COMM,
+	KMEM_EVENT_TASK_FORK,
+	KMEM_EVENT_TASK_EXIT,
 	KMEM_NR_EVENT_KINDS,
+};
+
+/* A COMM, FORK or EXIT record, as much of it as perf's tracking reads. */
+struct kmem_task_event {
+	u32	pid, tid;
+	u32	ppid, ptid;	/* FORK and EXIT */
+	u16	misc;		/* PERF_RECORD_MISC_COMM_EXEC */
+	char	comm[16];	/* COMM: TASK_COMM_LEN */
 };
 
 /* A decoded sample, as it waits to be put in time order. */
 struct kmem_event {
 	u64	time;		/* first, as struct kmem_queue wants */
-	u64	kind;		/* enum kmem_event_kind */
+	u32	kind;		/* enum kmem_event_kind */
+	u32	tid;		/* of the task that ran it */
 	union {
 		struct kmem_page_event		page;
 		struct kmem_slab_alloc_event	slab_alloc;
 		struct kmem_slab_free_event	slab_free;
 		struct kmem_frag_event		extfrag;
+		struct kmem_task_event		task;
 	};
 };
 
@@ -55,6 +69,8 @@ struct kmem_event {
 	(offsetof(struct kmem_event, page) + \
 	 ALIGN(max(sizeof(struct kmem_page_event), \
 		   sizeof(struct kmem_frag_event)), sizeof(u64)))
+_Static_assert(sizeof(struct kmem_task_event) <= sizeof(struct kmem_page_event),
+	       "a page-only queue holds the task records too");
 
 struct kmem_decode_config {
 	bool	page;		/* decode the page allocator's events */

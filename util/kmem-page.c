@@ -53,6 +53,8 @@ static int row_cmp_key(const void *pa, const void *pb)
 		return a->migtype < b->migtype ? -1 : 1;
 	if (a->gfp != b->gfp)
 		return a->gfp < b->gfp ? -1 : 1;
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
 	return 0;
 }
 
@@ -62,7 +64,7 @@ static u64 row_hash(const void *r)
 	const struct kmem_page_row *row = r;
 
 	return row->callsite ^ row->pfn ^ row->gfp ^ ((u64)row->order << 40) ^
-	       ((u64)(u32)row->migtype << 48);
+	       ((u64)(u32)row->migtype << 48) ^ ((u64)row->task << 20);
 }
 
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
@@ -188,6 +190,7 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		.gfp = ev->gfp,
 		.order = ev->order,
 		.migtype = ev->migtype,
+		.task = ev->task,
 	};
 	bool want[KMEM_PAGE_NR_TABLES] = {
 		[KMEM_PAGE_TABLE_CALLER] = true,
@@ -284,6 +287,10 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	u64 bytes;
 	int t;
 
+	/* Only the frees of the allocations counted. */
+	if (kp->config.allocations_filtered &&
+	    !kmem_live__find(&kp->live, ev->pfn))
+		return 0;
 	if (!valid_order(ev->order)) {
 		s->bad_order++;
 		return 0;
@@ -443,6 +450,13 @@ int kmem_page_row__cmp_xnode(const void *pa, const void *pb)
 	PAGE_ROWS(pa, pb);
 
 	return kmem_sort__cmp_u64(a->xnode_frees, b->xnode_frees, true);
+}
+
+int kmem_page_row__cmp_task(const void *pa, const void *pb)
+{
+	PAGE_ROWS(pa, pb);
+
+	return kmem_sort__cmp_u64(a->task, b->task, false);
 }
 
 int kmem_page_row__cmp_frag(const void *pa, const void *pb)

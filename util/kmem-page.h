@@ -48,6 +48,12 @@ struct kmem_page_config {
 	bool	want_alloc_table;	/* --alloc: rows per pfn too */
 	bool	live_only;		/* tables show pages live at the end */
 	int	nr_nodes;		/* 0: no NUMA topology in the trace */
+	/*
+	 * The allocations are a chosen part of the trace's (some tasks'):
+	 * a free of a page not allocated in the trace is not counted,
+	 * since most of those are other tasks' pages.
+	 */
+	bool	allocations_filtered;
 };
 
 /* One decoded mm_page_alloc or mm_page_free event. */
@@ -55,12 +61,17 @@ struct kmem_page_event {
 	u64	pfn;		/* or struct page address on kernels < 4.1 */
 	u64	gfp;		/* allocation only */
 	u64	callsite;	/* allocation only; 0 when unknown */
-	int	order;
-	int	migtype;	/* allocation only */
+	s16	order;		/* SHRT_MAX for any order too large */
+	s16	migtype;	/* allocation only; SHRT_MAX if too large */
 	s16	cpu_node;	/* node of the CPU that ran it, -1 if unknown */
 	s16	page_node;	/* node the page lies on, -1 if unknown */
 	/* Allocation only: the caller's tag of it, e.g. its callchain's. */
 	u32	tag;
+	/*
+	 * Allocation only: the task that allocated, as the caller groups
+	 * tasks (a pid, the id of a command name); rows differ by it.
+	 */
+	u32	task;
 };
 
 /* A row of the --caller or --alloc table. */
@@ -70,6 +81,7 @@ struct kmem_page_row {
 	u64	gfp;
 	int	order;
 	int	migtype;
+	u32	task;		/* of the events, 0 when not grouped */
 	u64	hits;		/* allocations */
 	u64	freed;		/* of which a free was seen */
 	u64	dropped;	/* of which the pfn was allocated again unfreed */
@@ -163,6 +175,8 @@ int kmem_page_row__cmp_migtype(const void *a, const void *b);
 int kmem_page_row__cmp_gfp(const void *a, const void *b);
 int kmem_page_row__cmp_xnode(const void *a, const void *b);
 int kmem_page_row__cmp_frag(const void *a, const void *b);
+/* Ascending: the task key the caller gave (-s pid, -s comm). */
+int kmem_page_row__cmp_task(const void *a, const void *b);
 
 typedef void (*kmem_page_row_fn)(struct kmem_page_row *row, void *arg);
 

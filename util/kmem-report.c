@@ -276,6 +276,11 @@ static void page_row(struct kmem_json *j, const struct kmem_report *r,
 	}
 	if (r->ctx->callchains)
 		callsite(j, r, row->callsite);
+	if (r->ctx->task_key == KMEM_TASK_PID)
+		kmem_json__key_u64(j, "pid", row->task);
+	else if (r->ctx->task_key == KMEM_TASK_COMM)
+		kmem_json__key_string(j, "comm",
+				      r->ctx->comm_name(r->ctx->arg, row->task));
 	kmem_json__key_u64(j, "order", row->order);
 	migtype(j, r, "migration_type", row->migtype);
 	gfp(j, r, row->gfp);

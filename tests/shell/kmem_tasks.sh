@@ -1,0 +1,194 @@
+#!/bin/bash
+# perf kmem stat --page by task: --pid, --tid, --comm and -s comm, -s pid (exclusive)
+# SPDX-License-Identifier: GPL-2.0
+#
+# Records a shell that allocates, then exec's another program, which
+# allocates again: one process, two command names.  Checks against a count
+# of perf script's lines (its own thread tracking names each sample):
+# - -s comm and -s pid: the hits and bytes of every command and every
+#   process, over all rows, and the exec'ed process under both its names,
+#   each with the allocations it made under that name;
+# - --comm, --pid and --tid: the allocations, failures and frees of the
+#   summary, the frees being those of pages the chosen tasks allocated in
+#   the trace (a replay of perf script's events in time order);
+# - a task that never appears: one line, exit 1.
+
+set -u
+
+if [ "$(id -u)" != 0 ]; then
+	echo "skip: recording the kmem tracepoints needs root"
+	exit 2
+fi
+if [ ! -d /sys/kernel/tracing/events/kmem ]; then
+	echo "skip: no kmem tracepoints"
+	exit 2
+fi
+
+dir=$(mktemp -d /tmp/kmem-tasks.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+data="$dir/perf.data"
+err=0
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+# Names of our own, so that the count cannot be other tasks'.
+cp "$(readlink -f /bin/sh)" "$dir/kmemtest-sh"
+cp "$(command -v dd)" "$dir/kmemtest-dd"
+if ! perf kmem record --page -o "$data" -- "$dir/kmemtest-sh" -c \
+	"cat /usr/bin/* >/dev/null 2>&1; echo \$\$ >$dir/pid;
+	 exec $dir/kmemtest-dd if=/dev/zero of=$dir/zero bs=1M count=64" \
+	>"$dir/record.log" 2>&1; then
+	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
+	exit 2
+fi
+pid=$(cat "$dir/pid")
+
+perf script -i "$data" -F pid,tid,comm,event,trace 2>/dev/null >"$dir/script" ||
+	fail "perf script"
+for key in comm pid; do
+	perf kmem stat --page --caller -s "$key,bytes" -l 1000000 --json \
+		-i "$data" >"$dir/by-$key.json" 2>"$dir/err" ||
+		fail "-s $key: $(tail -n 1 "$dir/err")"
+done
+filters="comm:--comm=kmemtest-dd pid:--pid=$pid tid:--tid=$pid"
+for f in $filters; do
+	perf kmem stat --page --json "${f#*:}" -i "$data" \
+		>"$dir/filter-${f%%:*}.json" 2>"$dir/err" ||
+		fail "${f#*:}: $(tail -n 1 "$dir/err")"
+done
+
+# A task that never appears: one line, exit 1.
+if perf kmem stat --page --comm no-such-task -i "$data" >/dev/null 2>"$dir/err"; then
+	fail "--comm no-such-task: exit 0"
+elif [ "$(grep -c . "$dir/err")" -ne 1 ] ||
+     ! grep -q "no page allocation in .* of the tasks of --comm no-such-task" "$dir/err"; then
+	fail "--comm no-such-task: $(head -n 2 "$dir/err")"
+else
+	echo "ok   --comm no-such-task: $(cat "$dir/err")"
+fi
+
+python3 - "$dir" "$pid" <<'PYEOF' || err=1
+import collections
+import json
+import re
+import sys
+
+d, pid = sys.argv[1], int(sys.argv[2])
+PAGE = 4096
+# "  kmemtest-dd  1234/1234  kmem:mm_page_alloc: page=... pfn=0x1234 order=0 ..."
+LINE = re.compile(r'^\s*(.*?)\s+(\d+)/(\d+)\s+kmem:(mm_page_alloc|mm_page_free):.*?'
+                  r'pfn=(0x[0-9a-f]+|-1|\d+)\s+order=(\d+)')
+events = []
+for line in open(f'{d}/script'):
+    m = LINE.match(line)
+    if m:
+        comm, p, t, ev, pfn, order = m.groups()
+        pfn = -1 if pfn == '-1' else int(pfn, 0)
+        events.append((comm, int(p), int(t), ev, pfn, int(order)))
+ok = True
+
+
+def fail(msg):
+    global ok
+    print('FAIL:', msg)
+    ok = False
+
+
+def alloc_counts(key):
+    """hits and bytes of successful allocations per key, by perf script."""
+    c = collections.defaultdict(lambda: [0, 0])
+    for comm, p, t, ev, pfn, order in events:
+        if ev == 'mm_page_alloc' and pfn != -1:
+            k = comm if key == 'comm' else p
+            c[k][0] += 1
+            c[k][1] += PAGE << order
+    return c
+
+
+for key in ('comm', 'pid'):
+    doc = json.load(open(f'{d}/by-{key}.json'))
+    ours = collections.defaultdict(lambda: [0, 0])
+    rows = doc['page']['callers']['rows']
+    if len(rows) != doc['page']['callers']['nr_rows']:
+        fail(f'-s {key}: not all rows in the JSON')
+    for r in rows:
+        ours[r[key]][0] += r['hits']
+        ours[r[key]][1] += r['bytes']
+    want = alloc_counts(key)
+    if dict(ours) != dict(want):
+        diff = {k: (ours.get(k), want.get(k)) for k in set(ours) | set(want)
+                if ours.get(k) != want.get(k)}
+        fail(f'-s {key}: (ours, perf script) differ for {len(diff)} of '
+             f'{len(want)}: {list(diff.items())[:4]}')
+    else:
+        print(f'ok   -s {key}: {len(want)} {key}s, hits and bytes of each as perf script counts')
+
+# The exec'ed process under both its names.
+names = {comm for comm, p, t, ev, pfn, order in events
+         if p == pid and ev == 'mm_page_alloc'}
+for name in ('kmemtest-sh', 'kmemtest-dd'):
+    if name not in names:
+        fail(f'perf script has no allocation of {name} (pid {pid})')
+by_comm = alloc_counts('comm')
+if not ok:
+    pass
+elif by_comm['kmemtest-sh'][0] and by_comm['kmemtest-dd'][0]:
+    print(f'ok   pid {pid} exec\'ed: {by_comm["kmemtest-sh"][0]} allocations as '
+          f'kmemtest-sh, {by_comm["kmemtest-dd"][0]} as kmemtest-dd')
+
+
+def replay(chosen):
+    """Summary numbers of the allocations of tasks chosen(comm, pid, tid)."""
+    live, n = {}, collections.Counter()
+    for comm, p, t, ev, pfn, order in events:
+        if ev == 'mm_page_alloc':
+            if not chosen(comm, p, t):
+                continue
+            if pfn == -1:
+                n['fail'] += 1
+                continue
+            n['alloc'] += 1
+            n['alloc_bytes'] += PAGE << order
+            live[pfn] = order
+        elif pfn in live:
+            n['free'] += 1
+            n['free_bytes'] += PAGE << order
+            del live[pfn]
+    return n
+
+
+tests = {
+    'comm': lambda c, p, t: c == 'kmemtest-dd',
+    'pid': lambda c, p, t: p == pid,
+    'tid': lambda c, p, t: t == pid,
+}
+for name, chosen in tests.items():
+    s = json.load(open(f'{d}/filter-{name}.json'))['page']['summary']
+    want = replay(chosen)
+    got = {
+        'alloc': s['total_allocations']['count'],
+        'alloc_bytes': s['total_allocations']['bytes'],
+        'fail': s['failures']['count'],
+        'free': s['total_frees']['count'],
+        'free_bytes': s['total_frees']['bytes'],
+    }
+    want = {k: want[k] for k in got}
+    if got != want:
+        fail(f'--{name}: ours {got}, perf script {want}')
+    elif not got['alloc']:
+        fail(f'--{name}: no allocation: the test proves nothing')
+    else:
+        print(f'ok   --{name}: {got["alloc"]} allocations, {got["free"]} of them freed, '
+              f'{got["fail"]} failures, as perf script counts')
+sys.exit(0 if ok else 1)
+PYEOF
+
+if [ $err -ne 0 ]; then
+	echo "kmem tasks test [Failed]"
+	exit 1
+fi
+echo "kmem tasks test [Success]"
+exit 0
