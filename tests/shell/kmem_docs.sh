@@ -5,7 +5,9 @@
 # perf help kmem and perf kmem --help must show the man page built from
 # Documentation/perf-kmem.txt, not one the system has of another perf;
 # the sort keys it lists must be the ones perf kmem takes, and every
-# option perf kmem -h lists must be in it.
+# option perf kmem -h lists must be in it.  And the Layout table of
+# docs/DEVELOPMENT.md must cover every file of the sources and name none
+# that is not there.
 
 set -u
 err=0
@@ -65,5 +67,109 @@ while read -r opt; do
 done <"$dir/options"
 [ -s "$dir/options" ] || { echo "FAIL: perf kmem -h lists no option"; err=1; }
 
-[ $err -eq 0 ] && echo "kmem docs: man page shown, $(wc -l <"$dir/options") options and every sort key documented"
+# The Layout table of docs/DEVELOPMENT.md against the files.  Its rows
+# start with one or more `names`: a path, a pair a.[ch] (a.c and a.h,
+# both there) or a glob (at least one file).  Every file of the
+# directories below, and builtin-kmem.c and Makefile, must match a name.
+# The real tree is the one this script lies in, also when perf test runs
+# it through the link in perf's own tests/shell.
+top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
+layout=$top/docs/DEVELOPMENT.md
+covered_dirs="util tests scripts Documentation patches data docs"
+
+# The names of the table, one a line: "LINE NAME".
+layout_names() {
+	awk '/^## / { on = ($0 == "## Layout"); next }
+	     on && /^\|/ {
+		split($0, cell, "|")
+		first = cell[2]
+		while (match(first, /`[^`]+`/)) {
+			print NR, substr(first, RSTART + 1, RLENGTH - 2)
+			first = substr(first, RSTART + RLENGTH)
+		}
+	     }' "$layout"
+}
+
+# The files of the tree: git's (tracked and new ones it does not
+# ignore) in a checkout, else what find sees.
+source_files() {
+	local f
+
+	if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
+		# shellcheck disable=SC2086 # a list of directories
+		git -C "$top" ls-files --cached --others --exclude-standard -- \
+			$covered_dirs builtin-kmem.c Makefile
+	else
+		# shellcheck disable=SC2086 # a list of directories
+		(cd "$top" && find $covered_dirs builtin-kmem.c Makefile -type f)
+	fi | sort -u | while IFS= read -r f; do
+		[ -f "$top/$f" ] && echo "$f"
+	done
+}
+
+check_layout() {
+	local line name pat f n=0 files=0 missing where=docs/DEVELOPMENT.md
+
+	layout_names >"$dir/names"
+	if [ ! -s "$dir/names" ]; then
+		echo "FAIL: docs/DEVELOPMENT.md has no Layout table"
+		return 1
+	fi
+	# Every name is there.
+	while read -r line name; do
+		case $name in
+		*'[ch]')
+			for f in "${name%'[ch]'}c" "${name%'[ch]'}h"; do
+				[ -f "$top/$f" ] || {
+					echo "FAIL: $where:$line: the Layout table names $name, but there is no $f"
+					err=1
+				}
+			done ;;
+		*[*?[]*)
+			[ -n "$(cd "$top" && compgen -G "$name")" ] || {
+				echo "FAIL: $where:$line: the Layout table names $name, which matches no file"
+				err=1
+			} ;;
+		*)
+			[ -e "$top/$name" ] || {
+				echo "FAIL: $where:$line: the Layout table names $name, which does not exist"
+				err=1
+			} ;;
+		esac
+		n=$((n + 1))
+	done <"$dir/names"
+	# Every file is in a row.
+	source_files >"$dir/files"
+	grep -qx builtin-kmem.c "$dir/files" || {
+		echo "FAIL: cannot list the files of $top"
+		return 1
+	}
+	while IFS= read -r f; do
+		missing=1
+		while read -r line pat; do
+			# shellcheck disable=SC2053 # $pat is a pattern
+			if [[ $f == $pat ]]; then
+				missing=
+				break
+			fi
+		done <"$dir/names"
+		if [ -n "$missing" ]; then
+			echo "FAIL: $f is not in the Layout table of $where"
+			err=1
+		fi
+		files=$((files + 1))
+	done <"$dir/files"
+	echo "layout: $files files, $n names in the table"
+}
+
+if [ -f "$layout" ]; then
+	check_layout || err=1
+elif [ -f "$top/builtin-kmem.c" ] && [ -d "$top/patches" ]; then
+	echo "FAIL: no docs/DEVELOPMENT.md in $top"
+	err=1
+else
+	echo "layout: not in the perf kmem sources ($top), not checked"
+fi
+
+[ $err -eq 0 ] && echo "kmem docs: man page shown, $(wc -l <"$dir/options") options and every sort key documented, Layout table complete"
 exit $err
