@@ -5,8 +5,10 @@
  * 'perf kmem record' records the slab (--slab) and page allocator (--page)
  * tracepoints, 'perf kmem stat' replays them.  A sample goes one way:
  * util/kmem-decode.c reads it, util/kmem-queue.c puts it in time order,
- * and the analyses (util/kmem-page.c, util/kmem-slab.c) count it.  This
- * file does the options, the session and the printing.
+ * and the analyses (util/kmem-page.c, util/kmem-slab.c, util/kmem-frag.c)
+ * count it; util/kmem-report.c and util/kmem-text.c render the results as
+ * JSON or text.  This file does the options, the session set-up and the
+ * choice of output.
  */
 #include "builtin.h"
 

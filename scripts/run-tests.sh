@@ -1,8 +1,9 @@
 #!/bin/bash
-# Run every test of our perf kmem: the C unit suite through perf test, the
-# shell tests, checkpatch and shellcheck; with --sanitize also the C suite,
-# perf kmem stat runs, the corrupt-input shell test and a short run of
-# mutated perf.data files under ASan+UBSan (build/perf-asan/perf).
+# Run every test of our perf kmem: the C suites (page, slab, input, output,
+# frag) through perf test, the shell tests, checkpatch and shellcheck; with
+# --sanitize also the C suites, perf kmem stat runs, the corrupt-input
+# shell test and a short run of mutated perf.data files under ASan+UBSan
+# (build/perf-asan/perf).
 #
 # One line per result, "PASS|FAIL|SKIP name", then "N passed, N failed,
 # N skipped".  Exits 1 if anything failed.

@@ -6,10 +6,10 @@
 # between migration types (scripts/kmem-frag-record.sh: anonymous memory
 # with holes, then page tables and pipes, then huge page faults), count
 # every number of the fragmentation analysis from 'perf script' output
-# with scripts/kmem-frag-count.py, check that the recording has what the
-# analysis is about (fallbacks of each class, failures), and replay the
-# every number perf kmem stat --page --json gives of the fragmentation
-# analysis must equal the count.
+# with scripts/kmem-frag-count.py, and check that the recording has what
+# the analysis is about (fallbacks of each class, failures).  Every number
+# perf kmem stat --page --json gives of the fragmentation analysis must
+# equal the count.
 #
 # Exit: 0 pass, 1 fail, 2 skip.
 
