@@ -244,8 +244,9 @@ static u64 field_val(struct tep_format_field *f, struct perf_sample *sample,
 }
 
 /* A signed field, sign-extended from its own width; huge values saturate. */
-static int field_int(struct tep_format_field *f, struct perf_sample *sample,
-		     struct evsel *evsel)
+static __always_inline int field_int(struct tep_format_field *f,
+				     struct perf_sample *sample,
+				     struct evsel *evsel)
 {
 	u64 v = field_val(f, sample, evsel);
 	s64 s;
@@ -650,7 +651,8 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 		page->callsite = callsite_resolver__callsite(dec->config.resolver,
 							     sample->callchain);
 	err = note_gfp_name(dec, evsel, sample, page->gfp);
-	if (!err)
+	page->tag = 0;
+	if (!err && dec->config.stacks)
 		err = chain_tag(dec, sample, &page->tag);
 	return err ?: 1;
 }
