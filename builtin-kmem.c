@@ -44,6 +44,7 @@
 #include "util/kmem-columns.h"
 #include "util/kmem-decode.h"
 #include "util/kmem-frag.h"
+#include "util/kmem-interval.h"
 #include "util/kmem-map.h"
 #include "util/kmem-page.h"
 #include "util/kmem-print.h"
@@ -63,6 +64,8 @@
 
 #define DEFAULT_PAGE_SORT	"bytes,hit"
 #define DEFAULT_SLAB_SORT	"frag,hit,bytes"
+/* -I --caller: the callsites shown of each interval, without -l. */
+#define DEFAULT_INTERVAL_CALLERS	3
 
 /* What the user asked for, set once from the command line. */
 struct perf_kmem {
@@ -91,6 +94,8 @@ struct perf_kmem {
 	const char		*folded;	/* "bytes" or "hits" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	const char		*map_name;	/* --map */
+	const char		*interval_str;	/* -I */
+	u64			interval;	/* ns; 0: none */
 	enum kmem_task_key	task_key;	/* -s pid or -s comm */
 	bool			task_filter;	/* --pid, --tid or --comm */
 	/* perf config */
@@ -116,6 +121,7 @@ struct kmem_run {
 	struct kmem_frag		*kf;	/* with kp */
 	struct kmem_stacks		*stacks;	/* --folded */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
+	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	struct perf_time_interval	ptime;		/* --time */
@@ -309,6 +315,25 @@ static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
 	return err;
 }
 
+/*
+ * -I: close the intervals before a page event's, and count an
+ * allocation's bytes to its callsite in its interval.
+ */
+static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
+{
+	const struct kmem_page_event *page = &ev->page;
+	int err;
+
+	err = kmem_interval__advance(run->iv, ev->time, kmem_page__summary(run->kp),
+				     kmem_frag__summary(run->kf));
+	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
+	    page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
+	    page->order > KMEM_PAGE_MAX_ORDER)
+		return err;
+	return kmem_interval__alloc(run->iv, page->callsite,
+				    run->info->page_size << page->order);
+}
+
 /* Analyses count the events they cannot take; only -ENOMEM stops. */
 static int deliver_queued(void *record, void *arg)
 {
@@ -325,6 +350,13 @@ static int deliver_queued(void *record, void *arg)
 			return err < 0 ? err : 0;
 		if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
 			ev->page.task = task;
+	}
+	if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+			ev->kind == KMEM_EVENT_PAGE_FREE ||
+			ev->kind == KMEM_EVENT_EXTFRAG)) {
+		err = interval_event(run, ev);
+		if (err)
+			return err;
 	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
@@ -623,6 +655,18 @@ static int setup_page_analysis(struct kmem_run *run)
 	run->kf = kmem_frag__new(&frag);
 	if (!run->kp || !run->kf)
 		return -ENOMEM;
+	if (run->kmem->interval) {
+		struct kmem_interval_config iv = {
+			.length = run->kmem->interval,
+			.nr_callers = !run->kmem->caller ? 0 :
+				      run->kmem->lines >= 0 ? run->kmem->lines :
+				      DEFAULT_INTERVAL_CALLERS,
+		};
+
+		run->iv = kmem_interval__new(&iv);
+		if (!run->iv)
+			return -ENOMEM;
+	}
 	if (tasks.key == KMEM_TASK_NONE && !run->kmem->task_filter)
 		return 0;
 	run->tasks = kmem_tasks__new(&run->session->machines.host, &tasks);
@@ -835,6 +879,7 @@ static void kmem_run__delete(struct kmem_run *run)
 	kmem_frag__delete(run->kf);
 	kmem_stacks__delete(run->stacks);
 	kmem_tasks__delete(run->tasks);
+	kmem_interval__delete(run->iv);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	if (run->session)
@@ -910,6 +955,9 @@ static int kmem_run__read(struct kmem_run *run, bool *stopped)
 	*stopped = err && err != -ENOMEM;
 	if (!err || *stopped)
 		err = kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__FINAL);
+	if (!err && run->iv)
+		err = kmem_interval__finish(run->iv, kmem_page__summary(run->kp),
+					    kmem_frag__summary(run->kf));
 	if (kmem_queue__nr_half_flushes(run->queue))
 		pr_debug("perf kmem: the event queue reached kmem.queue-size %" PRIu64 " times\n",
 			 kmem_queue__nr_half_flushes(run->queue));
@@ -971,6 +1019,7 @@ static void fill_report(struct kmem_run *run, struct kmem_report *r,
 		.kp = run->kp,
 		.kf = run->kf,
 		.ks = run->ks,
+		.iv = run->iv,
 		.caller = kmem->caller,
 		.alloc = kmem->alloc,
 		.lines = kmem->lines,
@@ -1385,6 +1434,17 @@ static int kmem_stat(struct perf_kmem *kmem)
 	if (kmem->lines_str &&
 	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->lines))
 		return -EINVAL;
+	if (kmem->interval_str) {
+		int ms;
+
+		if (parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms))
+			return -EINVAL;
+		if (!kmem->page) {
+			pr_err("perf kmem: -I is for the page analysis: use --page\n");
+			return -EINVAL;
+		}
+		kmem->interval = ms * 1000000ULL;
+	}
 	if (kmem->pageblock_order_str &&
 	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
 			  KMEM_PAGE_MAX_ORDER, &kmem->pageblock_order))
@@ -1590,6 +1650,8 @@ int cmd_kmem(int argc, const char **argv)
 		    "show only pages still allocated at the end of the trace"),
 	OPT_STRING(0, "time", &kmem.time_str, "start,stop",
 		   "only events in this time span"),
+	OPT_STRING('I', "interval-print", &kmem.interval_str, "msecs",
+		   "print the page analysis every msecs of trace time"),
 	OPT_STRING(0, "pid", &symbol_conf.pid_list_str, "pid[,pid...]",
 		   "only the page allocations of these processes"),
 	OPT_STRING(0, "tid", &symbol_conf.tid_list_str, "tid[,tid...]",

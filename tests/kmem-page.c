@@ -14,6 +14,7 @@
 #include "tests.h"
 #include "util/kmem-callsite.h"
 #include "util/kmem-columns.h"
+#include "util/kmem-interval.h"
 #include "util/kmem-page.h"
 
 #define PS	4096ULL		/* the page size of most cases */
@@ -695,6 +696,9 @@ static int parse(const char *str, kmem_rows_cmp_fn *keys, char *bad)
 				   keys, KMEM_MAX_SORT_KEYS, bad, 32);
 }
 
+#define PAGE_KEYS \
+	"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, callsite"
+
 static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 				      int subtest __maybe_unused)
 {
@@ -740,11 +744,9 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 					       kmem_page_nr_columns,
 					       "hit,hit", keys, 2, bad, 32), 2));
 	/* The keys -s takes, in the order of the columns. */
-	TEST_ASSERT_VAL("key list",
-			!strcmp(kmem_columns__keys(kmem_page_columns,
-						   kmem_page_nr_columns, known,
-						   sizeof(known)),
-				"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, callsite"));
+	kmem_columns__keys(kmem_page_columns, kmem_page_nr_columns, known,
+			   sizeof(known));
+	TEST_ASSERT_VAL("key list", !strcmp(known, PAGE_KEYS));
 	return TEST_OK;
 }
 
@@ -1173,6 +1175,143 @@ static int test__kmem_page_alloc_pattern(struct test_suite *t __maybe_unused,
 	return TEST_OK;
 }
 
+/* --- intervals and filtered allocations ----------------------------------- */
+
+#define MS	1000000ULL
+
+/* An allocation at @time: the interval series first, as the builtin does. */
+static int iv_alloc(struct kmem_interval *iv, struct kmem_page *kp, u64 time,
+		    u64 pfn, int order, u64 callsite)
+{
+	int err = kmem_interval__advance(iv, time, kmem_page__summary(kp), NULL);
+
+	if (!err && pfn != KMEM_PAGE_NO_PFN)
+		err = kmem_interval__alloc(iv, callsite, PS << order);
+	return err ?: alloc_ev(kp, pfn, order, 0, callsite);
+}
+
+static int iv_free(struct kmem_interval *iv, struct kmem_page *kp, u64 time,
+		   u64 pfn, int order)
+{
+	int err = kmem_interval__advance(iv, time, kmem_page__summary(kp), NULL);
+
+	return err ?: free_ev(kp, pfn, order);
+}
+
+static int check_intervals(struct kmem_page *kp)
+{
+	struct kmem_interval_config config = { .length = 10 * MS, .nr_callers = 1 };
+	struct kmem_interval *iv = kmem_interval__new(&config);
+	const struct kmem_interval_row *r;
+	int ret = TEST_FAIL;
+
+	TEST_ASSERT_VAL("kmem_interval__new", iv);
+	/*
+	 * From the first event at 1000 ms: [0, 10) two allocations of A, one
+	 * of B, order 1, and a free of one of A (A and B allocated 8 KiB each:
+	 * A, in more allocations, comes first); [10, 20) nothing; [20, 30) a
+	 * failure, B's page allocated again by C, and freed.
+	 */
+	if (iv_alloc(iv, kp, 1000 * MS, 1, 0, CS_A) ||
+	    iv_alloc(iv, kp, 1002 * MS, 2, 0, CS_A) ||
+	    iv_alloc(iv, kp, 1003 * MS, 4, 1, CS_B) ||
+	    iv_free(iv, kp, 1009 * MS, 1, 0) ||
+	    iv_alloc(iv, kp, 1020 * MS, KMEM_PAGE_NO_PFN, 2, CS_C) ||
+	    iv_alloc(iv, kp, 1021 * MS, 4, 0, CS_C) ||
+	    iv_free(iv, kp, 1029 * MS, 4, 0) ||
+	    kmem_interval__finish(iv, kmem_page__summary(kp), NULL))
+		goto out;
+	if (!eq(kmem_interval__nr_rows(iv), 3))
+		goto out;
+	r = kmem_interval__row(iv, 0);
+	if (!eq(r->start, 0) || !count_is(&r->alloc, 3, 4 * PS) ||
+	    !count_is(&r->free, 1, PS) || !count_is(&r->fail, 0, 0) ||
+	    !eq(r->live_bytes, 3 * PS) || !eq(r->nr_callers, 1) ||
+	    !eq(r->callers[0].callsite, CS_A) ||
+	    !count_is(&r->callers[0].alloc, 2, 2 * PS))
+		goto out;
+	r = kmem_interval__row(iv, 1);
+	if (!eq(r->start, 10 * MS) || !count_is(&r->alloc, 0, 0) ||
+	    !count_is(&r->free, 0, 0) || !eq(r->live_bytes, 3 * PS) ||
+	    !eq(r->nr_callers, 0))
+		goto out;
+	/* B's order-1 page dropped (allocated again), C's freed: A's left. */
+	r = kmem_interval__row(iv, 2);
+	if (!eq(r->start, 20 * MS) || !count_is(&r->alloc, 1, PS) ||
+	    !count_is(&r->fail, 1, 4 * PS) || !count_is(&r->free, 1, PS) ||
+	    !eq(r->live_bytes, PS) || !eq(r->callers[0].callsite, CS_C))
+		goto out;
+	ret = TEST_OK;
+out:
+	kmem_interval__delete(iv);
+	return ret;
+}
+
+static int test__kmem_page_intervals(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct kmem_interval_config zero = { .length = 0 };
+
+	TEST_ASSERT_VAL("length 0 refused", !kmem_interval__new(&zero));
+	return with_kp(&plain_config, check_intervals);
+}
+
+/* Only the chosen tasks' allocations come in: other frees are not counted. */
+static int check_filtered(struct kmem_page *kp)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(kp);
+
+	TEST_ASSERT_VAL("alloc", !alloc_ev(kp, 1, 0, 0, CS_A));
+	TEST_ASSERT_VAL("free of another's page", !free_ev(kp, 2, 0));
+	TEST_ASSERT_VAL("free of a bad order", !free_ev(kp, 3, 99));
+	TEST_ASSERT_VAL("free of ours", !free_ev(kp, 1, 0));
+	TEST_ASSERT_VAL("frees: ours", count_is(&s->free, 1, PS));
+	TEST_ASSERT_VAL("no free-only", count_is(&s->free_only, 0, 0));
+	TEST_ASSERT_VAL("no bad order", eq(s->bad_order, 0));
+	TEST_ASSERT_VAL("freed", count_is(&s->life.freed, 1, PS));
+	return TEST_OK;
+}
+
+static int test__kmem_page_filtered(struct test_suite *t __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct kmem_page_config config = plain_config;
+
+	config.allocations_filtered = true;
+	return with_kp(&config, check_filtered);
+}
+
+/* Rows differ by their task key. */
+static int check_task_rows(struct kmem_page *kp)
+{
+	struct kmem_page_event ev = { .pfn = 1, .callsite = CS_A, .cpu_node = -1,
+				      .page_node = -1, .task = 7 };
+	kmem_rows_cmp_fn by_task = kmem_page_row__cmp_task;
+	struct kmem_page_row **rows;
+	size_t nr;
+
+	TEST_ASSERT_VAL("task 7", !kmem_page__alloc(kp, &ev));
+	ev.pfn = 2;
+	TEST_ASSERT_VAL("task 7 again", !kmem_page__alloc(kp, &ev));
+	ev.pfn = 3;
+	ev.task = 9;
+	TEST_ASSERT_VAL("task 9", !kmem_page__alloc(kp, &ev));
+	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, &by_task, 1, &nr);
+	TEST_ASSERT_VAL("rows", rows);
+	TEST_ASSERT_VAL("two rows", eq(nr, 2));
+	TEST_ASSERT_VAL("task 7: two hits", eq(rows[0]->task, 7) &&
+			eq(rows[0]->hits, 2));
+	TEST_ASSERT_VAL("task 9: one", eq(rows[1]->task, 9) &&
+			eq(rows[1]->hits, 1));
+	return TEST_OK;
+}
+
+static int test__kmem_page_task_rows(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	return with_kp(&plain_config, check_task_rows);
+}
+
 static struct test_case kmem_page_tests[] = {
 	TEST_CASE("kmem page: alloc matched by free", kmem_page_match),
 	TEST_CASE("kmem page: bytes follow the page size", kmem_page_page_size),
@@ -1192,6 +1331,9 @@ static struct test_case kmem_page_tests[] = {
 	TEST_CASE("kmem page: nr_nodes out of range", kmem_page_bad_nr_nodes),
 	TEST_CASE("kmem page: allocator frames of v4 to v6.18", kmem_page_alloc_frames),
 	TEST_CASE("kmem page: --alloc-func and --alloc-func-add", kmem_page_alloc_pattern),
+	TEST_CASE("kmem page: intervals of trace time", kmem_page_intervals),
+	TEST_CASE("kmem page: frees under a task filter", kmem_page_filtered),
+	TEST_CASE("kmem page: rows differ by task", kmem_page_task_rows),
 	{ .name = NULL, }
 };
 

@@ -10,6 +10,7 @@
 
 #include "kmem-decode.h"
 #include "kmem-frag.h"
+#include "kmem-interval.h"
 #include "kmem-json.h"
 #include "kmem-page.h"
 #include "kmem-report.h"
@@ -488,6 +489,54 @@ static int fragmentation(struct kmem_json *j, const struct kmem_report *r)
 	return err;
 }
 
+static void interval_row(struct kmem_json *j, const struct kmem_report *r,
+			 const struct kmem_interval_row *row)
+{
+	size_t i;
+
+	kmem_json__begin_object(j);
+	kmem_json__key_u64(j, "start_ns", row->start);
+	count(j, "allocations", &row->alloc);
+	count(j, "frees", &row->free);
+	count(j, "failures", &row->fail);
+	kmem_json__key_u64(j, "live_bytes", row->live_bytes);
+	if (r->ctx->xnode)
+		count(j, "freed_on_other_node", &row->free_other_node);
+	if (r->ctx->frag_classes) {
+		count(j, "fallbacks", &row->fallbacks);
+		count(j, "claimed", &row->classes[KMEM_FRAG_CLAIMED]);
+		count(j, "converted", &row->classes[KMEM_FRAG_CONVERTED]);
+		count(j, "polluted", &row->classes[KMEM_FRAG_POLLUTED]);
+	}
+	if (r->caller) {
+		kmem_json__key_array(j, "callers");
+		for (i = 0; i < row->nr_callers; i++) {
+			kmem_json__begin_object(j);
+			if (r->ctx->callchains)
+				callsite(j, r, row->callers[i].callsite);
+			kmem_json__key_u64(j, "hits", row->callers[i].alloc.nr);
+			kmem_json__key_u64(j, "bytes", row->callers[i].alloc.bytes);
+			kmem_json__end_object(j);
+		}
+		kmem_json__end_array(j);
+	}
+	kmem_json__end_object(j);
+}
+
+/* -I: the page analysis in intervals of trace time. */
+static void intervals(struct kmem_json *j, const struct kmem_report *r)
+{
+	size_t i;
+
+	kmem_json__key_object(j, "intervals");
+	kmem_json__key_u64(j, "length_ns", kmem_interval__length(r->iv));
+	kmem_json__key_array(j, "rows");
+	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
+		interval_row(j, r, kmem_interval__row(r->iv, i));
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+}
+
 static int page(struct kmem_json *j, const struct kmem_report *r)
 {
 	int err = 0;
@@ -506,6 +555,8 @@ static int page(struct kmem_json *j, const struct kmem_report *r)
 		err = page_table(j, r, "allocs", KMEM_PAGE_TABLE_ALLOC);
 	if (!err)
 		err = fragmentation(j, r);
+	if (!err && r->iv)
+		intervals(j, r);
 	kmem_json__end_object(j);
 	return err;
 }

@@ -24,6 +24,7 @@
 struct kmem_decoder;
 struct kmem_page;
 struct kmem_frag;
+struct kmem_interval;
 struct kmem_slab;
 
 /* The -s keys of one analysis: their names and their comparators. */
@@ -59,6 +60,7 @@ struct kmem_report {
 	struct kmem_page		*kp;	/* NULL: no page analysis */
 	struct kmem_frag		*kf;	/* with kp */
 	struct kmem_slab		*ks;	/* NULL: no slab analysis */
+	const struct kmem_interval	*iv;	/* -I; NULL: none */
 	bool				caller;	/* --caller tables */
 	bool				alloc;	/* --alloc tables */
 	int				lines;	/* rows a table has; -1 all */

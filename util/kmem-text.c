@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <perf/event.h>
 
 #include "debug.h"
 #include "kmem-decode.h"
 #include "kmem-frag.h"
+#include "kmem-interval.h"
 #include "kmem-page.h"
 #include "kmem-print.h"
 #include "kmem-report.h"
@@ -356,6 +358,75 @@ static void print_page_table(const struct kmem_report *r, enum kmem_page_table t
 			  (void **)rows, nr, rows_to_show(r, nr, by_default));
 }
 
+/* A row's cell: "12,345", or "." for 0, right-aligned in @width. */
+static void print_cell(int width, u64 v)
+{
+	char buf[32];
+
+	printf(" %*s", width, kmem_print__cell(v, buf, sizeof(buf)));
+}
+
+static void print_interval_callers(const struct kmem_report *r,
+				   const struct kmem_interval_row *row)
+{
+	char name[KSYM_NAME_LEN + 32];
+	size_t i;
+
+	for (i = 0; i < row->nr_callers; i++) {
+		const struct kmem_interval_caller *c = &row->callers[i];
+		const char *s = r->ctx->callsite_name(r->ctx->arg, c->callsite,
+						      name, sizeof(name));
+
+		printf("  %10s %12s %14s   %s\n", "", COMMAS(c->alloc.nr),
+		       COMMAS(c->alloc.bytes), s);
+	}
+}
+
+/*
+ * -I: the page analysis in intervals of trace time, each row what
+ * changed in it (the live bytes: where they stand at its end).
+ */
+static void print_intervals(const struct kmem_report *r)
+{
+	bool classes = r->ctx->frag_classes, xnode = r->ctx->xnode;
+	u64 length = kmem_interval__length(r->iv);
+	size_t i;
+	int width;
+
+	width = printf("\n INTERVALS (every %s ms of trace time)\n",
+		       COMMAS(length / 1000000));
+	printf(" %.*s\n\n", width - 3,
+	       "==============================================================");
+	printf("  %10s %12s %14s %12s %14s %9s %14s", "time (s)", "allocations",
+	       "bytes", "frees", "bytes", "failures", "live bytes");
+	if (classes)
+		printf(" %9s %9s %9s", "claimed", "converted", "polluted");
+	if (xnode)
+		printf(" %12s", "freed remote");
+	printf("\n");
+	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++) {
+		const struct kmem_interval_row *row = kmem_interval__row(r->iv, i);
+
+		printf("  %10.3f", row->start / 1e9);
+		print_cell(12, row->alloc.nr);
+		print_cell(14, row->alloc.bytes);
+		print_cell(12, row->free.nr);
+		print_cell(14, row->free.bytes);
+		print_cell(9, row->fail.nr);
+		print_cell(14, row->live_bytes);
+		if (classes) {
+			print_cell(9, row->classes[KMEM_FRAG_CLAIMED].nr);
+			print_cell(9, row->classes[KMEM_FRAG_CONVERTED].nr);
+			print_cell(9, row->classes[KMEM_FRAG_POLLUTED].nr);
+		}
+		if (xnode)
+			print_cell(12, row->free_other_node.nr);
+		printf("\n");
+		if (r->caller)
+			print_interval_callers(r, row);
+	}
+}
+
 static int print_page_result(const struct kmem_report *r)
 {
 	kmem_page__finish(r->kp);
@@ -367,6 +438,8 @@ static int print_page_result(const struct kmem_report *r)
 	print_grid(r);
 	print_fragmentation(r);
 	print_node_traffic(r);
+	if (r->iv)
+		print_intervals(r);
 	return 0;
 }
 

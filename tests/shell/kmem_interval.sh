@@ -1,0 +1,143 @@
+#!/bin/bash
+# perf kmem stat --page -I: intervals of trace time against perf script (exclusive)
+# SPDX-License-Identifier: GPL-2.0
+#
+# Records a workload that allocates in bursts, then checks perf kmem stat
+# --page -I 200 --caller --json: the rows add up to the summary's totals
+# (allocations, frees, failures, each fallback class) and the last row's
+# live bytes are the summary's still-live bytes; and every row equals a
+# count of perf script --ns lines in [start, start + 200 ms) from the first
+# page event: allocations, frees and failures with their bytes, and the
+# callsite rows' hits and bytes are the interval's by their callsite.
+# -I 0 and -I x get one line.
+
+set -u
+
+if [ "$(id -u)" != 0 ]; then
+	echo "skip: recording the kmem tracepoints needs root"
+	exit 2
+fi
+if [ ! -d /sys/kernel/tracing/events/kmem ]; then
+	echo "skip: no kmem tracepoints"
+	exit 2
+fi
+
+dir=$(mktemp -d /tmp/kmem-interval.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+data="$dir/perf.data"
+err=0
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+if ! perf kmem record --page -o "$data" -- sh -c \
+	'for i in 1 2 3; do cat /usr/bin/* >/dev/null 2>&1; sleep 0.3; done' \
+	>"$dir/record.log" 2>&1; then
+	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
+	exit 2
+fi
+
+perf kmem stat --page --caller -l 1000000 -I 200 --json -i "$data" \
+	>"$dir/stat.json" 2>"$dir/err" || fail "-I 200: $(tail -n 1 "$dir/err")"
+perf script -i "$data" --ns -F time,event,trace 2>/dev/null >"$dir/script" ||
+	fail "perf script"
+
+python3 - "$dir" <<'PYEOF' || err=1
+import collections
+import json
+import re
+import sys
+
+d = sys.argv[1]
+doc = json.load(open(f'{d}/stat.json'))
+page = doc['page']
+s, iv = page['summary'], page['intervals']
+rows, length = iv['rows'], iv['length_ns']
+ok = True
+
+
+def fail(msg):
+    global ok
+    print('FAIL:', msg)
+    ok = False
+
+
+def total(key):
+    return {k: sum(r[key][k] for r in rows) for k in ('count', 'bytes')}
+
+
+for key, want in (('allocations', s['total_allocations']),
+                  ('frees', s['total_frees']), ('failures', s['failures'])):
+    if total(key) != want:
+        fail(f'{key}: the rows add up to {total(key)}, the summary says {want}')
+frag = page.get('fragmentation', {})
+for c in ('claimed', 'converted', 'polluted'):
+    if c in rows[0] and total(c) != frag['classes'][c]:
+        fail(f'{c}: rows {total(c)}, summary {frag["classes"][c]}')
+if rows[-1]['live_bytes'] != s['allocated_only']['still_live']['bytes']:
+    fail(f'live bytes at the end {rows[-1]["live_bytes"]}, summary '
+         f'{s["allocated_only"]["still_live"]["bytes"]}')
+
+# perf script's own count per interval, from the first page event.
+LINE = re.compile(r'^\s*(\d+)\.(\d{9}):\s+kmem:(mm_page_alloc|mm_page_free|mm_page_alloc_extfrag):'
+                  r'.*?pfn=(0x[0-9a-f]+|-1|\d+)(?:\s+order=(\d+))?')
+events = []
+for line in open(f'{d}/script'):
+    m = LINE.match(line)
+    if m:
+        sec, ns, ev, pfn, order = m.groups()
+        events.append((int(sec) * 10**9 + int(ns), ev, pfn, int(order or 0)))
+first = min(t for t, *_ in events)
+want = collections.defaultdict(lambda: collections.Counter())
+for t, ev, pfn, order in events:
+    c = want[(t - first) // length]
+    size = 4096 << order
+    if ev == 'mm_page_alloc' and pfn == '-1':
+        c['fail'] += 1
+        c['fail_bytes'] += size
+    elif ev == 'mm_page_alloc':
+        c['alloc'] += 1
+        c['alloc_bytes'] += size
+    elif ev == 'mm_page_free':
+        c['free'] += 1
+        c['free_bytes'] += size
+busy = 0
+for i, r in enumerate(rows):
+    if r['start_ns'] != i * length:
+        fail(f'row {i} starts at {r["start_ns"]}')
+    got = collections.Counter({
+        'alloc': r['allocations']['count'], 'alloc_bytes': r['allocations']['bytes'],
+        'free': r['frees']['count'], 'free_bytes': r['frees']['bytes'],
+        'fail': r['failures']['count'], 'fail_bytes': r['failures']['bytes']})
+    w = want.get(i, collections.Counter())
+    if +got != +w:
+        fail(f'interval {i}: ours {dict(+got)}, perf script {dict(+w)}')
+    if sum(c['hits'] for c in r.get('callers', [])) != r['allocations']['count']:
+        fail(f'interval {i}: its callsites do not add up to its allocations')
+    busy += bool(r['allocations']['count'])
+if len(rows) != max(want) + 1:
+    fail(f'{len(rows)} rows, perf script spans {max(want) + 1} intervals')
+if busy < 3:
+    fail(f'only {busy} intervals allocated: the test proves little')
+if ok:
+    print(f'ok   {len(rows)} intervals of {length // 10**6} ms, {busy} with allocations: '
+          'each as perf script counts, and they add up to the summary')
+sys.exit(0 if ok else 1)
+PYEOF
+
+for bad in 0 x -5; do
+	if perf kmem stat --page -I "$bad" -i "$data" >/dev/null 2>"$dir/err"; then
+		fail "-I $bad: exit 0"
+	elif [ "$(grep -c . "$dir/err")" -ne 1 ] || ! grep -q "invalid -I" "$dir/err"; then
+		fail "-I $bad: $(head -n 2 "$dir/err")"
+	fi
+done
+
+if [ $err -ne 0 ]; then
+	echo "kmem interval test [Failed]"
+	exit 1
+fi
+echo "kmem interval test [Success]"
+exit 0
