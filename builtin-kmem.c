@@ -310,8 +310,8 @@ static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
 		      machine__process_fork_event(machine, &event, &sample) :
 		      machine__process_exit_event(machine, &event, &sample);
 	}
-	if (run->tasks)
-		kmem_tasks__comm_changed(run->tasks);
+	if (run->tasks && ev->kind != KMEM_EVENT_TASK_EXIT)
+		kmem_tasks__forget(run->tasks, ev->task.tid);
 	return err;
 }
 

@@ -124,35 +124,27 @@ const char *kmem_tasks__comm(const struct kmem_tasks *tasks, u32 id)
 }
 
 /*
- * The name @thread had at @time, and the times it had it from and until.
- * perf keeps a thread's names newest first, each with the time it began.
+ * The name @thread had at @time, and the times it had it from and until;
+ * NULL if it has none.  perf keeps a thread's names newest first, each
+ * with the time it began.  The caller holds the thread's comm_lock.
  */
 static const char *comm_at(struct thread *thread, u64 time, u64 *from,
-			   u64 *until, char *buf, size_t size)
+			   u64 *until)
 {
 	struct comm *comm, *found = NULL;
 	u64 newer = ~0ULL;
 
-	down_read(thread__comm_lock(thread));
 	list_for_each_entry(comm, thread__comm_list(thread), list) {
 		found = comm;
 		if (comm->start <= time)
 			break;
 		newer = comm->start;
 	}
-	if (found) {
-		snprintf(buf, size, "%s", comm__str(found));
-		*from = found->start <= time ? found->start : 0;
-		*until = found->start <= time ? newer : found->start;
-	}
-	up_read(thread__comm_lock(thread));
-	if (!found) {
-		/* As perf names a thread it has no name for. */
-		snprintf(buf, size, ":%d", thread__tid(thread));
-		*from = 0;
-		*until = ~0ULL;
-	}
-	return buf;
+	if (!found)
+		return NULL;
+	*from = found->start <= time ? found->start : 0;
+	*until = found->start <= time ? newer : found->start;
+	return comm__str(found);
 }
 
 static bool left_out(const struct kmem_tasks *tasks, int pid, int tid,
@@ -165,37 +157,50 @@ static bool left_out(const struct kmem_tasks *tasks, int pid, int tid,
 	       (c->comms && !strlist__has_entry(c->comms, comm));
 }
 
+/* The key and filter of a task of @pid and @tid, named @comm. */
+static int set_task(struct kmem_tasks *tasks, struct cached_task *ct, int pid,
+		    u32 tid, const char *comm)
+{
+	ct->filtered = left_out(tasks, pid, tid, comm);
+	switch (tasks->config.key) {
+	case KMEM_TASK_PID:
+		ct->key = pid;
+		return 0;
+	case KMEM_TASK_COMM:
+		return comm_id(tasks, comm, &ct->key);
+	case KMEM_TASK_NONE:
+	default:
+		ct->key = 0;
+		return 0;
+	}
+}
+
 /* Look @tid up in perf's threads, as of @time. */
 static int find_task(struct kmem_tasks *tasks, struct cached_task *ct,
 		     u32 tid, u64 time)
 {
 	struct thread *thread = machine__find_thread(tasks->machine, -1, tid);
-	char comm[64];
-	int pid = tid, err = 0;
+	const char *comm = NULL;
+	char noname[16];
+	int pid = tid, err;
 
 	ct->tid = tid;
 	ct->from = 0;
 	ct->until = ~0ULL;
 	if (thread) {
-		comm_at(thread, time, &ct->from, &ct->until, comm, sizeof(comm));
 		if (thread__pid(thread) > 0)
 			pid = thread__pid(thread);
+		down_read(thread__comm_lock(thread));
+		comm = comm_at(thread, time, &ct->from, &ct->until);
+		if (comm)
+			err = set_task(tasks, ct, pid, tid, comm);
+		up_read(thread__comm_lock(thread));
 		thread__put(thread);
-	} else {
-		snprintf(comm, sizeof(comm), ":%u", tid);
 	}
-	ct->filtered = left_out(tasks, pid, tid, comm);
-	switch (tasks->config.key) {
-	case KMEM_TASK_PID:
-		ct->key = pid;
-		break;
-	case KMEM_TASK_COMM:
-		err = comm_id(tasks, comm, &ct->key);
-		break;
-	case KMEM_TASK_NONE:
-	default:
-		ct->key = 0;
-		break;
+	if (!comm) {
+		/* As perf names a thread it has no name for. */
+		snprintf(noname, sizeof(noname), ":%u", tid);
+		err = set_task(tasks, ct, pid, tid, noname);
 	}
 	ct->valid = !err;
 	return err;
@@ -216,10 +221,7 @@ int kmem_tasks__key(struct kmem_tasks *tasks, u32 tid, u64 time, u32 *key)
 	return ct->filtered;
 }
 
-void kmem_tasks__comm_changed(struct kmem_tasks *tasks)
+void kmem_tasks__forget(struct kmem_tasks *tasks, u32 tid)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(tasks->cache); i++)
-		tasks->cache[i].valid = false;
+	tasks->cache[hash_32(tid, CACHE_BITS)].valid = false;
 }

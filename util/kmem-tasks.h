@@ -63,9 +63,9 @@ int kmem_tasks__key(struct kmem_tasks *tasks, u32 tid, u64 time, u32 *key);
 const char *kmem_tasks__comm(const struct kmem_tasks *tasks, u32 id);
 
 /*
- * A COMM record was processed: a cached name may have an end now.  Call
- * it after perf's thread tracking took the record.
+ * A COMM or FORK record of @tid was processed: what is cached of it may
+ * have an end now.  Call it after perf's thread tracking took the record.
  */
-void kmem_tasks__comm_changed(struct kmem_tasks *tasks);
+void kmem_tasks__forget(struct kmem_tasks *tasks, u32 tid);
 
 #endif /* __PERF_KMEM_TASKS_H */
