@@ -1257,6 +1257,24 @@ static int fill_map(struct kmem_run *run, struct kmem_map *map,
 }
 
 /* --map: the pageblocks the trace allocated into, as an SVG picture. */
+/* The map needs the pageblock order, and one it can draw. */
+static bool map_unusable(struct kmem_run *run)
+{
+	const struct kmem_trace_info *info = run->info;
+
+	if (!kmem_frag__has_classes(run->kf)) {
+		pr_err("perf kmem: --map needs the pageblock order: %s\n",
+		       info->pageblock_why);
+		return true;
+	}
+	if (info->pageblock_order > KMEM_MAP_MAX_ORDER) {
+		pr_err("perf kmem: --map draws pageblocks of order %d at most, not %d\n",
+		       KMEM_MAP_MAX_ORDER, info->pageblock_order);
+		return true;
+	}
+	return false;
+}
+
 static int write_map(struct kmem_run *run, struct kmem_output *out)
 {
 	const struct kmem_frag_pageblock *blocks;
@@ -1266,11 +1284,8 @@ static int write_map(struct kmem_run *run, struct kmem_output *out)
 	size_t nr = 0;
 	int err;
 
-	if (!run->kp || !kmem_frag__has_classes(run->kf)) {
-		pr_err("perf kmem: --map needs the page analysis and the pageblock order: %s\n",
-		       run->kp ? info->pageblock_why : "add --page");
+	if (map_unusable(run))
 		return -EINVAL;
-	}
 	blocks = kmem_frag__pageblocks(run->kf, &nr);
 	if (!nr) {
 		pr_err("perf kmem: --map: %s has no page allocation to draw\n",
@@ -1425,6 +1440,10 @@ static int kmem_stat(struct perf_kmem *kmem)
 		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
 		return -EINVAL;
 	}
+	if (kmem->map_name && !kmem->page) {
+		pr_err("perf kmem: --map draws the page analysis: add --page\n");
+		return -EINVAL;
+	}
 	if (kmem->folded && (!kmem->page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits")))) {
@@ -1459,6 +1478,11 @@ static int kmem_stat(struct perf_kmem *kmem)
 	if (err)
 		return output_close(&out, err);
 	run = kmem_run__new(kmem);
+	/* A file's pageblock order is known before its events are read. */
+	if (run && kmem->map_name && run->kf && map_unusable(run)) {
+		kmem_run__delete(run);
+		run = NULL;
+	}
 	if (!run) {
 		output_close(&map, -EINVAL);
 		return output_close(&out, -EINVAL);

@@ -18,6 +18,7 @@
 #include <perf/event.h>
 
 #include "header.h"
+#include "kmem-columns.h"
 #include "kmem-file.h"
 
 /*
@@ -79,7 +80,7 @@ static int read_file_header(const char *path, struct perf_file_header *h,
 int kmem_file__check(const char *path, bool force, char *buf, size_t size)
 {
 	struct perf_file_header h;
-	char header_path[PATH_MAX];
+	char header_path[PATH_MAX], announced[32], present[32];
 	struct stat st;
 	bool is_dir;
 
@@ -103,9 +104,10 @@ int kmem_file__check(const char *path, bool force, char *buf, size_t size)
 	}
 	if (h.data.offset + h.data.size > (u64)st.st_size) {
 		snprintf(buf, size,
-			 "truncated: %" PRIu64 " bytes of data announced, %" PRIu64 " in the file",
-			 h.data.size,
-			 (u64)st.st_size - min((u64)st.st_size, h.data.offset));
+			 "truncated: %s bytes of data announced, %s in the file",
+			 kmem_commas(h.data.size, announced, sizeof(announced)),
+			 kmem_commas((u64)st.st_size - min((u64)st.st_size, h.data.offset),
+				     present, sizeof(present)));
 		return -1;
 	}
 	if (!test_bit(HEADER_TRACING_DATA, h.adds_features) &&

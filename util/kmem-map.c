@@ -379,7 +379,7 @@ static void write_head(struct kmem_map *map, FILE *fp, int height)
 }
 
 struct map_totals {
-	u64	touched;	/* pageblocks allocated into */
+	u64	allocated;	/* pageblocks allocated into */
 	u64	mixed;
 	u64	with_fallbacks;
 };
@@ -398,7 +398,7 @@ static void write_subtitle(struct kmem_map *map, FILE *fp,
 	print_size(fp, map->page_size, cell_pfn_shift(map));
 	fprintf(fp, "); %" PRIu64 " pageblocks allocated into, %" PRIu64
 		" mixed, %" PRIu64 " with fallbacks</text>\n",
-		t->touched, t->mixed, t->with_fallbacks);
+		t->allocated, t->mixed, t->with_fallbacks);
 }
 
 /*
@@ -474,7 +474,8 @@ struct cell_sum {
 	u64			allocs[KMEM_MAP_NR_TYPES];
 	u64			fallbacks;
 	u64			remote_frees;
-	u64			touched;
+	u64			blocks;		/* in the trace */
+	u64			allocated;	/* of them, allocated into */
 	u64			mixed;
 	int			node;	/* -2: blocks of several nodes */
 	struct stored_block	*busiest;
@@ -507,9 +508,10 @@ static void add_to_cell(struct cell_sum *c, struct stored_block *b)
 		c->allocs[t] += b->allocs[t];
 	c->fallbacks += b->fallbacks;
 	c->remote_frees += b->remote_frees;
-	c->touched++;
+	c->blocks++;
+	c->allocated += block_allocs(b) > 0;
 	c->mixed += block_types(b) > 1;
-	if (c->touched == 1)
+	if (c->blocks == 1)
 		c->node = b->node;
 	else if (c->node != b->node)
 		c->node = -2;
@@ -530,7 +532,7 @@ static void write_tooltip(struct kmem_map *map, FILE *fp,
 	else
 		fprintf(fp, "%" PRIu64 " pageblocks, %" PRIu64
 			" allocated into, %" PRIu64 " mixed", per_cell,
-			c->touched, c->mixed);
+			c->allocated, c->mixed);
 	if (per_cell == 1 && c->mixed)
 		fputs(", mixed", fp);
 	fputs("\nallocations:", fp);
@@ -611,7 +613,8 @@ static void count_totals(struct kmem_map *map, struct map_totals *t)
 	for (rb = rb_first(&map->blocks); rb; rb = rb_next(rb)) {
 		struct stored_block *b = block_of(rb);
 
-		t->touched++;
+		/* A block may be in the trace for its fallbacks alone. */
+		t->allocated += block_allocs(b) > 0;
 		t->mixed += block_types(b) > 1;
 		t->with_fallbacks += b->fallbacks != 0;
 	}

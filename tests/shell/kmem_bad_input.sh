@@ -128,6 +128,10 @@ expect "--pageblock-order" "invalid --pageblock-order '4294967305'" \
 	"$good" --page --pageblock-order 4294967305
 expect "nine sort keys" "too many sort keys for --page: at most 8" "$good" \
 	--page -s bytes,hit,order,gfp,migtype,page,xnode,callsite,frag
+expect "--map of order 31" "--map draws pageblocks of order 30 at most, not 31" \
+	"$good" --page --map "$dir/map.svg" --pageblock-order 31
+expect "--map without --page" "--map draws the page analysis: add --page" \
+	"$good" --slab --map "$dir/map.svg"
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
 

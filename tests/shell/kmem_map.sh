@@ -52,6 +52,18 @@ rsvg-convert -o "$dir/map.png" "$dir/map.svg" 2>"$dir/rsvg" ||
 	fail "rsvg-convert cannot render the map: $(head -n 2 "$dir/rsvg")"
 perf script -i "$data" -F event,trace 2>/dev/null >"$dir/script"
 
+# The subtitle counts what the text and JSON count: pageblocks allocated
+# into, not those only fallen back into.
+perf kmem stat --page --json --pageblock-order "${order:-9}" -i "$data" \
+	2>/dev/null >"$dir/stat.json"
+want=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["page"]["fragmentation"]["mixed_pageblocks"]["touched"])' \
+	"$dir/stat.json" 2>/dev/null)
+got=$(grep -o '[0-9]* pageblocks allocated into' "$dir/map.svg" | cut -d' ' -f1)
+if [ -z "$want" ] || [ "$got" != "$want" ]; then
+	fail "the map says ${got:-no} pageblocks allocated into, the JSON ${want:-none}"
+fi
+
 python3 - "$dir" "${order:-9}" "$(getconf PAGESIZE)" <<'PYEOF' || err=1
 import re
 import struct
