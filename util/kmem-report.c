@@ -291,6 +291,8 @@ static void page_row(struct kmem_json *j, const struct kmem_report *r,
 	if (r->ctx->xnode)
 		kmem_json__key_u64(j, "freed_remote",
 				   r->ctx->live ? 0 : row->xnode_frees);
+	if (r->ctx->frag_classes && r->ctx->callchains && !r->ctx->live)
+		kmem_json__key_u64(j, "fragmenting", row->fragmenting);
 	kmem_json__end_object(j);
 }
 
