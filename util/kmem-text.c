@@ -61,13 +61,13 @@ static void print_page_summary(const struct kmem_report *r)
 	kmem_print__count("Total allocations:", &s->alloc);
 	kmem_print__count("Total frees:", &s->free);
 	if (s->free_order_differs)
-		kmem_print__plain("Frees of another order than allocated:",
+		kmem_print__plain("Frees of another order:",
 				  s->free_order_differs);
 	if (s->bad_migtype)
-		kmem_print__plain("Unknown migration types (as Special):",
+		kmem_print__plain("Unknown migration types (Special):",
 				  s->bad_migtype);
 	if (s->bad_order)
-		kmem_print__plain("Events ignored (order out of range):",
+		kmem_print__plain("Events ignored (bad order):",
 				  s->bad_order);
 	print_lost_events(r);
 }

@@ -238,9 +238,9 @@ parse_text_summary() {
 	count("fail", "Page allocation failures:") { next }
 	count("alloc", "Total allocations:") { next }
 	count("free", "Total frees:") { next }
-	plain("order_differs", "Frees of another order than allocated:") { next }
-	plain("bad_migtype", "Unknown migration types (as Special):") { next }
-	plain("bad_order", "Events ignored (order out of range):") { next }
+	plain("order_differs", "Frees of another order:") { next }
+	plain("bad_migtype", "Unknown migration types (Special):") { next }
+	plain("bad_order", "Events ignored (bad order):") { next }
 	plain("lost", "Events lost while recording:") { next }
 	$1 == "Order" && $2 == "Unmovable" {
 		split("Unmovable Reclaimable Movable Special", heads, " ")
