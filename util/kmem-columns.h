@@ -49,7 +49,7 @@ struct kmem_column {
 	const char	*key;		/* its -s name; NULL: not a sort key */
 	const char	*alias;		/* another -s name, or NULL */
 	const char	*header;
-	int		width;		/* of every cell; 0: of the widest */
+	int		width;		/* the least; 0: the header's */
 	bool		left;		/* cells flush left */
 	bool		header_left;
 	unsigned int	tables;		/* a bit per table that shows it */

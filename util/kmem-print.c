@@ -73,12 +73,12 @@ static void lay_out(struct table_layout *t, const struct kmem_column *cols,
 
 		if (!kmem_column__shown(col, ctx, table))
 			continue;
-		if (!width) {
+		/* A set width is the least: a wider cell widens its column. */
+		if (!width)
 			width = strlen(kmem_column__header(col, ctx));
-			for (r = 0; r < shown; r++) {
-				col->cell(ctx, rows[r], cell, sizeof(cell));
-				width = max_t(int, width, strlen(cell));
-			}
+		for (r = 0; r < shown; r++) {
+			col->cell(ctx, rows[r], cell, sizeof(cell));
+			width = max_t(int, width, strlen(cell));
 		}
 		t->cols[t->nr] = col;
 		t->widths[t->nr++] = width;
