@@ -99,7 +99,8 @@ struct perf_kmem {
 	enum kmem_task_key	task_key;	/* -s pid or -s comm */
 	bool			task_filter;	/* --pid, --tid or --comm */
 	/* perf config */
-	const char		*default_mode;	/* kmem.default */
+	const char		*default_mode;	/* kmem.default; NULL: unset */
+	bool			mode_from_trace; /* no --page, --slab, config */
 	size_t			queue_size;	/* kmem.queue-size */
 };
 
@@ -136,7 +137,12 @@ struct kmem_run {
 	FILE				*saved_debug_file;
 };
 
-static const char default_mode_slab[] = "slab";
+static const char * const slab_tracepoints[] = {
+	"kmem:kmalloc", "kmem:kfree", "kmem:kmem_cache_alloc",
+	"kmem:kmem_cache_free",
+	/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
+	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node",
+};
 
 /* Thousands separators whatever the locale: "12,345,678". */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
@@ -1411,6 +1417,28 @@ static int report_empty_time(struct kmem_run *run)
 	return -EINVAL;
 }
 
+/*
+ * Without --page, --slab or kmem.default: slab if the trace has slab
+ * events, as perf kmem always did, the page allocator if it has only
+ * page events.  A pipe cannot be looked into first: slab.
+ */
+static void choose_analysis(struct perf_kmem *kmem)
+{
+	const char *path = kmem->input_name;
+	struct stat st;
+	size_t i;
+
+	if (!strcmp(path, "-") || stat(path, &st) || S_ISFIFO(st.st_mode))
+		return;
+	for (i = 0; i < ARRAY_SIZE(slab_tracepoints); i++)
+		if (kmem_file__has_event(path, slab_tracepoints[i]))
+			return;
+	if (kmem_file__has_event(path, "kmem:mm_page_alloc")) {
+		kmem->slab = false;
+		kmem->page = true;
+	}
+}
+
 static int kmem_stat(struct perf_kmem *kmem)
 {
 	struct kmem_output out, map = { .fp = NULL };
@@ -1427,6 +1455,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 		else
 			kmem->input_name = "perf.data";
 	}
+	if (kmem->mode_from_trace)
+		choose_analysis(kmem);
 	if (perf_time__parse_str(&kmem->ptime, kmem->time_str)) {
 		pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
 		       kmem->time_str);
@@ -1507,13 +1537,6 @@ static int kmem_stat(struct perf_kmem *kmem)
 }
 
 /* --- perf kmem record ------------------------------------------------ */
-
-static const char * const slab_tracepoints[] = {
-	"kmem:kmalloc", "kmem:kfree", "kmem:kmem_cache_alloc",
-	"kmem:kmem_cache_free",
-	/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
-	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node",
-};
 
 static void add_arg(const char **argv, int *argc, const char *arg)
 {
@@ -1615,8 +1638,7 @@ static int kmem_config(const char *var, const char *value, void *cb)
 	if (strcmp(var, "kmem.default"))
 		return 0;
 	if (!strcmp(value, "page") || !strcmp(value, "slab")) {
-		kmem->default_mode = strcmp(value, "page") ? default_mode_slab :
-							     "page";
+		kmem->default_mode = value;
 		return 0;
 	}
 	pr_err("perf kmem: invalid kmem.default '%s': use page or slab\n", value);
@@ -1644,7 +1666,6 @@ int cmd_kmem(int argc, const char **argv)
 	struct perf_kmem kmem = {
 		.lines = -1,
 		.pageblock_order = -1,
-		.default_mode = default_mode_slab,
 		.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
 	};
 	const struct option options[] = {
@@ -1724,10 +1745,11 @@ int cmd_kmem(int argc, const char **argv)
 	if (argc)
 		usage_with_options(usage, options);
 	if (!kmem.page && !kmem.slab) {
-		if (kmem.default_mode == default_mode_slab)
-			kmem.slab = true;
-		else
+		if (kmem.default_mode && !strcmp(kmem.default_mode, "page"))
 			kmem.page = true;
+		else
+			kmem.slab = true;
+		kmem.mode_from_trace = !kmem.default_mode;
 	}
 	err = kmem_stat(&kmem);
 	free((void *)usage[0]);

@@ -218,3 +218,51 @@ out:
 	close(fd);
 	return pos;
 }
+
+/*
+ * HEADER_EVENT_DESC: the number of events and the size of an attr, then
+ * for each event its attr, its number of ids, its name (a u32 length,
+ * then the name, padded) and its ids.
+ */
+static bool event_desc_has(const u8 *p, size_t size, const char *name)
+{
+	const u8 *end = p + size;
+	u32 nr, attr_size, nr_ids, len, i;
+
+	if (size < 8)
+		return false;
+	memcpy(&nr, p, 4);
+	memcpy(&attr_size, p + 4, 4);
+	p += 8;
+	for (i = 0; i < nr; i++) {
+		if ((size_t)(end - p) < (size_t)attr_size + 8)
+			return false;
+		p += attr_size;
+		memcpy(&nr_ids, p, 4);
+		memcpy(&len, p + 4, 4);
+		p += 8;
+		if (len > (size_t)(end - p))
+			return false;
+		if (strnlen((const char *)p, len) == strlen(name) &&
+		    !memcmp(p, name, strlen(name)))
+			return true;
+		p += len;
+		if (nr_ids > (size_t)(end - p) / sizeof(u64))
+			return false;
+		p += nr_ids * sizeof(u64);
+	}
+	return false;
+}
+
+bool kmem_file__has_event(const char *path, const char *name)
+{
+	void *buf;
+	size_t size;
+	bool found;
+
+	if (kmem_file__feature(path, HEADER_EVENT_DESC, &buf, &size))
+		return false;
+	found = event_desc_has(buf, size, name);
+	free(buf);
+	return found;
+}

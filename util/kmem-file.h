@@ -57,4 +57,10 @@ u64 kmem_file__record_offset(const char *path, u64 nr);
  */
 int kmem_file__feature(const char *path, int feat, void **buf, size_t *size);
 
+/*
+ * Does the event list of the perf.data file @path (HEADER_EVENT_DESC) have
+ * an event named @name ("kmem:kmalloc")?  false too if it cannot tell.
+ */
+bool kmem_file__has_event(const char *path, const char *name);
+
 #endif /* __PERF_KMEM_FILE_H */
