@@ -503,6 +503,11 @@ static const char *callsite_name(void *arg, u64 callsite, char *buf,
 		snprintf(buf, size, "%#" PRIx64, callsite);
 		return buf;
 	}
+	/* Not an allocator address shown as if it were a callsite. */
+	if (callsite_resolver__named_none(run->resolver)) {
+		snprintf(buf, size, "(unresolved) %#" PRIx64, callsite);
+		return buf;
+	}
 	return callsite_resolver__name(run->resolver, callsite,
 				       run->kmem->raw_ip || verbose > 0, buf,
 				       size);
@@ -1387,6 +1392,24 @@ static int check_readable(const char *opt, const char *path)
 	return -EINVAL;
 }
 
+/*
+ * No kernel address had a symbol: say which kernel's were looked for,
+ * where, and how to get them.
+ */
+static void report_no_symbols(struct kmem_run *run)
+{
+	char bid[SBUILD_ID_SIZE] = "unknown";
+	struct dso *kernel;
+
+	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
+	if (kernel && dso__has_build_id(kernel))
+		build_id__sprintf(dso__bid(kernel), bid);
+	dso__put(kernel);
+	pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
+		   run->session->header.env.os_release ?: "release unknown",
+		   bid, buildid_dir);
+}
+
 /* --pid, --tid and --comm that chose no allocation: nothing to show. */
 static bool no_task_allocated(struct kmem_run *run)
 {
@@ -1523,7 +1546,7 @@ static int kmem_stat(struct perf_kmem *kmem)
 	if (!err && kmem->task_filter && no_task_allocated(run))
 		err = -EINVAL;
 	if (!err && run->resolver && callsite_resolver__named_none(run->resolver))
-		pr_warning("perf kmem: no kernel symbols of the recording kernel: callsites are unresolved addresses; give its --kallsyms or --vmlinux\n");
+		report_no_symbols(run);
 	if (!err && (!stopped || run->nr_events))
 		err = print_results(run, &out);
 	if (!err && kmem->map_name && (!stopped || run->nr_events))
@@ -1587,6 +1610,9 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	for (i = 0; i < argc; i++)
 		add_arg(rec_argv, &rec_argc, argv[i]);
 	err = cmd_record(rec_argc, rec_argv);
+	/* The kernel's symbols are in this machine's build-id cache. */
+	if (!err)
+		pr_info("perf kmem: to analyse it on another machine, take its kernel symbols along: perf archive\n");
 out:
 	free(rec_argv);
 	return err;

@@ -141,6 +141,23 @@ expect "--map without --page" "--map draws the page analysis: add --page" \
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
 
+# Another machine's trace without its kernel's symbols (the bundled one,
+# an empty build-id cache): one line, and callsites marked unresolved.
+sample="$(dirname "$0")/../../data/sample.perf.data"
+if [ -f "$sample" ] && ! grep -q "$(uname -r)" "$sample" 2>/dev/null; then
+	mkdir -p "$dir/no-buildids"
+	perf --buildid-dir "$dir/no-buildids" kmem stat --page --caller -l 3 \
+		-i "$sample" >"$dir/out" 2>"$dir/err"
+	if [ "$(grep -c . "$dir/err")" -ne 1 ] ||
+	   ! grep -q "no symbols of the recording kernel (.*, build-id [0-9a-f]*) in the build-id cache .*perf archive" "$dir/err" ||
+	   ! grep -q "| (unresolved) 0x" "$dir/out"; then
+		echo "FAIL no kernel symbols: $(head -n 2 "$dir/err")"
+		failures=$((failures + 1))
+	else
+		echo "ok   no kernel symbols: $(cut -c1-100 "$dir/err")..."
+	fi
+fi
+
 # Sampled: most frees would have no allocation, every count 1/2 of the truth.
 if perf record -q -c 2 -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	-o "$dir/sampled.data" -- true >/dev/null 2>&1; then
