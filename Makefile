@@ -43,7 +43,7 @@ EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 	tools/perf tools/arch tools/scripts tools/build tools/include \
 	tools/lib/api tools/lib/subcmd tools/lib/perf tools/lib/symbol \
 	'tools/lib/*.c' scripts/checkpatch.pl scripts/spelling.txt \
-	scripts/const_structs.checkpatch
+	scripts/const_structs.checkpatch scripts/kernel-doc
 
 SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

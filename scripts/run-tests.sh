@@ -168,6 +168,24 @@ run_checkpatch() {
 	done < <(our_c_files)
 }
 
+# (d) kernel-doc -Wall on the headers of our engines: each comment that
+# opens with '/**' must describe what it declares, all its parameters.
+run_kerneldoc() {
+	local kerneldoc=${checkpatch%/checkpatch.pl}/kernel-doc out
+
+	if [ ! -f "$kerneldoc" ]; then
+		skip "kernel-doc: $kerneldoc missing (make clean; make)"
+		return
+	fi
+	out=$(perl "$kerneldoc" -Wall -none "$top"/util/kmem-*.h 2>&1)
+	if [ -n "$out" ]; then
+		fail "kernel-doc: util/kmem-*.h"
+		echo "$out" | head -n 20 | sed 's/^/    /'
+	else
+		pass "kernel-doc: util/kmem-*.h"
+	fi
+}
+
 # (e) shellcheck, one result per script.
 run_shellcheck() {
 	local f
@@ -300,6 +318,7 @@ run_c_suite "$perf" "" "" output
 run_c_suite "$perf" "" "" frag
 run_shell_tests
 run_checkpatch
+run_kerneldoc
 if [ "$sanitize" = 1 ]; then
 	# Leaks count too: perf kmem stat and the suite run leak free.
 	export ASAN_OPTIONS=detect_leaks=1

@@ -108,18 +108,48 @@ struct kmem_page_summary {
 
 struct kmem_page;
 
+/**
+ * kmem_page__new - start a page allocator analysis
+ * @config: the trace's page size, migration type numbering and nodes,
+ *	and which tables to keep; copied
+ *
+ * Return: the analysis, or NULL without memory.
+ */
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config);
+
+/**
+ * kmem_page__delete - free an analysis, its live pages and its rows
+ * @kp: the analysis, or NULL
+ */
 void kmem_page__delete(struct kmem_page *kp);
 
 /* Start loading what an event of @pfn will touch; it comes soon. */
 void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn);
 
-/*
- * Count one event.  An event that cannot be real (its order out of range)
- * is counted as such, in kmem_page_summary::bad_order, and left out.
- * Both return 0 or -ENOMEM.
+/**
+ * kmem_page__alloc - count an mm_page_alloc event
+ * @kp: the analysis
+ * @ev: the event; pfn KMEM_PAGE_NO_PFN for a failed allocation
+ *
+ * Events come in time order.  An event that cannot be real (its order
+ * out of range) is counted as such, in kmem_page_summary::bad_order, and
+ * left out.  A pfn still live is allocated again: the old allocation is
+ * counted as dropped (its free was not seen).
+ *
+ * Return: 0 or -ENOMEM.
  */
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
+
+/**
+ * kmem_page__free - count an mm_page_free event
+ * @kp: the analysis
+ * @ev: the event
+ *
+ * The free of a live pfn ends its allocation; any other is freed-only,
+ * or not counted at all under kmem_page_config::allocations_filtered.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev);
 
 typedef void (*kmem_page_live_fn)(u32 tag, int order, void *arg);
@@ -131,6 +161,7 @@ void kmem_page__walk_live(struct kmem_page *kp, kmem_page_live_fn fn,
 /* After the last event: settle the live pages. */
 void kmem_page__finish(struct kmem_page *kp);
 
+/* The totals: running ones, and the still-live split after _finish(). */
 const struct kmem_page_summary *kmem_page__summary(const struct kmem_page *kp);
 
 /* Allocations of @order in @col; orders run 0..kmem_page__grid_orders()-1. */

@@ -83,13 +83,27 @@ struct kmem_slab_summary {
 
 struct kmem_slab;
 
+/**
+ * kmem_slab__new - start a slab allocator analysis
+ * @config: which tables to keep; copied
+ *
+ * Return: the analysis, or NULL without memory.
+ */
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config);
+
+/**
+ * kmem_slab__delete - free an analysis, its live objects and its rows
+ * @ks: the analysis, or NULL
+ */
 void kmem_slab__delete(struct kmem_slab *ks);
 
 /* Start loading what an event of @ptr will touch; it comes soon. */
 void kmem_slab__prefetch(const struct kmem_slab *ks, u64 ptr);
 
-/* Both return 0 or -ENOMEM. */
+/*
+ * Count a kmalloc/kmem_cache_alloc or kfree/kmem_cache_free event, in
+ * time order.  Both return 0 or -ENOMEM.
+ */
 int kmem_slab__alloc(struct kmem_slab *ks,
 		     const struct kmem_slab_alloc_event *ev);
 int kmem_slab__free(struct kmem_slab *ks,
@@ -98,6 +112,7 @@ int kmem_slab__free(struct kmem_slab *ks,
 /* After the last event: settle the live objects. */
 void kmem_slab__finish(struct kmem_slab *ks);
 
+/* The totals: running ones, and the still-live split after _finish(). */
 const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks);
 
 /*

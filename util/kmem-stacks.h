@@ -38,6 +38,7 @@ typedef const char *(*kmem_stacks_name_fn)(u64 ip, void *arg);
 
 struct kmem_stacks;
 
+/* An empty set of callchains; NULL without memory. */
 struct kmem_stacks *kmem_stacks__new(void);
 void kmem_stacks__delete(struct kmem_stacks *st);
 
