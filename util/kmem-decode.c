@@ -652,6 +652,8 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 							     sample->callchain);
 	err = note_gfp_name(dec, evsel, sample, page->gfp);
 	page->tag = 0;
+	/* The caller's to set, if it groups tasks: kmem_page_event::task. */
+	page->task = 0;
 	if (!err && dec->config.stacks)
 		err = chain_tag(dec, sample, &page->tag);
 	return err ?: 1;

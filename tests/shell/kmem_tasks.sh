@@ -113,6 +113,8 @@ ours_pids = {p for comm, p, *_ in events
              if comm in ('kmemtest-sh', 'kmemtest-dd', 'cat')}
 unnamed = sum(1 for comm, p, t, ev, pfn, order in events
               if comm.startswith(':') and ev == 'mm_page_alloc' and p in ours_pids)
+unnamed_all = sum(1 for comm, p, t, ev, pfn, order in events
+                  if comm.startswith(':') and ev == 'mm_page_alloc')
 for key in ('comm', 'pid'):
     doc = json.load(open(f'{d}/by-{key}.json'))
     ours = collections.defaultdict(lambda: [0, 0])
@@ -126,7 +128,7 @@ for key in ('comm', 'pid'):
     # perf script names a thread it met before any COMM of it ':TID'; we
     # look the name up by time, and may find one that came later.  Those
     # few allocations may be under another name: by at most their number.
-    slack = unnamed if key == 'comm' else 0
+    slack = unnamed_all if key == 'comm' else 0
     for d_ in (ours, want):
         for name in [n for n in d_ if str(n).startswith(':')]:
             del d_[name]
