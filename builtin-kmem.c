@@ -1012,6 +1012,7 @@ static struct kmem_report_trace report_trace(struct kmem_run *run)
 		.events_out_of_order = kmem_queue__nr_late(run->queue),
 		.callsites_unresolved = run->resolver &&
 			callsite_resolver__named_none(run->resolver),
+		.sampled = run->info->sampled,
 	};
 }
 
@@ -1547,6 +1548,9 @@ static int kmem_stat(struct perf_kmem *kmem)
 		err = -EINVAL;
 	if (!err && run->resolver && callsite_resolver__named_none(run->resolver))
 		report_no_symbols(run);
+	if (!err && run->info->sampled[0])
+		pr_warning("perf kmem: %s: counts are of sampled events, and allocations and frees cannot be paired\n",
+			   run->info->sampled);
 	if (!err && (!stopped || run->nr_events))
 		err = print_results(run, &out);
 	if (!err && kmem->map_name && (!stopped || run->nr_events))

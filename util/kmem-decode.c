@@ -823,29 +823,30 @@ static bool format_is_laid_out(struct evsel *evsel, char *err, size_t err_size)
 }
 
 /*
- * Live pages and objects pair each allocation with its free: an event
- * recorded one time in N (perf record -c N, or -F) leaves most frees
- * without their allocation and every count 1/N of the truth.
+ * Live pages and objects pair each allocation with its free: of an event
+ * recorded one time in N (perf record -c N, or -F), most frees have no
+ * allocation and every count is of sampled events.  Say so, once.
  */
-static bool has_every_event(struct evsel *evsel, char *err, size_t err_size)
+static void note_sampling(struct kmem_decoder *dec, struct evsel *evsel)
 {
 	const struct perf_event_attr *attr = &evsel->core.attr;
+	struct kmem_trace_info *info = &dec->info;
 
-	if (!attr->freq && attr->sample_period == 1)
-		return true;
+	if ((!attr->freq && attr->sample_period == 1) || info->sampled[0])
+		return;
 	if (attr->freq)
-		snprintf(err, err_size,
-			 "%s was sampled at %" PRIu64 " Hz: perf kmem needs every event, as 'perf kmem record' records them",
-			 evsel__name(evsel), (u64)attr->sample_freq);
+		snprintf(info->sampled, sizeof(info->sampled),
+			 "%s was sampled at %" PRIu64 " Hz", evsel__name(evsel),
+			 (u64)attr->sample_freq);
 	else
-		snprintf(err, err_size,
-			 "%s was sampled, one event in %" PRIu64 ": perf kmem needs every event, as 'perf kmem record' records them",
+		snprintf(info->sampled, sizeof(info->sampled),
+			 "%s was sampled, one event in %" PRIu64,
 			 evsel__name(evsel), (u64)attr->sample_period);
-	return false;
 }
 
-/* An event perf kmem can read: its format, well formed, and every event. */
-static bool is_usable(struct evsel *evsel, char *err, size_t err_size)
+/* An event perf kmem can read: its format, well formed. */
+static bool is_usable(struct kmem_decoder *dec, struct evsel *evsel, char *err,
+		      size_t err_size)
 {
 	if (!evsel->tp_format) {
 		snprintf(err, err_size,
@@ -853,8 +854,8 @@ static bool is_usable(struct evsel *evsel, char *err, size_t err_size)
 			 evsel__name(evsel));
 		return false;
 	}
-	return format_is_laid_out(evsel, err, err_size) &&
-	       has_every_event(evsel, err, err_size);
+	note_sampling(dec, evsel);
+	return format_is_laid_out(evsel, err, err_size);
 }
 
 static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
@@ -909,7 +910,7 @@ static void setup_pageblock_order(struct kmem_decoder *dec,
 static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
 			 char *err, size_t err_size)
 {
-	if (extfrag && (!is_usable(extfrag, err, err_size) ||
+	if (extfrag && (!is_usable(dec, extfrag, err, err_size) ||
 			setup_extfrag_fields(extfrag, &dec->extfrag, err,
 					     err_size)))
 		return -EINVAL;
@@ -931,11 +932,11 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 			 dec->session->data->path);
 		return -EINVAL;
 	}
-	if (alloc && (!is_usable(alloc, err, err_size) ||
+	if (alloc && (!is_usable(dec, alloc, err, err_size) ||
 		      setup_page_fields(dec, alloc, &dec->page_alloc, true,
 					err, err_size)))
 		return -EINVAL;
-	if (free_ev && (!is_usable(free_ev, err, err_size) ||
+	if (free_ev && (!is_usable(dec, free_ev, err, err_size) ||
 			setup_page_fields(dec, free_ev, &dec->page_free, false,
 					  err, err_size)))
 		return -EINVAL;
@@ -966,7 +967,7 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 
 		if (!evsel)
 			continue;
-		if (!is_usable(evsel, err, err_size) ||
+		if (!is_usable(dec, evsel, err, err_size) ||
 		    setup_slab_fields(evsel, &dec->slab[i], is_alloc, err,
 				      err_size))
 			return -EINVAL;

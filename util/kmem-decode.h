@@ -106,6 +106,8 @@ struct kmem_trace_info {
 	bool	has_cpu_nodes;	/* the topology says which CPU is on which node */
 	bool	has_mem2node;	/* the memory topology maps pfns to nodes */
 	bool	topology_corrupt;	/* recorded, but could not be read */
+	/* "" or how an event was sampled: counts are of sampled events. */
+	char	sampled[96];
 };
 
 struct kmem_decoder;

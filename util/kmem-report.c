@@ -130,6 +130,8 @@ static void perf_data(struct kmem_json *j, const struct kmem_report_trace *t)
 	kmem_json__key_u64(j, "events_lost", t->events_lost);
 	kmem_json__key_u64(j, "events_too_short", t->events_too_short);
 	kmem_json__key_u64(j, "events_out_of_order", t->events_out_of_order);
+	if (t->sampled && *t->sampled)
+		kmem_json__key_string(j, "sampled", t->sampled);
 	kmem_json__key(j, "callsites_unresolved");
 	kmem_json__bool(j, t->callsites_unresolved);
 	kmem_json__end_object(j);

@@ -50,6 +50,7 @@ struct kmem_report_trace {
 	u64		events_too_short;
 	u64		events_out_of_order;
 	bool		callsites_unresolved;	/* no kernel symbols at all */
+	const char	*sampled;	/* "": every event recorded */
 };
 
 struct kmem_report {

@@ -43,19 +43,28 @@ static void print_lost_events(const struct kmem_report *r)
 	printf(" Totals are approximate: record with a larger -m.\n");
 }
 
+static bool sampled(const struct kmem_report *r)
+{
+	return kmem_decoder__info(r->dec)->sampled[0];
+}
+
 static void print_page_summary(const struct kmem_report *r)
 {
 	const struct kmem_page_summary *s = kmem_page__summary(r->kp);
 	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
 
 	printf("\n SUMMARY (page allocator)\n ========================\n\n");
-	kmem_print__count("Pages allocated+freed:", &s->life.freed);
-	printf("\n");
-	kmem_print__count("Pages allocated-only:", &alloc_only);
-	kmem_print__count("  still allocated at the end:", &s->life.live);
-	kmem_print__count("  allocated again, free not seen:", &s->life.dropped);
-	kmem_print__count("Pages freed-only:", &s->free_only);
-	printf("\n");
+	/* Of sampled events, allocations and frees cannot be paired. */
+	if (!sampled(r)) {
+		kmem_print__count("Pages allocated+freed:", &s->life.freed);
+		printf("\n");
+		kmem_print__count("Pages allocated-only:", &alloc_only);
+		kmem_print__count("  still allocated at the end:", &s->life.live);
+		kmem_print__count("  allocated again, free not seen:",
+				  &s->life.dropped);
+		kmem_print__count("Pages freed-only:", &s->free_only);
+		printf("\n");
+	}
 	kmem_print__count("Page allocation failures:", &s->fail);
 	printf("\n");
 	kmem_print__count("Total allocations:", &s->alloc);
@@ -476,11 +485,14 @@ static void print_slab_summary(const struct kmem_report *r)
 	printf(" %-34s %13.3f%%\n", "  wasted of allocated:",
 	       kmem_slab__frag(s->bytes_req, s->alloc.bytes));
 	printf("\n");
-	kmem_print__count("Allocated+freed:", &s->life.freed);
-	kmem_print__count("Allocated-only:", &alloc_only);
-	kmem_print__count("  still allocated at the end:", &s->life.live);
-	kmem_print__count("  allocated again, free not seen:", &s->life.dropped);
-	printf("\n");
+	if (!sampled(r)) {
+		kmem_print__count("Allocated+freed:", &s->life.freed);
+		kmem_print__count("Allocated-only:", &alloc_only);
+		kmem_print__count("  still allocated at the end:", &s->life.live);
+		kmem_print__count("  allocated again, free not seen:",
+				  &s->life.dropped);
+		printf("\n");
+	}
 	print_slab_frees(s);
 	printf("\n");
 	kmem_print__count("Allocation failures (requested):", &s->fail);
