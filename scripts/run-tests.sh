@@ -51,7 +51,7 @@ show() {
 }
 
 # Our C suites are the ones whose cases are named "kmem page: ...",
-# "kmem slab: ...", "kmem input: ..." and "kmem frag: ...".
+# "kmem slab: ...", "kmem input: ...", "kmem frag: ..." and "kmem diff: ...".
 suite_number() {
 	"$1" test list 2>&1 |
 		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
@@ -274,7 +274,7 @@ run_fuzz() {
 	local name bin log
 
 	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-		kmem-map kmem-frag kmem-pageblock; do
+		kmem-map kmem-frag kmem-pageblock kmem-diff; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then
@@ -297,6 +297,7 @@ run_c_suite "$perf" "" "" slab
 run_c_suite "$perf" "" "" input
 run_c_suite "$perf" "" "" output
 run_c_suite "$perf" "" "" frag
+run_c_suite "$perf" "" "" diff
 run_shell_tests
 run_checkpatch
 if [ "$sanitize" = 1 ]; then
@@ -308,6 +309,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" input
 	run_c_suite "$asan_perf" "asan: " "-asan" output
 	run_c_suite "$asan_perf" "asan: " "-asan" frag
+	run_c_suite "$asan_perf" "asan: " "-asan" diff
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	run_fuzz_files
