@@ -219,6 +219,25 @@ run_asan_stat() {
 			pass "asan: perf kmem stat $opts"
 		fi
 	done
+	# perf kmem diff: the recording against itself, and against the
+	# bundled trace (other rows, other symbols).
+	for opts in "--page --slab --caller" "--page --json -s hit -l 3"; do
+		# shellcheck disable=SC2086 # $opts is a list of options
+		"$asan_perf" kmem diff $opts "$data" "$data" >"$log" 2>&1
+		rc=$?
+		if [ "${opts#--page --slab}" = "$opts" ]; then
+			# shellcheck disable=SC2086
+			"$asan_perf" kmem diff $opts "$data" \
+				"$top/data/sample.perf.data" >>"$log" 2>&1 ||
+				rc=$?
+		fi
+		if [ $rc -ne 0 ] || sanitizer_report "$log" >/dev/null; then
+			fail "asan: perf kmem diff $opts (exit $rc)"
+			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
+		else
+			pass "asan: perf kmem diff $opts"
+		fi
+	done
 }
 
 # Mutants of fresh recordings (scripts/mutate-perf-data.py; make fuzz-files
@@ -263,6 +282,17 @@ run_valgrind() {
 		pass "valgrind: perf kmem stat --page --caller --alloc (bundled sample)"
 	else
 		fail "valgrind: perf kmem stat --page --caller --alloc (bundled sample)"
+		grep -E 'Invalid|uninitialised|definitely lost|ERROR SUMMARY' "$log" |
+			head -n 10 | sed 's/^/    /'
+	fi
+	if valgrind --error-exitcode=9 --leak-check=full \
+		--errors-for-leak-kinds=definite "$top/build/perf/perf" kmem diff \
+		--page --caller --json "$top/data/sample.perf.data.old" \
+		"$top/data/sample.perf.data" --kallsyms "$top/data/sample.kallsyms" \
+		>/dev/null 2>"$log"; then
+		pass "valgrind: perf kmem diff --page --caller --json (bundled samples)"
+	else
+		fail "valgrind: perf kmem diff --page --caller --json (bundled samples)"
 		grep -E 'Invalid|uninitialised|definitely lost|ERROR SUMMARY' "$log" |
 			head -n 10 | sed 's/^/    /'
 	fi
