@@ -57,8 +57,9 @@ FUZZ_STACKS  := $(B)/fuzz/kmem-stacks-fuzz
 FUZZ_MAP     := $(B)/fuzz/kmem-map-fuzz
 FUZZ_FRAG    := $(B)/fuzz/kmem-frag-fuzz
 FUZZ_PBLOCK  := $(B)/fuzz/kmem-pageblock-fuzz
+FUZZ_DIFF    := $(B)/fuzz/kmem-diff-fuzz
 FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON) \
-	$(FUZZ_STACKS) $(FUZZ_MAP) $(FUZZ_FRAG) $(FUZZ_PBLOCK)
+	$(FUZZ_STACKS) $(FUZZ_MAP) $(FUZZ_FRAG) $(FUZZ_PBLOCK) $(FUZZ_DIFF)
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \

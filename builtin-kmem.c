@@ -43,6 +43,8 @@
 #include "util/evsel.h"
 #include "util/kmem-columns.h"
 #include "util/kmem-decode.h"
+#include "util/kmem-diff.h"
+#include "util/kmem-diff-report.h"
 #include "util/kmem-frag.h"
 #include "util/kmem-interval.h"
 #include "util/kmem-map.h"
@@ -98,6 +100,7 @@ struct perf_kmem {
 	u64			interval;	/* ns; 0: none */
 	enum kmem_task_key	task_key;	/* -s pid or -s comm */
 	bool			task_filter;	/* --pid, --tid or --comm */
+	bool			diff;		/* perf kmem diff */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
@@ -111,6 +114,7 @@ struct perf_kmem {
 struct kmem_run {
 	struct perf_tool		tool;
 	const struct perf_kmem		*kmem;
+	const char			*path;		/* the trace */
 	struct perf_data		data;
 	struct perf_session		*session;
 	struct callsite_resolver	*resolver;
@@ -661,7 +665,7 @@ static int setup_page_analysis(struct kmem_run *run)
 
 	if (info->has_page_alloc && !info->has_callchains)
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
-		       run->kmem->input_name);
+		       run->path);
 	run->kp = kmem_page__new(&config);
 	run->kf = kmem_frag__new(&frag);
 	if (!run->kp || !run->kf)
@@ -719,6 +723,9 @@ static int setup_each_analysis(struct kmem_run *run)
 	config.resolver = run->resolver;
 	run->dec = kmem_decoder__new(run->session, &config, err, sizeof(err));
 	if (!run->dec) {
+		/* Its advice names stat: under diff, diff takes the same. */
+		if (kmem->diff && strstr(err, "'perf kmem stat "))
+			memcpy(strstr(err, "'perf kmem stat ") + 11, "diff", 4);
 		pr_err("perf kmem: %s\n", err);
 		return -EINVAL;
 	}
@@ -826,11 +833,11 @@ static int open_fifo(struct kmem_run *run, const char *path)
 
 static int open_session(struct kmem_run *run)
 {
-	const char *path = run->kmem->input_name;
+	const char *path = run->path;
 	char why[160] = "no 'perf record -o -' stream on it";
 
 	/* The session keeps a pointer to its perf_data until it is deleted. */
-	run->data.path = run->kmem->input_name;
+	run->data.path = path;
 	run->data.mode = PERF_DATA_MODE_READ;
 	run->data.force = run->kmem->force;
 	/* A pipe through stdio: one read() for many records, not two each. */
@@ -902,10 +909,11 @@ static void kmem_run__delete(struct kmem_run *run)
 }
 
 /*
- * A run of the analyses over @kmem's input, set up and ready to read.
- * NULL: it could not be set up, and perf kmem said why.
+ * A run of the analyses @kmem asks for over the trace @path, set up and
+ * ready to read.  NULL: it could not be set up, and perf kmem said why.
  */
-static struct kmem_run *kmem_run__new(const struct perf_kmem *kmem)
+static struct kmem_run *kmem_run__new(const struct perf_kmem *kmem,
+				      const char *path)
 {
 	struct kmem_run *run = zalloc(sizeof(*run));
 	int err;
@@ -913,6 +921,7 @@ static struct kmem_run *kmem_run__new(const struct perf_kmem *kmem)
 	if (!run)
 		return NULL;
 	run->kmem = kmem;
+	run->path = path;
 	run->ptime = kmem->ptime;
 	/* Without it, perf's messages are not held back. */
 	run->perf_messages = fopen("/dev/null", "w");
@@ -957,7 +966,7 @@ static int kmem_run__read(struct kmem_run *run, bool *stopped)
 	 */
 	if (!run->dec && (err || !run->stream_began)) {
 		pr_err("perf kmem: cannot read %s: %s before its first sample\n",
-		       run->kmem->input_name,
+		       run->path,
 		       err ? "corrupt data" : "the stream ended");
 		return -EINVAL;
 	}
@@ -974,7 +983,7 @@ static int kmem_run__read(struct kmem_run *run, bool *stopped)
 			 kmem_queue__nr_half_flushes(run->queue));
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading %s\n",
-		       run->kmem->input_name);
+		       run->path);
 	return err;
 }
 
@@ -995,7 +1004,7 @@ static struct kmem_report_trace report_trace(struct kmem_run *run)
 	const u64 *nr = run->nr_of_kind;
 
 	return (struct kmem_report_trace){
-		.path = run->kmem->input_name,
+		.path = run->path,
 		.os_release = env->os_release,
 		.hostname = env->hostname,
 		.arch = env->arch,
@@ -1125,6 +1134,16 @@ static int print_folded(struct kmem_run *run, FILE *fp)
 	return err;
 }
 
+/* Text goes to stdout: the pager, or for -o the file. */
+static int text_output(struct kmem_output *out)
+{
+	if (!out->tmp)
+		setup_pager();
+	else if (fflush(stdout) || dup2(fileno(out->fp), STDOUT_FILENO) < 0)
+		return -errno;
+	return 0;
+}
+
 static int print_results(struct kmem_run *run, struct kmem_output *out)
 {
 	struct kmem_report report;
@@ -1138,12 +1157,9 @@ static int print_results(struct kmem_run *run, struct kmem_output *out)
 	if (!err && run->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
 	} else if (!err) {
-		if (!out->tmp)
-			setup_pager();
-		/* The text goes to stdout: make that the file, for -o. */
-		else if (fflush(stdout) ||
-			 dup2(fileno(out->fp), STDOUT_FILENO) < 0)
-			return -errno;
+		err = text_output(out);
+		if (err)
+			return err;
 		list_alloc_funcs(run);
 		err = kmem_report__text(&report);
 	}
@@ -1301,11 +1317,11 @@ static int write_map(struct kmem_run *run, struct kmem_output *out)
 	blocks = kmem_frag__pageblocks(run->kf, &nr);
 	if (!nr) {
 		pr_err("perf kmem: --map: %s has no page allocation to draw\n",
-		       run->kmem->input_name);
+		       run->path);
 		return -EINVAL;
 	}
 	snprintf(title, sizeof(title), "perf kmem: %s, kernel %s",
-		 run->kmem->input_name,
+		 run->path,
 		 run->session->header.env.os_release ?: "unknown");
 	map = kmem_map__new(&(struct kmem_map_config){
 		.title = title,
@@ -1328,7 +1344,7 @@ static const char *stop_place(struct kmem_run *run, char *buf, size_t size)
 {
 	/* The record it stopped at was counted, or the one before it. */
 	u64 nr = run->session->evlist->stats.nr_events[0];
-	u64 at = kmem_file__record_offset(run->kmem->input_name,
+	u64 at = kmem_file__record_offset(run->path,
 					     nr ? nr - 1 : 0);
 	char total[32];
 
@@ -1342,19 +1358,27 @@ static const char *stop_place(struct kmem_run *run, char *buf, size_t size)
 	return buf;
 }
 
-/* Where perf's reader stopped, and what the analysis covers. */
-static int report_stop(struct kmem_run *run)
+/* Where perf's reader stopped, and what the analysis covers: a line. */
+static void stop_line(struct kmem_run *run, char *buf, size_t size)
 {
-	const char *path = run->kmem->input_name;
+	const char *path = run->path;
 	char where[128];
 
 	stop_place(run, where, sizeof(where));
 	if (!run->nr_events)
-		pr_err("perf kmem: cannot read %s: corrupt data %s, before any kmem event\n",
-		       path, where);
+		snprintf(buf, size, "perf kmem: cannot read %s: corrupt data %s, before any kmem event",
+			 path, where);
 	else
-		pr_err("perf kmem: %s is corrupt %s: the analysis covers the %s events before\n",
-		       path, where, COMMAS(run->nr_events));
+		snprintf(buf, size, "perf kmem: %s is corrupt %s: the analysis covers the %s events before",
+			 path, where, COMMAS(run->nr_events));
+}
+
+static int report_stop(struct kmem_run *run)
+{
+	char line[PATH_MAX + 200];
+
+	stop_line(run, line, sizeof(line));
+	pr_err("%s\n", line);
 	return -EINVAL;
 }
 
@@ -1419,7 +1443,7 @@ static bool no_task_allocated(struct kmem_run *run)
 	if (s->alloc.nr || s->fail.nr)
 		return false;
 	pr_err("perf kmem: no page allocation in %s of the tasks of%s%s%s%s%s%s\n",
-	       run->kmem->input_name,
+	       run->path,
 	       symbol_conf.pid_list_str ? " --pid " : "",
 	       symbol_conf.pid_list_str ?: "",
 	       symbol_conf.tid_list_str ? " --tid " : "",
@@ -1436,8 +1460,12 @@ static int report_empty_time(struct kmem_run *run)
 
 	timestamp__scnprintf_usec(run->first_outside, first, sizeof(first));
 	timestamp__scnprintf_usec(run->last_outside, last, sizeof(last));
-	pr_err("perf kmem: no kmem event in --time %s: the trace's are from %s to %s\n",
-	       run->kmem->time_str, first, last);
+	if (run->kmem->diff)
+		pr_err("perf kmem: no kmem event of %s in --time %s: its events are from %s to %s\n",
+		       run->path, run->kmem->time_str, first, last);
+	else
+		pr_err("perf kmem: no kmem event in --time %s: the trace's are from %s to %s\n",
+		       run->kmem->time_str, first, last);
 	return -EINVAL;
 }
 
@@ -1463,47 +1491,18 @@ static void choose_analysis(struct perf_kmem *kmem)
 	}
 }
 
-static int kmem_stat(struct perf_kmem *kmem)
+static int parse_time(struct perf_kmem *kmem)
 {
-	struct kmem_output out, map = { .fp = NULL };
-	struct kmem_run *run;
-	bool stopped;
-	int err;
+	if (!perf_time__parse_str(&kmem->ptime, kmem->time_str))
+		return 0;
+	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
+	       kmem->time_str);
+	return -EINVAL;
+}
 
-	/* As perf report: without -i, a pipe on standard input is the input. */
-	if (!kmem->input_name || !*kmem->input_name) {
-		struct stat st;
-
-		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-			kmem->input_name = "-";
-		else
-			kmem->input_name = "perf.data";
-	}
-	if (kmem->mode_from_trace)
-		choose_analysis(kmem);
-	if (perf_time__parse_str(&kmem->ptime, kmem->time_str)) {
-		pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
-		       kmem->time_str);
-		return -EINVAL;
-	}
-	if (parse_sort_keys(kmem))
-		return -EINVAL;
-	kmem->task_filter = symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
-			    symbol_conf.comm_list_str;
-	if (kmem->task_filter && (kmem->slab || !kmem->page)) {
-		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
-		return -EINVAL;
-	}
-	if (kmem->map_name && !kmem->page) {
-		pr_err("perf kmem: --map draws the page analysis: add --page\n");
-		return -EINVAL;
-	}
-	if (kmem->folded && (!kmem->page || kmem->json ||
-			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits")))) {
-		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
-		return -EINVAL;
-	}
+/* -l, --pageblock-order and the symbol files, before any trace is read. */
+static int check_options(struct perf_kmem *kmem)
+{
 	if (kmem->lines_str &&
 	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->lines))
 		return -EINVAL;
@@ -1525,13 +1524,54 @@ static int kmem_stat(struct perf_kmem *kmem)
 	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
 	    check_readable("--vmlinux", symbol_conf.vmlinux_name))
 		return -EINVAL;
+	return 0;
+}
+
+static int kmem_stat(struct perf_kmem *kmem)
+{
+	struct kmem_output out, map = { .fp = NULL };
+	struct kmem_run *run;
+	bool stopped;
+	int err;
+
+	/* As perf report: without -i, a pipe on standard input is the input. */
+	if (!kmem->input_name || !*kmem->input_name) {
+		struct stat st;
+
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+			kmem->input_name = "-";
+		else
+			kmem->input_name = "perf.data";
+	}
+	if (kmem->mode_from_trace)
+		choose_analysis(kmem);
+	if (parse_time(kmem) || parse_sort_keys(kmem))
+		return -EINVAL;
+	kmem->task_filter = symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
+			    symbol_conf.comm_list_str;
+	if (kmem->task_filter && (kmem->slab || !kmem->page)) {
+		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
+		return -EINVAL;
+	}
+	if (kmem->map_name && !kmem->page) {
+		pr_err("perf kmem: --map draws the page analysis: add --page\n");
+		return -EINVAL;
+	}
+	if (kmem->folded && (!kmem->page || kmem->json ||
+			     (strcmp(kmem->folded, "bytes") &&
+			      strcmp(kmem->folded, "hits")))) {
+		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (check_options(kmem))
+		return -EINVAL;
 	/* An output that cannot be written is found before the trace is read. */
 	err = output_open(&out, kmem->output_name);
 	if (!err && kmem->map_name)
 		err = output_open(&map, kmem->map_name);
 	if (err)
 		return output_close(&out, err);
-	run = kmem_run__new(kmem);
+	run = kmem_run__new(kmem, kmem->input_name);
 	/* A file's pageblock order is known before its events are read. */
 	if (run && kmem->map_name && run->kf && map_unusable(run)) {
 		kmem_run__delete(run);
@@ -1561,6 +1601,191 @@ static int kmem_stat(struct perf_kmem *kmem)
 		err = report_stop(run);
 	kmem_run__delete(run);
 	return output_close(&out, err);
+}
+
+/* --- perf kmem diff -------------------------------------------------- */
+
+/* What stat does that diff cannot: one line, not an option ignored. */
+static int check_diff_options(const struct perf_kmem *kmem)
+{
+	const char *opt = kmem->alloc ? "--alloc" :
+			  kmem->folded ? "--folded" :
+			  kmem->map_name ? "--map" : NULL;
+
+	if (kmem->input_name) {
+		pr_err("perf kmem: diff takes its traces as arguments, not -i: perf kmem diff [<options>] OLD.data NEW.data\n");
+		return -EINVAL;
+	}
+	if (opt) {
+		pr_err("perf kmem: diff takes no %s: it pairs the --caller rows and the numbers of two traces\n",
+		       opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* -s: the keys diff sorts the rows of each analysis by. */
+static int check_diff_sort(const struct perf_kmem *kmem)
+{
+	char bad[64], known[128];
+	int slab, err;
+
+	for (slab = 0; slab < 2; slab++) {
+		if (!(slab ? kmem->slab : kmem->page))
+			continue;
+		err = kmem_diff_report__check_sort(kmem->sort_str, slab, bad,
+						   sizeof(bad), known,
+						   sizeof(known));
+		if (err == -E2BIG)
+			pr_err("perf kmem: too many sort keys for --%s: at most %d\n",
+			       slab ? "slab" : "page", KMEM_MAX_SORT_KEYS);
+		else if (err)
+			pr_err("perf kmem: unknown sort key '%s' for diff --%s: use %s\n",
+			       bad, slab ? "slab" : "page", known);
+		if (err)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * One side of the diff: the trace read as perf kmem stat reads it, and
+ * every number of its report, with all the rows of its --caller tables,
+ * taken.  A trace corrupt in the middle is taken up to there, and @stop
+ * gets stat's line about it, to end the output with.
+ */
+static int diff_side(struct kmem_run *run, struct kmem_diff *d, int side,
+		     char *stop, size_t stop_size)
+{
+	struct kmem_report report;
+	struct kmem_cell_ctx ctx;
+	bool stopped;
+	int err;
+
+	err = kmem_run__read(run, &stopped);
+	if (!err && !run->nr_events && run->nr_outside_time)
+		return report_empty_time(run);
+	if (err)
+		return err;
+	if (stopped && !run->nr_events)
+		return report_stop(run);
+	if (stopped)
+		stop_line(run, stop, stop_size);
+	if (run->resolver && callsite_resolver__named_none(run->resolver))
+		pr_warning("perf kmem: no kernel symbols of the kernel that recorded %s: its callsites are addresses, which match no other boot's; give its --kallsyms or --vmlinux\n",
+			   run->path);
+	fill_report(run, &report, &ctx);
+	report.caller = true;
+	report.alloc = false;
+	report.lines = -1;
+	/* The diff sorts the pairs: no need to sort each side. */
+	report.page_sort.nr_keys = 0;
+	report.slab_sort.nr_keys = 0;
+	err = kmem_report__prepare(&report);
+	if (!err)
+		err = kmem_diff_report__add(d, side, &report);
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory comparing the traces\n");
+	else if (err)
+		pr_err("perf kmem: cannot compare %s: its report is not one the diff knows\n",
+		       run->path);
+	return err;
+}
+
+static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
+		      struct kmem_output *out)
+{
+	struct kmem_diff_report_options o = {
+		.page = kmem->page,
+		.slab = kmem->slab,
+		.caller = kmem->caller,
+		.lines = kmem->lines,
+		.sort = kmem->sort_str,
+	};
+	int err = kmem_diff__pair(d);
+
+	if (!err && kmem->json) {
+		err = kmem_diff_report__json(d, &o, out->fp);
+	} else if (!err) {
+		err = text_output(out);
+		if (!err)
+			err = kmem_diff_report__text(d, &o);
+	}
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory writing the results\n");
+	return err;
+}
+
+/*
+ * perf kmem diff OLD NEW: both traces read with stat's own code, one
+ * after the other, each run deleted once its numbers are taken.  Both are
+ * set up first, so that a trace that cannot be analysed is found before
+ * the other one is read.
+ */
+static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
+{
+	struct kmem_run *runs[2] = { NULL, NULL };
+	char stops[2][PATH_MAX + 200] = { "", "" };
+	struct kmem_output out;
+	struct kmem_diff *d = NULL;
+	int side, err;
+
+	if (check_diff_options(kmem) || parse_time(kmem) ||
+	    check_diff_sort(kmem) || check_options(kmem))
+		return -EINVAL;
+	err = output_open(&out, kmem->output_name);
+	if (err)
+		return err;
+	d = kmem_diff__new(&kmem_diff_report_config);
+	if (!d) {
+		pr_err("perf kmem: out of memory comparing the traces\n");
+		err = -ENOMEM;
+		goto out;
+	}
+	for (side = 0; side < 2; side++) {
+		runs[side] = kmem_run__new(kmem, paths[side]);
+		if (!runs[side]) {
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	for (side = 0; side < 2 && !err; side++) {
+		err = diff_side(runs[side], d, side, stops[side],
+				sizeof(stops[side]));
+		kmem_run__delete(runs[side]);
+		runs[side] = NULL;
+	}
+	if (!err)
+		err = print_diff(kmem, d, &out);
+	for (side = 0; side < 2 && !err; side++) {
+		if (stops[side][0]) {
+			pr_err("%s\n", stops[side]);
+			err = -EINVAL;
+		}
+	}
+out:
+	for (side = 0; side < 2; side++)
+		kmem_run__delete(runs[side]);
+	kmem_diff__delete(d);
+	return output_close(&out, err);
+}
+
+/* perf kmem diff's two traces, or one line saying what is missing. */
+static int diff_traces(int argc, const char **argv)
+{
+	static const char how[] = "perf kmem diff [<options>] OLD.data NEW.data";
+
+	if (argc == 2)
+		return 0;
+	if (!argc)
+		pr_err("perf kmem: diff needs two traces: %s\n", how);
+	else if (argc == 1)
+		pr_err("perf kmem: diff needs a second trace to compare %s with: %s\n",
+		       argv[0], how);
+	else
+		pr_err("perf kmem: diff compares two traces, not %d: %s\n",
+		       argc, how);
+	return -EINVAL;
 }
 
 /* --- perf kmem record ------------------------------------------------ */
@@ -1745,7 +1970,7 @@ int cmd_kmem(int argc, const char **argv)
 		   "vmlinux of the kernel the trace was recorded on"),
 	OPT_END()
 	};
-	const char * const subcommands[] = { "record", "stat", NULL };
+	const char * const subcommands[] = { "record", "stat", "diff", NULL };
 	const char *usage[2] = { NULL, NULL };
 	int err;
 
@@ -1767,12 +1992,13 @@ int cmd_kmem(int argc, const char **argv)
 		free((void *)usage[0]);
 		return err;
 	}
-	if (strcmp(argv[0], "stat"))
+	kmem.diff = !strcmp(argv[0], "diff");
+	if (strcmp(argv[0], "stat") && !kmem.diff)
 		usage_with_options(usage, options);
 
-	/* Options may follow 'stat' too. */
+	/* Options may follow 'stat' and 'diff' too. */
 	argc = parse_options(argc, argv, options, usage, 0);
-	if (argc)
+	if (argc && !kmem.diff)
 		usage_with_options(usage, options);
 	if (!kmem.page && !kmem.slab) {
 		if (kmem.default_mode && !strcmp(kmem.default_mode, "page"))
@@ -1781,7 +2007,11 @@ int cmd_kmem(int argc, const char **argv)
 			kmem.slab = true;
 		kmem.mode_from_trace = !kmem.default_mode;
 	}
-	err = kmem_stat(&kmem);
+	if (kmem.diff) {
+		err = diff_traces(argc, argv) ?: kmem_diff(&kmem, argv);
+	} else {
+		err = kmem_stat(&kmem);
+	}
 	free((void *)usage[0]);
 	return err ? 1 : 0;
 }

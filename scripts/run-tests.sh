@@ -52,7 +52,7 @@ show() {
 }
 
 # Our C suites are the ones whose cases are named "kmem page: ...",
-# "kmem slab: ...", "kmem input: ..." and "kmem frag: ...".
+# "kmem slab: ...", "kmem input: ...", "kmem frag: ..." and "kmem diff: ...".
 suite_number() {
 	"$1" test list 2>&1 |
 		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
@@ -238,6 +238,25 @@ run_asan_stat() {
 			pass "asan: perf kmem stat $opts"
 		fi
 	done
+	# perf kmem diff: the recording against itself, and against the
+	# bundled trace (other rows, other symbols).
+	for opts in "--page --slab --caller" "--page --json -s hit -l 3"; do
+		# shellcheck disable=SC2086 # $opts is a list of options
+		"$asan_perf" kmem diff $opts "$data" "$data" >"$log" 2>&1
+		rc=$?
+		if [ "${opts#--page --slab}" = "$opts" ]; then
+			# shellcheck disable=SC2086
+			"$asan_perf" kmem diff $opts "$data" \
+				"$top/data/sample.perf.data" >>"$log" 2>&1 ||
+				rc=$?
+		fi
+		if [ $rc -ne 0 ] || sanitizer_report "$log" >/dev/null; then
+			fail "asan: perf kmem diff $opts (exit $rc)"
+			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
+		else
+			pass "asan: perf kmem diff $opts"
+		fi
+	done
 }
 
 # Mutants of fresh recordings (scripts/mutate-perf-data.py; make fuzz-files
@@ -285,6 +304,17 @@ run_valgrind() {
 		grep -E 'Invalid|uninitialised|definitely lost|ERROR SUMMARY' "$log" |
 			head -n 10 | sed 's/^/    /'
 	fi
+	if valgrind --error-exitcode=9 --leak-check=full \
+		--errors-for-leak-kinds=definite "$top/build/perf/perf" kmem diff \
+		--page --caller --json "$top/data/sample.perf.data.old" \
+		"$top/data/sample.perf.data" --kallsyms "$top/data/sample.kallsyms" \
+		>/dev/null 2>"$log"; then
+		pass "valgrind: perf kmem diff --page --caller --json (bundled samples)"
+	else
+		fail "valgrind: perf kmem diff --page --caller --json (bundled samples)"
+		grep -E 'Invalid|uninitialised|definitely lost|ERROR SUMMARY' "$log" |
+			head -n 10 | sed 's/^/    /'
+	fi
 }
 
 # Random event streams through the analysis cores (make fuzz for a long
@@ -293,7 +323,7 @@ run_fuzz() {
 	local name bin log
 
 	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-		kmem-map kmem-frag kmem-pageblock; do
+		kmem-map kmem-frag kmem-pageblock kmem-diff; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then
@@ -316,6 +346,7 @@ run_c_suite "$perf" "" "" slab
 run_c_suite "$perf" "" "" input
 run_c_suite "$perf" "" "" output
 run_c_suite "$perf" "" "" frag
+run_c_suite "$perf" "" "" diff
 run_shell_tests
 run_checkpatch
 run_kerneldoc
@@ -328,6 +359,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" input
 	run_c_suite "$asan_perf" "asan: " "-asan" output
 	run_c_suite "$asan_perf" "asan: " "-asan" frag
+	run_c_suite "$asan_perf" "asan: " "-asan" diff
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	run_fuzz_files

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,13 +18,21 @@ struct json_level {
 	enum json_level_kind	kind;
 	bool			key_pending;	/* objects: a key awaits its value */
 	size_t			nr;		/* members written so far */
+	size_t			path_len;	/* of the path of this level */
 };
 
+/*
+ * A writer writes to @fp; a visitor (NULL @fp) hands each scalar to @visit
+ * with its path instead, which the levels build as they open.
+ */
 struct kmem_json {
 	FILE			*fp;
+	kmem_json_visit_fn	visit;
+	void			*arg;
 	const char		*error;		/* the first misuse */
 	int			depth;		/* levels open above the document */
 	struct json_level	level[KMEM_JSON_MAX_DEPTH + 1];
+	char			path[KMEM_JSON_MAX_PATH];
 };
 
 struct kmem_json *kmem_json__new(FILE *fp)
@@ -34,6 +43,17 @@ struct kmem_json *kmem_json__new(FILE *fp)
 		return NULL;
 	j->fp = fp;
 	j->level[0].kind = LEVEL_DOCUMENT;
+	return j;
+}
+
+struct kmem_json *kmem_json__new_visitor(kmem_json_visit_fn visit, void *arg)
+{
+	struct kmem_json *j = kmem_json__new(NULL);
+
+	if (j) {
+		j->visit = visit;
+		j->arg = arg;
+	}
 	return j;
 }
 
@@ -56,9 +76,38 @@ static bool misuse(struct kmem_json *j, const char *what)
 
 static void indent(struct kmem_json *j, int depth)
 {
+	if (!j->fp)
+		return;
 	fputc('\n', j->fp);
 	while (depth-- > 0)
 		fputs("  ", j->fp);
+}
+
+/* The path of a level's member: its own path, a dot, and @name. */
+static bool set_path(struct kmem_json *j, const char *fmt, const char *name,
+		     size_t index)
+{
+	size_t len = top(j)->path_len, room = sizeof(j->path) - len;
+	int n;
+
+	if (!j->visit)
+		return true;
+	if (len && room > 1) {
+		j->path[len++] = '.';
+		room--;
+	}
+	n = name ? snprintf(j->path + len, room, fmt, name) :
+		   snprintf(j->path + len, room, fmt, index);
+	if (n < 0 || (size_t)n >= room)
+		return misuse(j, "a path longer than KMEM_JSON_MAX_PATH");
+	return true;
+}
+
+/* Only a writer writes. */
+static void put(struct kmem_json *j, const char *s)
+{
+	if (j->fp)
+		fputs(s, j->fp);
 }
 
 /*
@@ -78,8 +127,10 @@ static bool start_value(struct kmem_json *j)
 		l->key_pending = false;
 		break;
 	case LEVEL_ARRAY:
+		if (!set_path(j, "%zu", NULL, l->nr))
+			return false;
 		if (l->nr)
-			fputc(',', j->fp);
+			put(j, ",");
 		indent(j, j->depth);
 		break;
 	case LEVEL_DOCUMENT:
@@ -96,7 +147,14 @@ static bool start_value(struct kmem_json *j)
 static void end_value(struct kmem_json *j)
 {
 	if (j->depth == 0)
-		fputc('\n', j->fp);
+		put(j, "\n");
+}
+
+/* A visitor's scalar, at the path start_value() set. */
+static void visit(struct kmem_json *j, const struct kmem_json_value *v)
+{
+	if (j->visit)
+		j->visit(j->arg, j->path, v);
 }
 
 /* Bytes that can be written as they are: printable ASCII but '"' '\\'. */
@@ -173,9 +231,12 @@ void kmem_json__begin_object(struct kmem_json *j)
 		misuse(j, "nesting too deep");
 	if (!start_value(j))
 		return;
-	fputc('{', j->fp);
+	put(j, "{");
 	j->depth++;
-	*top(j) = (struct json_level){ .kind = LEVEL_OBJECT };
+	*top(j) = (struct json_level){
+		.kind = LEVEL_OBJECT,
+		.path_len = j->visit ? strlen(j->path) : 0,
+	};
 }
 
 void kmem_json__begin_array(struct kmem_json *j)
@@ -184,13 +245,16 @@ void kmem_json__begin_array(struct kmem_json *j)
 		misuse(j, "nesting too deep");
 	if (!start_value(j))
 		return;
-	fputc('[', j->fp);
+	put(j, "[");
 	j->depth++;
-	*top(j) = (struct json_level){ .kind = LEVEL_ARRAY };
+	*top(j) = (struct json_level){
+		.kind = LEVEL_ARRAY,
+		.path_len = j->visit ? strlen(j->path) : 0,
+	};
 }
 
 static void end_level(struct kmem_json *j, enum json_level_kind kind,
-		      char close)
+		      const char *close)
 {
 	struct json_level *l = top(j);
 
@@ -208,18 +272,18 @@ static void end_level(struct kmem_json *j, enum json_level_kind kind,
 	j->depth--;
 	if (l->nr)
 		indent(j, j->depth);
-	fputc(close, j->fp);
+	put(j, close);
 	end_value(j);
 }
 
 void kmem_json__end_object(struct kmem_json *j)
 {
-	end_level(j, LEVEL_OBJECT, '}');
+	end_level(j, LEVEL_OBJECT, "}");
 }
 
 void kmem_json__end_array(struct kmem_json *j)
 {
-	end_level(j, LEVEL_ARRAY, ']');
+	end_level(j, LEVEL_ARRAY, "]");
 }
 
 void kmem_json__key(struct kmem_json *j, const char *key)
@@ -240,19 +304,25 @@ void kmem_json__key(struct kmem_json *j, const char *key)
 		misuse(j, "a NULL key");
 		return;
 	}
+	if (!set_path(j, "%s", key, 0))
+		return;
+	l->key_pending = true;
+	if (!j->fp)
+		return;
 	if (l->nr)
 		fputc(',', j->fp);
 	indent(j, j->depth);
 	write_string(j->fp, key, strlen(key));
 	fputs(": ", j->fp);
-	l->key_pending = true;
 }
 
 void kmem_json__u64(struct kmem_json *j, u64 v)
 {
 	if (!start_value(j))
 		return;
-	fprintf(j->fp, "%" PRIu64, v);
+	if (j->fp)
+		fprintf(j->fp, "%" PRIu64, v);
+	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_U64, .u = v });
 	end_value(j);
 }
 
@@ -260,7 +330,23 @@ void kmem_json__s64(struct kmem_json *j, s64 v)
 {
 	if (!start_value(j))
 		return;
-	fprintf(j->fp, "%" PRId64, v);
+	if (j->fp)
+		fprintf(j->fp, "%" PRId64, v);
+	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_S64, .s = v });
+	end_value(j);
+}
+
+void kmem_json__fixed1(struct kmem_json *j, double v)
+{
+	if (!isfinite(v)) {
+		misuse(j, "a number that is not finite");
+		return;
+	}
+	if (!start_value(j))
+		return;
+	if (j->fp)
+		fprintf(j->fp, "%.1f", v);
+	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_DOUBLE, .d = v });
 	end_value(j);
 }
 
@@ -268,7 +354,8 @@ void kmem_json__bool(struct kmem_json *j, bool v)
 {
 	if (!start_value(j))
 		return;
-	fputs(v ? "true" : "false", j->fp);
+	put(j, v ? "true" : "false");
+	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_BOOL, .b = v });
 	end_value(j);
 }
 
@@ -276,7 +363,8 @@ void kmem_json__null(struct kmem_json *j)
 {
 	if (!start_value(j))
 		return;
-	fputs("null", j->fp);
+	put(j, "null");
+	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_NULL });
 	end_value(j);
 }
 
@@ -284,7 +372,11 @@ void kmem_json__string_len(struct kmem_json *j, const char *s, size_t len)
 {
 	if (!start_value(j))
 		return;
-	write_string(j->fp, s, len);
+	if (j->fp)
+		write_string(j->fp, s, len);
+	visit(j, &(struct kmem_json_value){
+		.kind = KMEM_JSON_STRING, .str = s, .len = len,
+	});
 	end_value(j);
 }
 
@@ -300,7 +392,9 @@ void kmem_json__hex(struct kmem_json *j, u64 v)
 {
 	if (!start_value(j))
 		return;
-	fprintf(j->fp, "\"0x%" PRIx64 "\"", v);
+	if (j->fp)
+		fprintf(j->fp, "\"0x%" PRIx64 "\"", v);
+	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_HEX, .u = v });
 	end_value(j);
 }
 
@@ -335,7 +429,7 @@ int kmem_json__finish(struct kmem_json *j)
 		misuse(j, "the document is not complete");
 	if (!j->error && !j->level[0].nr)
 		misuse(j, "the document is empty");
-	if (fflush(j->fp) || ferror(j->fp))
+	if (j->fp && (fflush(j->fp) || ferror(j->fp)))
 		return -EIO;
 	return j->error ? -EINVAL : 0;
 }

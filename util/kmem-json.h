@@ -22,6 +22,12 @@
  * mistake, which kmem_json__finish() reports.  Duplicate keys are not
  * detected.
  *
+ * A visitor takes the same calls and writes nothing: it hands each scalar
+ * value to a function, with its path in the document, the keys and array
+ * indices from the top joined by dots ("page.grid.rows.3.counts.2"), so
+ * that a program can take the numbers of a document without reading its
+ * text.  Misuse is found as by a writer.
+ *
  * perf's util/data-convert-json.c has string and delimiter helpers, but
  * they are static and tied to its converter's own depth and comma state.
  */
@@ -32,11 +38,39 @@
 #include <stdio.h>
 
 #define KMEM_JSON_MAX_DEPTH	32
+/* The longest path a visitor is given, its NUL included. */
+#define KMEM_JSON_MAX_PATH	256
 
 struct kmem_json;
 
+enum kmem_json_kind {
+	KMEM_JSON_U64,
+	KMEM_JSON_S64,
+	KMEM_JSON_DOUBLE,
+	KMEM_JSON_BOOL,
+	KMEM_JSON_NULL,
+	KMEM_JSON_STRING,	/* @str, @len bytes, not NUL-terminated */
+	KMEM_JSON_HEX,		/* an address, @u */
+};
+
+/* A scalar as a visitor sees it; @str lives only for the call. */
+struct kmem_json_value {
+	enum kmem_json_kind	kind;
+	u64			u;
+	s64			s;
+	double			d;
+	bool			b;
+	const char		*str;
+	size_t			len;
+};
+
+typedef void (*kmem_json_visit_fn)(void *arg, const char *path,
+				   const struct kmem_json_value *v);
+
 /* A writer to @fp, which stays the caller's; NULL: no memory. */
 struct kmem_json *kmem_json__new(FILE *fp);
+/* A visitor: @visit gets each scalar, with its path; NULL: no memory. */
+struct kmem_json *kmem_json__new_visitor(kmem_json_visit_fn visit, void *arg);
 void kmem_json__delete(struct kmem_json *j);
 
 void kmem_json__begin_object(struct kmem_json *j);
@@ -49,6 +83,8 @@ void kmem_json__key(struct kmem_json *j, const char *key);
 
 void kmem_json__u64(struct kmem_json *j, u64 v);
 void kmem_json__s64(struct kmem_json *j, s64 v);
+/* @v rounded to one decimal, "12.5": as Python writes that float. */
+void kmem_json__fixed1(struct kmem_json *j, double v);
 void kmem_json__bool(struct kmem_json *j, bool v);
 void kmem_json__null(struct kmem_json *j);
 /* A NUL-terminated string; NULL writes null. */
@@ -68,7 +104,7 @@ void kmem_json__key_array(struct kmem_json *j, const char *key);
 /*
  * After the document: 0 if it is complete and written, -EINVAL after a
  * misuse or with the document still open or empty, -EIO if @fp failed.
- * Flushes @fp.
+ * Flushes @fp (a writer's).
  */
 int kmem_json__finish(struct kmem_json *j);
 

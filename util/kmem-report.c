@@ -683,9 +683,9 @@ int kmem_report__prepare(const struct kmem_report *r)
 	return err;
 }
 
-int kmem_report__json(const struct kmem_report *r, FILE *fp)
+/* The document, to a writer or a visitor. */
+static int document(struct kmem_json *j, const struct kmem_report *r)
 {
-	struct kmem_json *j = kmem_json__new(fp);
 	int err = 0;
 
 	if (!j)
@@ -702,4 +702,15 @@ int kmem_report__json(const struct kmem_report *r, FILE *fp)
 		err = kmem_json__finish(j);
 	kmem_json__delete(j);
 	return err;
+}
+
+int kmem_report__json(const struct kmem_report *r, FILE *fp)
+{
+	return document(kmem_json__new(fp), r);
+}
+
+int kmem_report__visit(const struct kmem_report *r, kmem_json_visit_fn fn,
+		       void *arg)
+{
+	return document(kmem_json__new_visitor(fn, arg), r);
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "kmem-columns.h"
+#include "kmem-json.h"
 #include "kmem-rows.h"
 
 #define KMEM_REPORT_SCHEMA	1
@@ -96,5 +97,17 @@ int kmem_report__text(const struct kmem_report *r);
  * Return: 0; -EIO when @fp could not be written; -ENOMEM.
  */
 int kmem_report__json(const struct kmem_report *r, FILE *fp);
+
+/**
+ * kmem_report__visit - walk the document without writing it
+ * @r: what to walk
+ * @fn: called with each scalar of the document and its path, in the order
+ *	kmem_report__json() writes them
+ * @arg: for @fn
+ *
+ * Return: 0; -EINVAL if the walk misused the JSON writer; -ENOMEM.
+ */
+int kmem_report__visit(const struct kmem_report *r, kmem_json_visit_fn fn,
+		       void *arg);
 
 #endif /* __PERF_KMEM_REPORT_H */
