@@ -194,9 +194,9 @@ run_shellcheck() {
 		skip "shellcheck: not installed"
 		return
 	fi
-	for f in tests/shell/*.sh scripts/*.sh; do
+	for f in tests/shell/*.sh tests/shell/lib/*.sh scripts/*.sh; do
 		[ -e "$f" ] || continue
-		if shellcheck "$f" >"$logdir/shellcheck.log" 2>&1; then
+		if shellcheck -x "$f" >"$logdir/shellcheck.log" 2>&1; then
 			pass "shellcheck: $f"
 		else
 			fail "shellcheck: $f"

@@ -12,20 +12,11 @@
 
 set -u
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-if [ ! -d /sys/kernel/tracing/events ]; then
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-fi
-if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-	echo "skip: no kmem tracepoints"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
 
-dir=$(mktemp -d /tmp/kmem-corrupt.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch corrupt
 failures=0
 
 good="$dir/good.data"

@@ -23,20 +23,11 @@ top=$(cd "$here/../.." && pwd)
 check="$here/lib/kmem_diff_check.py"
 shift_kernel="$here/lib/kmem_kaslr_shift.py"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-if [ ! -d /sys/kernel/tracing/events ]; then
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-fi
-if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-	echo "skip: no kmem tracepoints"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
 
-dir=$(mktemp -d /tmp/kmem-diff.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch diff
 failures=0
 
 ok() {

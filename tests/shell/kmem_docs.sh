@@ -171,5 +171,13 @@ else
 	echo "layout: not in the perf kmem sources ($top), not checked"
 fi
 
+# perf test runs the shell tests it finds executable, and only those.
+for t in "$(dirname "$0")"/kmem_*.sh; do
+	if [ ! -x "$t" ]; then
+		echo "FAIL: $(basename "$t") is not executable: perf test would not run it"
+		err=1
+	fi
+done
+
 [ $err -eq 0 ] && echo "kmem docs: man page shown, $(wc -l <"$dir/options") options and every sort key documented, Layout table complete"
 exit $err

@@ -12,24 +12,12 @@
 
 set -u
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-	echo "skip: no kmem tracepoints"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
 
-dir=$(mktemp -d /tmp/kmem-folded.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch folded
 data="$dir/perf.data"
-err=0
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
 
 if ! perf kmem record --page -o "$data" -- sh -c \
 	'ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1; seq 200000 | sort -r >/dev/null' \

@@ -13,31 +13,15 @@
 
 set -u
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-	echo "skip: no kmem tracepoints"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
 
-dir=$(mktemp -d /tmp/kmem-interval.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch interval
 data="$dir/perf.data"
-err=0
 
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
-
-if ! perf kmem record --page -o "$data" -- sh -c \
-	'for i in 1 2 3; do cat /usr/bin/* >/dev/null 2>&1; sleep 0.3; done' \
-	>"$dir/record.log" 2>&1; then
-	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+kmem_record_or_skip "$data" --page -- sh -c \
+	'for i in 1 2 3; do cat /usr/bin/* >/dev/null 2>&1; sleep 0.3; done'
 
 perf kmem stat --page --caller -l 1000000 -I 200 --json -i "$data" \
 	>"$dir/stat.json" 2>"$dir/err" || fail "-I 200: $(tail -n 1 "$dir/err")"
@@ -135,9 +119,4 @@ for bad in 0 x -5; do
 	fi
 done
 
-if [ $err -ne 0 ]; then
-	echo "kmem interval test [Failed]"
-	exit 1
-fi
-echo "kmem interval test [Success]"
-exit 0
+kmem_result "kmem interval test"

@@ -13,17 +13,11 @@
 
 set -u
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-	echo "skip: no kmem tracepoints"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
 
-dir=$(mktemp -d /tmp/kmem-page-threads.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch page-threads
 data="$dir/threads.data"
 
 # Pipe traffic: every 64 KiB written allocates pages, read frees them.

@@ -12,24 +12,12 @@
 
 set -u
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-	echo "skip: no kmem tracepoints"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
 
-dir=$(mktemp -d /tmp/kmem-pipe.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch pipe
 lib=$(cd "$(dirname "$0")" && pwd)/lib
-err=0
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
 
 workload='ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1; seq 100000 | sort -r >/dev/null'
 if ! perf kmem record --page --slab -o "$dir/file.data" -- sh -c "$workload" \

@@ -15,24 +15,12 @@
 
 set -u
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-	echo "skip: no kmem tracepoints"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
 
-dir=$(mktemp -d /tmp/kmem-tasks.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch tasks
 data="$dir/perf.data"
-err=0
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
 
 # Names of our own, so that the count cannot be other tasks'.
 cp "$(readlink -f /bin/sh)" "$dir/kmemtest-sh"
