@@ -2007,11 +2007,10 @@ int cmd_kmem(int argc, const char **argv)
 			kmem.slab = true;
 		kmem.mode_from_trace = !kmem.default_mode;
 	}
-	if (kmem.diff) {
+	if (kmem.diff)
 		err = diff_traces(argc, argv) ?: kmem_diff(&kmem, argv);
-	} else {
+	else
 		err = kmem_stat(&kmem);
-	}
 	free((void *)usage[0]);
 	return err ? 1 : 0;
 }

@@ -306,12 +306,12 @@ run_valgrind() {
 	fi
 	if valgrind --error-exitcode=9 --leak-check=full \
 		--errors-for-leak-kinds=definite "$top/build/perf/perf" kmem diff \
-		--page --caller --json "$top/data/sample.perf.data.old" \
+		--page --caller --json "$top/data/sample.perf.data" \
 		"$top/data/sample.perf.data" --kallsyms "$top/data/sample.kallsyms" \
 		>/dev/null 2>"$log"; then
-		pass "valgrind: perf kmem diff --page --caller --json (bundled samples)"
+		pass "valgrind: perf kmem diff --page --caller --json (bundled sample, twice)"
 	else
-		fail "valgrind: perf kmem diff --page --caller --json (bundled samples)"
+		fail "valgrind: perf kmem diff --page --caller --json (bundled sample, twice)"
 		grep -E 'Invalid|uninitialised|definitely lost|ERROR SUMMARY' "$log" |
 			head -n 10 | sed 's/^/    /'
 	fi

@@ -123,12 +123,14 @@ struct kmem_diff *kmem_diff__new(const struct kmem_diff_config *config);
 void kmem_diff__delete(struct kmem_diff *d);
 
 /**
- * kmem_diff__add - take a scalar of one document
+ * kmem_diff__number - take a number of one document
  * @d: the diff
  * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
  * @path: its path
- * @kind: how to read the rest: a number (@v), or a text (@str of @len
- *	  bytes, NULL for null)
+ * @v: its value
+ *
+ * kmem_diff__text() takes a text the same way: @str of @len bytes, NULL
+ * for null.
  *
  * Return: 0; -ENOMEM; -EINVAL after kmem_diff__pair(), for a row out of
  * order, or a side out of range.
