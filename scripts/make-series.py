@@ -157,7 +157,17 @@ def patch_message(path):
     if subject is None:
         return None
     subject = re.sub(r'^\[PATCH[^\]]*\]\s*', '', subject)
-    body = '\n'.join(l.rstrip() for l in lines[i:]).strip('\n')
+    out = []
+    for line in lines[i:]:
+        m = re.match(r'@include (\S+)$', line)
+        if m:
+            # A measurement's output, as it was written: indented.
+            with open(os.path.join(TOP, m.group(1))) as f:
+                out += ['  ' + l if l.strip() else ''
+                        for l in f.read().rstrip('\n').split('\n')]
+        else:
+            out.append(line.rstrip())
+    body = '\n'.join(out).strip('\n')
     return subject, body
 
 
@@ -354,10 +364,37 @@ def main():
                GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
     git(repo, 'init', '-q')
     git(repo, 'config', 'core.autocrlf', 'false')
-    sync(base, repo, [])
+    sync(base, repo)
     git(repo, 'add', '-A', '-f')
     git(repo, 'commit', '-q', '--allow-empty', '-m', 'tools/perf as the series finds it', env=env)
     root = git(repo, 'rev-parse', 'HEAD', capture=True).strip()
+
+    # All the patches, in their order, as make applies them: one that
+    # does not apply, or only with fuzz, is named here.
+    state = os.path.join(work, 'state')
+    shutil.copytree(base, state, symlinks=False)
+    for f in repo_patches:
+        r = apply_patch(state, f)
+        failed, fuzzy, target = [], [], '?'
+        for line in r.stdout.splitlines():
+            m = re.match(r'patching file (\S+)', line)
+            if m:
+                target = m.group(1)
+            m = re.match(r'Hunk #(\d+) (FAILED|succeeded) at (\d+)(.*fuzz.*)?', line)
+            if m and m.group(2) == 'FAILED':
+                failed.append(f'{target} hunk {m.group(1)} (line {m.group(3)})')
+            elif m and m.group(4):
+                fuzzy.append(f'{target} hunk {m.group(1)}')
+        if r.returncode:
+            error(f'{f} does not apply to {pristine}: ' +
+                  (', '.join(failed) or r.stdout.strip() + r.stderr.strip()))
+        elif fuzzy:
+            print(f'make series: warning: {f} applies to {pristine} only with fuzz '
+                  f'({", ".join(fuzzy)}): check the patches it makes', file=sys.stderr)
+    if errors:
+        for e in errors:
+            print(f'make series: {e}', file=sys.stderr)
+        sys.exit(1)
 
     added = []
     carried = set()
@@ -370,12 +407,10 @@ def main():
         shutil.copytree(base, state, symlinks=False)
         for f in repo_patches:
             if f in lines_of or f in carried:
-                r = subprocess.run(['patch', '-s', '-p1', '-N', '-r', '-',
-                                    '--no-backup-if-mismatch', '-d', state,
-                                    '-i', os.path.join(TOP, f)],
-                                   capture_output=True, text=True)
+                r = apply_patch(state, f)
                 if r.returncode:
-                    die(f'patch {n} ({p.subject}): {f} does not apply to {pristine}: {r.stdout.strip()} {r.stderr.strip()}')
+                    die(f'{p.where()}: patch {n} ({p.subject}): {f} does not apply '
+                        f'without the patches the series carries after it')
         present = set(added)
         for b, entries in lines_of.items():
             for target, line, f in entries:
@@ -392,7 +427,7 @@ def main():
             dst = os.path.join(state, f)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(f, dst)
-        sync(state, repo, added)
+        sync(state, repo)
         git(repo, 'add', '-A', '-f')
         if not git(repo, 'status', '--porcelain', capture=True).strip():
             die(f'{p.where()}: patch {n} ({p.subject}) changes nothing')
@@ -430,7 +465,14 @@ def main():
           f'{os.path.relpath(out, TOP)} ({total:,} lines)')
 
 
-def sync(src, repo, ours):
+def apply_patch(tree, patch):
+    """patch(1) of a patches/NNNN in tree; its output says what failed."""
+    return subprocess.run(['patch', '-p1', '-N', '-r', '-', '--no-backup-if-mismatch',
+                           '-d', tree, '-i', os.path.join(TOP, patch)],
+                          capture_output=True, text=True)
+
+
+def sync(src, repo):
     """Make repo/tools/perf hold exactly the files of src."""
     dst = os.path.join(repo, 'tools/perf')
     shutil.rmtree(dst, ignore_errors=True)
@@ -444,7 +486,17 @@ def read_cover(path):
     subject = dict((k, v) for k, v, _ in headers).get('subject')
     if not subject:
         die(f'{path}: no Subject: line')
-    body = '\n'.join(l.rstrip() for l in lines[i:]).strip('\n')
+    out = []
+    for line in lines[i:]:
+        m = re.match(r'@include (\S+)$', line)
+        if m:
+            # A measurement's output, as it was written: indented.
+            with open(os.path.join(TOP, m.group(1))) as f:
+                out += ['  ' + l if l.strip() else ''
+                        for l in f.read().rstrip('\n').split('\n')]
+        else:
+            out.append(line.rstrip())
+    body = '\n'.join(out).strip('\n')
     return subject, body
 
 

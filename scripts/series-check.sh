@@ -174,7 +174,7 @@ if [ "$applied" = "$nr" ] && [ -z "$failed_build" ]; then
 	echo "  TEST    perf test kmem (log: ${log#"$top"/}/perf-test.log)"
 	(cd "$tree/tools/perf" &&
 		PATH="$out:$PATH" KMEM_SCRIPTS="$top/scripts" \
-		"$out/perf" test -S -v kmem) >"$log/perf-test.log" 2>&1
+		"$out/perf" test -S -vv kmem) >"$log/perf-test.log" 2>&1
 	# " 69.3: kmem page: free-only : Ok", " 87: perf kmem ... : Skip (...)"
 	sed -n 's/^ *\([0-9][0-9.]*\): \(.*[^ ]\) *: \(Ok\|FAILED!\|Skip.*\)$/\1|\2|\3/p' \
 		"$log/perf-test.log" >"$log/results"
