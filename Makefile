@@ -6,6 +6,8 @@
 #   make demo       record a real workload and print the page analysis
 #   make bench      compare speed and memory with upstream perf
 #   make fuzz-files mutants of real recordings through the ASan+UBSan perf
+#   make series     the patch series for the perf maintainers, in build/series
+#   make series-check  apply it to a pristine tools/perf, build and test each step
 
 SRC_TAR   ?= /usr/src/linux-source-6.12.tar.xz
 TOP       := $(CURDIR)
@@ -37,7 +39,7 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 OURS := builtin-kmem.c \
 	$(wildcard util/kmem-*.[ch] tests/kmem-*.c) \
 	$(wildcard tests/shell/kmem_*.sh tests/shell/lib/kmem_*) \
-	$(wildcard Documentation/perf-kmem.*)
+	$(wildcard Documentation/perf-kmem*.*)
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 	tools/perf tools/arch tools/scripts tools/build tools/include \
@@ -68,7 +70,7 @@ FUZZ_LIBS    := util/kmem-rows.c util/kmem-live.c $(PRISTINE)/tools/lib/rbtree.c
 	$(PRISTINE)/tools/lib/zalloc.c
 
 .PHONY: all perf perf-asan overlay upstream fuzz fuzz-files test demo bench deps \
-	clean FORCE
+	series series-check clean FORCE
 
 all: perf
 
@@ -189,6 +191,23 @@ fuzz-files: perf perf-asan
 	@scripts/install-deps.sh --test
 	nice -n 10 scripts/mutate-perf-data.py -n $(FUZZ_FILES) --seed $(FUZZ_SEED) \
 		--perf $(ASANOUT)/perf --record-perf $(TOP)/perf --out $(B)/fuzz-files --notes
+
+# The tree as a git format-patch series against the pristine tools/perf,
+# cut as series/series.txt says, with series/cover.txt as cover letter.
+# SERIES_AUTHOR="Name <mail>" signs the patches' From: (default: git's
+# user); SERIES_BASE=DIR/tools/perf makes it against another tree.
+SERIES_BASE ?= $(PRISTINE)/tools/perf
+
+series: $(PRISTINE)/.extracted
+	@scripts/make-series.py --pristine $(SERIES_BASE) --out $(B)/series \
+		--work $(B)/series-work $(OURS)
+
+# git am of each patch on a fresh extract, perf built after each, checkpatch,
+# then perf test of our suites and the files against build/src.
+series-check: series overlay
+	@scripts/install-deps.sh --test
+	@SRC_TAR=$(SRC_TAR) SRC=$(SRC) EXTRACT="$(EXTRACT)" \
+		PERF_FLAGS="$(PERF_FLAGS)" scripts/series-check.sh $(B)/series
 
 clean:
 	rm -rf $(B) $(TOP)/perf

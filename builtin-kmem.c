@@ -1549,6 +1549,13 @@ static int kmem_stat(struct perf_kmem *kmem)
 		return -EINVAL;
 	kmem->task_filter = symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
 			    symbol_conf.comm_list_str;
+	/*
+	 * A thread still allocates after its EXIT record (exit_mmap() takes
+	 * pages for the TLB batches): keep exited threads, as perf report
+	 * does, so that those allocations keep the thread's pid and name.
+	 */
+	if (kmem->task_filter || kmem->task_key != KMEM_TASK_NONE)
+		symbol_conf.keep_exited_threads = true;
 	if (kmem->task_filter && (kmem->slab || !kmem->page)) {
 		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
 		return -EINVAL;

@@ -173,10 +173,14 @@ else
 	fail "--time $window, new trace: $(cat "$dir/err")"
 fi
 
-# Another boot: the bundled trace with its kernel 2 MiB higher.
-sample="$top/data/sample.perf.data"
-ksyms="$top/data/sample.kallsyms"
-if python3 "$shift_kernel" "$sample" "$dir/moved.data" >"$dir/moved.log"; then
+# Another boot: the bundled trace with its kernel 2 MiB higher.  The
+# trace is perf kmem's, not the kernel tree's: KMEM_DATA names its
+# directory there.
+sample="${KMEM_DATA:-$top/data}/sample.perf.data"
+ksyms="${KMEM_DATA:-$top/data}/sample.kallsyms"
+if [ ! -r "$sample" ]; then
+	echo "skip moved kernel: no $sample (KMEM_DATA names its directory)"
+elif python3 "$shift_kernel" "$sample" "$dir/moved.data" >"$dir/moved.log"; then
 	perf kmem stat --page --caller --json -i "$sample" --kallsyms "$ksyms" \
 		>"$dir/s-old.json" 2>/dev/null
 	perf kmem stat --page --caller --json -i "$dir/moved.data" \

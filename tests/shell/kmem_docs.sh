@@ -75,7 +75,7 @@ done <"$dir/options"
 # it through the link in perf's own tests/shell.
 top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 layout=$top/docs/DEVELOPMENT.md
-covered_dirs="util tests scripts Documentation patches data docs"
+covered_dirs="util tests scripts Documentation patches data docs series"
 
 # The names of the table, one a line: "LINE NAME".
 layout_names() {

@@ -20,7 +20,8 @@ kmem_scratch folded
 data="$dir/perf.data"
 
 if ! perf kmem record --page -o "$data" -- sh -c \
-	'ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1; seq 200000 | sort -r >/dev/null' \
+	'ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1
+	 seq 200000 | sort -r >/dev/null' \
 	>"$dir/record.log" 2>&1; then
 	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
 	exit 2

@@ -11,11 +11,14 @@
 # perf kmem stat --page --json gives of the fragmentation analysis must
 # equal the count.
 #
+# The scripts are perf kmem's (its scripts/ beside tests/, or where
+# KMEM_SCRIPTS says): in a kernel tree without them the test skips.
+#
 # Exit: 0 pass, 1 fail, 2 skip.
 
 here=$(dirname "$(readlink -f "$0")")
 top=$(readlink -f "${here}/../..")
-scripts=${top}/scripts
+scripts=${KMEM_SCRIPTS:-${top}/scripts}
 err=0
 
 skip() {

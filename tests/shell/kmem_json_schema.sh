@@ -127,14 +127,17 @@ doc["page"]["fragmentation"] = {
     "severe": cnt, "matrix": [cell],
     "callers": {"sort": ["frag"], "nr_rows": 1,
                 "rows": [dict(cell, callsite={"name": None, "address": "0x1"})]},
-    "mixed_pageblocks": {"touched": 3, "mixed": 1, "unmovable_or_reclaimable": 1, "fallback_only": 0, "by_column": [1, 0, 3, 0],
+    "mixed_pageblocks": {"touched": 3, "mixed": 1,
+                         "unmovable_or_reclaimable": 1, "fallback_only": 0,
+                         "by_column": [1, 0, 3, 0],
                          "bytes_by_column": [4096, 0, 12288, 0]},
     "failures": {"sort": [], "nr_rows": 0, "rows": []}}'
 variant "fragmentation without pageblock_order" '
 doc["page"]["fragmentation"] = {
     "status": "analysed", "pageblock_order": None,
     "fallbacks": {"count": 0, "bytes": 0}, "severe": {"count": 0, "bytes": 0},
-    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0, "unmovable_or_reclaimable": 0, "fallback_only": 0,
+    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "unmovable_or_reclaimable": 0, "fallback_only": 0,
     "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]}}'
 variant "slab only, allocs by pointer" '
 del doc["page"]
@@ -183,7 +186,8 @@ doc["page"]["fragmentation"] = {
     "classes": {"claimed": {"count": 0, "bytes": 0},
                 "converted": {"count": 0, "bytes": 0},
                 "polluted": {"count": 0, "bytes": 0}},
-    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0, "unmovable_or_reclaimable": 0, "fallback_only": 0,
+    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "unmovable_or_reclaimable": 0, "fallback_only": 0,
     "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]}}'
 drift "fallback cell of one class only" '
 doc["page"]["fragmentation"] = {
@@ -192,7 +196,8 @@ doc["page"]["fragmentation"] = {
     "matrix": [{"requested": {"value": 0, "name": "Unmovable"},
                 "fallback": {"value": 1, "name": "Movable"},
                 "fallbacks": {"count": 1, "bytes": 1}, "claimed": 1}],
-    "mixed_pageblocks": {"touched": 0, "mixed": 0, "unmovable_or_reclaimable": 0, "fallback_only": 0,
+    "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "unmovable_or_reclaimable": 0, "fallback_only": 0,
     "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]}}'
 
 # What perf kmem writes validates: the bundled sample in every page mode,
@@ -215,8 +220,8 @@ real() {
 }
 
 top=$(cd "$here/../.." && pwd)
-sample=$top/data/sample.perf.data
-ksyms=$top/data/sample.kallsyms
+sample=${KMEM_DATA:-$top/data}/sample.perf.data
+ksyms=${KMEM_DATA:-$top/data}/sample.kallsyms
 if command -v perf >/dev/null && [ -r "$sample" ]; then
 	real "sample --page" --page -i "$sample" --kallsyms "$ksyms"
 	real "sample --page --caller --alloc" --page --caller --alloc -l 20 \

@@ -35,7 +35,8 @@ fail() {
 }
 
 if ! perf kmem record --page -o "$data" -- sh -c \
-	'ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1; seq 300000 | sort -r >/dev/null' \
+	'ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1
+	 seq 300000 | sort -r >/dev/null' \
 	>"$dir/record.log" 2>&1; then
 	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
 	exit 2

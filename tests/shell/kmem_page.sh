@@ -399,16 +399,16 @@ load_counts() {
 	done < <(key_values "$2")
 }
 
-# --time: the middle half of the trace, against perf script of the same
-# window.  Only what the window holds counts, live pages included.
+# --time: the middle half of the trace's allocations (by time: the span
+# of the trace may be mostly the workload's last sleep), against perf
+# script of the same window.  Only what the window holds counts, live
+# pages included.
 check_time_window() {
-	local all_alloc=$1 first last a b
+	local all_alloc=$1 a b
 
-	read -r first last < <(perf script -i "${perfdata}" -F time 2>/dev/null |
-		awk '{ t = $1; sub(/:$/, "", t) } NR == 1 { f = t }
-		     END { print f, t }')
-	a=$(awk -v f="$first" -v l="$last" 'BEGIN { printf "%.6f", f + (l - f) / 4 }')
-	b=$(awk -v f="$first" -v l="$last" 'BEGIN { printf "%.6f", f + 3 * (l - f) / 4 }')
+	read -r a b < <(perf script -i "${perfdata}" -F time,event 2>/dev/null |
+		awk '/mm_page_alloc:/ { t = $1; sub(/:$/, "", t); at[n++] = t }
+		     END { if (n) print at[int(n / 4)], at[int(3 * n / 4)] }')
 	echo "Checking --time $a,$b..."
 	perf script -i "${perfdata}" --time "$a,$b" -F event,trace,ip,sym \
 		2>/dev/null | count_script "${page_size}" >"${tmpdir}/want-time"

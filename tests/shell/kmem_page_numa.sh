@@ -9,7 +9,9 @@
 # checks what a one-node trace and a trace without memory topology print.
 #
 # PERF names the perf to test (default: ../../perf beside this script's
-# real path, else perf in PATH); NUMA_REWRITE the rewriting script.
+# real path, else perf in PATH); NUMA_REWRITE the rewriting script (else
+# numa-rewrite.py of perf kmem's scripts/ beside tests/, or of
+# KMEM_SCRIPTS: in a kernel tree without it the test skips).
 # Exit: 0 pass, 1 fail, 2 skip.
 
 here=$(dirname "$(readlink -f "$0")")
@@ -21,7 +23,7 @@ if [ -z "${PERF}" ]; then
 		PERF=perf
 	fi
 fi
-rewrite=${NUMA_REWRITE:-${top}/scripts/numa-rewrite.py}
+rewrite=${NUMA_REWRITE:-${KMEM_SCRIPTS:-${top}/scripts}/numa-rewrite.py}
 err=0
 
 if ! command -v python3 >/dev/null; then

@@ -19,7 +19,8 @@ kmem_need_tracepoints
 kmem_scratch pipe
 lib=$(cd "$(dirname "$0")" && pwd)/lib
 
-workload='ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1; seq 100000 | sort -r >/dev/null'
+workload='ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1
+	seq 100000 | sort -r >/dev/null'
 if ! perf kmem record --page --slab -o "$dir/file.data" -- sh -c "$workload" \
 	>"$dir/record.log" 2>&1; then
 	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
