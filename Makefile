@@ -197,17 +197,18 @@ fuzz-files: perf perf-asan
 # SERIES_AUTHOR="Name <mail>" signs the patches' From: (default: git's
 # user); SERIES_BASE=DIR/tools/perf makes it against another tree.
 SERIES_BASE ?= $(PRISTINE)/tools/perf
+SERIES_OUT  ?= $(B)/series
 
 series: $(PRISTINE)/.extracted
-	@scripts/make-series.py --pristine $(SERIES_BASE) --out $(B)/series \
-		--work $(B)/series-work $(OURS)
+	@scripts/make-series.py --pristine $(SERIES_BASE) --out $(SERIES_OUT) \
+		--work $(SERIES_OUT)-work $(OURS)
 
 # git am of each patch on a fresh extract, perf built after each, checkpatch,
 # then perf test of our suites and the files against build/src.
 series-check: series overlay
 	@scripts/install-deps.sh --test
 	@SRC_TAR=$(SRC_TAR) SRC=$(SRC) EXTRACT="$(EXTRACT)" \
-		PERF_FLAGS="$(PERF_FLAGS)" scripts/series-check.sh $(B)/series
+		PERF_FLAGS="$(PERF_FLAGS)" scripts/series-check.sh $(SERIES_OUT)
 
 clean:
 	rm -rf $(B) $(TOP)/perf

@@ -186,6 +186,29 @@ run_kerneldoc() {
 	fi
 }
 
+# (g) The patch series: make series (every file of ours in one patch of
+# series/series.txt, the cut cannot drift) and checkpatch on each patch,
+# commit message and shell tests included, as make series-check runs it.
+# The whole series-check (a build after every patch) is too long for
+# make test: make series-check runs it.
+run_series() {
+	local author=${SERIES_AUTHOR:-perf kmem tests <kmem-tests@localhost>}
+
+	# Into the log directory, with an author of its own: build/series is
+	# the user's, and a fresh machine may have no git identity.
+	if ! make -s -C "$top" series SERIES_OUT="$logdir/series" \
+		SERIES_AUTHOR="$author" >"$logdir/series.log" 2>&1; then
+		fail "series: make series"
+		show "$logdir/series.log" 10
+	elif scripts/series-check.sh --checkpatch-only "$logdir/series" \
+		>"$logdir/series.log" 2>&1; then
+		pass "series: $(tail -n 1 "$logdir/series.log")"
+	else
+		fail "series: $(tail -n 1 "$logdir/series.log")"
+		show "$logdir/series.log" 20
+	fi
+}
+
 # (e) shellcheck, one result per script.
 run_shellcheck() {
 	local f
@@ -350,6 +373,7 @@ run_c_suite "$perf" "" "" diff
 run_shell_tests
 run_checkpatch
 run_kerneldoc
+run_series
 if [ "$sanitize" = 1 ]; then
 	# Leaks count too: perf kmem stat and the suite run leak free.
 	export ASAN_OPTIONS=detect_leaks=1

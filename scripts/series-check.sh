@@ -14,6 +14,12 @@
 # The Makefile passes SRC_TAR, EXTRACT, PERF_FLAGS and SRC.  Logs stay in
 # build/series-check/log.  Exit 0 when everything passed.
 #
+# series-check.sh --checkpatch-only [SERIES] runs checkpatch alone, with
+# build/src's checkpatch.pl, on every patch (make test does, in seconds,
+# what would otherwise surface only in the full check):
+#
+#   N patches: N checkpatch-clean
+#
 # checkpatch runs as on our C files in make test (--strict, ignoring
 # CAMELCASE, LONG_LINE_STRING and MACRO_ARG_REUSE: scripts/run-tests.sh
 # says why), with --no-signoff (who posts the series signs it off) and
@@ -28,12 +34,19 @@ set -u
 set -o pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+checkpatch_only=0
+if [ "${1:-}" = --checkpatch-only ]; then
+	checkpatch_only=1
+	shift
+fi
 series=${1:-$top/build/series}
 work=${SERIES_CHECK_DIR:-$top/build/series-check}
 : "${SRC_TAR:=/usr/src/linux-source-6.12.tar.xz}"
 : "${SRC:=$top/build/src/linux-source-6.12}"
-: "${EXTRACT:?the Makefile gives the paths to extract}"
-: "${PERF_FLAGS:?the Makefile gives the build flags}"
+if [ "$checkpatch_only" = 0 ]; then
+	: "${EXTRACT:?the Makefile gives the paths to extract}"
+	: "${PERF_FLAGS:?the Makefile gives the build flags}"
+fi
 tree=$work/linux-source-6.12
 out=$work/perf
 prefix=$work/prefix
@@ -62,6 +75,39 @@ mapfile -t patches < <(find "$series" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.
 [ -f "$SRC/.patched" ] || die "no $SRC (make overlay lays it out)"
 nr=${#patches[@]}
 
+# checkpatch's messages, less the SPDX tag of shell tests (see above).
+checkpatch() {
+	perl "$checkpatch_pl" --no-tree --strict --no-signoff \
+		--show-types --ignore "$ignore" "$1" 2>&1 |
+		awk '/^(ERROR|WARNING|CHECK):/ { if (msg != "") print msg; msg = $0; next }
+		     msg != "" && /^#[0-9]+: FILE: / {
+			if (msg ~ /:SPDX_LICENSE_TAG:/ && $3 ~ /^tools\/perf\/tests\/shell\/[^\/]*\.sh:[23]:$/)
+				msg = ""
+			else
+				msg = msg " (" $3 ")"
+		     }
+		     /^$/ { if (msg != "") print msg; msg = "" }
+		     END { if (msg != "") print msg }'
+}
+
+checkpatch_pl=$tree/scripts/checkpatch.pl
+if [ "$checkpatch_only" = 1 ]; then
+	checkpatch_pl=$SRC/scripts/checkpatch.pl
+	clean=0
+	for p in "${patches[@]}"; do
+		# checkpatch.pl's status counts the messages filtered out.
+		msgs=$(checkpatch "$p" | sed 's/^/    /')
+		if [ -z "$msgs" ]; then
+			clean=$((clean + 1))
+		else
+			printf '%s:\n%s\n' "$(basename "$p")" "$msgs"
+		fi
+	done
+	echo "$nr patches: $clean checkpatch-clean"
+	[ "$clean" = "$nr" ]
+	exit
+fi
+
 rm -rf "$work"
 mkdir -p "$log" "$out" "$prefix/share/man/man1"
 
@@ -83,21 +129,6 @@ if ! { g init -q && g config core.autocrlf false &&
 	g add -A -f && g commit -q -m "linux-source-6.12 as extracted"; }; then
 	die "cannot make a git repository of the extract"
 fi
-
-# checkpatch's messages, less the SPDX tag of shell tests (see above).
-checkpatch() {
-	perl "$tree/scripts/checkpatch.pl" --no-tree --strict --no-signoff \
-		--show-types --ignore "$ignore" "$1" 2>&1 |
-		awk '/^(ERROR|WARNING|CHECK):/ { if (msg != "") print msg; msg = $0; next }
-		     msg != "" && /^#[0-9]+: FILE: / {
-			if (msg ~ /:SPDX_LICENSE_TAG:/ && $3 ~ /^tools\/perf\/tests\/shell\/[^\/]*\.sh:[23]:$/)
-				msg = ""
-			else
-				msg = msg " (" $3 ")"
-		     }
-		     /^$/ { if (msg != "") print msg; msg = "" }
-		     END { if (msg != "") print msg }'
-}
 
 applied=0
 built=0

@@ -153,10 +153,12 @@ if [ -f "$sample" ] && ! grep -q "$(uname -r)" "$sample" 2>/dev/null; then
 fi
 
 # Sampled: counts of sampled events, and no allocated+freed split.
+sampled="kmem:mm_page_alloc was sampled, one event in 2: counts are of"
+sampled="$sampled sampled events, and allocations and frees cannot be paired"
 if perf record -q -c 2 -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	-o "$dir/sampled.data" -- true >/dev/null 2>&1; then
 	if ! perf kmem stat --page -i "$dir/sampled.data" >"$dir/out" 2>"$dir/err" ||
-	   ! grep -q "kmem:mm_page_alloc was sampled, one event in 2: counts are of sampled events, and allocations and frees cannot be paired" "$dir/err" ||
+	   ! grep -q "$sampled" "$dir/err" ||
 	   grep -q "allocated+freed" "$dir/out" ||
 	   ! grep -q "Total allocations:" "$dir/out" ||
 	   ! perf kmem stat --page --json -i "$dir/sampled.data" 2>/dev/null |

@@ -95,7 +95,8 @@ if run "itself, text" perf kmem diff $modes --caller "$dir/old.data" \
 	elif grep -qE '(^| )[+-][0-9]' "$dir/same.txt"; then
 		fail "itself, text: a delta that is not '.'"
 	else
-		ok "itself, text: $(grep -cE ' rows?, ' "$dir/same.txt") tables, no row on one side only, no delta"
+		tables=$(grep -cE ' rows?, ' "$dir/same.txt")
+		ok "itself, text: $tables tables, no row on one side only, no delta"
 	fi
 fi
 
@@ -194,7 +195,8 @@ for a, b in zip(*rows):
     assert a["callsite"]["name"] and a["callsite"]["name"] == b["callsite"]["name"]
     assert int(b["callsite"]["address"], 16) - int(a["callsite"]["address"], 16) == 0x200000
 EOF
-		ok "moved kernel: $(cat "$dir/moved.log"); every callsite 0x200000 higher, same name"
+		ok "moved kernel: $(cat "$dir/moved.log");" \
+			"every callsite 0x200000 higher, same name"
 	else
 		fail "moved kernel: the callsites did not move, or lost their names"
 	fi
