@@ -102,21 +102,17 @@ ours_pids = {p for comm, p, *_ in events
 unnamed = sum(1 for comm, p, t, ev, pfn, order in events
               if comm.startswith(':') and ev == 'mm_page_alloc' and p in ours_pids)
 # perf script names a thread it met before any COMM of it ':TID'; we look
-# the name up by time, and may find one that came later: a command may
-# count the unnamed allocations of its own processes on top, whatever
-# else runs on the machine while the trace is recorded.
-unnamed_of_pid = collections.Counter(
-    p for comm, p, t, ev, pfn, order in events
-    if comm.startswith(':') and ev == 'mm_page_alloc' and pfn != -1)
-pids_of = collections.defaultdict(set)
-for comm, p, *_ in events:
-    pids_of[comm].add(p)
+# the name up by time, and may find one that came later (or keep the name
+# of a thread past its EXIT, where perf script makes a new ':TID' one):
+# those few allocations may be under another name, whatever else runs on
+# the machine while the trace is recorded.  Any command may differ from
+# perf script's count by at most their number.
+unnamed_all = sum(1 for comm, p, t, ev, pfn, order in events
+                  if comm.startswith(':') and ev == 'mm_page_alloc')
 
 
 def slack_of(key, k):
-    if key != 'comm':
-        return 0
-    return sum(unnamed_of_pid[p] for p in pids_of.get(k, ()))
+    return unnamed_all if key == 'comm' else 0
 
 
 for key in ('comm', 'pid'):
@@ -129,8 +125,6 @@ for key in ('comm', 'pid'):
         ours[r[key]][0] += r['hits']
         ours[r[key]][1] += r['bytes']
     want = alloc_counts(key)
-    # The ':TID' allocations may be under another name (above): by at
-    # most their number for each command.
     for d_ in (ours, want):
         for name in [n for n in d_ if str(n).startswith(':')]:
             del d_[name]
