@@ -699,32 +699,12 @@ static int parse_keys(const char *what, const struct kmem_column *cols,
 }
 
 /* Before reading a trace that may take a while: are the sort keys known? */
-/* Which of the task keys -s has, if any: rows can differ by one only. */
-static int parse_task_key(struct perf_kmem *kmem)
+static int parse_sort_keys(struct perf_kmem *kmem)
 {
-	const char *s = kmem->sort_str ?: "";
-	bool pid = false, comm = false;
-
-	while (*s) {
-		size_t len = strcspn(s, ",");
-
-		pid |= len == 3 && !strncmp(s, "pid", len);
-		comm |= len == 4 && !strncmp(s, "comm", len);
-		s += len + (s[len] == ',');
-	}
-	if (pid && comm) {
+	if (kmem_columns__task_key(kmem->sort_str, &kmem->task_key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
 		return -EINVAL;
 	}
-	kmem->task_key = pid ? KMEM_TASK_PID :
-			 comm ? KMEM_TASK_COMM : KMEM_TASK_NONE;
-	return 0;
-}
-
-static int parse_sort_keys(struct perf_kmem *kmem)
-{
-	if (parse_task_key(kmem))
-		return -EINVAL;
 	if (kmem->page) {
 		kmem->nr_page_keys = parse_keys("page", kmem_page_columns,
 						kmem_page_nr_columns,
@@ -800,24 +780,6 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 	return err;
 }
 
-/* Where perf's reader stopped, in words: "after X of its Y bytes of events". */
-static const char *stop_place(struct kmem_input *in, char *buf, size_t size)
-{
-	/* The record it stopped at was counted, or the one before it. */
-	u64 nr = in->session->evlist->stats.nr_events[0];
-	u64 at = kmem_file__record_offset(in->path, nr ? nr - 1 : 0);
-	char total[32];
-
-	if (at == KMEM_FILE_UNKNOWN) {
-		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
-		return buf;
-	}
-	kmem_commas(in->session->header.data_size, total, sizeof(total));
-	snprintf(buf, size, "after %s of its %s bytes of events", COMMAS(at),
-		 total);
-	return buf;
-}
-
 /* Where perf's reader stopped, and what the analysis covers: a line. */
 static void stop_line(struct kmem_input *in, char *buf, size_t size)
 {
@@ -825,7 +787,9 @@ static void stop_line(struct kmem_input *in, char *buf, size_t size)
 	const char *path = in->path;
 	char where[128];
 
-	stop_place(in, where, sizeof(where));
+	kmem_file__stop_place(path, in->session->evlist->stats.nr_events[0],
+			      in->session->header.data_size, where,
+			      sizeof(where));
 	if (!nr_events)
 		snprintf(buf, size, "perf kmem: cannot read %s: corrupt data %s, before any kmem event",
 			 path, where);
