@@ -67,40 +67,24 @@
 
 /* What the user asked for, set once from the command line. */
 struct perf_kmem {
+	/* What the analyses of each trace take: see util/kmem-run.h. */
+	struct kmem_run_config	opts;
 	const char		*input_name;
 	bool			force;
-	bool			slab;
-	bool			page;
-	bool			caller;
-	bool			alloc;
-	bool			live;
-	bool			raw_ip;
 	const char		*lines_str;	/* -l */
-	int			lines;		/* -1: the default */
 	const char		*sort_str;
 	kmem_rows_cmp_fn	page_keys[KMEM_MAX_SORT_KEYS];
-	int			nr_page_keys;
 	kmem_rows_cmp_fn	slab_keys[KMEM_MAX_SORT_KEYS];
-	int			nr_slab_keys;
-	const char		*time_str;
-	struct perf_time_interval ptime;
-	const char		*alloc_regex;
-	const char		*alloc_regex_add;
 	const char		*pageblock_order_str;
-	int			pageblock_order;	/* -1: the trace's */
 	bool			json;
 	const char		*folded;	/* "bytes" or "hits" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	const char		*map_name;	/* --map */
 	const char		*interval_str;	/* -I */
-	u64			interval;	/* ns; 0: none */
-	enum kmem_task_key	task_key;	/* -s pid or -s comm */
-	bool			task_filter;	/* --pid, --tid or --comm */
 	bool			diff;		/* perf kmem diff */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
-	size_t			queue_size;	/* kmem.queue-size */
 };
 
 /*
@@ -280,56 +264,6 @@ static void list_alloc_funcs(struct kmem_run *run)
 		pr_err("perf kmem: no kernel symbols to list allocator functions from\n");
 }
 
-/*
- * What the options ask of the analyses of the trace @path.  After
- * symbol__init(), which makes the lists of --pid, --tid and --comm.
- */
-static struct kmem_run_config run_config(const struct perf_kmem *kmem,
-					 const char *path)
-{
-	return (struct kmem_run_config){
-		.path = path,
-		.page = kmem->page,
-		.slab = kmem->slab,
-		.caller = kmem->caller,
-		.alloc = kmem->alloc,
-		.live = kmem->live,
-		.folded = kmem->folded,
-		.raw_ip = kmem->raw_ip,
-		.offsets = kmem->raw_ip || verbose > 0,
-		.lines = kmem->lines,
-		.page_sort = {
-			.names = kmem->sort_str ?: DEFAULT_PAGE_SORT,
-			.keys = kmem->page_keys,
-			.nr_keys = kmem->nr_page_keys,
-		},
-		.slab_sort = {
-			.names = kmem->sort_str ?: DEFAULT_SLAB_SORT,
-			.keys = kmem->slab_keys,
-			.nr_keys = kmem->nr_slab_keys,
-		},
-		.time_window = kmem->time_str,
-		.ptime = &kmem->ptime,
-		.interval = kmem->interval,
-		.interval_callers = !kmem->caller ? 0 :
-				    kmem->lines >= 0 ? kmem->lines :
-				    DEFAULT_INTERVAL_CALLERS,
-		.tasks = {
-			.key = kmem->task_key,
-			.pids = symbol_conf.pid_list,
-			.tids = symbol_conf.tid_list,
-			.comms = symbol_conf.comm_list,
-		},
-		.task_filter = kmem->task_filter,
-		.alloc_regex = kmem->alloc_regex,
-		.alloc_regex_add = kmem->alloc_regex_add,
-		.kallsyms = symbol_conf.kallsyms_name,
-		.vmlinux = symbol_conf.vmlinux_name,
-		.pageblock_order = kmem->pageblock_order,
-		.queue_size = kmem->queue_size,
-	};
-}
-
 /* Set up the analyses, or say why not. */
 static int setup_analyses(struct kmem_input *in)
 {
@@ -340,7 +274,7 @@ static int setup_analyses(struct kmem_input *in)
 	in->set_up = true;
 	err = kmem_run__setup(in->run, in->session, why, sizeof(why));
 	info = kmem_run__info(in->run);
-	if (in->kmem->page && info && info->has_page_alloc &&
+	if (in->kmem->opts.page && info && info->has_page_alloc &&
 	    !info->has_callchains)
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
 		       in->path);
@@ -459,7 +393,8 @@ static int open_session(struct kmem_input *in)
 	in->tool.build_id = perf_event__process_build_id;
 	in->tool.finished_init = process_finished_init;
 	/* Only the tasks' keys and filters need perf to follow the tasks. */
-	if (in->kmem->task_key != KMEM_TASK_NONE || in->kmem->task_filter) {
+	if (in->kmem->opts.tasks.key != KMEM_TASK_NONE ||
+	    in->kmem->opts.task_filter) {
 		in->tool.comm = process_task_event;
 		in->tool.fork = process_task_event;
 		in->tool.exit = process_task_event;
@@ -523,7 +458,12 @@ static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
 		pr_err("perf kmem: cannot set up symbol resolution\n");
 		goto fail;
 	}
-	config = run_config(kmem, path);
+	config = kmem->opts;
+	config.path = path;
+	/* symbol__init() made these of --pid, --tid and --comm. */
+	config.tasks.pids = symbol_conf.pid_list;
+	config.tasks.tids = symbol_conf.tid_list;
+	config.tasks.comms = symbol_conf.comm_list;
 	in->run = kmem_run__new(&config);
 	if (!in->run) {
 		pr_err("perf kmem: out of memory setting up the analyses\n");
@@ -701,24 +641,26 @@ static int parse_keys(const char *what, const struct kmem_column *cols,
 /* Before reading a trace that may take a while: are the sort keys known? */
 static int parse_sort_keys(struct perf_kmem *kmem)
 {
-	if (kmem_columns__task_key(kmem->sort_str, &kmem->task_key)) {
+	struct kmem_run_config *o = &kmem->opts;
+
+	if (kmem_columns__task_key(kmem->sort_str, &o->tasks.key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
 		return -EINVAL;
 	}
-	if (kmem->page) {
-		kmem->nr_page_keys = parse_keys("page", kmem_page_columns,
-						kmem_page_nr_columns,
-						kmem->sort_str ?: DEFAULT_PAGE_SORT,
-						kmem->page_keys);
-		if (kmem->nr_page_keys < 0)
+	if (o->page) {
+		o->page_sort.nr_keys = parse_keys("page", kmem_page_columns,
+						  kmem_page_nr_columns,
+						  kmem->sort_str ?: DEFAULT_PAGE_SORT,
+						  kmem->page_keys);
+		if (o->page_sort.nr_keys < 0)
 			return -EINVAL;
 	}
-	if (kmem->slab) {
-		kmem->nr_slab_keys = parse_keys("slab", kmem_slab_columns,
-						kmem_slab_nr_columns,
-						kmem->sort_str ?: DEFAULT_SLAB_SORT,
-						kmem->slab_keys);
-		if (kmem->nr_slab_keys < 0)
+	if (o->slab) {
+		o->slab_sort.nr_keys = parse_keys("slab", kmem_slab_columns,
+						  kmem_slab_nr_columns,
+						  kmem->sort_str ?: DEFAULT_SLAB_SORT,
+						  kmem->slab_keys);
+		if (o->slab_sort.nr_keys < 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -899,10 +841,10 @@ static bool time_window_empty(struct kmem_input *in)
 	timestamp__scnprintf_usec(stats->last_outside, last, sizeof(last));
 	if (in->kmem->diff)
 		pr_err("perf kmem: no kmem event of %s in --time %s: its events are from %s to %s\n",
-		       in->path, in->kmem->time_str, first, last);
+		       in->path, in->kmem->opts.time_window, first, last);
 	else
 		pr_err("perf kmem: no kmem event in --time %s: the trace's are from %s to %s\n",
-		       in->kmem->time_str, first, last);
+		       in->kmem->opts.time_window, first, last);
 	return true;
 }
 
@@ -923,44 +865,62 @@ static void choose_analysis(struct perf_kmem *kmem)
 		if (kmem_file__has_event(path, slab_tracepoints[i]))
 			return;
 	if (kmem_file__has_event(path, "kmem:mm_page_alloc")) {
-		kmem->slab = false;
-		kmem->page = true;
+		kmem->opts.slab = false;
+		kmem->opts.page = true;
 	}
 }
 
 static int parse_time(struct perf_kmem *kmem)
 {
-	if (!perf_time__parse_str(&kmem->ptime, kmem->time_str))
+	if (!perf_time__parse_str(&kmem->opts.ptime, kmem->opts.time_window))
 		return 0;
 	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
-	       kmem->time_str);
+	       kmem->opts.time_window);
 	return -EINVAL;
+}
+
+/* What the analyses take that is not the value of one option. */
+static void set_derived_options(struct perf_kmem *kmem)
+{
+	struct kmem_run_config *o = &kmem->opts;
+
+	o->offsets = o->raw_ip || verbose > 0;
+	o->folded = kmem->folded;
+	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
+			      DEFAULT_INTERVAL_CALLERS;
+	o->page_sort.names = kmem->sort_str ?: DEFAULT_PAGE_SORT;
+	o->page_sort.keys = kmem->page_keys;
+	o->slab_sort.names = kmem->sort_str ?: DEFAULT_SLAB_SORT;
+	o->slab_sort.keys = kmem->slab_keys;
+	o->kallsyms = symbol_conf.kallsyms_name;
+	o->vmlinux = symbol_conf.vmlinux_name;
 }
 
 /* -l, --pageblock-order and the symbol files, before any trace is read. */
 static int check_options(struct perf_kmem *kmem)
 {
 	if (kmem->lines_str &&
-	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->lines))
+	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->opts.lines))
 		return -EINVAL;
 	if (kmem->interval_str) {
 		int ms;
 
 		if (parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms))
 			return -EINVAL;
-		if (!kmem->page) {
+		if (!kmem->opts.page) {
 			pr_err("perf kmem: -I is for the page analysis: use --page\n");
 			return -EINVAL;
 		}
-		kmem->interval = ms * 1000000ULL;
+		kmem->opts.interval = ms * 1000000ULL;
 	}
 	if (kmem->pageblock_order_str &&
 	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
-			  KMEM_PAGE_MAX_ORDER, &kmem->pageblock_order))
+			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))
 		return -EINVAL;
 	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
 	    check_readable("--vmlinux", symbol_conf.vmlinux_name))
 		return -EINVAL;
+	set_derived_options(kmem);
 	return 0;
 }
 
@@ -984,24 +944,25 @@ static int kmem_stat(struct perf_kmem *kmem)
 		choose_analysis(kmem);
 	if (parse_time(kmem) || parse_sort_keys(kmem))
 		return -EINVAL;
-	kmem->task_filter = symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
-			    symbol_conf.comm_list_str;
+	kmem->opts.task_filter = symbol_conf.pid_list_str ||
+				 symbol_conf.tid_list_str ||
+				 symbol_conf.comm_list_str;
 	/*
 	 * A thread still allocates after its EXIT record (exit_mmap() takes
 	 * pages for the TLB batches): keep exited threads, as perf report
 	 * does, so that those allocations keep the thread's pid and name.
 	 */
-	if (kmem->task_filter || kmem->task_key != KMEM_TASK_NONE)
+	if (kmem->opts.task_filter || kmem->opts.tasks.key != KMEM_TASK_NONE)
 		symbol_conf.keep_exited_threads = true;
-	if (kmem->task_filter && (kmem->slab || !kmem->page)) {
+	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page)) {
 		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
 		return -EINVAL;
 	}
-	if (kmem->map_name && !kmem->page) {
+	if (kmem->map_name && !kmem->opts.page) {
 		pr_err("perf kmem: --map draws the page analysis: add --page\n");
 		return -EINVAL;
 	}
-	if (kmem->folded && (!kmem->page || kmem->json ||
+	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits")))) {
 		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
@@ -1028,7 +989,7 @@ static int kmem_stat(struct perf_kmem *kmem)
 	err = kmem_input__read(in, &stopped);
 	if (!err && time_window_empty(in))
 		err = -EINVAL;
-	if (!err && kmem->task_filter && no_task_allocated(in))
+	if (!err && kmem->opts.task_filter && no_task_allocated(in))
 		err = -EINVAL;
 	if (!err && no_kernel_symbols(in))
 		report_no_symbols(in);
@@ -1054,7 +1015,7 @@ static int kmem_stat(struct perf_kmem *kmem)
 /* What stat does that diff cannot: one line, not an option ignored. */
 static int check_diff_options(const struct perf_kmem *kmem)
 {
-	const char *opt = kmem->alloc ? "--alloc" :
+	const char *opt = kmem->opts.alloc ? "--alloc" :
 			  kmem->folded ? "--folded" :
 			  kmem->map_name ? "--map" : NULL;
 
@@ -1077,7 +1038,7 @@ static int check_diff_sort(const struct perf_kmem *kmem)
 	int slab, err;
 
 	for (slab = 0; slab < 2; slab++) {
-		if (!(slab ? kmem->slab : kmem->page))
+		if (!(slab ? kmem->opts.slab : kmem->opts.page))
 			continue;
 		err = kmem_diff_report__check_sort(kmem->sort_str, slab, bad,
 						   sizeof(bad), known,
@@ -1131,10 +1092,10 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
 		      struct kmem_output *out)
 {
 	struct kmem_diff_report_options o = {
-		.page = kmem->page,
-		.slab = kmem->slab,
-		.caller = kmem->caller,
-		.lines = kmem->lines,
+		.page = kmem->opts.page,
+		.slab = kmem->opts.slab,
+		.caller = kmem->opts.caller,
+		.lines = kmem->opts.lines,
 		.sort = kmem->sort_str,
 	};
 	int err = kmem_diff__pair(d);
@@ -1244,7 +1205,7 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	add_arg(rec_argv, &rec_argc, "-R");	/* the tracepoint fields */
 	add_arg(rec_argv, &rec_argc, "-c");	/* every event */
 	add_arg(rec_argv, &rec_argc, "1");
-	if (kmem->page) {
+	if (kmem->opts.page) {
 		/* Only allocations need their callchain, and only its kernel part. */
 		add_arg(rec_argv, &rec_argc, "-e");
 		add_arg(rec_argv, &rec_argc, "kmem:mm_page_alloc/call-graph=fp/");
@@ -1258,7 +1219,7 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 		}
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
 	}
-	for (i = 0; kmem->slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
+	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
 		if (!is_valid_tracepoint(slab_tracepoints[i]))
 			continue;
 		add_arg(rec_argv, &rec_argc, "-e");
@@ -1266,7 +1227,7 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 		nr_slab++;
 	}
 	/* Else perf record would quietly record cycles instead. */
-	if (kmem->slab && !nr_slab) {
+	if (kmem->opts.slab && !nr_slab) {
 		pr_err("perf kmem: no kmem slab tracepoints found: is tracefs mounted and readable?\n");
 		err = -ENOENT;
 		goto out;
@@ -1299,9 +1260,9 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 			break;
 		}
 		if (!strcmp(argv[i], "--page"))
-			kmem->page = true;
+			kmem->opts.page = true;
 		else if (!strcmp(argv[i], "--slab"))
-			kmem->slab = true;
+			kmem->opts.slab = true;
 		else
 			argv[n++] = argv[i];
 	}
@@ -1322,7 +1283,7 @@ static int kmem_config(const char *var, const char *value, void *cb)
 			       value, KMEM_QUEUE_MIN_BYTES);
 			return -1;
 		}
-		kmem->queue_size = size;
+		kmem->opts.queue_size = size;
 		return 0;
 	}
 	if (strcmp(var, "kmem.default"))
@@ -1354,24 +1315,26 @@ int cmd_kmem(int argc, const char **argv)
 	const char *sort_help = sort_keys_help(sort_help_buf,
 					       sizeof(sort_help_buf));
 	struct perf_kmem kmem = {
-		.lines = -1,
-		.pageblock_order = -1,
-		.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
+		.opts = {
+			.lines = -1,
+			.pageblock_order = -1,
+			.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
+		},
 	};
 	const struct option options[] = {
 	OPT_STRING('i', "input", &kmem.input_name, "file", "input file name"),
 	OPT_INCR('v', "verbose", &verbose,
 		 "be more verbose: list allocator functions, show offsets"),
-	OPT_BOOLEAN(0, "caller", &kmem.caller, "show per-callsite statistics"),
-	OPT_BOOLEAN(0, "alloc", &kmem.alloc,
+	OPT_BOOLEAN(0, "caller", &kmem.opts.caller, "show per-callsite statistics"),
+	OPT_BOOLEAN(0, "alloc", &kmem.opts.alloc,
 		    "show per-object (slab) or per-page statistics"),
 	OPT_STRING('s', "sort", &kmem.sort_str, "key[,key2...]", sort_help),
 	OPT_STRING('l', "line", &kmem.lines_str, "n", "show this many rows"),
-	OPT_BOOLEAN(0, "raw-ip", &kmem.raw_ip,
+	OPT_BOOLEAN(0, "raw-ip", &kmem.opts.raw_ip,
 		    "one row per call address, shown as func+0xoff"),
 	OPT_BOOLEAN('f', "force", &kmem.force, "don't complain, do it"),
-	OPT_BOOLEAN(0, "slab", &kmem.slab, "analyse the slab allocator"),
-	OPT_BOOLEAN(0, "page", &kmem.page, "analyse the page allocator"),
+	OPT_BOOLEAN(0, "slab", &kmem.opts.slab, "analyse the slab allocator"),
+	OPT_BOOLEAN(0, "page", &kmem.opts.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
 	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits",
@@ -1381,9 +1344,9 @@ int cmd_kmem(int argc, const char **argv)
 		   "draw the pageblocks the trace allocated into, as SVG"),
 	OPT_STRING('o', "output", &kmem.output_name, "file",
 		   "write the results to this file"),
-	OPT_BOOLEAN(0, "live", &kmem.live,
+	OPT_BOOLEAN(0, "live", &kmem.opts.live,
 		    "show only pages still allocated at the end of the trace"),
-	OPT_STRING(0, "time", &kmem.time_str, "start,stop",
+	OPT_STRING(0, "time", &kmem.opts.time_window, "start,stop",
 		   "only events in this time span"),
 	OPT_STRING('I', "interval-print", &kmem.interval_str, "msecs",
 		   "print the page analysis every msecs of trace time"),
@@ -1393,9 +1356,9 @@ int cmd_kmem(int argc, const char **argv)
 		   "only the page allocations of these threads"),
 	OPT_STRING(0, "comm", &symbol_conf.comm_list_str, "comm[,comm...]",
 		   "only the page allocations of tasks of these names"),
-	OPT_STRING(0, "alloc-func", &kmem.alloc_regex, "regex",
+	OPT_STRING(0, "alloc-func", &kmem.opts.alloc_regex, "regex",
 		   "functions to skip to find a callsite, instead of the built-in list"),
-	OPT_STRING(0, "alloc-func-add", &kmem.alloc_regex_add, "regex",
+	OPT_STRING(0, "alloc-func-add", &kmem.opts.alloc_regex_add, "regex",
 		   "more functions to skip to find a callsite"),
 	OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms_name, "file",
 		   "kallsyms of the machine the trace was recorded on"),
@@ -1420,8 +1383,8 @@ int cmd_kmem(int argc, const char **argv)
 
 	if (strlen(argv[0]) > 2 && strstarts("record", argv[0])) {
 		argc = take_record_mode_options(&kmem, argc - 1, argv + 1);
-		if (!kmem.page && !kmem.slab)
-			kmem.slab = true;
+		if (!kmem.opts.page && !kmem.opts.slab)
+			kmem.opts.slab = true;
 		err = kmem_record(&kmem, argc, argv + 1);
 		/* parse_options_subcommand() built the usage string. */
 		free((void *)usage[0]);
@@ -1435,11 +1398,11 @@ int cmd_kmem(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc && !kmem.diff)
 		usage_with_options(usage, options);
-	if (!kmem.page && !kmem.slab) {
+	if (!kmem.opts.page && !kmem.opts.slab) {
 		if (kmem.default_mode && !strcmp(kmem.default_mode, "page"))
-			kmem.page = true;
+			kmem.opts.page = true;
 		else
-			kmem.slab = true;
+			kmem.opts.slab = true;
 		kmem.mode_from_trace = !kmem.default_mode;
 	}
 	if (kmem.diff)

@@ -34,11 +34,9 @@
 #include "machine.h"
 #include "sample.h"
 #include "session.h"
-#include "time-utils.h"
 
 struct kmem_run {
 	struct kmem_run_config		config;
-	struct perf_time_interval	ptime;		/* --time */
 	struct perf_session		*session;	/* not owned */
 	struct callsite_resolver	*resolver;
 	struct kmem_decoder		*dec;
@@ -64,8 +62,6 @@ struct kmem_run *kmem_run__new(const struct kmem_run_config *config)
 	if (!run)
 		return NULL;
 	run->config = *config;
-	if (config->ptime)
-		run->ptime = *config->ptime;
 	return run;
 }
 
@@ -250,7 +246,7 @@ int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 	if (!evsel->handler)
 		return 0;
 	if (run->config.time_window &&
-	    perf_time__skip_sample(&run->ptime, sample->time)) {
+	    perf_time__skip_sample(&run->config.ptime, sample->time)) {
 		if (!stats->nr_outside_time++)
 			stats->first_outside = sample->time;
 		stats->last_outside = sample->time;

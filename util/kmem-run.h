@@ -34,6 +34,7 @@
 #include "kmem-report.h"
 #include "kmem-stacks.h"
 #include "kmem-tasks.h"
+#include "time-utils.h"
 
 struct callsite_resolver;
 struct evsel;
@@ -41,7 +42,6 @@ struct kmem_diff;
 struct kmem_map;
 struct perf_sample;
 struct perf_session;
-struct perf_time_interval;
 union perf_event;
 
 /* What perf kmem stat's options ask of a run. */
@@ -59,8 +59,7 @@ struct kmem_run_config {
 	struct kmem_report_sort	page_sort;	/* -s, of the page tables */
 	struct kmem_report_sort	slab_sort;	/* -s, of the slab tables */
 	const char		*time_window;	/* --time as given; NULL: none */
-	/* --time parsed; copied. */
-	const struct perf_time_interval	*ptime;
+	struct perf_time_interval ptime;	/* --time parsed */
 	u64			interval;	/* -I, in ns; 0: no intervals */
 	size_t			interval_callers; /* callsites of each interval */
 	/* -s pid or comm, --pid, --tid, --comm: not owned. */
