@@ -3,12 +3,14 @@
  * perf kmem: how the kernel allocates memory.
  *
  * 'perf kmem record' records the slab (--slab) and page allocator (--page)
- * tracepoints, 'perf kmem stat' replays them.  A sample goes one way:
- * util/kmem-decode.c reads it, util/kmem-queue.c puts it in time order,
- * and the analyses (util/kmem-page.c, util/kmem-slab.c, util/kmem-frag.c)
- * count it; util/kmem-report.c and util/kmem-text.c render the results as
- * JSON or text.  This file does the options, the session set-up and the
- * choice of output.
+ * tracepoints, 'perf kmem stat' replays them and 'perf kmem diff' compares
+ * two traces.  A sample goes one way: perf's reader hands it to this file's
+ * tool, which hands it to the run of the analyses (util/kmem-run.c): the
+ * decoder (util/kmem-decode.c) reads it, the queue (util/kmem-queue.c) puts
+ * it in time order, and the analyses (util/kmem-page.c, util/kmem-slab.c,
+ * util/kmem-frag.c...) count it; util/kmem-report.c and util/kmem-text.c
+ * render the results as JSON or text.  This file does the options, the
+ * session set-up and the choice of output.
  */
 #include "builtin.h"
 
@@ -40,24 +42,18 @@
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
-#include "util/evsel.h"
 #include "util/kmem-columns.h"
-#include "util/kmem-decode.h"
 #include "util/kmem-diff.h"
 #include "util/kmem-diff-report.h"
 #include "util/kmem-frag.h"
-#include "util/kmem-interval.h"
 #include "util/kmem-map.h"
 #include "util/kmem-page.h"
 #include "util/kmem-print.h"
 #include "util/kmem-queue.h"
 #include "util/kmem-report.h"
-#include "util/kmem-stacks.h"
-#include "util/kmem-tasks.h"
+#include "util/kmem-run.h"
 #include "util/kmem-file.h"
-#include "util/kmem-slab.h"
 #include "util/machine.h"
-#include "util/sample.h"
 #include "util/session.h"
 #include "util/symbol.h"
 #include "util/time-utils.h"
@@ -71,70 +67,39 @@
 
 /* What the user asked for, set once from the command line. */
 struct perf_kmem {
+	/* What the analyses of each trace take: see util/kmem-run.h. */
+	struct kmem_run_config	opts;
 	const char		*input_name;
 	bool			force;
-	bool			slab;
-	bool			page;
-	bool			caller;
-	bool			alloc;
-	bool			live;
-	bool			raw_ip;
 	const char		*lines_str;	/* -l */
-	int			lines;		/* -1: the default */
 	const char		*sort_str;
 	kmem_rows_cmp_fn	page_keys[KMEM_MAX_SORT_KEYS];
-	int			nr_page_keys;
 	kmem_rows_cmp_fn	slab_keys[KMEM_MAX_SORT_KEYS];
-	int			nr_slab_keys;
-	const char		*time_str;
-	struct perf_time_interval ptime;
-	const char		*alloc_regex;
-	const char		*alloc_regex_add;
 	const char		*pageblock_order_str;
-	int			pageblock_order;	/* -1: the trace's */
 	bool			json;
 	const char		*folded;	/* "bytes" or "hits" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	const char		*map_name;	/* --map */
 	const char		*interval_str;	/* -I */
-	u64			interval;	/* ns; 0: none */
-	enum kmem_task_key	task_key;	/* -s pid or -s comm */
-	bool			task_filter;	/* --pid, --tid or --comm */
 	bool			diff;		/* perf kmem diff */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
-	size_t			queue_size;	/* kmem.queue-size */
 };
 
 /*
- * One pass over a perf.data file: what comes before corrupt data is
- * analysed in the same pass, when perf's reader stops.
+ * One perf.data file or pipe being read: perf's session, and the tool that
+ * hands its records to the run of the analyses.  What comes before corrupt
+ * data is analysed in the same pass, when perf's reader stops.
  */
-struct kmem_run {
+struct kmem_input {
 	struct perf_tool		tool;
 	const struct perf_kmem		*kmem;
 	const char			*path;		/* the trace */
 	struct perf_data		data;
 	struct perf_session		*session;
-	struct callsite_resolver	*resolver;
-	struct kmem_decoder		*dec;
-	const struct kmem_trace_info	*info;
-	struct kmem_queue		*queue;
-	size_t				queue_record_size;
-	struct kmem_page		*kp;
-	struct kmem_frag		*kf;	/* with kp */
-	struct kmem_stacks		*stacks;	/* --folded */
-	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
-	struct kmem_interval		*iv;		/* -I */
-	struct kmem_slab		*ks;
-	char				*recorded_kallsyms;
-	struct perf_time_interval	ptime;		/* --time */
-	u64				nr_events;	/* analysed */
-	u64				nr_outside_time;	/* --time */
-	u64				first_outside, last_outside;
-	u64				nr_of_kind[KMEM_NR_EVENT_KINDS];
-	u64				nr_lost;
+	struct kmem_run			*run;
+	bool				set_up;		/* the run, or tried to */
 	bool				setup_failed;	/* and said why */
 	bool				stream_began;	/* a pipe's FINISHED_INIT */
 	FILE				*perf_messages;	/* held back */
@@ -153,7 +118,19 @@ static const char * const slab_tracepoints[] = {
 
 /* --- reading events -------------------------------------------------- */
 
-static int setup_streamed_analyses(struct kmem_run *run);
+static int setup_streamed_analyses(struct kmem_input *in);
+
+/*
+ * A pipe without a FINISHED_INIT record: set up at its first sample.  Not
+ * inlined, so that the sample callback is a jump to the run.
+ */
+static noinline int first_sample(struct kmem_input *in, struct evsel *evsel,
+				 struct perf_sample *sample)
+{
+	if (setup_streamed_analyses(in))
+		return -EINVAL;
+	return kmem_run__sample(in->run, evsel, sample);
+}
 
 static int process_sample_event(const struct perf_tool *tool,
 				union perf_event *event __maybe_unused,
@@ -161,254 +138,31 @@ static int process_sample_event(const struct perf_tool *tool,
 				struct evsel *evsel,
 				struct machine *machine __maybe_unused)
 {
-	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
-	struct kmem_event ev;
-	void *queued;
-	int ret;
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
 
-	/* A pipe without a FINISHED_INIT record: set up at its first sample. */
-	if (!run->dec && setup_streamed_analyses(run))
-		return -EINVAL;
-	if (!evsel->handler)
-		return 0;
-	if (run->kmem->time_str &&
-	    perf_time__skip_sample(&run->ptime, sample->time)) {
-		if (!run->nr_outside_time++)
-			run->first_outside = sample->time;
-		run->last_outside = sample->time;
-		return 0;
-	}
-	run->nr_events++;
-	ret = kmem_decoder__decode(run->dec, evsel, sample, &ev);
-	if (ret <= 0)
-		return ret;
-	run->nr_of_kind[ev.kind]++;
-	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
-	if (ret)
-		return ret;
-	/* Sizes known at compile time: the copy is a few moves, not a call. */
-	if (run->queue_record_size == sizeof(ev))
-		memcpy(queued, &ev, sizeof(ev));
-	else
-		memcpy(queued, &ev, KMEM_PAGE_EVENT_SIZE);
-	return 0;
+	if (!in->set_up)
+		return first_sample(in, evsel, sample);
+	return kmem_run__sample(in->run, evsel, sample);
 }
 
-static void prefetch_queued(const void *record, void *arg)
+/* COMM, FORK and EXIT wait in the run's queue with the samples. */
+static int process_task_event(const struct perf_tool *tool,
+			      union perf_event *event,
+			      struct perf_sample *sample,
+			      struct machine *machine __maybe_unused)
 {
-	const struct kmem_event *ev = record;
-	struct kmem_run *run = arg;
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
 
-	switch (ev->kind) {
-	case KMEM_EVENT_PAGE_ALLOC:
-	case KMEM_EVENT_PAGE_FREE:
-		kmem_page__prefetch(run->kp, ev->page.pfn);
-		break;
-	case KMEM_EVENT_SLAB_ALLOC:
-		kmem_slab__prefetch(run->ks, ev->slab_alloc.ptr);
-		break;
-	case KMEM_EVENT_SLAB_FREE:
-		kmem_slab__prefetch(run->ks, ev->slab_free.ptr);
-		break;
-	default:
-		break;
-	}
-}
-
-/* --folded: the bytes and count of an allocation, to its callchain. */
-static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
-{
-	if (!tag || !got || order < 0 || order > KMEM_PAGE_MAX_ORDER)
-		return;
-	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
-			 1);
-}
-
-static void count_live_stack(u32 tag, int order, void *arg)
-{
-	count_stack(arg, tag, order, true);
-}
-
-/*
- * perf's thread tracking must take the COMM, FORK and EXIT records in time
- * order, as the samples are delivered, or a child's FORK read after its
- * COMM (they come from two CPUs' buffers) forgets the exec'ed name.  They
- * wait in the queue with the samples.
- */
-static int queue_task_event(const struct perf_tool *tool, union perf_event *event,
-			    struct perf_sample *sample, enum kmem_event_kind kind)
-{
-	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
-	struct kmem_event *ev;
-	void *queued;
-	int err;
-
-	if (!run->queue)
-		return 0;
-	err = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
-	if (err)
-		return err;
-	ev = queued;
-	ev->time = sample->time;
-	ev->kind = kind;
-	ev->task = (struct kmem_task_event){ .misc = event->header.misc };
-	if (kind == KMEM_EVENT_TASK_COMM) {
-		ev->task.pid = event->comm.pid;
-		ev->task.tid = event->comm.tid;
-		/* The record's comm may lack its NUL: copy what fits. */
-		snprintf(ev->task.comm, sizeof(ev->task.comm), "%.*s",
-			 (int)sizeof(ev->task.comm) - 1, event->comm.comm);
-	} else {
-		ev->task.pid = event->fork.pid;
-		ev->task.tid = event->fork.tid;
-		ev->task.ppid = event->fork.ppid;
-		ev->task.ptid = event->fork.ptid;
-	}
-	return 0;
-}
-
-static int process_comm(const struct perf_tool *tool, union perf_event *event,
-			struct perf_sample *sample,
-			struct machine *machine __maybe_unused)
-{
-	return queue_task_event(tool, event, sample, KMEM_EVENT_TASK_COMM);
-}
-
-static int process_fork(const struct perf_tool *tool, union perf_event *event,
-			struct perf_sample *sample,
-			struct machine *machine __maybe_unused)
-{
-	return queue_task_event(tool, event, sample, KMEM_EVENT_TASK_FORK);
-}
-
-static int process_exit(const struct perf_tool *tool, union perf_event *event,
-			struct perf_sample *sample,
-			struct machine *machine __maybe_unused)
-{
-	return queue_task_event(tool, event, sample, KMEM_EVENT_TASK_EXIT);
-}
-
-/* A queued COMM, FORK or EXIT record, as perf's tracking reads it. */
-static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
-{
-	struct machine *machine = &run->session->machines.host;
-	struct perf_sample sample = { .time = ev->time, .pid = ev->task.pid,
-				      .tid = ev->task.tid, .cpu = (u32)-1 };
-	union perf_event event;
-	int err;
-
-	memset(&event, 0, sizeof(event.comm));
-	event.header.misc = ev->task.misc;
-	if (ev->kind == KMEM_EVENT_TASK_COMM) {
-		event.header.type = PERF_RECORD_COMM;
-		event.header.size = sizeof(event.comm);
-		event.comm.pid = ev->task.pid;
-		event.comm.tid = ev->task.tid;
-		memcpy(event.comm.comm, ev->task.comm, sizeof(ev->task.comm));
-		err = machine__process_comm_event(machine, &event, &sample);
-	} else {
-		event.header.type = ev->kind == KMEM_EVENT_TASK_FORK ?
-				    PERF_RECORD_FORK : PERF_RECORD_EXIT;
-		event.header.size = sizeof(event.fork);
-		event.fork = (struct perf_record_fork){
-			.header = event.header,
-			.pid = ev->task.pid, .tid = ev->task.tid,
-			.ppid = ev->task.ppid, .ptid = ev->task.ptid,
-			.time = ev->time,
-		};
-		err = ev->kind == KMEM_EVENT_TASK_FORK ?
-		      machine__process_fork_event(machine, &event, &sample) :
-		      machine__process_exit_event(machine, &event, &sample);
-	}
-	if (run->tasks && ev->kind != KMEM_EVENT_TASK_EXIT)
-		kmem_tasks__forget(run->tasks, ev->task.tid);
-	return err;
-}
-
-/*
- * -I: close the intervals before a page event's, and count an
- * allocation's bytes to its callsite in its interval.
- */
-static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
-{
-	const struct kmem_page_event *page = &ev->page;
-	int err;
-
-	err = kmem_interval__advance(run->iv, ev->time, kmem_page__summary(run->kp),
-				     kmem_frag__summary(run->kf));
-	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
-	    page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
-	    page->order > KMEM_PAGE_MAX_ORDER)
-		return err;
-	return kmem_interval__alloc(run->iv, page->callsite,
-				    run->info->page_size << page->order);
-}
-
-/* Analyses count the events they cannot take; only -ENOMEM stops. */
-static int deliver_queued(void *record, void *arg)
-{
-	struct kmem_event *ev = record;
-	struct kmem_run *run = arg;
-	u32 task;
-	int err;
-
-	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			   ev->kind == KMEM_EVENT_EXTFRAG)) {
-		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
-		/* Of a task --pid, --tid or --comm leaves out. */
-		if (err)
-			return err < 0 ? err : 0;
-		if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
-			ev->page.task = task;
-	}
-	if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			ev->kind == KMEM_EVENT_PAGE_FREE ||
-			ev->kind == KMEM_EVENT_EXTFRAG)) {
-		err = interval_event(run, ev);
-		if (err)
-			return err;
-	}
-	switch (ev->kind) {
-	case KMEM_EVENT_PAGE_ALLOC:
-		err = kmem_page__alloc(run->kp, &ev->page);
-		if (!err)
-			err = kmem_frag__alloc(run->kf, &ev->page);
-		if (!err && run->stacks && !run->kmem->live)
-			count_stack(run, ev->page.tag, ev->page.order,
-				    ev->page.pfn != KMEM_PAGE_NO_PFN);
-		break;
-	case KMEM_EVENT_EXTFRAG:
-		err = kmem_frag__fallback(run->kf, &ev->extfrag);
-		break;
-	case KMEM_EVENT_PAGE_FREE:
-		err = kmem_page__free(run->kp, &ev->page);
-		if (!err)
-			err = kmem_frag__free(run->kf, &ev->page);
-		break;
-	case KMEM_EVENT_SLAB_ALLOC:
-		err = kmem_slab__alloc(run->ks, &ev->slab_alloc);
-		break;
-	case KMEM_EVENT_SLAB_FREE:
-		err = kmem_slab__free(run->ks, &ev->slab_free);
-		break;
-	case KMEM_EVENT_TASK_COMM:
-	case KMEM_EVENT_TASK_FORK:
-	case KMEM_EVENT_TASK_EXIT:
-		err = deliver_task_event(run, ev);
-		break;
-	default:
-		err = 0;
-	}
-	return err;
+	return kmem_run__task_event(in->run, event, sample);
 }
 
 static int process_finished_round(const struct perf_tool *tool,
 				  union perf_event *event __maybe_unused,
 				  struct ordered_events *oe __maybe_unused)
 {
-	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
 
-	return run->queue ? kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__ROUND) : 0;
+	return kmem_run__round(in->run);
 }
 
 /*
@@ -419,10 +173,11 @@ static int process_finished_round(const struct perf_tool *tool,
 static int process_finished_init(struct perf_session *session __maybe_unused,
 				 union perf_event *event __maybe_unused)
 {
-	struct kmem_run *run = container_of(session->tool, struct kmem_run, tool);
+	struct kmem_input *in = container_of(session->tool, struct kmem_input,
+					     tool);
 
-	run->stream_began = true;
-	return run->dec ? 0 : setup_streamed_analyses(run);
+	in->stream_began = true;
+	return in->set_up ? 0 : setup_streamed_analyses(in);
 }
 
 static int process_feature(struct perf_session *session, union perf_event *event)
@@ -438,9 +193,9 @@ static int process_lost_event(const struct perf_tool *tool,
 			      struct perf_sample *sample __maybe_unused,
 			      struct machine *machine __maybe_unused)
 {
-	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
 
-	run->nr_lost += event->lost.lost;
+	kmem_run__lost(in->run, event->lost.lost);
 	return 0;
 }
 
@@ -450,9 +205,9 @@ static int process_lost_samples_event(const struct perf_tool *tool,
 				      struct perf_sample *sample __maybe_unused,
 				      struct machine *machine __maybe_unused)
 {
-	struct kmem_run *run = container_of(tool, struct kmem_run, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
 
-	run->nr_lost += event->lost_samples.lost;
+	kmem_run__lost(in->run, event->lost_samples.lost);
 	return 0;
 }
 
@@ -490,74 +245,6 @@ static int process_kernel_mmap2(const struct perf_tool *tool,
 	return perf_event__process_mmap2(tool, event, sample, machine);
 }
 
-static const char *gfp_name(void *arg, u64 gfp)
-{
-	struct kmem_run *run = arg;
-
-	return kmem_decoder__gfp_name(run->dec, gfp);
-}
-
-/* A function, with -v or --raw-ip func+0xoff, or a bare address. */
-static const char *callsite_name(void *arg, u64 callsite, char *buf,
-				 size_t size)
-{
-	struct kmem_run *run = arg;
-
-	if (!run->resolver) {
-		snprintf(buf, size, "%#" PRIx64, callsite);
-		return buf;
-	}
-	/* Not an allocator address shown as if it were a callsite. */
-	if (callsite_resolver__named_none(run->resolver)) {
-		snprintf(buf, size, "(unresolved) %#" PRIx64, callsite);
-		return buf;
-	}
-	return callsite_resolver__name(run->resolver, callsite,
-				       run->kmem->raw_ip || verbose > 0, buf,
-				       size);
-}
-
-static u64 fragmenting_fallbacks(struct kmem_run *run)
-{
-	const struct kmem_frag_summary *s;
-
-	if (!run->kf)
-		return 0;
-	s = kmem_frag__summary(run->kf);
-	return s->classes[KMEM_FRAG_CONVERTED].nr +
-	       s->classes[KMEM_FRAG_POLLUTED].nr;
-}
-
-static const char *comm_name(void *arg, u32 task)
-{
-	struct kmem_run *run = arg;
-
-	return kmem_tasks__comm(run->tasks, task);
-}
-
-static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
-{
-	const struct kmem_trace_info *info = run->info;
-
-	return (struct kmem_cell_ctx){
-		.page_size = info->page_size,
-		.pre_v4_4 = info->pre_v4_4,
-		.pfn_is_page = info->pfn_is_page,
-		.live = run->kmem->live,
-		.xnode = kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
-			 info->has_mem2node &&
-			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
-		.callchains = info->has_callchains,
-		.frag_classes = info->has_extfrag && kmem_frag__has_classes(run->kf),
-		.fragmenting = fragmenting_fallbacks(run) > 0,
-		.task_key = run->kmem->task_key,
-		.gfp_name = gfp_name,
-		.callsite_name = callsite_name,
-		.comm_name = comm_name,
-		.arg = run,
-	};
-}
-
 /* --- setting up a run ------------------------------------------------ */
 
 static void alloc_func_print(const char *name, void *arg __maybe_unused)
@@ -568,197 +255,41 @@ static void alloc_func_print(const char *name, void *arg __maybe_unused)
 /* After the events: the kernel map comes from the trace's own records. */
 static void list_alloc_funcs(struct kmem_run *run)
 {
-	if (verbose <= 0 || !run->resolver)
+	struct callsite_resolver *resolver = kmem_run__resolver(run);
+
+	if (verbose <= 0 || !resolver)
 		return;
-	if (callsite_resolver__list_alloc_funcs(run->resolver,
-						alloc_func_print, NULL))
+	if (callsite_resolver__list_alloc_funcs(resolver, alloc_func_print,
+						NULL))
 		pr_err("perf kmem: no kernel symbols to list allocator functions from\n");
 }
 
-/*
- * perf record keeps a copy of the kernel's symbols in the build-id cache.
- * It is the recording kernel's for sure, and reading it takes a tenth of
- * the time of /proc/kallsyms, which the kernel formats anew on each read:
- * prefer it, unless told which symbols to use.
- */
-static const char *kallsyms_to_use(struct kmem_run *run)
-{
-	char sbuild_id[SBUILD_ID_SIZE], path[PATH_MAX];
-	struct dso *kernel;
-
-	if (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name)
-		return symbol_conf.kallsyms_name;
-	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
-	if (!kernel)
-		return NULL;
-	if (dso__has_build_id(kernel)) {
-		build_id__sprintf(dso__bid(kernel), sbuild_id);
-		if (build_id_cache__kallsyms_path(sbuild_id, path, sizeof(path)) &&
-		    !access(path, R_OK))
-			run->recorded_kallsyms = strdup(path);
-	}
-	dso__put(kernel);
-	return run->recorded_kallsyms;
-}
-
-/*
- * One resolver of kernel addresses serves both analyses.  Loading a
- * kallsyms file into perf's maps is slow; the resolver reads it into a
- * table of its own.  A vmlinux, or a kallsyms the table refuses, stays
- * with perf's maps.
- */
-static int setup_resolver(struct kmem_run *run)
-{
-	const struct perf_kmem *kmem = run->kmem;
-	const char *kallsyms;
-	char err[160];
-
-	run->resolver = callsite_resolver__new(&run->session->machines.host,
-					       kmem->alloc_regex_add ?: kmem->alloc_regex,
-					       kmem->alloc_regex_add,
-					       kmem->raw_ip, err, sizeof(err));
-	if (!run->resolver) {
-		pr_err("perf kmem: %s\n", err);
-		return -EINVAL;
-	}
-	kallsyms = kallsyms_to_use(run);
-	if (symbol_conf.vmlinux_name || !kallsyms)
-		return 0;
-	return callsite_resolver__use_kallsyms(run->resolver, kallsyms);
-}
-
-/* Only the page analysis needs callchains; the slab events name their caller. */
-static bool need_resolver(const struct perf_kmem *kmem, struct evlist *evlist)
-{
-	struct evsel *alloc;
-
-	if (kmem->slab)
-		return true;
-	alloc = evlist__find_tracepoint_by_name(evlist, "kmem:mm_page_alloc");
-	return alloc && evsel__has_callchain(alloc);
-}
-
-static int setup_page_analysis(struct kmem_run *run)
-{
-	const struct kmem_trace_info *info = run->info;
-	struct kmem_page_config config = {
-		.page_size = info->page_size,
-		.pre_v4_4_migtypes = info->pre_v4_4,
-		.want_alloc_table = run->kmem->alloc,
-		.live_only = run->kmem->live,
-		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
-		.allocations_filtered = run->kmem->task_filter,
-	};
-	struct kmem_tasks_config tasks = {
-		.key = run->kmem->task_key,
-		.pids = symbol_conf.pid_list,
-		.tids = symbol_conf.tid_list,
-		.comms = symbol_conf.comm_list,
-	};
-
-	struct kmem_frag_config frag = {
-		.page_size = info->page_size,
-		.pageblock_order = info->pageblock_order,
-		.pre_v4_4_migtypes = info->pre_v4_4,
-		.no_pfns = info->pfn_is_page,
-	};
-
-	if (info->has_page_alloc && !info->has_callchains)
-		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
-		       run->path);
-	run->kp = kmem_page__new(&config);
-	run->kf = kmem_frag__new(&frag);
-	if (!run->kp || !run->kf)
-		return -ENOMEM;
-	if (run->kmem->interval) {
-		struct kmem_interval_config iv = {
-			.length = run->kmem->interval,
-			.nr_callers = !run->kmem->caller ? 0 :
-				      run->kmem->lines >= 0 ? run->kmem->lines :
-				      DEFAULT_INTERVAL_CALLERS,
-		};
-
-		run->iv = kmem_interval__new(&iv);
-		if (!run->iv)
-			return -ENOMEM;
-	}
-	if (tasks.key == KMEM_TASK_NONE && !run->kmem->task_filter)
-		return 0;
-	run->tasks = kmem_tasks__new(&run->session->machines.host, &tasks);
-	return run->tasks ? 0 : -ENOMEM;
-}
-
-static int setup_slab_analysis(struct kmem_run *run)
-{
-	struct kmem_slab_config config = {
-		.want_alloc_table = run->kmem->alloc,
-	};
-
-	run->ks = kmem_slab__new(&config);
-	return run->ks ? 0 : -ENOMEM;
-}
-
-static int setup_each_analysis(struct kmem_run *run)
-{
-	const struct perf_kmem *kmem = run->kmem;
-	struct kmem_decode_config config = {
-		.page = kmem->page,
-		.slab = kmem->slab,
-		.pageblock_order = kmem->pageblock_order,
-	};
-	char err[256];
-	int ret = 0;
-
-	if (kmem->folded) {
-		run->stacks = kmem_stacks__new();
-		if (!run->stacks)
-			return -ENOMEM;
-		config.stacks = run->stacks;
-	}
-	if (need_resolver(kmem, run->session->evlist)) {
-		ret = setup_resolver(run);
-		if (ret)
-			return ret;
-	}
-	config.resolver = run->resolver;
-	run->dec = kmem_decoder__new(run->session, &config, err, sizeof(err));
-	if (!run->dec) {
-		/* Its advice names stat: under diff, diff takes the same. */
-		if (kmem->diff && strstr(err, "'perf kmem stat "))
-			memcpy(strstr(err, "'perf kmem stat ") + 11, "diff", 4);
-		pr_err("perf kmem: %s\n", err);
-		return -EINVAL;
-	}
-	run->info = kmem_decoder__info(run->dec);
-	if (kmem->slab)
-		ret = setup_slab_analysis(run);
-	if (!ret && kmem->page)
-		ret = setup_page_analysis(run);
-	if (ret)
-		return ret;
-	/* A page-only analysis queues records no larger than a page event. */
-	run->queue_record_size = kmem->slab ? sizeof(struct kmem_event) :
-					      KMEM_PAGE_EVENT_SIZE;
-	run->queue = kmem_queue__new(run->queue_record_size, kmem->queue_size,
-				     deliver_queued, run);
-	if (!run->queue)
-		return -ENOMEM;
-	kmem_queue__set_prefetch(run->queue, prefetch_queued);
-	return 0;
-}
-
 /* Set up the analyses, or say why not. */
-static int setup_analyses(struct kmem_run *run)
+static int setup_analyses(struct kmem_input *in)
 {
-	int err = setup_each_analysis(run);
+	const struct kmem_trace_info *info;
+	char why[256];
+	int err;
 
+	in->set_up = true;
+	err = kmem_run__setup(in->run, in->session, why, sizeof(why));
+	info = kmem_run__info(in->run);
+	if (in->kmem->opts.page && info && info->has_page_alloc &&
+	    !info->has_callchains)
+		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
+		       in->path);
+	/* The decoder's advice names stat: under diff, diff takes the same. */
+	if (err == -EINVAL && in->kmem->diff && strstr(why, "'perf kmem stat "))
+		memcpy(strstr(why, "'perf kmem stat ") + 11, "diff", 4);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory setting up the analyses\n");
-	run->setup_failed = err != 0;
+	else if (err)
+		pr_err("perf kmem: %s\n", why);
+	in->setup_failed = err != 0;
 	return err;
 }
 
-/* --- perf kmem stat -------------------------------------------------- */
+/* --- reading a trace ------------------------------------------------- */
 
 /*
  * perf's readers report a problem where they meet it, often in several
@@ -777,34 +308,34 @@ static struct perf_error_ops discard_ui_messages = {
 	.warning	= discard_ui_message,
 };
 
-static void hold_perf_messages(struct kmem_run *run)
+static void hold_perf_messages(struct kmem_input *in)
 {
-	if (verbose > 0 || !run->perf_messages)
+	if (verbose > 0 || !in->perf_messages)
 		return;
-	run->saved_debug_file = debug_file();
-	debug_set_file(run->perf_messages);
+	in->saved_debug_file = debug_file();
+	debug_set_file(in->perf_messages);
 	perf_error__register(&discard_ui_messages);
 }
 
-static void release_perf_messages(struct kmem_run *run)
+static void release_perf_messages(struct kmem_input *in)
 {
-	if (verbose > 0 || !run->perf_messages)
+	if (verbose > 0 || !in->perf_messages)
 		return;
 	perf_error__unregister(&discard_ui_messages);
-	debug_set_file(run->saved_debug_file);
+	debug_set_file(in->saved_debug_file);
 }
 
 /*
  * Set up from what a pipe brought so far, in the middle of perf's reading:
  * perf's messages are held back, ours must not be.
  */
-static int setup_streamed_analyses(struct kmem_run *run)
+static int setup_streamed_analyses(struct kmem_input *in)
 {
 	int err;
 
-	release_perf_messages(run);
-	err = setup_analyses(run);
-	hold_perf_messages(run);
+	release_perf_messages(in);
+	err = setup_analyses(in);
+	hold_perf_messages(in);
 	return err;
 }
 
@@ -812,7 +343,7 @@ static int setup_streamed_analyses(struct kmem_run *run)
  * -i FIFO: perf reads a pipe from a file descriptor it is given, or from
  * standard input.
  */
-static int open_fifo(struct kmem_run *run, const char *path)
+static int open_fifo(struct kmem_input *in, const char *path)
 {
 	struct stat st;
 	int fd;
@@ -826,122 +357,126 @@ static int open_fifo(struct kmem_run *run, const char *path)
 		pr_err("perf kmem: cannot read %s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	run->data.path = "-";
-	run->data.file.fd = fd;
+	in->data.path = "-";
+	in->data.file.fd = fd;
 	return 0;
 }
 
-static int open_session(struct kmem_run *run)
+static int open_session(struct kmem_input *in)
 {
-	const char *path = run->path;
+	const char *path = in->path;
 	char why[160] = "no 'perf record -o -' stream on it";
 
 	/* The session keeps a pointer to its perf_data until it is deleted. */
-	run->data.path = path;
-	run->data.mode = PERF_DATA_MODE_READ;
-	run->data.force = run->kmem->force;
+	in->data.path = path;
+	in->data.mode = PERF_DATA_MODE_READ;
+	in->data.force = in->kmem->force;
 	/* A pipe through stdio: one read() for many records, not two each. */
-	run->data.use_stdio = true;
-	if (open_fifo(run, path))
+	in->data.use_stdio = true;
+	if (open_fifo(in, path))
 		return -EINVAL;
 
 	/* Our queue puts the events in time order: see util/kmem-queue.h. */
-	perf_tool__init(&run->tool, /*ordered_events=*/false);
-	run->tool.finished_round = process_finished_round;
-	run->tool.sample = process_sample_event;
-	run->tool.mmap = process_kernel_mmap;
-	run->tool.mmap2 = process_kernel_mmap2;
-	run->tool.lost = process_lost_event;
-	run->tool.lost_samples = process_lost_samples_event;
+	perf_tool__init(&in->tool, /*ordered_events=*/false);
+	in->tool.finished_round = process_finished_round;
+	in->tool.sample = process_sample_event;
+	in->tool.mmap = process_kernel_mmap;
+	in->tool.mmap2 = process_kernel_mmap2;
+	in->tool.lost = process_lost_event;
+	in->tool.lost_samples = process_lost_samples_event;
 	/* What a pipe has in records, a file in its header. */
-	run->tool.attr = perf_event__process_attr;
-	run->tool.event_update = perf_event__process_event_update;
-	run->tool.tracing_data = perf_event__process_tracing_data;
-	run->tool.feature = process_feature;
-	run->tool.id_index = perf_event__process_id_index;
-	run->tool.build_id = perf_event__process_build_id;
-	run->tool.finished_init = process_finished_init;
+	in->tool.attr = perf_event__process_attr;
+	in->tool.event_update = perf_event__process_event_update;
+	in->tool.tracing_data = perf_event__process_tracing_data;
+	in->tool.feature = process_feature;
+	in->tool.id_index = perf_event__process_id_index;
+	in->tool.build_id = perf_event__process_build_id;
+	in->tool.finished_init = process_finished_init;
 	/* Only the tasks' keys and filters need perf to follow the tasks. */
-	if (run->kmem->task_key != KMEM_TASK_NONE || run->kmem->task_filter) {
-		run->tool.comm = process_comm;
-		run->tool.fork = process_fork;
-		run->tool.exit = process_exit;
+	if (in->kmem->opts.tasks.key != KMEM_TASK_NONE ||
+	    in->kmem->opts.task_filter) {
+		in->tool.comm = process_task_event;
+		in->tool.fork = process_task_event;
+		in->tool.exit = process_task_event;
 	}
 
 	/* Problems perf's reader would report in several lines, in one. */
-	if (strcmp(run->data.path, "-") &&
-	    kmem_file__check(path, run->kmem->force, why, sizeof(why))) {
+	if (strcmp(in->data.path, "-") &&
+	    kmem_file__check(path, in->kmem->force, why, sizeof(why))) {
 		pr_err("perf kmem: cannot read %s: %s\n", path, why);
 		return -EINVAL;
 	}
-	hold_perf_messages(run);
-	run->session = perf_session__new(&run->data, &run->tool);
-	release_perf_messages(run);
-	if (IS_ERR(run->session)) {
-		int err = PTR_ERR(run->session);
+	hold_perf_messages(in);
+	in->session = perf_session__new(&in->data, &in->tool);
+	release_perf_messages(in);
+	if (IS_ERR(in->session)) {
+		int err = PTR_ERR(in->session);
 
-		run->session = NULL;
+		in->session = NULL;
 		pr_err("perf kmem: cannot read %s: %s\n", path, why);
 		return err ?: -EINVAL;
 	}
 	return 0;
 }
 
-static void kmem_run__delete(struct kmem_run *run)
+static void kmem_input__delete(struct kmem_input *in)
 {
-	if (!run)
+	if (!in)
 		return;
-	kmem_queue__delete(run->queue);
-	kmem_slab__delete(run->ks);
-	kmem_page__delete(run->kp);
-	kmem_frag__delete(run->kf);
-	kmem_stacks__delete(run->stacks);
-	kmem_tasks__delete(run->tasks);
-	kmem_interval__delete(run->iv);
-	kmem_decoder__delete(run->dec);
-	callsite_resolver__delete(run->resolver);
-	if (run->session)
-		perf_session__delete(run->session);
-	if (run->perf_messages)
-		fclose(run->perf_messages);
-	free(run->recorded_kallsyms);
-	free(run);
+	/* The run's decoder and resolver point into the session. */
+	kmem_run__delete(in->run);
+	if (in->session)
+		perf_session__delete(in->session);
+	if (in->perf_messages)
+		fclose(in->perf_messages);
+	free(in);
 }
 
 /*
- * A run of the analyses @kmem asks for over the trace @path, set up and
- * ready to read.  NULL: it could not be set up, and perf kmem said why.
+ * The trace @path, open, with a run of the analyses @kmem asks for set up
+ * on it, ready to read.  NULL: it could not be, and perf kmem said why.
  */
-static struct kmem_run *kmem_run__new(const struct perf_kmem *kmem,
-				      const char *path)
+static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
+					  const char *path)
 {
-	struct kmem_run *run = zalloc(sizeof(*run));
+	struct kmem_input *in = zalloc(sizeof(*in));
+	struct kmem_run_config config;
 	int err;
 
-	if (!run)
+	if (!in)
 		return NULL;
-	run->kmem = kmem;
-	run->path = path;
-	run->ptime = kmem->ptime;
+	in->kmem = kmem;
+	in->path = path;
 	/* Without it, perf's messages are not held back. */
-	run->perf_messages = fopen("/dev/null", "w");
-	if (open_session(run))
+	in->perf_messages = fopen("/dev/null", "w");
+	if (open_session(in))
 		goto fail;
-	hold_perf_messages(run);
-	err = symbol__init(&run->session->header.env);
-	release_perf_messages(run);
+	hold_perf_messages(in);
+	err = symbol__init(&in->session->header.env);
+	release_perf_messages(in);
 	if (err < 0) {
 		pr_err("perf kmem: cannot set up symbol resolution\n");
 		goto fail;
 	}
-	/* A pipe's analyses are set up as its first records come. */
-	if (perf_data__is_pipe(&run->data))
-		return run;
-	if (setup_analyses(run))
+	config = kmem->opts;
+	config.path = path;
+	/* symbol__init() made these of --pid, --tid and --comm. */
+	config.tasks.pids = symbol_conf.pid_list;
+	config.tasks.tids = symbol_conf.tid_list;
+	config.tasks.comms = symbol_conf.comm_list;
+	in->run = kmem_run__new(&config);
+	if (!in->run) {
+		pr_err("perf kmem: out of memory setting up the analyses\n");
 		goto fail;
-	return run;
+	}
+	/* A pipe's analyses are set up as its first records come. */
+	if (perf_data__is_pipe(&in->data))
+		return in;
+	if (setup_analyses(in))
+		goto fail;
+	return in;
 fail:
-	kmem_run__delete(run);
+	kmem_input__delete(in);
 	return NULL;
 }
 
@@ -950,112 +485,40 @@ fail:
  * read stops it (it says where, and why): what came before is analysed
  * all the same, and *@stopped says so.
  */
-static int kmem_run__read(struct kmem_run *run, bool *stopped)
+static int kmem_input__read(struct kmem_input *in, bool *stopped)
 {
 	int err;
 
-	hold_perf_messages(run);
-	err = perf_session__process_events(run->session);
-	release_perf_messages(run);
+	hold_perf_messages(in);
+	err = perf_session__process_events(in->session);
+	release_perf_messages(in);
 	*stopped = false;
-	if (run->setup_failed)
+	if (in->setup_failed)
 		return -EINVAL;
 	/*
 	 * A pipe that ended or broke before its first sample, and before the
 	 * record that says its header records are all there.
 	 */
-	if (!run->dec && (err || !run->stream_began)) {
+	if (!in->set_up && (err || !in->stream_began)) {
 		pr_err("perf kmem: cannot read %s: %s before its first sample\n",
-		       run->path,
+		       in->path,
 		       err ? "corrupt data" : "the stream ended");
 		return -EINVAL;
 	}
-	if (!run->dec && setup_analyses(run))
+	if (!in->set_up && setup_analyses(in))
 		return -EINVAL;
 	*stopped = err && err != -ENOMEM;
-	if (!err || *stopped)
-		err = kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__FINAL);
-	if (!err && run->iv)
-		err = kmem_interval__finish(run->iv, kmem_page__summary(run->kp),
-					    kmem_frag__summary(run->kf));
-	if (kmem_queue__nr_half_flushes(run->queue))
+	err = kmem_run__finish(in->run, err);
+	if (kmem_run__stats(in->run)->nr_queue_bounds)
 		pr_debug("perf kmem: the event queue reached kmem.queue-size %" PRIu64 " times\n",
-			 kmem_queue__nr_half_flushes(run->queue));
+			 kmem_run__stats(in->run)->nr_queue_bounds);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading %s\n",
-		       run->path);
+		       in->path);
 	return err;
 }
 
-/* A callsite's symbol, with an offset into it, or NULL. */
-static const char *symbol_name(void *arg, u64 addr, char *buf, size_t size)
-{
-	struct kmem_run *run = arg;
-
-	if (!run->resolver || !addr)
-		return NULL;
-	callsite_resolver__name(run->resolver, addr, true, buf, size);
-	return strncmp(buf, "0x", 2) ? buf : NULL;
-}
-
-static struct kmem_report_trace report_trace(struct kmem_run *run)
-{
-	const struct perf_env *env = &run->session->header.env;
-	const u64 *nr = run->nr_of_kind;
-
-	return (struct kmem_report_trace){
-		.path = run->path,
-		.os_release = env->os_release,
-		.hostname = env->hostname,
-		.arch = env->arch,
-		.nr_cpus = env->nr_cpus_avail,
-		.time_window = run->kmem->time_str,
-		.nr_samples = run->nr_events,
-		.nr_page_events = nr[KMEM_EVENT_PAGE_ALLOC] +
-				  nr[KMEM_EVENT_PAGE_FREE],
-		.nr_slab_events = nr[KMEM_EVENT_SLAB_ALLOC] +
-				  nr[KMEM_EVENT_SLAB_FREE],
-		.nr_extfrag_events = nr[KMEM_EVENT_EXTFRAG],
-		.events_lost = run->nr_lost,
-		.events_too_short = kmem_decoder__nr_short(run->dec),
-		.events_out_of_order = kmem_queue__nr_late(run->queue),
-		.callsites_unresolved = run->resolver &&
-			callsite_resolver__named_none(run->resolver),
-		.sampled = run->info->sampled,
-	};
-}
-
-/* The run's results, as the text and the JSON report them. */
-static void fill_report(struct kmem_run *run, struct kmem_report *r,
-			struct kmem_cell_ctx *ctx)
-{
-	const struct perf_kmem *kmem = run->kmem;
-
-	*ctx = cell_ctx(run);
-	ctx->symbol = symbol_name;
-	*r = (struct kmem_report){
-		.trace = report_trace(run),
-		.ctx = ctx,
-		.dec = run->dec,
-		.kp = run->kp,
-		.kf = run->kf,
-		.ks = run->ks,
-		.iv = run->iv,
-		.caller = kmem->caller,
-		.alloc = kmem->alloc,
-		.lines = kmem->lines,
-		.page_sort = {
-			.names = kmem->sort_str ?: DEFAULT_PAGE_SORT,
-			.keys = kmem->page_keys,
-			.nr_keys = kmem->nr_page_keys,
-		},
-		.slab_sort = {
-			.names = kmem->sort_str ?: DEFAULT_SLAB_SORT,
-			.keys = kmem->slab_keys,
-			.nr_keys = kmem->nr_slab_keys,
-		},
-	};
-}
+/* --- writing the results --------------------------------------------- */
 
 /*
  * Where the results go: stdout, or -o FILE, written under another name
@@ -1104,31 +567,17 @@ static int output_close(struct kmem_output *out, int err)
 	return err ?: werr;
 }
 
-/* A frame of a folded stack: its function. */
-static const char *frame_name(u64 ip, void *arg)
+static int print_folded(struct kmem_input *in, FILE *fp)
 {
-	static char name[KSYM_NAME_LEN + 32];
-	struct kmem_run *run = arg;
-
-	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
-	return strncmp(name, "0x", 2) ? name : NULL;
-}
-
-static int print_folded(struct kmem_run *run, FILE *fp)
-{
-	enum kmem_stacks_weight weight = strcmp(run->kmem->folded, "hits") ?
+	enum kmem_stacks_weight weight = strcmp(in->kmem->folded, "hits") ?
 					 KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
-	size_t nr;
 	int err;
 
-	if (!run->info->has_callchains) {
+	if (!kmem_run__info(in->run)->has_callchains) {
 		pr_err("perf kmem: --folded needs the callchains of the page allocations: record with perf kmem record --page\n");
 		return -EINVAL;
 	}
-	kmem_page__finish(run->kp);
-	if (run->kmem->live)
-		kmem_page__walk_live(run->kp, count_live_stack, run);
-	err = kmem_stacks__write(run->stacks, weight, frame_name, run, fp, &nr);
+	err = kmem_run__write_folded(in->run, weight, fp);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing folded stacks\n");
 	return err;
@@ -1144,23 +593,23 @@ static int text_output(struct kmem_output *out)
 	return 0;
 }
 
-static int print_results(struct kmem_run *run, struct kmem_output *out)
+static int print_results(struct kmem_input *in, struct kmem_output *out)
 {
 	struct kmem_report report;
 	struct kmem_cell_ctx ctx;
 	int err;
 
-	if (run->kmem->folded)
-		return print_folded(run, out->fp);
-	fill_report(run, &report, &ctx);
+	if (in->kmem->folded)
+		return print_folded(in, out->fp);
+	kmem_run__report(in->run, &report, &ctx);
 	err = kmem_report__prepare(&report);
-	if (!err && run->kmem->json) {
+	if (!err && in->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
 	} else if (!err) {
 		err = text_output(out);
 		if (err)
 			return err;
-		list_alloc_funcs(run);
+		list_alloc_funcs(in->run);
 		err = kmem_report__text(&report);
 	}
 	if (err == -ENOMEM)
@@ -1190,46 +639,28 @@ static int parse_keys(const char *what, const struct kmem_column *cols,
 }
 
 /* Before reading a trace that may take a while: are the sort keys known? */
-/* Which of the task keys -s has, if any: rows can differ by one only. */
-static int parse_task_key(struct perf_kmem *kmem)
+static int parse_sort_keys(struct perf_kmem *kmem)
 {
-	const char *s = kmem->sort_str ?: "";
-	bool pid = false, comm = false;
+	struct kmem_run_config *o = &kmem->opts;
 
-	while (*s) {
-		size_t len = strcspn(s, ",");
-
-		pid |= len == 3 && !strncmp(s, "pid", len);
-		comm |= len == 4 && !strncmp(s, "comm", len);
-		s += len + (s[len] == ',');
-	}
-	if (pid && comm) {
+	if (kmem_columns__task_key(kmem->sort_str, &o->tasks.key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
 		return -EINVAL;
 	}
-	kmem->task_key = pid ? KMEM_TASK_PID :
-			 comm ? KMEM_TASK_COMM : KMEM_TASK_NONE;
-	return 0;
-}
-
-static int parse_sort_keys(struct perf_kmem *kmem)
-{
-	if (parse_task_key(kmem))
-		return -EINVAL;
-	if (kmem->page) {
-		kmem->nr_page_keys = parse_keys("page", kmem_page_columns,
-						kmem_page_nr_columns,
-						kmem->sort_str ?: DEFAULT_PAGE_SORT,
-						kmem->page_keys);
-		if (kmem->nr_page_keys < 0)
+	if (o->page) {
+		o->page_sort.nr_keys = parse_keys("page", kmem_page_columns,
+						  kmem_page_nr_columns,
+						  kmem->sort_str ?: DEFAULT_PAGE_SORT,
+						  kmem->page_keys);
+		if (o->page_sort.nr_keys < 0)
 			return -EINVAL;
 	}
-	if (kmem->slab) {
-		kmem->nr_slab_keys = parse_keys("slab", kmem_slab_columns,
-						kmem_slab_nr_columns,
-						kmem->sort_str ?: DEFAULT_SLAB_SORT,
-						kmem->slab_keys);
-		if (kmem->nr_slab_keys < 0)
+	if (o->slab) {
+		o->slab_sort.nr_keys = parse_keys("slab", kmem_slab_columns,
+						  kmem_slab_nr_columns,
+						  kmem->sort_str ?: DEFAULT_SLAB_SORT,
+						  kmem->slab_keys);
+		if (o->slab_sort.nr_keys < 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -1237,60 +668,12 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 
 /* --- the map of physical memory ------------------------------------- */
 
-static void add_node_range(int node, u64 start, u64 end, void *arg)
+/* --map: the map needs the pageblock order, and one it can draw. */
+static bool map_unusable(struct kmem_input *in)
 {
-	kmem_map__add_node_range(arg, node, start, end);
-}
+	const struct kmem_trace_info *info = kmem_run__info(in->run);
 
-static int fill_map(struct kmem_run *run, struct kmem_map *map,
-		    const struct kmem_frag_pageblock *blocks, size_t nr)
-{
-	char name[KSYM_NAME_LEN + 32];
-	int from, to, nodes = run->info->nr_nodes;
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		const struct kmem_frag_pageblock *pb = &blocks[i];
-		struct kmem_map_block b = {
-			.pfn = pb->pfn,
-			.fallbacks = pb->fallbacks[KMEM_FRAG_CLAIMED] +
-				     pb->fallbacks[KMEM_FRAG_CONVERTED] +
-				     pb->fallbacks[KMEM_FRAG_POLLUTED],
-			.remote_frees = pb->remote_frees,
-			.top_callsite = pb->main_callsite ?
-					frame_name(pb->main_callsite, run) : NULL,
-			.node = kmem_decoder__page_node(run->dec, pb->pfn),
-		};
-		int err;
-
-		BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
-		memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
-		/* frame_name()'s buffer is its own: keep this name apart. */
-		if (b.top_callsite) {
-			snprintf(name, sizeof(name), "%s", b.top_callsite);
-			b.top_callsite = name;
-		}
-		err = kmem_map__add_block(map, &b);
-		if (err)
-			return err;
-	}
-	kmem_decoder__node_ranges(run->dec, add_node_range, map);
-	for (from = 0; kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
-	     from < nodes && nodes <= KMEM_PAGE_MAX_NODES; from++)
-		for (to = 0; to < nodes; to++)
-			kmem_map__set_xnode_bytes(map, from, to,
-						  kmem_page__node_matrix(run->kp,
-									 from, to));
-	return 0;
-}
-
-/* --map: the pageblocks the trace allocated into, as an SVG picture. */
-/* The map needs the pageblock order, and one it can draw. */
-static bool map_unusable(struct kmem_run *run)
-{
-	const struct kmem_trace_info *info = run->info;
-
-	if (!kmem_frag__has_classes(run->kf)) {
+	if (!kmem_frag__has_classes(kmem_run__frag(in->run))) {
 		pr_err("perf kmem: --map needs the pageblock order: %s\n",
 		       info->pageblock_why);
 		return true;
@@ -1303,26 +686,26 @@ static bool map_unusable(struct kmem_run *run)
 	return false;
 }
 
-static int write_map(struct kmem_run *run, struct kmem_output *out)
+/* --map: the pageblocks the trace allocated into, as an SVG picture. */
+static int write_map(struct kmem_input *in, struct kmem_output *out)
 {
-	const struct kmem_frag_pageblock *blocks;
-	const struct kmem_trace_info *info = run->info;
+	const struct kmem_trace_info *info = kmem_run__info(in->run);
 	struct kmem_map *map;
 	char title[PATH_MAX + 100];
 	size_t nr = 0;
 	int err;
 
-	if (map_unusable(run))
+	if (map_unusable(in))
 		return -EINVAL;
-	blocks = kmem_frag__pageblocks(run->kf, &nr);
+	kmem_frag__pageblocks(kmem_run__frag(in->run), &nr);
 	if (!nr) {
 		pr_err("perf kmem: --map: %s has no page allocation to draw\n",
-		       run->path);
+		       in->path);
 		return -EINVAL;
 	}
 	snprintf(title, sizeof(title), "perf kmem: %s, kernel %s",
-		 run->path,
-		 run->session->header.env.os_release ?: "unknown");
+		 in->path,
+		 in->session->header.env.os_release ?: "unknown");
 	map = kmem_map__new(&(struct kmem_map_config){
 		.title = title,
 		.pageblock_order = info->pageblock_order,
@@ -1330,7 +713,7 @@ static int write_map(struct kmem_run *run, struct kmem_output *out)
 	});
 	if (!map)
 		return -ENOMEM;
-	err = fill_map(run, map, blocks, nr);
+	err = kmem_run__fill_map(in->run, map);
 	if (!err)
 		err = kmem_map__write(map, out->fp);
 	kmem_map__delete(map);
@@ -1339,45 +722,29 @@ static int write_map(struct kmem_run *run, struct kmem_output *out)
 	return err;
 }
 
-/* Where perf's reader stopped, in words: "after X of its Y bytes of events". */
-static const char *stop_place(struct kmem_run *run, char *buf, size_t size)
-{
-	/* The record it stopped at was counted, or the one before it. */
-	u64 nr = run->session->evlist->stats.nr_events[0];
-	u64 at = kmem_file__record_offset(run->path,
-					     nr ? nr - 1 : 0);
-	char total[32];
-
-	if (at == KMEM_FILE_UNKNOWN) {
-		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
-		return buf;
-	}
-	kmem_commas(run->session->header.data_size, total, sizeof(total));
-	snprintf(buf, size, "after %s of its %s bytes of events", COMMAS(at),
-		 total);
-	return buf;
-}
-
 /* Where perf's reader stopped, and what the analysis covers: a line. */
-static void stop_line(struct kmem_run *run, char *buf, size_t size)
+static void stop_line(struct kmem_input *in, char *buf, size_t size)
 {
-	const char *path = run->path;
+	u64 nr_events = kmem_run__stats(in->run)->nr_events;
+	const char *path = in->path;
 	char where[128];
 
-	stop_place(run, where, sizeof(where));
-	if (!run->nr_events)
+	kmem_file__stop_place(path, in->session->evlist->stats.nr_events[0],
+			      in->session->header.data_size, where,
+			      sizeof(where));
+	if (!nr_events)
 		snprintf(buf, size, "perf kmem: cannot read %s: corrupt data %s, before any kmem event",
 			 path, where);
 	else
 		snprintf(buf, size, "perf kmem: %s is corrupt %s: the analysis covers the %s events before",
-			 path, where, COMMAS(run->nr_events));
+			 path, where, COMMAS(nr_events));
 }
 
-static int report_stop(struct kmem_run *run)
+static int report_stop(struct kmem_input *in)
 {
 	char line[PATH_MAX + 200];
 
-	stop_line(run, line, sizeof(line));
+	stop_line(in, line, sizeof(line));
 	pr_err("%s\n", line);
 	return -EINVAL;
 }
@@ -1421,29 +788,38 @@ static int check_readable(const char *opt, const char *path)
  * No kernel address had a symbol: say which kernel's were looked for,
  * where, and how to get them.
  */
-static void report_no_symbols(struct kmem_run *run)
+static void report_no_symbols(struct kmem_input *in)
 {
 	char bid[SBUILD_ID_SIZE] = "unknown";
 	struct dso *kernel;
 
-	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
+	kernel = dsos__find_kernel_dso(&in->session->machines.host.dsos);
 	if (kernel && dso__has_build_id(kernel))
 		build_id__sprintf(dso__bid(kernel), bid);
 	dso__put(kernel);
 	pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
-		   run->session->header.env.os_release ?: "release unknown",
+		   in->session->header.env.os_release ?: "release unknown",
 		   bid, buildid_dir);
 }
 
-/* --pid, --tid and --comm that chose no allocation: nothing to show. */
-static bool no_task_allocated(struct kmem_run *run)
+/* Were there kernel addresses, and no symbols for any of them? */
+static bool no_kernel_symbols(struct kmem_input *in)
 {
-	const struct kmem_page_summary *s = kmem_page__summary(run->kp);
+	struct callsite_resolver *resolver = kmem_run__resolver(in->run);
 
+	return resolver && callsite_resolver__named_none(resolver);
+}
+
+/* --pid, --tid and --comm that chose no allocation: nothing to show. */
+static bool no_task_allocated(struct kmem_input *in)
+{
+	const struct kmem_page_summary *s;
+
+	s = kmem_page__summary(kmem_run__page(in->run));
 	if (s->alloc.nr || s->fail.nr)
 		return false;
 	pr_err("perf kmem: no page allocation in %s of the tasks of%s%s%s%s%s%s\n",
-	       run->path,
+	       in->path,
 	       symbol_conf.pid_list_str ? " --pid " : "",
 	       symbol_conf.pid_list_str ?: "",
 	       symbol_conf.tid_list_str ? " --tid " : "",
@@ -1453,20 +829,23 @@ static bool no_task_allocated(struct kmem_run *run)
 	return true;
 }
 
-/* A --time span the trace's events are all outside of. */
-static int report_empty_time(struct kmem_run *run)
+/* A --time span the trace's events are all outside of: say so. */
+static bool time_window_empty(struct kmem_input *in)
 {
+	const struct kmem_run_stats *stats = kmem_run__stats(in->run);
 	char first[32], last[32];
 
-	timestamp__scnprintf_usec(run->first_outside, first, sizeof(first));
-	timestamp__scnprintf_usec(run->last_outside, last, sizeof(last));
-	if (run->kmem->diff)
+	if (stats->nr_events || !stats->nr_outside_time)
+		return false;
+	timestamp__scnprintf_usec(stats->first_outside, first, sizeof(first));
+	timestamp__scnprintf_usec(stats->last_outside, last, sizeof(last));
+	if (in->kmem->diff)
 		pr_err("perf kmem: no kmem event of %s in --time %s: its events are from %s to %s\n",
-		       run->path, run->kmem->time_str, first, last);
+		       in->path, in->kmem->opts.time_window, first, last);
 	else
 		pr_err("perf kmem: no kmem event in --time %s: the trace's are from %s to %s\n",
-		       run->kmem->time_str, first, last);
-	return -EINVAL;
+		       in->kmem->opts.time_window, first, last);
+	return true;
 }
 
 /*
@@ -1486,52 +865,70 @@ static void choose_analysis(struct perf_kmem *kmem)
 		if (kmem_file__has_event(path, slab_tracepoints[i]))
 			return;
 	if (kmem_file__has_event(path, "kmem:mm_page_alloc")) {
-		kmem->slab = false;
-		kmem->page = true;
+		kmem->opts.slab = false;
+		kmem->opts.page = true;
 	}
 }
 
 static int parse_time(struct perf_kmem *kmem)
 {
-	if (!perf_time__parse_str(&kmem->ptime, kmem->time_str))
+	if (!perf_time__parse_str(&kmem->opts.ptime, kmem->opts.time_window))
 		return 0;
 	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
-	       kmem->time_str);
+	       kmem->opts.time_window);
 	return -EINVAL;
+}
+
+/* What the analyses take that is not the value of one option. */
+static void set_derived_options(struct perf_kmem *kmem)
+{
+	struct kmem_run_config *o = &kmem->opts;
+
+	o->offsets = o->raw_ip || verbose > 0;
+	o->folded = kmem->folded;
+	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
+			      DEFAULT_INTERVAL_CALLERS;
+	o->page_sort.names = kmem->sort_str ?: DEFAULT_PAGE_SORT;
+	o->page_sort.keys = kmem->page_keys;
+	o->slab_sort.names = kmem->sort_str ?: DEFAULT_SLAB_SORT;
+	o->slab_sort.keys = kmem->slab_keys;
+	o->kallsyms = symbol_conf.kallsyms_name;
+	o->vmlinux = symbol_conf.vmlinux_name;
 }
 
 /* -l, --pageblock-order and the symbol files, before any trace is read. */
 static int check_options(struct perf_kmem *kmem)
 {
 	if (kmem->lines_str &&
-	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->lines))
+	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->opts.lines))
 		return -EINVAL;
 	if (kmem->interval_str) {
 		int ms;
 
 		if (parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms))
 			return -EINVAL;
-		if (!kmem->page) {
+		if (!kmem->opts.page) {
 			pr_err("perf kmem: -I is for the page analysis: use --page\n");
 			return -EINVAL;
 		}
-		kmem->interval = ms * 1000000ULL;
+		kmem->opts.interval = ms * 1000000ULL;
 	}
 	if (kmem->pageblock_order_str &&
 	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
-			  KMEM_PAGE_MAX_ORDER, &kmem->pageblock_order))
+			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))
 		return -EINVAL;
 	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
 	    check_readable("--vmlinux", symbol_conf.vmlinux_name))
 		return -EINVAL;
+	set_derived_options(kmem);
 	return 0;
 }
 
 static int kmem_stat(struct perf_kmem *kmem)
 {
 	struct kmem_output out, map = { .fp = NULL };
-	struct kmem_run *run;
-	bool stopped;
+	struct kmem_input *in;
+	bool stopped, analysed;
 	int err;
 
 	/* As perf report: without -i, a pipe on standard input is the input. */
@@ -1547,24 +944,25 @@ static int kmem_stat(struct perf_kmem *kmem)
 		choose_analysis(kmem);
 	if (parse_time(kmem) || parse_sort_keys(kmem))
 		return -EINVAL;
-	kmem->task_filter = symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
-			    symbol_conf.comm_list_str;
+	kmem->opts.task_filter = symbol_conf.pid_list_str ||
+				 symbol_conf.tid_list_str ||
+				 symbol_conf.comm_list_str;
 	/*
 	 * A thread still allocates after its EXIT record (exit_mmap() takes
 	 * pages for the TLB batches): keep exited threads, as perf report
 	 * does, so that those allocations keep the thread's pid and name.
 	 */
-	if (kmem->task_filter || kmem->task_key != KMEM_TASK_NONE)
+	if (kmem->opts.task_filter || kmem->opts.tasks.key != KMEM_TASK_NONE)
 		symbol_conf.keep_exited_threads = true;
-	if (kmem->task_filter && (kmem->slab || !kmem->page)) {
+	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page)) {
 		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
 		return -EINVAL;
 	}
-	if (kmem->map_name && !kmem->page) {
+	if (kmem->map_name && !kmem->opts.page) {
 		pr_err("perf kmem: --map draws the page analysis: add --page\n");
 		return -EINVAL;
 	}
-	if (kmem->folded && (!kmem->page || kmem->json ||
+	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits")))) {
 		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
@@ -1578,35 +976,37 @@ static int kmem_stat(struct perf_kmem *kmem)
 		err = output_open(&map, kmem->map_name);
 	if (err)
 		return output_close(&out, err);
-	run = kmem_run__new(kmem, kmem->input_name);
+	in = kmem_input__new(kmem, kmem->input_name);
 	/* A file's pageblock order is known before its events are read. */
-	if (run && kmem->map_name && run->kf && map_unusable(run)) {
-		kmem_run__delete(run);
-		run = NULL;
+	if (in && kmem->map_name && in->set_up && map_unusable(in)) {
+		kmem_input__delete(in);
+		in = NULL;
 	}
-	if (!run) {
+	if (!in) {
 		output_close(&map, -EINVAL);
 		return output_close(&out, -EINVAL);
 	}
-	err = kmem_run__read(run, &stopped);
-	if (!err && !run->nr_events && run->nr_outside_time)
-		err = report_empty_time(run);
-	if (!err && kmem->task_filter && no_task_allocated(run))
+	err = kmem_input__read(in, &stopped);
+	if (!err && time_window_empty(in))
 		err = -EINVAL;
-	if (!err && run->resolver && callsite_resolver__named_none(run->resolver))
-		report_no_symbols(run);
-	if (!err && run->info->sampled[0])
+	if (!err && kmem->opts.task_filter && no_task_allocated(in))
+		err = -EINVAL;
+	if (!err && no_kernel_symbols(in))
+		report_no_symbols(in);
+	if (!err && kmem_run__info(in->run)->sampled[0])
 		pr_warning("perf kmem: %s: counts are of sampled events, and allocations and frees cannot be paired\n",
-			   run->info->sampled);
-	if (!err && (!stopped || run->nr_events))
-		err = print_results(run, &out);
-	if (!err && kmem->map_name && (!stopped || run->nr_events))
-		err = write_map(run, &map);
+			   kmem_run__info(in->run)->sampled);
+	/* Of a trace perf's reader stopped in: what came before, if any. */
+	analysed = !stopped || kmem_run__stats(in->run)->nr_events;
+	if (!err && analysed)
+		err = print_results(in, &out);
+	if (!err && kmem->map_name && analysed)
+		err = write_map(in, &map);
 	if (kmem->map_name)
 		err = output_close(&map, err);
 	if (!err && stopped)
-		err = report_stop(run);
-	kmem_run__delete(run);
+		err = report_stop(in);
+	kmem_input__delete(in);
 	return output_close(&out, err);
 }
 
@@ -1615,7 +1015,7 @@ static int kmem_stat(struct perf_kmem *kmem)
 /* What stat does that diff cannot: one line, not an option ignored. */
 static int check_diff_options(const struct perf_kmem *kmem)
 {
-	const char *opt = kmem->alloc ? "--alloc" :
+	const char *opt = kmem->opts.alloc ? "--alloc" :
 			  kmem->folded ? "--folded" :
 			  kmem->map_name ? "--map" : NULL;
 
@@ -1638,7 +1038,7 @@ static int check_diff_sort(const struct perf_kmem *kmem)
 	int slab, err;
 
 	for (slab = 0; slab < 2; slab++) {
-		if (!(slab ? kmem->slab : kmem->page))
+		if (!(slab ? kmem->opts.slab : kmem->opts.page))
 			continue;
 		err = kmem_diff_report__check_sort(kmem->sort_str, slab, bad,
 						   sizeof(bad), known,
@@ -1661,41 +1061,30 @@ static int check_diff_sort(const struct perf_kmem *kmem)
  * taken.  A trace corrupt in the middle is taken up to there, and @stop
  * gets stat's line about it, to end the output with.
  */
-static int diff_side(struct kmem_run *run, struct kmem_diff *d, int side,
+static int diff_side(struct kmem_input *in, struct kmem_diff *d, int side,
 		     char *stop, size_t stop_size)
 {
-	struct kmem_report report;
-	struct kmem_cell_ctx ctx;
 	bool stopped;
 	int err;
 
-	err = kmem_run__read(run, &stopped);
-	if (!err && !run->nr_events && run->nr_outside_time)
-		return report_empty_time(run);
+	err = kmem_input__read(in, &stopped);
+	if (!err && time_window_empty(in))
+		return -EINVAL;
 	if (err)
 		return err;
-	if (stopped && !run->nr_events)
-		return report_stop(run);
+	if (stopped && !kmem_run__stats(in->run)->nr_events)
+		return report_stop(in);
 	if (stopped)
-		stop_line(run, stop, stop_size);
-	if (run->resolver && callsite_resolver__named_none(run->resolver))
+		stop_line(in, stop, stop_size);
+	if (no_kernel_symbols(in))
 		pr_warning("perf kmem: no kernel symbols of the kernel that recorded %s: its callsites are addresses, which match no other boot's; give its --kallsyms or --vmlinux\n",
-			   run->path);
-	fill_report(run, &report, &ctx);
-	report.caller = true;
-	report.alloc = false;
-	report.lines = -1;
-	/* The diff sorts the pairs: no need to sort each side. */
-	report.page_sort.nr_keys = 0;
-	report.slab_sort.nr_keys = 0;
-	err = kmem_report__prepare(&report);
-	if (!err)
-		err = kmem_diff_report__add(d, side, &report);
+			   in->path);
+	err = kmem_run__add_to_diff(in->run, d, side);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory comparing the traces\n");
 	else if (err)
 		pr_err("perf kmem: cannot compare %s: its report is not one the diff knows\n",
-		       run->path);
+		       in->path);
 	return err;
 }
 
@@ -1703,10 +1092,10 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
 		      struct kmem_output *out)
 {
 	struct kmem_diff_report_options o = {
-		.page = kmem->page,
-		.slab = kmem->slab,
-		.caller = kmem->caller,
-		.lines = kmem->lines,
+		.page = kmem->opts.page,
+		.slab = kmem->opts.slab,
+		.caller = kmem->opts.caller,
+		.lines = kmem->opts.lines,
 		.sort = kmem->sort_str,
 	};
 	int err = kmem_diff__pair(d);
@@ -1731,7 +1120,7 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
  */
 static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 {
-	struct kmem_run *runs[2] = { NULL, NULL };
+	struct kmem_input *ins[2] = { NULL, NULL };
 	char stops[2][PATH_MAX + 200] = { "", "" };
 	struct kmem_output out;
 	struct kmem_diff *d = NULL;
@@ -1750,17 +1139,17 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		goto out;
 	}
 	for (side = 0; side < 2; side++) {
-		runs[side] = kmem_run__new(kmem, paths[side]);
-		if (!runs[side]) {
+		ins[side] = kmem_input__new(kmem, paths[side]);
+		if (!ins[side]) {
 			err = -EINVAL;
 			goto out;
 		}
 	}
 	for (side = 0; side < 2 && !err; side++) {
-		err = diff_side(runs[side], d, side, stops[side],
+		err = diff_side(ins[side], d, side, stops[side],
 				sizeof(stops[side]));
-		kmem_run__delete(runs[side]);
-		runs[side] = NULL;
+		kmem_input__delete(ins[side]);
+		ins[side] = NULL;
 	}
 	if (!err)
 		err = print_diff(kmem, d, &out);
@@ -1772,7 +1161,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	}
 out:
 	for (side = 0; side < 2; side++)
-		kmem_run__delete(runs[side]);
+		kmem_input__delete(ins[side]);
 	kmem_diff__delete(d);
 	return output_close(&out, err);
 }
@@ -1816,7 +1205,7 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	add_arg(rec_argv, &rec_argc, "-R");	/* the tracepoint fields */
 	add_arg(rec_argv, &rec_argc, "-c");	/* every event */
 	add_arg(rec_argv, &rec_argc, "1");
-	if (kmem->page) {
+	if (kmem->opts.page) {
 		/* Only allocations need their callchain, and only its kernel part. */
 		add_arg(rec_argv, &rec_argc, "-e");
 		add_arg(rec_argv, &rec_argc, "kmem:mm_page_alloc/call-graph=fp/");
@@ -1830,7 +1219,7 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 		}
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
 	}
-	for (i = 0; kmem->slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
+	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
 		if (!is_valid_tracepoint(slab_tracepoints[i]))
 			continue;
 		add_arg(rec_argv, &rec_argc, "-e");
@@ -1838,7 +1227,7 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 		nr_slab++;
 	}
 	/* Else perf record would quietly record cycles instead. */
-	if (kmem->slab && !nr_slab) {
+	if (kmem->opts.slab && !nr_slab) {
 		pr_err("perf kmem: no kmem slab tracepoints found: is tracefs mounted and readable?\n");
 		err = -ENOENT;
 		goto out;
@@ -1871,9 +1260,9 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 			break;
 		}
 		if (!strcmp(argv[i], "--page"))
-			kmem->page = true;
+			kmem->opts.page = true;
 		else if (!strcmp(argv[i], "--slab"))
-			kmem->slab = true;
+			kmem->opts.slab = true;
 		else
 			argv[n++] = argv[i];
 	}
@@ -1894,7 +1283,7 @@ static int kmem_config(const char *var, const char *value, void *cb)
 			       value, KMEM_QUEUE_MIN_BYTES);
 			return -1;
 		}
-		kmem->queue_size = size;
+		kmem->opts.queue_size = size;
 		return 0;
 	}
 	if (strcmp(var, "kmem.default"))
@@ -1926,24 +1315,26 @@ int cmd_kmem(int argc, const char **argv)
 	const char *sort_help = sort_keys_help(sort_help_buf,
 					       sizeof(sort_help_buf));
 	struct perf_kmem kmem = {
-		.lines = -1,
-		.pageblock_order = -1,
-		.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
+		.opts = {
+			.lines = -1,
+			.pageblock_order = -1,
+			.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
+		},
 	};
 	const struct option options[] = {
 	OPT_STRING('i', "input", &kmem.input_name, "file", "input file name"),
 	OPT_INCR('v', "verbose", &verbose,
 		 "be more verbose: list allocator functions, show offsets"),
-	OPT_BOOLEAN(0, "caller", &kmem.caller, "show per-callsite statistics"),
-	OPT_BOOLEAN(0, "alloc", &kmem.alloc,
+	OPT_BOOLEAN(0, "caller", &kmem.opts.caller, "show per-callsite statistics"),
+	OPT_BOOLEAN(0, "alloc", &kmem.opts.alloc,
 		    "show per-object (slab) or per-page statistics"),
 	OPT_STRING('s', "sort", &kmem.sort_str, "key[,key2...]", sort_help),
 	OPT_STRING('l', "line", &kmem.lines_str, "n", "show this many rows"),
-	OPT_BOOLEAN(0, "raw-ip", &kmem.raw_ip,
+	OPT_BOOLEAN(0, "raw-ip", &kmem.opts.raw_ip,
 		    "one row per call address, shown as func+0xoff"),
 	OPT_BOOLEAN('f', "force", &kmem.force, "don't complain, do it"),
-	OPT_BOOLEAN(0, "slab", &kmem.slab, "analyse the slab allocator"),
-	OPT_BOOLEAN(0, "page", &kmem.page, "analyse the page allocator"),
+	OPT_BOOLEAN(0, "slab", &kmem.opts.slab, "analyse the slab allocator"),
+	OPT_BOOLEAN(0, "page", &kmem.opts.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
 	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits",
@@ -1953,9 +1344,9 @@ int cmd_kmem(int argc, const char **argv)
 		   "draw the pageblocks the trace allocated into, as SVG"),
 	OPT_STRING('o', "output", &kmem.output_name, "file",
 		   "write the results to this file"),
-	OPT_BOOLEAN(0, "live", &kmem.live,
+	OPT_BOOLEAN(0, "live", &kmem.opts.live,
 		    "show only pages still allocated at the end of the trace"),
-	OPT_STRING(0, "time", &kmem.time_str, "start,stop",
+	OPT_STRING(0, "time", &kmem.opts.time_window, "start,stop",
 		   "only events in this time span"),
 	OPT_STRING('I', "interval-print", &kmem.interval_str, "msecs",
 		   "print the page analysis every msecs of trace time"),
@@ -1965,9 +1356,9 @@ int cmd_kmem(int argc, const char **argv)
 		   "only the page allocations of these threads"),
 	OPT_STRING(0, "comm", &symbol_conf.comm_list_str, "comm[,comm...]",
 		   "only the page allocations of tasks of these names"),
-	OPT_STRING(0, "alloc-func", &kmem.alloc_regex, "regex",
+	OPT_STRING(0, "alloc-func", &kmem.opts.alloc_regex, "regex",
 		   "functions to skip to find a callsite, instead of the built-in list"),
-	OPT_STRING(0, "alloc-func-add", &kmem.alloc_regex_add, "regex",
+	OPT_STRING(0, "alloc-func-add", &kmem.opts.alloc_regex_add, "regex",
 		   "more functions to skip to find a callsite"),
 	OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms_name, "file",
 		   "kallsyms of the machine the trace was recorded on"),
@@ -1992,8 +1383,8 @@ int cmd_kmem(int argc, const char **argv)
 
 	if (strlen(argv[0]) > 2 && strstarts("record", argv[0])) {
 		argc = take_record_mode_options(&kmem, argc - 1, argv + 1);
-		if (!kmem.page && !kmem.slab)
-			kmem.slab = true;
+		if (!kmem.opts.page && !kmem.opts.slab)
+			kmem.opts.slab = true;
 		err = kmem_record(&kmem, argc, argv + 1);
 		/* parse_options_subcommand() built the usage string. */
 		free((void *)usage[0]);
@@ -2007,11 +1398,11 @@ int cmd_kmem(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc && !kmem.diff)
 		usage_with_options(usage, options);
-	if (!kmem.page && !kmem.slab) {
+	if (!kmem.opts.page && !kmem.opts.slab) {
 		if (kmem.default_mode && !strcmp(kmem.default_mode, "page"))
-			kmem.page = true;
+			kmem.opts.page = true;
 		else
-			kmem.slab = true;
+			kmem.opts.slab = true;
 		kmem.mode_from_trace = !kmem.default_mode;
 	}
 	if (kmem.diff)

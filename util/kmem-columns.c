@@ -600,6 +600,23 @@ int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
 	return nr;
 }
 
+int kmem_columns__task_key(const char *str, enum kmem_task_key *key)
+{
+	bool pid = false, comm = false;
+
+	while (str && *str) {
+		size_t len = strcspn(str, ",");
+
+		pid |= len == 3 && !strncmp(str, "pid", len);
+		comm |= len == 4 && !strncmp(str, "comm", len);
+		str += len + (str[len] == ',');
+	}
+	if (pid && comm)
+		return -EINVAL;
+	*key = pid ? KMEM_TASK_PID : comm ? KMEM_TASK_COMM : KMEM_TASK_NONE;
+	return 0;
+}
+
 const char *kmem_columns__keys(const struct kmem_column *cols, size_t nr_cols,
 			       char *buf, size_t size)
 {

@@ -95,6 +95,18 @@ int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
 			const char *str, kmem_rows_cmp_fn *keys, int max_keys,
 			char *bad, size_t bad_size);
 
+/**
+ * kmem_columns__task_key - which task key a -s argument has
+ * @str: "key[,key...]", or NULL
+ * @key: where the key goes: KMEM_TASK_NONE when it has neither pid nor comm
+ *
+ * A page row is of one task, told by its pid or by its command name: not
+ * by both.
+ *
+ * Return: 0, or -EINVAL when @str has both pid and comm.
+ */
+int kmem_columns__task_key(const char *str, enum kmem_task_key *key);
+
 /* "key, key, ..." of the columns that are sort keys, into @buf. */
 const char *kmem_columns__keys(const struct kmem_column *cols, size_t nr_cols,
 			       char *buf, size_t size);

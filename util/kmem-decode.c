@@ -74,9 +74,6 @@ struct recent_name {
 
 struct kmem_decoder;
 
-typedef int (*kmem_decode_fn)(struct kmem_decoder *dec, struct evsel *evsel,
-			      struct perf_sample *sample, struct kmem_event *ev);
-
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev);
 static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
@@ -749,18 +746,6 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 		.cpu = sample->cpu,
 	};
 	return 1;
-}
-
-int kmem_decoder__decode(struct kmem_decoder *dec, struct evsel *evsel,
-			 struct perf_sample *sample, struct kmem_event *ev)
-{
-	kmem_decode_fn decode = evsel->handler;
-
-	if (!decode)
-		return 0;
-	ev->time = sample->time;
-	ev->tid = sample->tid;
-	return decode(dec, evsel, sample, ev);
 }
 
 /* --- binding to a session -------------------------------------------- */

@@ -16,14 +16,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "evsel.h"
 #include "kmem-frag.h"
 #include "kmem-page.h"
 #include "kmem-slab.h"
+#include "sample.h"
 
 struct callsite_resolver;
 struct kmem_stacks;
-struct evsel;
-struct perf_sample;
 struct perf_session;
 
 enum kmem_event_kind {
@@ -130,6 +130,10 @@ struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
 				       char *err, size_t err_size);
 void kmem_decoder__delete(struct kmem_decoder *dec);
 
+/* How the decoder reads the samples of an event: its evsel->handler. */
+typedef int (*kmem_decode_fn)(struct kmem_decoder *dec, struct evsel *evsel,
+			      struct perf_sample *sample, struct kmem_event *ev);
+
 /**
  * kmem_decoder__decode - decode one sample
  * @dec: the decoder
@@ -137,12 +141,26 @@ void kmem_decoder__delete(struct kmem_decoder *dec);
  * @sample: the sample
  * @ev: filled in when the sample is decoded
  *
+ * Inline: it runs for every sample of a trace, and is no more than a jump
+ * to the function the decoder bound to the sample's event.
+ *
  * Return: 1 when @ev holds the sample, 0 when the sample is not one the
  * decoder was bound to, or is too short for its fields (counted, see
  * kmem_decoder__nr_short()), -ENOMEM.
  */
-int kmem_decoder__decode(struct kmem_decoder *dec, struct evsel *evsel,
-			 struct perf_sample *sample, struct kmem_event *ev);
+static inline int kmem_decoder__decode(struct kmem_decoder *dec,
+				       struct evsel *evsel,
+				       struct perf_sample *sample,
+				       struct kmem_event *ev)
+{
+	kmem_decode_fn decode = evsel->handler;
+
+	if (!decode)
+		return 0;
+	ev->time = sample->time;
+	ev->tid = sample->tid;
+	return decode(dec, evsel, sample, ev);
+}
 
 /* What the trace is: valid after kmem_decoder__new(). */
 const struct kmem_trace_info *kmem_decoder__info(const struct kmem_decoder *dec);

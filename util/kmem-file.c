@@ -219,6 +219,25 @@ out:
 	return pos;
 }
 
+const char *kmem_file__stop_place(const char *path, u64 nr_records,
+				  u64 data_size, char *buf, size_t size)
+{
+	/* The record it stopped at was counted, or the one before it. */
+	u64 nr = nr_records ? nr_records - 1 : 0;
+	u64 at = kmem_file__record_offset(path, nr);
+	char n[32], total[32];
+
+	if (at == KMEM_FILE_UNKNOWN) {
+		snprintf(buf, size, "after %s records",
+			 kmem_commas(nr, n, sizeof(n)));
+		return buf;
+	}
+	snprintf(buf, size, "after %s of its %s bytes of events",
+		 kmem_commas(at, n, sizeof(n)),
+		 kmem_commas(data_size, total, sizeof(total)));
+	return buf;
+}
+
 /*
  * HEADER_EVENT_DESC: the number of events and the size of an attr, then
  * for each event its attr, its number of ids, its name (a u32 length,

@@ -42,6 +42,21 @@ int kmem_file__check(const char *path, bool force, char *buf, size_t size);
  */
 u64 kmem_file__record_offset(const char *path, u64 nr);
 
+/**
+ * kmem_file__stop_place - where a reader that stopped in a file stopped
+ * @path: the file
+ * @nr_records: the records the reader counted, the one it stopped at
+ *	included, or not if it stopped before counting it
+ * @data_size: the size of the data section, as the header says it
+ * @buf: where the words go: "after 1,234 of its 5,678 bytes of events",
+ *	or "after 12 records" when the file cannot be walked
+ * @size: the size of @buf
+ *
+ * Return: @buf.
+ */
+const char *kmem_file__stop_place(const char *path, u64 nr_records,
+				  u64 data_size, char *buf, size_t size);
+
 /* More than any feature section perf kmem reads can hold. */
 #define KMEM_FILE_MAX_FEATURE	(64U << 20)
 

@@ -3,10 +3,11 @@
 #define __PERF_KMEM_REPORT_H
 
 /*
- * perf kmem stat's results, filled in by the builtin and rendered either
- * as text for people (util/kmem-text.c) or as one JSON document for
- * programs (util/kmem-report.c): every number the text shows, as
- * integers, with the names beside the values.
+ * perf kmem stat's results, filled in from the analyses of a trace
+ * (util/kmem-run.c) and rendered either as text for people
+ * (util/kmem-text.c) or as one JSON document for programs
+ * (util/kmem-report.c): every number the text shows, as integers, with
+ * the names beside the values.
  * Documentation/perf-kmem.schema.json describes the JSON; its "schema"
  * member is KMEM_REPORT_SCHEMA, raised when a member changes meaning or
  * goes.
