@@ -62,6 +62,12 @@ struct slab_fields {
 	struct tep_format_field	*node;		/* _node events; all since v6.1 */
 	struct tep_format_field	*name;		/* kmem_cache_* of recent kernels */
 	u32			raw_size;	/* that holds the numbers */
+	/*
+	 * The numbers are u64 and the node an int, in this machine's byte
+	 * order, as on any 64-bit kernel: read without a look at each
+	 * field's size, for every sample.
+	 */
+	bool			plain;
 };
 
 /* A name recently interned, in a direct-mapped cache. */
@@ -216,6 +222,8 @@ static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 	if (!f->ptr)
 		return -EINVAL;
 	f->raw_size = field_end(f->call_site, field_end(f->ptr, 0));
+	f->plain = !evsel->needs_swap && f->call_site->size == sizeof(u64) &&
+		   f->ptr->size == sizeof(u64);
 	if (!is_alloc)
 		return 0;
 	f->bytes_req = need_field(evsel, "bytes_req", err, err_size);
@@ -231,6 +239,9 @@ static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 	f->raw_size = field_end(f->bytes_alloc, f->raw_size);
 	f->raw_size = field_end(f->node, f->raw_size);
 	f->raw_size = field_end(f->name, f->raw_size);
+	f->plain = f->plain && f->bytes_req->size == sizeof(u64) &&
+		   f->bytes_alloc->size == sizeof(u64) &&
+		   (!f->node || f->node->size == sizeof(s32));
 	return 0;
 }
 
@@ -701,6 +712,35 @@ static u64 slab_callsite(struct kmem_decoder *dec, u64 call_site)
 	return callsite_resolver__function(dec->config.resolver, call_site);
 }
 
+/* A number of a slab event; the sample holds it (see too_short()). */
+static __always_inline u64 slab_val(const struct slab_fields *f,
+				    struct tep_format_field *field,
+				    struct perf_sample *sample,
+				    struct evsel *evsel)
+{
+	u64 v;
+
+	if (!f->plain)
+		return field_val(field, sample, evsel);
+	memcpy(&v, (const char *)sample->raw_data + field->offset, sizeof(v));
+	return v;
+}
+
+/* The node a slab allocation asked for; NUMA_NO_NODE (-1) if not said. */
+static __always_inline int slab_node(const struct slab_fields *f,
+				     struct perf_sample *sample,
+				     struct evsel *evsel)
+{
+	s32 v;
+
+	if (!f->node)
+		return -1;
+	if (!f->plain)
+		return field_int(f->node, sample, evsel);
+	memcpy(&v, (const char *)sample->raw_data + f->node->offset, sizeof(v));
+	return v;
+}
+
 static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev)
 {
@@ -718,15 +758,15 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	}
 	ev->kind = KMEM_EVENT_SLAB_ALLOC;
 	ev->slab_alloc = (struct kmem_slab_alloc_event){
-		.callsite = slab_callsite(dec, field_val(f->call_site, sample,
-							 evsel)),
-		.ptr = field_val(f->ptr, sample, evsel),
-		.bytes_req = field_val(f->bytes_req, sample, evsel),
-		.bytes_alloc = field_val(f->bytes_alloc, sample, evsel),
+		.callsite = slab_callsite(dec, slab_val(f, f->call_site, sample,
+							evsel)),
+		.ptr = slab_val(f, f->ptr, sample, evsel),
+		.bytes_req = slab_val(f, f->bytes_req, sample, evsel),
+		.bytes_alloc = slab_val(f, f->bytes_alloc, sample, evsel),
 		.cache = cache,
 		.cpu = sample->cpu,
 		.cpu_node = cpu_to_node(dec, sample->cpu),
-		.node = f->node ? field_int(f->node, sample, evsel) : -1,
+		.node = slab_node(f, sample, evsel),
 	};
 	return 1;
 }
@@ -741,8 +781,8 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 	ev->kind = KMEM_EVENT_SLAB_FREE;
 	/* Nothing is counted by the freeing callsite: leave it unresolved. */
 	ev->slab_free = (struct kmem_slab_free_event){
-		.callsite = field_val(f->call_site, sample, evsel),
-		.ptr = field_val(f->ptr, sample, evsel),
+		.callsite = slab_val(f, f->call_site, sample, evsel),
+		.ptr = slab_val(f, f->ptr, sample, evsel),
 		.cpu = sample->cpu,
 	};
 	return 1;
