@@ -70,10 +70,20 @@ struct slab_fields {
 	bool			plain;
 };
 
+/*
+ * The first and the last 8 bytes of a name, zero-padded: with its length,
+ * the whole of a name of up to 16 bytes.
+ */
+struct name_words {
+	u64	head;
+	u64	tail;	/* 0 for a name of 8 bytes or fewer */
+};
+
 /* A name recently interned, in a direct-mapped cache. */
 struct recent_name {
-	const char	*name;
-	u32		len;	/* the bytes compared, with the NUL */
+	const char		*name;
+	u32			len;	/* the bytes compared, with the NUL */
+	struct name_words	words;
 };
 
 #define RECENT_NAMES_BITS	6
@@ -552,38 +562,48 @@ static const char *intern_name(struct kmem_decoder *dec, const char *bytes,
 	return copy;
 }
 
-/* The slot of recent_names a name of @len bytes starting @bytes goes to. */
-static struct recent_name *recent_name_slot(struct kmem_decoder *dec,
-					    const char *bytes, u32 len)
+static struct name_words name_words(const char *bytes, u32 len)
 {
-	u64 head = 0, tail = 0;
+	struct name_words w = { 0, 0 };
 
-	memcpy(&head, bytes, min_t(u32, len, sizeof(head)));
-	if (len > sizeof(tail))
-		memcpy(&tail, bytes + len - sizeof(tail), sizeof(tail));
-	return &dec->recent_names[hash_64(head ^ tail ^ len,
-					  RECENT_NAMES_BITS)];
+	/* Most names are this long: a load, not a copy of @len bytes. */
+	if (len >= sizeof(w.head))
+		memcpy(&w.head, bytes, sizeof(w.head));
+	else
+		memcpy(&w.head, bytes, len);
+	if (len > sizeof(w.tail))
+		memcpy(&w.tail, bytes + len - sizeof(w.tail), sizeof(w.tail));
+	return w;
 }
 
 /*
  * A slab cache name, as the decoder's copy of it.  Every kmem_cache_alloc
- * names its cache: a small cache of recent names, compared byte for byte,
- * spares hashing the name each time.  A name found there is the same
+ * names its cache: a small cache of recent names spares hashing the name
+ * each time.  It compares the bytes of a name as its first and last words
+ * and, past 16 bytes, those between.  A name found there is the same
  * bytes as a copy that ends with its NUL, so it has its NUL too.
  */
 static const char *cache_name(struct kmem_decoder *dec, const char *bytes,
 			      u32 len)
 {
-	struct recent_name *slot = recent_name_slot(dec, bytes, len);
+	struct name_words w = name_words(bytes, len);
+	struct recent_name *slot;
 	const char *name;
 
-	if (slot->name && slot->len == len && !memcmp(slot->name, bytes, len))
+	slot = &dec->recent_names[hash_64(w.head ^ w.tail ^ len,
+					  RECENT_NAMES_BITS)];
+	if (slot->name && slot->len == len && slot->words.head == w.head &&
+	    slot->words.tail == w.tail &&
+	    (len <= 2 * sizeof(u64) ||
+	     !memcmp(slot->name + sizeof(u64), bytes + sizeof(u64),
+		     len - 2 * sizeof(u64))))
 		return slot->name;
 	name = intern_name(dec, bytes, len);
 	/* Only a name whose NUL ends its field can be compared so. */
 	if (!IS_ERR_OR_NULL(name) && strlen(name) + 1 == len) {
 		slot->name = name;
 		slot->len = len;
+		slot->words = w;
 	}
 	return name;
 }
