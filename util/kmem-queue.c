@@ -258,29 +258,28 @@ static int new_run(struct kmem_queue *q)
 	return 0;
 }
 
-/* @source has come up to @time: its records come in time order. */
-static int note_source(struct kmem_queue *q, u32 source, u64 time)
+/* Room to follow @source, which no source before it needed. */
+static int more_sources(struct kmem_queue *q, u32 source)
 {
-	if (source >= QUEUE_MAX_SOURCES)
-		return 0;
-	if (source >= q->nr_sources) {
-		u32 i, nr = max(2 * q->nr_sources, source + 1);
-		u64 *more = realloc(q->source_time, nr * sizeof(*more));
+	u32 i, nr = max(2 * q->nr_sources, source + 1);
+	u64 *more = realloc(q->source_time, nr * sizeof(*more));
 
-		if (!more)
-			return -ENOMEM;
-		for (i = q->nr_sources; i < nr; i++)
-			more[i] = NO_TIME;
-		q->source_time = more;
-		q->nr_sources = nr;
-	}
-	q->source_time[source] = time;
+	if (!more)
+		return -ENOMEM;
+	for (i = q->nr_sources; i < nr; i++)
+		more[i] = NO_TIME;
+	q->source_time = more;
+	q->nr_sources = nr;
 	return 0;
 }
 
-int kmem_queue__add(struct kmem_queue *q, u64 time, u32 source, void **slot)
+/*
+ * What a few records need before they are added: the memory bound
+ * reached, no room at the tail, a new run or a new source.  Out of line,
+ * so that adding any other record takes a few steps.
+ */
+static noinline int prepare_add(struct kmem_queue *q, u64 time, u32 source)
 {
-	void *r;
 	int err;
 
 	if (q->nr == q->max_records) {
@@ -293,8 +292,27 @@ int kmem_queue__add(struct kmem_queue *q, u64 time, u32 source, void **slot)
 	/* The newest run ends at the tail; at 0 there is none, or a wrap. */
 	if ((!q->tail || time < q->last_time) && new_run(q))
 		return -ENOMEM;
-	if (note_source(q, source, time))
+	if (source >= q->nr_sources && source < QUEUE_MAX_SOURCES &&
+	    more_sources(q, source))
 		return -ENOMEM;
+	return 0;
+}
+
+int kmem_queue__add(struct kmem_queue *q, u64 time, u32 source, void **slot)
+{
+	void *r;
+
+	if (unlikely(q->nr == q->max_records || q->tail == q->room_end ||
+		     !q->tail || time < q->last_time ||
+		     source >= q->nr_sources)) {
+		int err = prepare_add(q, time, source);
+
+		if (err)
+			return err;
+	}
+	/* @source has come up to @time: its records come in time order. */
+	if (source < q->nr_sources)
+		q->source_time[source] = time;
 	if (time < q->delivered_time)
 		q->nr_late++;
 	r = record(q, q->tail++);
