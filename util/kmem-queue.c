@@ -367,22 +367,41 @@ static void sift_down(struct heap_entry *heap, size_t nr, size_t i)
 static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 			    struct heap_entry *heap, size_t nr, u64 limit)
 {
-	struct heap_entry next = heap[0], other = { .time = ~0ULL };
+	void (*prefetch)(const void *record, void *arg) = q->prefetch;
+	struct heap_entry next = heap[0], other;
 	struct run *run = &runs[next.run];
-	int err = 0;
+	size_t i = run->next, end = run->end, size = q->record_size;
+	/* Prefetched: the records QUEUE_PREFETCH on, up to the run's end. */
+	size_t ahead = prefetch && end > QUEUE_PREFETCH ? end - QUEUE_PREFETCH : 0;
+	u64 delivered = q->delivered_time, stop = limit;
+	char *r = record(q, i);
+	int err;
 
-	if (nr > 1)
+	/*
+	 * Before the second run in the heap: up to its time, or short of it
+	 * if it came first.  The top is before it, so that time is not 0.
+	 */
+	if (nr > 1) {
 		other = heap[nr > 2 && before(&heap[2], &heap[1]) ? 2 : 1];
+		stop = min(stop, next.run < other.run ? other.time :
+						     other.time - 1);
+	}
+	/*
+	 * In locals: the analysis is called through a pointer, after which
+	 * the queue's fields would be read again.
+	 */
 	do {
-		if (q->prefetch && run->next + QUEUE_PREFETCH < run->end)
-			q->prefetch(record(q, run->next + QUEUE_PREFETCH), q->arg);
-		if (next.time > q->delivered_time)
-			q->delivered_time = next.time;
-		err = q->fn(record(q, run->next), q->arg);
-		if (++run->next == run->end)
+		if (i < ahead)
+			prefetch(r + QUEUE_PREFETCH * size, q->arg);
+		delivered = max(delivered, next.time);
+		err = q->fn(r, q->arg);
+		r += size;
+		if (++i == end)
 			break;
-		next.time = time_of(record(q, run->next));
-	} while (!err && next.time <= limit && (nr == 1 || before(&next, &other)));
+		next.time = time_of(r);
+	} while (!err && next.time <= stop);
+	run->next = i;
+	q->delivered_time = delivered;
 	heap[0].time = next.time;
 	return err;
 }
