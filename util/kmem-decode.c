@@ -88,6 +88,14 @@ struct recent_name {
 
 #define RECENT_NAMES_BITS	6
 
+/* A slab event's call_site recently resolved, in a direct-mapped cache. */
+struct recent_callsite {
+	u64	call_site;
+	u64	callsite;	/* what the resolver made of it */
+};
+
+#define RECENT_CALLSITES_BITS	8
+
 struct kmem_decoder;
 
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
@@ -138,6 +146,7 @@ struct kmem_decoder {
 	bool			named_a_gfp;
 	struct hashmap		*cache_names;	/* interned: name -> name */
 	struct recent_name	recent_names[1 << RECENT_NAMES_BITS];
+	struct recent_callsite	recent_callsites[1 << RECENT_CALLSITES_BITS];
 	u64			nr_short;
 };
 
@@ -724,12 +733,26 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 	return 1;
 }
 
-/* Rows go by function unless --raw-ip asks for one per return address. */
+/*
+ * Rows go by function unless --raw-ip asks for one per return address.
+ * Every slab allocation resolves its call_site, mostly one of a few
+ * hundred: the decoder keeps those it resolved lately, which spares a
+ * call into the resolver for each.  An empty slot holds call_site 0,
+ * which the resolver leaves 0 too.
+ */
 static u64 slab_callsite(struct kmem_decoder *dec, u64 call_site)
 {
+	struct recent_callsite *slot;
+
 	if (!dec->config.resolver)
 		return call_site;
-	return callsite_resolver__function(dec->config.resolver, call_site);
+	slot = &dec->recent_callsites[hash_64(call_site, RECENT_CALLSITES_BITS)];
+	if (slot->call_site != call_site) {
+		slot->call_site = call_site;
+		slot->callsite = callsite_resolver__function(dec->config.resolver,
+							     call_site);
+	}
+	return slot->callsite;
 }
 
 /* A number of a slab event; the sample holds it (see too_short()). */
