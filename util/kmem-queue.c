@@ -258,6 +258,16 @@ static int new_run(struct kmem_queue *q)
 	return 0;
 }
 
+/*
+ * The newest run ends at the tail: adding a record leaves its end to be
+ * set here, before anything reads the runs or moves the tail.
+ */
+static void end_newest_run(struct kmem_queue *q)
+{
+	if (q->nr_runs)
+		q->runs[q->nr_runs - 1].end = q->tail;
+}
+
 /* Room to follow @source, which no source before it needed. */
 static int more_sources(struct kmem_queue *q, u32 source)
 {
@@ -282,6 +292,7 @@ static noinline int prepare_add(struct kmem_queue *q, u64 time, u32 source)
 {
 	int err;
 
+	end_newest_run(q);
 	if (q->nr == q->max_records) {
 		err = kmem_queue__flush(q, KMEM_QUEUE_FLUSH__HALF);
 		if (err)
@@ -317,7 +328,6 @@ int kmem_queue__add(struct kmem_queue *q, u64 time, u32 source, void **slot)
 		q->nr_late++;
 	r = record(q, q->tail++);
 	q->nr++;
-	q->runs[q->nr_runs - 1].end = q->tail;
 	*(u64 *)r = time;
 	q->last_time = time;
 	if (time > q->max_time)
@@ -601,7 +611,10 @@ static int flush_limit(struct kmem_queue *q, enum kmem_queue_flush how,
 int kmem_queue__flush(struct kmem_queue *q, enum kmem_queue_flush how)
 {
 	u64 limit = 0;
-	int err = flush_limit(q, how, &limit);
+	int err;
+
+	end_newest_run(q);
+	err = flush_limit(q, how, &limit);
 
 	if (!err)
 		err = deliver_until(q, limit);
