@@ -585,19 +585,36 @@ static struct name_words name_words(const char *bytes, u32 len)
 	return w;
 }
 
+/* A name not among the recent ones: interned, and kept in @slot. */
+static noinline const char *new_recent_name(struct kmem_decoder *dec,
+					    struct recent_name *slot,
+					    const char *bytes, u32 len,
+					    struct name_words w)
+{
+	const char *name = intern_name(dec, bytes, len);
+
+	/* Only a name whose NUL ends its field can be compared so. */
+	if (!IS_ERR_OR_NULL(name) && strlen(name) + 1 == len) {
+		slot->name = name;
+		slot->len = len;
+		slot->words = w;
+	}
+	return name;
+}
+
 /*
  * A slab cache name, as the decoder's copy of it.  Every kmem_cache_alloc
  * names its cache: a small cache of recent names spares hashing the name
  * each time.  It compares the bytes of a name as its first and last words
  * and, past 16 bytes, those between.  A name found there is the same
- * bytes as a copy that ends with its NUL, so it has its NUL too.
+ * bytes as a copy that ends with its NUL, so it has its NUL too.  The
+ * rest is out of line, which leaves the registers to the common case.
  */
 static const char *cache_name(struct kmem_decoder *dec, const char *bytes,
 			      u32 len)
 {
 	struct name_words w = name_words(bytes, len);
 	struct recent_name *slot;
-	const char *name;
 
 	slot = &dec->recent_names[hash_64(w.head ^ w.tail ^ len,
 					  RECENT_NAMES_BITS)];
@@ -607,14 +624,7 @@ static const char *cache_name(struct kmem_decoder *dec, const char *bytes,
 	     !memcmp(slot->name + sizeof(u64), bytes + sizeof(u64),
 		     len - 2 * sizeof(u64))))
 		return slot->name;
-	name = intern_name(dec, bytes, len);
-	/* Only a name whose NUL ends its field can be compared so. */
-	if (!IS_ERR_OR_NULL(name) && strlen(name) + 1 == len) {
-		slot->name = name;
-		slot->len = len;
-		slot->words = w;
-	}
-	return name;
+	return new_recent_name(dec, slot, bytes, len, w);
 }
 
 static void free_names(struct hashmap *names)
