@@ -392,6 +392,74 @@ static int test__kmem_input_random(struct test_suite *t __maybe_unused,
 	return TEST_OK;
 }
 
+/* Delivered: every record once, and before a later one only if late. */
+static bool delivered_once(struct kmem_queue *q, const struct seen *s, int nr)
+{
+	static bool got[MAX_SEEN];
+	u64 latest = 0, descents = 0;
+	int i;
+
+	if (s->nr != nr)
+		return false;
+	memset(got, 0, sizeof(got));
+	for (i = 0; i < nr; i++) {
+		if (s->ids[i] >= (u64)nr || got[s->ids[i]])
+			return false;
+		got[s->ids[i]] = true;
+		descents += s->times[i] < latest;
+		latest = max(latest, s->times[i]);
+	}
+	return descents == kmem_queue__nr_late(q);
+}
+
+/*
+ * Random rounds, some never ended, into a queue bounded at @max_recs: the
+ * records wrap around its array, which grows, and holes close.
+ */
+static int bounded_random(u64 max_recs, u64 per_cpu, u64 state)
+{
+	static struct seen s;
+	struct kmem_queue *q;
+	u64 round, cpu, i, times[400];
+	int nr = 0;
+
+	memset(&s, 0, sizeof(s));
+	q = kmem_queue__new(sizeof(struct rec), max_recs * sizeof(struct rec),
+			    note, &s);
+	TEST_ASSERT_VAL("queue", q);
+	for (round = 0; nr + RND_CPUS * per_cpu <= MAX_SEEN; round++) {
+		for (cpu = 0; cpu < RND_CPUS; cpu++) {
+			u64 n = xorshift(&state) % per_cpu;
+
+			for (i = 0; i < n; i++)
+				times[i] = 10 * per_cpu * round +
+					   xorshift(&state) % (15 * per_cpu);
+			qsort(times, n, sizeof(times[0]), cmp_u64);
+			for (i = 0; i < n; i++, nr++)
+				TEST_ASSERT_VAL("add", !add_from(q, times[i], cpu, nr));
+		}
+		if (xorshift(&state) % 4)
+			TEST_ASSERT_VAL("round", !end_round(q));
+		TEST_ASSERT_VAL("bounded", kmem_queue__nr(q) <= max_recs);
+	}
+	TEST_ASSERT_VAL("flush", !kmem_queue__flush(q, KMEM_QUEUE_FLUSH__FINAL));
+	TEST_ASSERT_VAL("each once", delivered_once(q, &s, nr));
+	kmem_queue__delete(q);
+	return TEST_OK;
+}
+
+static int test__kmem_input_ring(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	TEST_ASSERT_VAL("small", bounded_random(40, RND_PER_CPU, 7) == TEST_OK);
+	/* These grow from 4096 records, wrapped around the ring or not. */
+	TEST_ASSERT_VAL("grown", bounded_random(6000, 400, 11) == TEST_OK);
+	TEST_ASSERT_VAL("grown twice", bounded_random(12000, 400, 17) == TEST_OK);
+	TEST_ASSERT_VAL("grown wrapped", bounded_random(9000, 400, 19) == TEST_OK);
+	TEST_ASSERT_VAL("large", bounded_random(1 << 20, 400, 13) == TEST_OK);
+	return TEST_OK;
+}
+
 /* --- the kallsyms table ---------------------------------------------- */
 
 /*
@@ -580,6 +648,7 @@ static struct test_case kmem_input_tests[] = {
 	TEST_CASE("kmem input: late events not lost", kmem_input_late),
 	TEST_CASE("kmem input: delivery error stops and resumes", kmem_input_error),
 	TEST_CASE("kmem input: random rounds against a stable sort", kmem_input_random),
+	TEST_CASE("kmem input: a small bound delivers each record once", kmem_input_ring),
 	TEST_CASE("kmem input: memory bound without rounds", kmem_input_bound),
 	TEST_CASE("kmem input: a half flush delivers up to the median", kmem_input_half),
 	TEST_CASE("kmem input: the bound waits for a CPU behind", kmem_input_frontier),

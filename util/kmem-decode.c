@@ -62,15 +62,39 @@ struct slab_fields {
 	struct tep_format_field	*node;		/* _node events; all since v6.1 */
 	struct tep_format_field	*name;		/* kmem_cache_* of recent kernels */
 	u32			raw_size;	/* that holds the numbers */
+	/*
+	 * The numbers are u64 and the node an int, in this machine's byte
+	 * order, as on any 64-bit kernel: read without a look at each
+	 * field's size, for every sample.
+	 */
+	bool			plain;
+};
+
+/*
+ * The first and the last 8 bytes of a name, zero-padded: with its length,
+ * the whole of a name of up to 16 bytes.
+ */
+struct name_words {
+	u64	head;
+	u64	tail;	/* 0 for a name of 8 bytes or fewer */
 };
 
 /* A name recently interned, in a direct-mapped cache. */
 struct recent_name {
-	const char	*name;
-	u32		len;	/* the bytes compared, with the NUL */
+	const char		*name;
+	u32			len;	/* the bytes compared, with the NUL */
+	struct name_words	words;
 };
 
 #define RECENT_NAMES_BITS	6
+
+/* A slab event's call_site recently resolved, in a direct-mapped cache. */
+struct recent_callsite {
+	u64	call_site;
+	u64	callsite;	/* what the resolver made of it */
+};
+
+#define RECENT_CALLSITES_BITS	8
 
 struct kmem_decoder;
 
@@ -122,6 +146,7 @@ struct kmem_decoder {
 	bool			named_a_gfp;
 	struct hashmap		*cache_names;	/* interned: name -> name */
 	struct recent_name	recent_names[1 << RECENT_NAMES_BITS];
+	struct recent_callsite	recent_callsites[1 << RECENT_CALLSITES_BITS];
 	u64			nr_short;
 };
 
@@ -216,6 +241,8 @@ static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 	if (!f->ptr)
 		return -EINVAL;
 	f->raw_size = field_end(f->call_site, field_end(f->ptr, 0));
+	f->plain = !evsel->needs_swap && f->call_site->size == sizeof(u64) &&
+		   f->ptr->size == sizeof(u64);
 	if (!is_alloc)
 		return 0;
 	f->bytes_req = need_field(evsel, "bytes_req", err, err_size);
@@ -231,6 +258,9 @@ static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 	f->raw_size = field_end(f->bytes_alloc, f->raw_size);
 	f->raw_size = field_end(f->node, f->raw_size);
 	f->raw_size = field_end(f->name, f->raw_size);
+	f->plain = f->plain && f->bytes_req->size == sizeof(u64) &&
+		   f->bytes_alloc->size == sizeof(u64) &&
+		   (!f->node || f->node->size == sizeof(s32));
 	return 0;
 }
 
@@ -541,40 +571,60 @@ static const char *intern_name(struct kmem_decoder *dec, const char *bytes,
 	return copy;
 }
 
-/* The slot of recent_names a name of @len bytes starting @bytes goes to. */
-static struct recent_name *recent_name_slot(struct kmem_decoder *dec,
-					    const char *bytes, u32 len)
+static struct name_words name_words(const char *bytes, u32 len)
 {
-	u64 head = 0, tail = 0;
+	struct name_words w = { 0, 0 };
 
-	memcpy(&head, bytes, min_t(u32, len, sizeof(head)));
-	if (len > sizeof(tail))
-		memcpy(&tail, bytes + len - sizeof(tail), sizeof(tail));
-	return &dec->recent_names[hash_64(head ^ tail ^ len,
-					  RECENT_NAMES_BITS)];
+	/* Most names are this long: a load, not a copy of @len bytes. */
+	if (len >= sizeof(w.head))
+		memcpy(&w.head, bytes, sizeof(w.head));
+	else
+		memcpy(&w.head, bytes, len);
+	if (len > sizeof(w.tail))
+		memcpy(&w.tail, bytes + len - sizeof(w.tail), sizeof(w.tail));
+	return w;
 }
 
-/*
- * A slab cache name, as the decoder's copy of it.  Every kmem_cache_alloc
- * names its cache: a small cache of recent names, compared byte for byte,
- * spares hashing the name each time.  A name found there is the same
- * bytes as a copy that ends with its NUL, so it has its NUL too.
- */
-static const char *cache_name(struct kmem_decoder *dec, const char *bytes,
-			      u32 len)
+/* A name not among the recent ones: interned, and kept in @slot. */
+static noinline const char *new_recent_name(struct kmem_decoder *dec,
+					    struct recent_name *slot,
+					    const char *bytes, u32 len,
+					    struct name_words w)
 {
-	struct recent_name *slot = recent_name_slot(dec, bytes, len);
-	const char *name;
+	const char *name = intern_name(dec, bytes, len);
 
-	if (slot->name && slot->len == len && !memcmp(slot->name, bytes, len))
-		return slot->name;
-	name = intern_name(dec, bytes, len);
 	/* Only a name whose NUL ends its field can be compared so. */
 	if (!IS_ERR_OR_NULL(name) && strlen(name) + 1 == len) {
 		slot->name = name;
 		slot->len = len;
+		slot->words = w;
 	}
 	return name;
+}
+
+/*
+ * A slab cache name, as the decoder's copy of it.  Every kmem_cache_alloc
+ * names its cache: a small cache of recent names spares hashing the name
+ * each time.  It compares the bytes of a name as its first and last words
+ * and, past 16 bytes, those between.  A name found there is the same
+ * bytes as a copy that ends with its NUL, so it has its NUL too.  The
+ * rest is out of line, which leaves the registers to the common case.
+ */
+static const char *cache_name(struct kmem_decoder *dec, const char *bytes,
+			      u32 len)
+{
+	struct name_words w = name_words(bytes, len);
+	struct recent_name *slot;
+
+	slot = &dec->recent_names[hash_64(w.head ^ w.tail ^ len,
+					  RECENT_NAMES_BITS)];
+	if (slot->name && slot->len == len && slot->words.head == w.head &&
+	    slot->words.tail == w.tail &&
+	    (len <= 2 * sizeof(u64) ||
+	     !memcmp(slot->name + sizeof(u64), bytes + sizeof(u64),
+		     len - 2 * sizeof(u64))))
+		return slot->name;
+	return new_recent_name(dec, slot, bytes, len, w);
 }
 
 static void free_names(struct hashmap *names)
@@ -693,12 +743,55 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 	return 1;
 }
 
-/* Rows go by function unless --raw-ip asks for one per return address. */
+/*
+ * Rows go by function unless --raw-ip asks for one per return address.
+ * Every slab allocation resolves its call_site, mostly one of a few
+ * hundred: the decoder keeps those it resolved lately, which spares a
+ * call into the resolver for each.  An empty slot holds call_site 0,
+ * which the resolver leaves 0 too.
+ */
 static u64 slab_callsite(struct kmem_decoder *dec, u64 call_site)
 {
+	struct recent_callsite *slot;
+
 	if (!dec->config.resolver)
 		return call_site;
-	return callsite_resolver__function(dec->config.resolver, call_site);
+	slot = &dec->recent_callsites[hash_64(call_site, RECENT_CALLSITES_BITS)];
+	if (slot->call_site != call_site) {
+		slot->call_site = call_site;
+		slot->callsite = callsite_resolver__function(dec->config.resolver,
+							     call_site);
+	}
+	return slot->callsite;
+}
+
+/* A number of a slab event; the sample holds it (see too_short()). */
+static __always_inline u64 slab_val(const struct slab_fields *f,
+				    struct tep_format_field *field,
+				    struct perf_sample *sample,
+				    struct evsel *evsel)
+{
+	u64 v;
+
+	if (!f->plain)
+		return field_val(field, sample, evsel);
+	memcpy(&v, (const char *)sample->raw_data + field->offset, sizeof(v));
+	return v;
+}
+
+/* The node a slab allocation asked for; NUMA_NO_NODE (-1) if not said. */
+static __always_inline int slab_node(const struct slab_fields *f,
+				     struct perf_sample *sample,
+				     struct evsel *evsel)
+{
+	s32 v;
+
+	if (!f->node)
+		return -1;
+	if (!f->plain)
+		return field_int(f->node, sample, evsel);
+	memcpy(&v, (const char *)sample->raw_data + f->node->offset, sizeof(v));
+	return v;
 }
 
 static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
@@ -718,15 +811,15 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	}
 	ev->kind = KMEM_EVENT_SLAB_ALLOC;
 	ev->slab_alloc = (struct kmem_slab_alloc_event){
-		.callsite = slab_callsite(dec, field_val(f->call_site, sample,
-							 evsel)),
-		.ptr = field_val(f->ptr, sample, evsel),
-		.bytes_req = field_val(f->bytes_req, sample, evsel),
-		.bytes_alloc = field_val(f->bytes_alloc, sample, evsel),
+		.callsite = slab_callsite(dec, slab_val(f, f->call_site, sample,
+							evsel)),
+		.ptr = slab_val(f, f->ptr, sample, evsel),
+		.bytes_req = slab_val(f, f->bytes_req, sample, evsel),
+		.bytes_alloc = slab_val(f, f->bytes_alloc, sample, evsel),
 		.cache = cache,
 		.cpu = sample->cpu,
 		.cpu_node = cpu_to_node(dec, sample->cpu),
-		.node = f->node ? field_int(f->node, sample, evsel) : -1,
+		.node = slab_node(f, sample, evsel),
 	};
 	return 1;
 }
@@ -741,8 +834,8 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 	ev->kind = KMEM_EVENT_SLAB_FREE;
 	/* Nothing is counted by the freeing callsite: leave it unresolved. */
 	ev->slab_free = (struct kmem_slab_free_event){
-		.callsite = field_val(f->call_site, sample, evsel),
-		.ptr = field_val(f->ptr, sample, evsel),
+		.callsite = slab_val(f, f->call_site, sample, evsel),
+		.ptr = slab_val(f, f->ptr, sample, evsel),
 		.cpu = sample->cpu,
 	};
 	return 1;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 
@@ -40,12 +41,16 @@ struct object {
 
 #define FREED	(-1)
 
+#define RECENT_PAIRS_BITS	8
+
 struct kmem_slab {
 	struct kmem_slab_config		config;
 	struct kmem_slab_summary	summary;
 	struct kmem_live		objects;	/* struct object */
 	struct kmem_rows		rows[KMEM_SLAB_NR_TABLES];
 	struct kmem_rows		pairs;		/* struct row_pair */
+	/* Pairs found lately, direct-mapped: see recent_pair(). */
+	struct row_pair			*recent_pairs[1 << RECENT_PAIRS_BITS];
 	bool				finished;
 };
 
@@ -163,6 +168,29 @@ static struct row_pair *find_pair(struct kmem_slab *ks, u64 callsite,
 	return pair->caller && (!cache || pair->cache_row) ? pair : NULL;
 }
 
+/*
+ * find_pair(), first through a direct-mapped cache.  Every allocation
+ * looks its pair up, and most come from a few hundred callsites: compared
+ * by the cache name's address, one per name as the decoder interns them,
+ * a recent pair is found without the tables' calls through pointers.  A
+ * name at another address only misses here.
+ */
+static struct row_pair *recent_pair(struct kmem_slab *ks, u64 callsite,
+				    const char *cache)
+{
+	struct row_pair **slot, *pair;
+
+	slot = &ks->recent_pairs[hash_64(callsite ^ (uintptr_t)cache,
+					 RECENT_PAIRS_BITS)];
+	pair = *slot;
+	if (pair && pair->callsite == callsite && pair->cache == cache)
+		return pair;
+	pair = find_pair(ks, callsite, cache);
+	if (pair)
+		*slot = pair;
+	return pair;
+}
+
 static void count_alloc_in(struct kmem_slab_row *row,
 			   const struct kmem_slab_alloc_event *ev, bool xnode)
 {
@@ -176,7 +204,7 @@ static void count_alloc_in(struct kmem_slab_row *row,
 static int count_in_rows(struct kmem_slab *ks, struct object *obj,
 			 const struct kmem_slab_alloc_event *ev, bool xnode)
 {
-	struct row_pair *pair = find_pair(ks, ev->callsite, ev->cache);
+	struct row_pair *pair = recent_pair(ks, ev->callsite, ev->cache);
 	struct kmem_slab_row *row;
 
 	if (!pair)
