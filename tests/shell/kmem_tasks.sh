@@ -34,7 +34,8 @@ if ! perf kmem record --page -o "$data" -- "$dir/kmemtest-sh" -c \
 fi
 pid=$(cat "$dir/pid")
 
-perf script -i "$data" -F pid,tid,comm,event,trace 2>/dev/null >"$dir/script" ||
+perf script -i "$data" --show-task-events -F pid,tid,comm,event,trace 2>/dev/null \
+	>"$dir/script" ||
 	fail "perf script"
 for key in comm pid; do
 	perf kmem stat --page --caller -s "$key,bytes" -l 1000000 --json \
@@ -69,13 +70,46 @@ PAGE = 4096
 # "  kmemtest-dd  1234/1234  kmem:mm_page_alloc: page=... pfn=0x1234 order=0 ..."
 LINE = re.compile(r'^\s*(.*?)\s+(\d+)/(\d+)\s+kmem:(mm_page_alloc|mm_page_free):.*?'
                   r'pfn=(0x[0-9a-f]+|-1|\d+)\s+order=(\d+)')
+# "  ls  2788/2788  PERF_RECORD_COMM exec: ls:2788/2788"
+TASK = re.compile(r'^\s*(.*?)\s+(\d+)/(\d+)\s+PERF_RECORD_(\w+)(.*)$')
 events = []
+# perf script names a thread it met before any COMM of it ':TID', and
+# one past its EXIT too (it forgets the thread there; perf kmem keeps it,
+# as perf report does).  perf kmem names the allocations of such a thread
+# by its latest name before them, or the first one after: 'named' has
+# each successful allocation's name so, and its order.
+named = []
+last_name = {}
+unnamed_of = collections.defaultdict(list)
+
+
+def see_name(tid, comm):
+    last_name[tid] = comm
+    for i in unnamed_of.pop(tid, ()):
+        named[i][0] = comm
+
+
 for line in open(f'{d}/script'):
     m = LINE.match(line)
     if m:
         comm, p, t, ev, pfn, order = m.groups()
         pfn = -1 if pfn == '-1' else int(pfn, 0)
         events.append((comm, int(p), int(t), ev, pfn, int(order)))
+        t = int(t)
+        if not comm.startswith(':'):
+            see_name(t, comm)
+        if ev == 'mm_page_alloc' and pfn != -1:
+            named.append([last_name.get(t, comm), int(order)])
+            if named[-1][0].startswith(':'):
+                unnamed_of[t].append(len(named) - 1)
+        continue
+    m = TASK.match(line)
+    if m and m.group(4) in ('COMM', 'EXIT'):
+        comm = m.group(1)
+        if m.group(4) == 'COMM':
+            comm = m.group(5).split(':', 1)[1].strip().rsplit(':', 1)[0]
+        if not comm.startswith(':'):
+            see_name(int(m.group(3)), comm)
 ok = True
 
 
@@ -88,6 +122,11 @@ def fail(msg):
 def alloc_counts(key):
     """hits and bytes of successful allocations per key, by perf script."""
     c = collections.defaultdict(lambda: [0, 0])
+    if key == 'named':
+        for comm, order in named:
+            c[comm][0] += 1
+            c[comm][1] += PAGE << order
+        return c
     for comm, p, t, ev, pfn, order in events:
         if ev == 'mm_page_alloc' and pfn != -1:
             k = comm if key == 'comm' else p
@@ -101,21 +140,8 @@ ours_pids = {p for comm, p, *_ in events
              if comm in ('kmemtest-sh', 'kmemtest-dd', 'cat')}
 unnamed = sum(1 for comm, p, t, ev, pfn, order in events
               if comm.startswith(':') and ev == 'mm_page_alloc' and p in ours_pids)
-# perf script names a thread it met before any COMM of it ':TID'; we look
-# the name up by time, and may find one that came later (or keep the name
-# of a thread past its EXIT, where perf script makes a new ':TID' one):
-# those allocations may be under another name.  Our workload's commands
-# may differ from perf script's count by at most the unnamed allocations
-# of our processes; the rest of the machine, whatever ran on it while the
-# trace was recorded, by at most all of them.
-unnamed_all = sum(1 for comm, p, t, ev, pfn, order in events
-                  if comm.startswith(':') and ev == 'mm_page_alloc')
-
-
-def slack_of(key, k):
-    if key != 'comm':
-        return 0
-    return unnamed if k in ('kmemtest-sh', 'kmemtest-dd', 'cat') else unnamed_all
+nr_named = sum(1 for comm, p, t, ev, pfn, order in events
+               if comm.startswith(':') and ev == 'mm_page_alloc' and pfn != -1)
 
 
 for key in ('comm', 'pid'):
@@ -127,22 +153,20 @@ for key in ('comm', 'pid'):
     for r in rows:
         ours[r[key]][0] += r['hits']
         ours[r[key]][1] += r['bytes']
-    want = alloc_counts(key)
+    want = alloc_counts('named' if key == 'comm' else key)
     for d_ in (ours, want):
         for name in [n for n in d_ if str(n).startswith(':')]:
             del d_[name]
     keys = set(ours) | set(want)
-    diff = {k: (ours.get(k), want.get(k)) for k in keys
-            if abs(ours.get(k, [0, 0])[0] - want.get(k, [0, 0])[0]) > slack_of(key, k) or
-            (not slack_of(key, k) and ours.get(k) != want.get(k))}
+    diff = {k: (ours.get(k), want.get(k)) for k in keys if ours.get(k) != want.get(k)}
     if diff:
         fail(f'-s {key}: (ours, perf script) differ for {len(diff)} of '
              f'{len(want)}: {list(diff.items())[:4]}')
     else:
         print(f'ok   -s {key}: {len(want)} {key}s, hits and bytes of each as '
               f'perf script counts' +
-              (f' (ours within {unnamed}, the others within the {unnamed_all} '
-               f'it could not name)' if key == 'comm' else ''))
+              (f' ({nr_named} it could not name, by their thread\'s name)'
+               if key == 'comm' else ''))
 
 # The exec'ed process under both its names.
 names = {comm for comm, p, t, ev, pfn, order in events
