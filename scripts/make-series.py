@@ -136,6 +136,21 @@ def parse_series(path):
     return build_lines, patches
 
 
+def message_body(lines):
+    """A message's lines, each '@include FILE' line replaced by FILE."""
+    out = []
+    for line in lines:
+        m = re.match(r'@include (\S+)$', line)
+        if m:
+            # A measurement's output, as it was written: indented.
+            with open(os.path.join(TOP, m.group(1))) as f:
+                out += ['  ' + l if l.strip() else ''
+                        for l in f.read().rstrip('\n').split('\n')]
+        else:
+            out.append(line.rstrip())
+    return '\n'.join(out).strip('\n')
+
+
 def patch_message(path):
     """Subject and message of a patch file with mail headers, else None."""
     with open(path, errors='replace') as f:
@@ -157,18 +172,7 @@ def patch_message(path):
     if subject is None:
         return None
     subject = re.sub(r'^\[PATCH[^\]]*\]\s*', '', subject)
-    out = []
-    for line in lines[i:]:
-        m = re.match(r'@include (\S+)$', line)
-        if m:
-            # A measurement's output, as it was written: indented.
-            with open(os.path.join(TOP, m.group(1))) as f:
-                out += ['  ' + l if l.strip() else ''
-                        for l in f.read().rstrip('\n').split('\n')]
-        else:
-            out.append(line.rstrip())
-    body = '\n'.join(out).strip('\n')
-    return subject, body
+    return subject, message_body(lines[i:])
 
 
 def patched_files(path):
@@ -486,18 +490,7 @@ def read_cover(path):
     subject = dict((k, v) for k, v, _ in headers).get('subject')
     if not subject:
         die(f'{path}: no Subject: line')
-    out = []
-    for line in lines[i:]:
-        m = re.match(r'@include (\S+)$', line)
-        if m:
-            # A measurement's output, as it was written: indented.
-            with open(os.path.join(TOP, m.group(1))) as f:
-                out += ['  ' + l if l.strip() else ''
-                        for l in f.read().rstrip('\n').split('\n')]
-        else:
-            out.append(line.rstrip())
-    body = '\n'.join(out).strip('\n')
-    return subject, body
+    return subject, message_body(lines[i:])
 
 
 if __name__ == '__main__':
