@@ -48,7 +48,6 @@
 #include "util/kmem-frag.h"
 #include "util/kmem-map.h"
 #include "util/kmem-page.h"
-#include "util/kmem-print.h"
 #include "util/kmem-queue.h"
 #include "util/kmem-report.h"
 #include "util/kmem-run.h"
@@ -101,7 +100,6 @@ struct kmem_input {
 	struct kmem_run			*run;
 	bool				set_up;		/* the run, or tried to */
 	bool				setup_failed;	/* and said why */
-	bool				stream_began;	/* a pipe's FINISHED_INIT */
 	FILE				*perf_messages;	/* held back */
 	FILE				*saved_debug_file;
 };
@@ -176,7 +174,6 @@ static int process_finished_init(struct perf_session *session __maybe_unused,
 	struct kmem_input *in = container_of(session->tool, struct kmem_input,
 					     tool);
 
-	in->stream_began = true;
 	return in->set_up ? 0 : setup_streamed_analyses(in);
 }
 
@@ -497,16 +494,15 @@ static int kmem_input__read(struct kmem_input *in, bool *stopped)
 		return -EINVAL;
 	/*
 	 * A pipe that ended or broke before its first sample, and before the
-	 * record that says its header records are all there.
+	 * record that says its header records are all there (either sets the
+	 * analyses up).
 	 */
-	if (!in->set_up && (err || !in->stream_began)) {
+	if (!in->set_up) {
 		pr_err("perf kmem: cannot read %s: %s before its first sample\n",
 		       in->path,
 		       err ? "corrupt data" : "the stream ended");
 		return -EINVAL;
 	}
-	if (!in->set_up && setup_analyses(in))
-		return -EINVAL;
 	*stopped = err && err != -ENOMEM;
 	err = kmem_run__finish(in->run, err);
 	if (kmem_run__stats(in->run)->nr_queue_bounds)
