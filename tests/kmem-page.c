@@ -1179,7 +1179,7 @@ static int test__kmem_page_alloc_pattern(struct test_suite *t __maybe_unused,
 
 #define MS	1000000ULL
 
-/* An allocation at @time: the interval series first, as the builtin does. */
+/* An allocation at @time: the interval series first, as kmem-run.c does. */
 static int iv_alloc(struct kmem_interval *iv, struct kmem_page *kp, u64 time,
 		    u64 pfn, int order, u64 callsite)
 {

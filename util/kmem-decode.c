@@ -96,8 +96,6 @@ struct recent_callsite {
 
 #define RECENT_CALLSITES_BITS	8
 
-struct kmem_decoder;
-
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev);
 static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,

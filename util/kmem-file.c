@@ -192,7 +192,13 @@ static bool broken_header(const struct perf_event_header *eh, u64 pos,
 	       eh->size < sizeof(*eh) || pos + eh->size > end;
 }
 
-u64 kmem_file__record_offset(const char *path, u64 nr)
+/*
+ * The offset of record @nr (0 for the first) of @path's event stream from
+ * the start of its data section, or of the first record whose header
+ * cannot be right if that comes first; KMEM_FILE_UNKNOWN for a file that
+ * cannot be read or a directory.
+ */
+static u64 record_offset(const char *path, u64 nr)
 {
 	struct perf_file_header h;
 	struct perf_event_header eh;
@@ -224,7 +230,7 @@ const char *kmem_file__stop_place(const char *path, u64 nr_records,
 {
 	/* The record it stopped at was counted, or the one before it. */
 	u64 nr = nr_records ? nr_records - 1 : 0;
-	u64 at = kmem_file__record_offset(path, nr);
+	u64 at = record_offset(path, nr);
 	char n[32], total[32];
 
 	if (at == KMEM_FILE_UNKNOWN) {

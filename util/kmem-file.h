@@ -32,17 +32,6 @@ int kmem_file__check(const char *path, bool force, char *buf, size_t size);
 #define KMEM_FILE_UNKNOWN	(~0ULL)
 
 /**
- * kmem_file__record_offset - where a record of the event stream starts
- * @path: the file
- * @nr: the record's index, 0 for the first
- *
- * Return: the offset of record @nr from the start of the data section, or
- * of the first record whose header cannot be right if that comes first;
- * KMEM_FILE_UNKNOWN for a file that cannot be read or a directory.
- */
-u64 kmem_file__record_offset(const char *path, u64 nr);
-
-/**
  * kmem_file__stop_place - where a reader that stopped in a file stopped
  * @path: the file
  * @nr_records: the records the reader counted, the one it stopped at

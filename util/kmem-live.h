@@ -11,7 +11,7 @@
  *
  * A slot is slot_size bytes, its key first.  Slots move when the table
  * grows and when one is removed: a pointer to a slot is good until the
- * next kmem_live__findnew() or kmem_live__remove().
+ * next kmem_live__add() or kmem_live__remove().
  */
 
 #include <linux/hash.h>

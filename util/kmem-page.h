@@ -5,8 +5,8 @@
 /*
  * Page allocator analysis for perf kmem: the events of kmem:mm_page_alloc
  * and kmem:mm_page_free go in, summary, tables and grids come out.  No
- * file-scope state: everything hangs off a struct kmem_page, so the builtin
- * and the tests can each run as many analyses as they like.
+ * file-scope state: everything hangs off a struct kmem_page, so a run of
+ * perf kmem (kmem-run.h) and the tests can each have as many as they like.
  */
 
 #include <linux/types.h>

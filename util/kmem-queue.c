@@ -107,11 +107,6 @@ size_t kmem_queue__nr(const struct kmem_queue *q)
 	return q->nr;
 }
 
-size_t kmem_queue__record_size(const struct kmem_queue *q)
-{
-	return q->record_size;
-}
-
 u64 kmem_queue__nr_late(const struct kmem_queue *q)
 {
 	return q->nr_late;

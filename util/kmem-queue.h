@@ -93,9 +93,6 @@ int kmem_queue__flush(struct kmem_queue *q, enum kmem_queue_flush how);
 /* Records waiting. */
 size_t kmem_queue__nr(const struct kmem_queue *q);
 
-/* The size of a record, as given to kmem_queue__new(). */
-size_t kmem_queue__record_size(const struct kmem_queue *q);
-
 /* Records that came after a record of a later time was delivered. */
 u64 kmem_queue__nr_late(const struct kmem_queue *q);
 

@@ -42,7 +42,6 @@ struct kmem_run {
 	struct kmem_decoder		*dec;
 	const struct kmem_trace_info	*info;
 	struct kmem_queue		*queue;
-	size_t				queue_record_size;
 	struct kmem_page		*kp;
 	struct kmem_frag		*kf;		/* with kp */
 	struct kmem_stacks		*stacks;	/* folded */
@@ -260,8 +259,11 @@ int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
 	if (ret)
 		return ret;
-	/* Sizes known at compile time: the copy is a few moves, not a call. */
-	if (run->queue_record_size == sizeof(ev))
+	/*
+	 * The record size the queue was made with (below); known at compile
+	 * time, the copy is a few moves, not a call.
+	 */
+	if (run->config.slab)
 		memcpy(queued, &ev, sizeof(ev));
 	else
 		memcpy(queued, &ev, KMEM_PAGE_EVENT_SIZE);
@@ -482,10 +484,9 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 	if (ret)
 		return ret;
 	/* A page-only analysis queues records no larger than a page event. */
-	run->queue_record_size = c->slab ? sizeof(struct kmem_event) :
-					   KMEM_PAGE_EVENT_SIZE;
-	run->queue = kmem_queue__new(run->queue_record_size, c->queue_size,
-				     deliver_queued, run);
+	run->queue = kmem_queue__new(c->slab ? sizeof(struct kmem_event) :
+						KMEM_PAGE_EVENT_SIZE,
+				     c->queue_size, deliver_queued, run);
 	if (!run->queue)
 		return -ENOMEM;
 	kmem_queue__set_prefetch(run->queue, prefetch_queued);

@@ -6,8 +6,8 @@
  * Slab allocator analysis for perf kmem: the events of kmem:kmalloc,
  * kmem:kmem_cache_alloc, kmem:kfree and kmem:kmem_cache_free go in,
  * summary and tables come out.  No file-scope state: everything hangs off
- * a struct kmem_slab, so the builtin and the tests can each run as many
- * analyses as they like.
+ * a struct kmem_slab, so a run of perf kmem (kmem-run.h) and the tests can
+ * each have as many as they like.
  */
 
 #include <linux/types.h>
