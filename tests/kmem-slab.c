@@ -36,8 +36,7 @@ static int alloc_on(struct kmem_slab *ks, u64 callsite, u64 ptr, u64 req,
 
 static int free_on(struct kmem_slab *ks, u64 ptr, int cpu)
 {
-	struct kmem_slab_free_event ev = { .callsite = CALLER_C, .ptr = ptr,
-					   .cpu = cpu };
+	struct kmem_slab_free_event ev = { .ptr = ptr, .cpu = cpu };
 
 	return kmem_slab__free(ks, &ev);
 }

@@ -830,9 +830,8 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 	if (too_short(dec, f->raw_size, sample))
 		return 0;
 	ev->kind = KMEM_EVENT_SLAB_FREE;
-	/* Nothing is counted by the freeing callsite: leave it unresolved. */
+	/* Nothing is counted by the freeing callsite: not even read. */
 	ev->slab_free = (struct kmem_slab_free_event){
-		.callsite = slab_val(f, f->call_site, sample, evsel),
 		.ptr = slab_val(f, f->ptr, sample, evsel),
 		.cpu = sample->cpu,
 	};

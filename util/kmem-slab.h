@@ -49,7 +49,6 @@ struct kmem_slab_alloc_event {
 
 /* One decoded kfree or kmem_cache_free event. */
 struct kmem_slab_free_event {
-	u64	callsite;
 	u64	ptr;
 	int	cpu;
 };

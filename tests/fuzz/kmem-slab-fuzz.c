@@ -52,7 +52,6 @@ static void decode_free(const u8 *b, struct kmem_slab_free_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->ptr = decode_ptr(b[1]);
-	ev->callsite = 0x200 + b[2] % 8;
 	ev->cpu = b[6] % 4;
 }
 
