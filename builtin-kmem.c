@@ -5,10 +5,10 @@
  * 'perf kmem record' records the slab (--slab) and page allocator (--page)
  * tracepoints, 'perf kmem stat' replays them and 'perf kmem diff' compares
  * two traces.  A sample goes one way: perf's reader hands it to this file's
- * tool, which hands it to the run of the analyses (util/kmem-run.c): the
- * decoder (util/kmem-decode.c) reads it, the queue (util/kmem-queue.c) puts
- * it in time order, and the analyses (util/kmem-page.c, util/kmem-slab.c,
- * util/kmem-frag.c...) count it; util/kmem-report.c and util/kmem-text.c
+ * tool, which hands it to the run of the analyses (util/kmem/run.c): the
+ * decoder (util/kmem/read-decode.c) reads it, the queue (util/kmem/read-queue.c) puts
+ * it in time order, and the analyses (util/kmem/count-page.c, util/kmem/count-slab.c,
+ * util/kmem/count-frag.c...) count it; util/kmem/report.c and util/kmem/print-text.c
  * render the results as JSON or text.  This file does the options, the
  * session set-up and the choice of output.
  */
@@ -33,7 +33,6 @@
 
 #include "ui/util.h"
 #include "util/build-id.h"
-#include "util/kmem-callsite.h"
 #include "util/config.h"
 #include "util/data.h"
 #include "util/debug.h"
@@ -42,16 +41,17 @@
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-diff.h"
-#include "util/kmem-diff-report.h"
-#include "util/kmem-frag.h"
-#include "util/kmem-map.h"
-#include "util/kmem-page.h"
-#include "util/kmem-queue.h"
-#include "util/kmem-report.h"
-#include "util/kmem-run.h"
-#include "util/kmem-file.h"
+#include "util/kmem/count-frag.h"
+#include "util/kmem/count-page.h"
+#include "util/kmem/print-diff.h"
+#include "util/kmem/print-map.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/read-file.h"
+#include "util/kmem/read-queue.h"
+#include "util/kmem/report-columns.h"
+#include "util/kmem/report-diff.h"
+#include "util/kmem/report.h"
+#include "util/kmem/run.h"
 #include "util/machine.h"
 #include "util/session.h"
 #include "util/symbol.h"
@@ -66,7 +66,7 @@
 
 /* What the user asked for, set once from the command line. */
 struct perf_kmem {
-	/* What the analyses of each trace take: see util/kmem-run.h. */
+	/* What the analyses of each trace take: see util/kmem/run.h. */
 	struct kmem_run_config	opts;
 	const char		*input_name;
 	bool			force;
@@ -373,7 +373,7 @@ static int open_session(struct kmem_input *in)
 	if (open_fifo(in, path))
 		return -EINVAL;
 
-	/* Our queue puts the events in time order: see util/kmem-queue.h. */
+	/* Our queue puts the events in time order: see util/kmem/read-queue.h. */
 	perf_tool__init(&in->tool, /*ordered_events=*/false);
 	in->tool.finished_round = process_finished_round;
 	in->tool.sample = process_sample_event;

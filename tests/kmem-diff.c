@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of perf kmem diff's engine (util/kmem-diff.c) and of the
- * JSON writer's visitor that feeds it (util/kmem-json.c): documents made
+ * Unit tests of perf kmem diff's engine (util/kmem/report-diff.c) and of the
+ * JSON writer's visitor that feeds it (util/kmem/json.c): documents made
  * up here, their pairs worked out by hand.
  */
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-diff.h"
-#include "util/kmem-json.h"
+#include "util/kmem/json.h"
+#include "util/kmem/report-diff.h"
 
 /* A table like perf kmem stat's page callers, and one of caches. */
 static const char * const caller_ident[] = {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of util/kmem-frag.c and util/kmem-pageblock.c: synthetic
+ * Unit tests of util/kmem/count-frag.c and util/kmem/read-pageblock.c: synthetic
  * events and print formats with known answers.
  *
  * Every expected number is worked out by hand (the tables below say
  * which class each event is at each pageblock order), or, for the random
- * stream, by a model in this file that shares no code with kmem-frag.c.
+ * stream, by a model in this file that shares no code with count-frag.c.
  * The print formats are the kernel's extfrag format as its preprocessor
  * expands it for each configuration (include/trace/events/kmem.h and
  * include/linux/pageblock-flags.h of v6.12).
@@ -19,12 +19,12 @@
 #include <linux/zalloc.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-callsite.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-frag.h"
+#include "util/kmem/count-frag.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/report-columns.h"
 #ifdef HAVE_LIBTRACEEVENT
 #include <traceevent/event-parse.h>
-#include "util/kmem-pageblock.h"
+#include "util/kmem/read-pageblock.h"
 #endif
 
 #define PS	4096ULL
@@ -1157,7 +1157,7 @@ static const struct format_case {
 	{ "a field",		FROM_FIELD,	-EINVAL, -EINVAL },
 };
 
-/* libtraceevent's answer: only right where it parses right (see kmem-pageblock.h). */
+/* libtraceevent's answer: only right where it parses right (see read-pageblock.h). */
 static int tree_order(const char *text, char *why, size_t size)
 {
 	struct tep_handle *tep = tep_alloc();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of how perf kmem reads its input: util/kmem-queue.c, which
- * puts events in time order, and util/kmem-kallsyms.c, which reads kernel
+ * Unit tests of how perf kmem reads its input: util/kmem/read-queue.c, which
+ * puts events in time order, and util/kmem/read-kallsyms.c, which reads kernel
  * symbols.  Expected orders and symbols are written out by hand, or, for
  * the random stream, computed by a plain insertion sort in this file.
  */
@@ -15,9 +15,9 @@
 #include "debug.h"
 #include "event.h"
 #include "tests.h"
-#include "util/kmem-callsite.h"
-#include "util/kmem-kallsyms.h"
-#include "util/kmem-queue.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/read-kallsyms.h"
+#include "util/kmem/read-queue.h"
 
 /* --- the queue -------------------------------------------------------- */
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of perf kmem's output engines: the JSON writer
- * (util/kmem-json.c), the folded stacks (util/kmem-stacks.c) and the SVG
- * map of physical memory (util/kmem-map.c).
+ * (util/kmem/json.c), the folded stacks (util/kmem/count-stacks.c) and the SVG
+ * map of physical memory (util/kmem/print-map.c).
  *
  * Expected outputs are written out by hand; the JSON writer's strings are
  * also read back by Python's own json module, an independent parser, and
@@ -18,9 +18,9 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-json.h"
-#include "util/kmem-map.h"
-#include "util/kmem-stacks.h"
+#include "util/kmem/count-stacks.h"
+#include "util/kmem/json.h"
+#include "util/kmem/print-map.h"
 
 /* --- capturing what an engine writes ----------------------------------- */
 

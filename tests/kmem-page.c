@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of util/kmem-page.c: synthetic events with known answers.
+ * Unit tests of util/kmem/count-page.c: synthetic events with known answers.
  *
  * Every expected number below is worked out by hand (or, for the random
- * stream, by a model in this file that shares no code with kmem-page.c),
+ * stream, by a model in this file that shares no code with count-page.c),
  * so that a change in the analysis shows up as a failed assertion.
  */
 #include <errno.h>
@@ -12,10 +12,10 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-callsite.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-interval.h"
-#include "util/kmem-page.h"
+#include "util/kmem/count-interval.h"
+#include "util/kmem/count-page.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/report-columns.h"
 
 #define PS	4096ULL		/* the page size of most cases */
 
@@ -1179,7 +1179,7 @@ static int test__kmem_page_alloc_pattern(struct test_suite *t __maybe_unused,
 
 #define MS	1000000ULL
 
-/* An allocation at @time: the interval series first, as kmem-run.c does. */
+/* An allocation at @time: the interval series first, as run.c does. */
 static int iv_alloc(struct kmem_interval *iv, struct kmem_page *kp, u64 time,
 		    u64 pfn, int order, u64 callsite)
 {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of util/kmem-slab.c: synthetic events with known answers. */
+/* Unit tests of util/kmem/count-slab.c: synthetic events with known answers. */
 #include <errno.h>
 #include <string.h>
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-slab.h"
+#include "util/kmem/count-slab.h"
+#include "util/kmem/report-columns.h"
 
 static const kmem_rows_cmp_fn by_callsite = kmem_slab_row__cmp_callsite;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-frag.c: random streams of fallbacks,
+ * libFuzzer target for util/kmem/count-frag.c: random streams of fallbacks,
  * allocations and failures, with orders, migration types and flags out of
  * range, must never crash the analysis, and what it reports must add up.
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmem-frag.h"
+#include "count-frag.h"
 
 #define EVENT_BYTES	8
 #define NR_PFNS		65536

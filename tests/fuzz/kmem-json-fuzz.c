@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-json.c: the input is a program of writer
+ * libFuzzer target for util/kmem/json.c: the input is a program of writer
  * calls with their keys, strings and numbers.  A model in this file says
  * which calls are allowed; the writer must accept exactly the programs the
  * model accepts, and then write a document that a validator of its own
@@ -17,7 +17,7 @@
 
 #include <linux/kernel.h>
 
-#include "kmem-json.h"
+#include "json.h"
 
 #define MAX_SCALARS	4096
 #define MAX_STRING	64		/* bytes of input per string */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-page.c: random event streams, including
+ * libFuzzer target for util/kmem/count-page.c: random event streams, including
  * orders, migration types and nodes out of range, must never crash the
  * analysis, and what it reports must add up.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmem-page.h"
+#include "count-page.h"
 
 #define EVENT_BYTES	8
 #define NR_PFNS		64

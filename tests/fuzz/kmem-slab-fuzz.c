@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-slab.c: random streams of allocations and
+ * libFuzzer target for util/kmem/count-slab.c: random streams of allocations and
  * frees, with NULL, ZERO_SIZE_PTR, repeated and unknown pointers, must
  * never crash the slab analysis, and what it reports must add up.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmem-slab.h"
+#include "count-slab.h"
 
 #define EVENT_BYTES	8
 #define NR_PTRS		48
