@@ -524,15 +524,28 @@ struct kmem_output {
 	const char	*path;
 	char		*tmp;
 	FILE		*fp;
+	bool		direct;		/* a device or a pipe, written as is */
 };
 
 static int output_open(struct kmem_output *out, const char *path)
 {
+	struct stat st;
+
 	out->path = path;
 	out->tmp = NULL;
 	out->fp = stdout;
+	out->direct = false;
 	if (!path)
 		return 0;
+	/* Only a file is replaced whole: /dev/null stays a device. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		out->fp = fopen(path, "w");
+		out->direct = out->fp;
+		if (out->fp)
+			return 0;
+		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
+		return -errno ?: -EIO;
+	}
 	if (asprintf(&out->tmp, "%s.tmp.%d", path, getpid()) < 0)
 		return -ENOMEM;
 	out->fp = fopen(out->tmp, "w");
@@ -548,6 +561,11 @@ static int output_close(struct kmem_output *out, int err)
 {
 	int werr = 0;
 
+	if (out->direct) {
+		if (fflush(stdout) || fclose(out->fp))
+			werr = -errno ?: -EIO;
+		return err ?: werr;
+	}
 	if (!out->tmp)
 		return err;
 	if (fflush(stdout) || fclose(out->fp))
@@ -582,7 +600,7 @@ static int print_folded(struct kmem_input *in, FILE *fp)
 /* Text goes to stdout: the pager, or for -o the file. */
 static int text_output(struct kmem_output *out)
 {
-	if (!out->tmp)
+	if (out->fp == stdout)
 		setup_pager();
 	else if (fflush(stdout) || dup2(fileno(out->fp), STDOUT_FILENO) < 0)
 		return -errno;
