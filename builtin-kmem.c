@@ -48,8 +48,8 @@
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/read-file.h"
 #include "util/kmem/read-queue.h"
-#include "util/kmem/report-columns.h"
 #include "util/kmem/report-diff.h"
+#include "util/kmem/print.h"
 #include "util/kmem/report.h"
 #include "util/kmem/run.h"
 #include "util/machine.h"
@@ -59,8 +59,6 @@
 #include "util/tool.h"
 #include "util/tracepoint.h"
 
-#define DEFAULT_PAGE_SORT	"bytes,hit"
-#define DEFAULT_SLAB_SORT	"frag,hit,bytes"
 /* -I --caller: the callsites shown of each interval, without -l. */
 #define DEFAULT_INTERVAL_CALLERS	3
 
@@ -72,8 +70,6 @@ struct perf_kmem {
 	bool			force;
 	const char		*lines_str;	/* -l */
 	const char		*sort_str;
-	kmem_rows_cmp_fn	page_keys[KMEM_MAX_SORT_KEYS];
-	kmem_rows_cmp_fn	slab_keys[KMEM_MAX_SORT_KEYS];
 	const char		*pageblock_order_str;
 	bool			json;
 	const char		*folded;	/* "bytes" or "hits" */
@@ -457,6 +453,14 @@ static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
 	}
 	config = kmem->opts;
 	config.path = path;
+	/* The diff pairs and sorts the rows itself: all of them, unsorted. */
+	if (kmem->diff) {
+		config.caller = true;
+		config.alloc = false;
+		config.lines = -1;
+		config.page_sort.nr_keys = 0;
+		config.slab_sort.nr_keys = 0;
+	}
 	/* symbol__init() made these of --pid, --tid and --comm. */
 	config.tasks.pids = symbol_conf.pid_list;
 	config.tasks.tids = symbol_conf.tid_list;
@@ -610,21 +614,19 @@ static int text_output(struct kmem_output *out)
 static int print_results(struct kmem_input *in, struct kmem_output *out)
 {
 	struct kmem_report report;
-	struct kmem_cell_ctx ctx;
-	int err;
+	int err = 0;
 
 	if (in->kmem->folded)
 		return print_folded(in, out->fp);
-	kmem_run__report(in->run, &report, &ctx);
-	err = kmem_report__prepare(&report);
-	if (!err && in->kmem->json) {
+	kmem_run__report(in->run, &report);
+	if (in->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
-	} else if (!err) {
+	} else {
 		err = text_output(out);
 		if (err)
 			return err;
 		list_alloc_funcs(in->run);
-		err = kmem_report__text(&report);
+		kmem_report__text(&report);
 	}
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing the results\n");
@@ -632,23 +634,26 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 }
 
 /* -s for one analysis: its keys, or one line naming the unknown key. */
-static int parse_keys(const char *what, const struct kmem_column *cols,
-		      size_t nr_cols, const char *str, kmem_rows_cmp_fn *keys)
+static int parse_keys(const char *what, enum kmem_report_table_id table,
+		      const char *str, struct kmem_report_sort *sort)
 {
 	char bad[64], known[256];
 	int nr;
 
-	nr = kmem_columns__parse(cols, nr_cols, str, keys, KMEM_MAX_SORT_KEYS,
-				 bad, sizeof(bad));
-	if (nr >= 0)
-		return nr;
+	nr = kmem_table__parse_sort(&kmem_tables[table], str, sort->keys, bad,
+				    sizeof(bad));
+	if (nr >= 0) {
+		sort->nr_keys = nr;
+		sort->names = str;
+		return 0;
+	}
 	if (nr == -E2BIG) {
 		pr_err("perf kmem: too many sort keys for --%s: at most %d\n",
 		       what, KMEM_MAX_SORT_KEYS);
 		return -EINVAL;
 	}
 	pr_err("perf kmem: unknown sort key '%s' for --%s: use %s\n", bad, what,
-	       kmem_columns__keys(cols, nr_cols, known, sizeof(known)));
+	       kmem_table__keys(&kmem_tables[table], known, sizeof(known)));
 	return -EINVAL;
 }
 
@@ -657,26 +662,20 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 {
 	struct kmem_run_config *o = &kmem->opts;
 
-	if (kmem_columns__task_key(kmem->sort_str, &o->tasks.key)) {
+	if (kmem_sort__task_key(kmem->sort_str, &o->tasks.key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
 		return -EINVAL;
 	}
-	if (o->page) {
-		o->page_sort.nr_keys = parse_keys("page", kmem_page_columns,
-						  kmem_page_nr_columns,
-						  kmem->sort_str ?: DEFAULT_PAGE_SORT,
-						  kmem->page_keys);
-		if (o->page_sort.nr_keys < 0)
-			return -EINVAL;
-	}
-	if (o->slab) {
-		o->slab_sort.nr_keys = parse_keys("slab", kmem_slab_columns,
-						  kmem_slab_nr_columns,
-						  kmem->sort_str ?: DEFAULT_SLAB_SORT,
-						  kmem->slab_keys);
-		if (o->slab_sort.nr_keys < 0)
-			return -EINVAL;
-	}
+	if (o->page &&
+	    parse_keys("page", KMEM_PAGE_CALLERS,
+		       kmem->sort_str ?: kmem_tables[KMEM_PAGE_CALLERS].sort,
+		       &o->page_sort))
+		return -EINVAL;
+	if (o->slab &&
+	    parse_keys("slab", KMEM_SLAB_CALLERS,
+		       kmem->sort_str ?: kmem_tables[KMEM_SLAB_CALLERS].sort,
+		       &o->slab_sort))
+		return -EINVAL;
 	return 0;
 }
 
@@ -902,10 +901,6 @@ static void set_derived_options(struct perf_kmem *kmem)
 	o->folded = kmem->folded;
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
-	o->page_sort.names = kmem->sort_str ?: DEFAULT_PAGE_SORT;
-	o->page_sort.keys = kmem->page_keys;
-	o->slab_sort.names = kmem->sort_str ?: DEFAULT_SLAB_SORT;
-	o->slab_sort.keys = kmem->slab_keys;
 	o->kallsyms = symbol_conf.kallsyms_name;
 	o->vmlinux = symbol_conf.vmlinux_name;
 }
@@ -1075,9 +1070,10 @@ static int check_diff_sort(const struct perf_kmem *kmem)
  * taken.  A trace corrupt in the middle is taken up to there, and @stop
  * gets stat's line about it, to end the output with.
  */
-static int diff_side(struct kmem_input *in, struct kmem_diff *d, int side,
-		     char *stop, size_t stop_size)
+static int diff_side(struct kmem_input *in, struct kmem_diff_report *d,
+		     int side, char *stop, size_t stop_size)
 {
+	struct kmem_report report;
 	bool stopped;
 	int err;
 
@@ -1093,7 +1089,8 @@ static int diff_side(struct kmem_input *in, struct kmem_diff *d, int side,
 	if (no_kernel_symbols(in))
 		pr_warning("perf kmem: no kernel symbols of the kernel that recorded %s: its callsites are addresses, which match no other boot's; give its --kallsyms or --vmlinux\n",
 			   in->path);
-	err = kmem_run__add_to_diff(in->run, d, side);
+	kmem_run__report(in->run, &report);
+	err = kmem_diff_report__add(d, side, &report);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory comparing the traces\n");
 	else if (err)
@@ -1102,7 +1099,7 @@ static int diff_side(struct kmem_input *in, struct kmem_diff *d, int side,
 	return err;
 }
 
-static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
+static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 		      struct kmem_output *out)
 {
 	struct kmem_diff_report_options o = {
@@ -1112,11 +1109,11 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
 		.lines = kmem->opts.lines,
 		.sort = kmem->sort_str,
 	};
-	int err = kmem_diff__pair(d);
+	int err = 0;
 
-	if (!err && kmem->json) {
+	if (kmem->json) {
 		err = kmem_diff_report__json(d, &o, out->fp);
-	} else if (!err) {
+	} else {
 		err = text_output(out);
 		if (!err)
 			err = kmem_diff_report__text(d, &o);
@@ -1137,7 +1134,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	struct kmem_input *ins[2] = { NULL, NULL };
 	char stops[2][PATH_MAX + 200] = { "", "" };
 	struct kmem_output out;
-	struct kmem_diff *d = NULL;
+	struct kmem_diff_report *d = NULL;
 	int side, err;
 
 	if (check_diff_options(kmem) || parse_time(kmem) ||
@@ -1146,7 +1143,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	err = output_open(&out, kmem->output_name);
 	if (err)
 		return err;
-	d = kmem_diff__new(&kmem_diff_report_config);
+	d = kmem_diff_report__new();
 	if (!d) {
 		pr_err("perf kmem: out of memory comparing the traces\n");
 		err = -ENOMEM;
@@ -1176,7 +1173,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 out:
 	for (side = 0; side < 2; side++)
 		kmem_input__delete(ins[side]);
-	kmem_diff__delete(d);
+	kmem_diff_report__delete(d);
 	return output_close(&out, err);
 }
 
@@ -1316,10 +1313,10 @@ static const char *sort_keys_help(char *buf, size_t size)
 	char page[256], slab[256];
 
 	snprintf(buf, size, "sort by keys: slab: %s; page: %s",
-		 kmem_columns__keys(kmem_slab_columns, kmem_slab_nr_columns,
-				    slab, sizeof(slab)),
-		 kmem_columns__keys(kmem_page_columns, kmem_page_nr_columns,
-				    page, sizeof(page)));
+		 kmem_table__keys(&kmem_tables[KMEM_SLAB_CALLERS], slab,
+				  sizeof(slab)),
+		 kmem_table__keys(&kmem_tables[KMEM_PAGE_CALLERS], page,
+				  sizeof(page)));
 	return buf;
 }
 

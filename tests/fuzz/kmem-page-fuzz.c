@@ -40,7 +40,10 @@ static void decode(const u8 *b, struct kmem_page_event *ev)
 
 static u64 rows_hits(struct kmem_page *kp, enum kmem_page_table table)
 {
-	kmem_rows_cmp_fn key = kmem_page_row__cmp_bytes;
+	struct kmem_sort_key key = {
+		.offset = offsetof(struct kmem_page_row, bytes),
+		.descending = true,
+	};
 	struct kmem_page_row **rows;
 	u64 sum = 0;
 	size_t nr, i;

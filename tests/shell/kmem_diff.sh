@@ -307,8 +307,8 @@ expect "old trace without slab events" "$dir/cycles.data has no slab allocator e
 expect "-i" "not -i" --page -i "$dir/old.data" "$dir/old.data" "$dir/new.data"
 expect "--alloc" "diff takes no --alloc" --page --alloc "$dir/old.data" \
 	"$dir/new.data"
-expect "stat-only sort key" "unknown sort key 'frag' for diff --page" \
-	--page -s frag "$dir/old.data" "$dir/new.data"
+expect "stat-only sort key" "unknown sort key 'page' for diff --page" \
+	--page -s page "$dir/old.data" "$dir/new.data"
 
 if [ "$failures" -ne 0 ]; then
 	echo "kmem diff test [Failed: $failures]"

@@ -491,7 +491,7 @@ static void count_block(struct kmem_frag_blocks *b,
 /* Rows come in identity order, callsite first: sum each callsite's run. */
 static void add_callsite(void *r, void *arg)
 {
-	const struct kmem_frag_row *row = r;
+	struct kmem_frag_row *row = r;
 	struct kmem_frag *kf = arg;
 	struct callsite_frag *last = kf->nr_callsites ?
 				     &kf->by_callsite[kf->nr_callsites - 1] : NULL;
@@ -501,7 +501,9 @@ static void add_callsite(void *r, void *arg)
 		last->callsite = row->callsite;
 		last->fragmenting = 0;
 	}
-	last->fragmenting += kmem_frag_row__fragmenting(row);
+	row->fragmenting = row->classes[KMEM_FRAG_CONVERTED] +
+			   row->classes[KMEM_FRAG_POLLUTED];
+	last->fragmenting += row->fragmenting;
 }
 
 int kmem_frag__finish(struct kmem_frag *kf)
@@ -511,6 +513,12 @@ int kmem_frag__finish(struct kmem_frag *kf)
 	if (kf->finished)
 		return kf->finish_err;
 	kf->finished = true;
+	kf->summary.fragmenting = (struct kmem_count){
+		.nr = kf->summary.classes[KMEM_FRAG_CONVERTED].nr +
+		      kf->summary.classes[KMEM_FRAG_POLLUTED].nr,
+		.bytes = kf->summary.classes[KMEM_FRAG_CONVERTED].bytes +
+			 kf->summary.classes[KMEM_FRAG_POLLUTED].bytes,
+	};
 	sort_blocks(kf);
 	for (i = 0; i < kf->nr_blocks; i++)
 		count_block(&kf->summary.blocks, &kf->blocks[i]);
@@ -569,160 +577,20 @@ const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
 	return kf->nr_blocks ? kf->blocks : NULL;
 }
 
-static int cmp_migtype(int a, int b)
-{
-	return kmem_sort__cmp_u64((u32)a, (u32)b, false);
-}
-
-#define FRAG_ROWS(pa, pb) \
-	const struct kmem_frag_row *a = pa, *b = pb
-
-int kmem_frag_row__cmp_frag(const void *pa, const void *pb)
-{
-	FRAG_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(kmem_frag_row__fragmenting(a),
-				  kmem_frag_row__fragmenting(b), true);
-}
-
-int kmem_frag_row__cmp_hits(const void *pa, const void *pb)
-{
-	FRAG_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->fallbacks.nr, b->fallbacks.nr, true);
-}
-
-int kmem_frag_row__cmp_bytes(const void *pa, const void *pb)
-{
-	FRAG_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->fallbacks.bytes, b->fallbacks.bytes, true);
-}
-
-static int cmp_class(const struct kmem_frag_row *a,
-		     const struct kmem_frag_row *b, enum kmem_frag_class class)
-{
-	return kmem_sort__cmp_u64(a->classes[class], b->classes[class], true);
-}
-
-int kmem_frag_row__cmp_claimed(const void *pa, const void *pb)
-{
-	return cmp_class(pa, pb, KMEM_FRAG_CLAIMED);
-}
-
-int kmem_frag_row__cmp_converted(const void *pa, const void *pb)
-{
-	return cmp_class(pa, pb, KMEM_FRAG_CONVERTED);
-}
-
-int kmem_frag_row__cmp_polluted(const void *pa, const void *pb)
-{
-	return cmp_class(pa, pb, KMEM_FRAG_POLLUTED);
-}
-
-int kmem_frag_row__cmp_severe(const void *pa, const void *pb)
-{
-	FRAG_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->severe, b->severe, true);
-}
-
-int kmem_frag_row__cmp_callsite(const void *pa, const void *pb)
-{
-	FRAG_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
-}
-
-int kmem_frag_row__cmp_migtype(const void *pa, const void *pb)
-{
-	FRAG_ROWS(pa, pb);
-
-	return cmp_migtype(a->alloc_migtype, b->alloc_migtype);
-}
-
-int kmem_frag_row__cmp_fallback(const void *pa, const void *pb)
-{
-	FRAG_ROWS(pa, pb);
-
-	return cmp_migtype(a->fallback_migtype, b->fallback_migtype);
-}
-
-#define FAIL_ROWS(pa, pb) \
-	const struct kmem_frag_fail_row *a = pa, *b = pb
-
-int kmem_frag_fail_row__cmp_hits(const void *pa, const void *pb)
-{
-	FAIL_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->asked.nr, b->asked.nr, true);
-}
-
-int kmem_frag_fail_row__cmp_bytes(const void *pa, const void *pb)
-{
-	FAIL_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->asked.bytes, b->asked.bytes, true);
-}
-
-int kmem_frag_fail_row__cmp_callsite(const void *pa, const void *pb)
-{
-	FAIL_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
-}
-
-int kmem_frag_fail_row__cmp_migtype(const void *pa, const void *pb)
-{
-	FAIL_ROWS(pa, pb);
-
-	return cmp_migtype(a->migtype, b->migtype);
-}
-
-int kmem_frag_fail_row__cmp_order(const void *pa, const void *pb)
-{
-	FAIL_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->order, b->order, true);
-}
-
-int kmem_frag_fail_row__cmp_gfp(const void *pa, const void *pb)
-{
-	FAIL_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->gfp, b->gfp, false);
-}
-
 struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
-				       const kmem_rows_cmp_fn *keys,
+				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
-	static const kmem_rows_cmp_fn defaults[] = {
-		kmem_frag_row__cmp_frag, kmem_frag_row__cmp_hits,
-	};
-
 	kmem_frag__finish(kf);
-	if (nr_keys <= 0) {
-		keys = defaults;
-		nr_keys = ARRAY_SIZE(defaults);
-	}
 	return (struct kmem_frag_row **)kmem_rows__sort(&kf->rows, NULL, keys,
 							nr_keys, nr);
 }
 
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
-						 const kmem_rows_cmp_fn *keys,
+						 const struct kmem_sort_key *keys,
 						 int nr_keys, size_t *nr)
 {
-	static const kmem_rows_cmp_fn defaults[] = {
-		kmem_frag_fail_row__cmp_hits, kmem_frag_fail_row__cmp_bytes,
-	};
-
 	kmem_frag__finish(kf);
-	if (nr_keys <= 0) {
-		keys = defaults;
-		nr_keys = ARRAY_SIZE(defaults);
-	}
 	return (struct kmem_frag_fail_row **)kmem_rows__sort(&kf->fail_rows,
 							     NULL, keys,
 							     nr_keys, nr);

@@ -99,6 +99,8 @@ struct kmem_frag_row {
 	struct kmem_count	fallbacks;	/* bytes of the requests */
 	u64			classes[KMEM_FRAG_NR_CLASSES];
 	u64			severe;
+	/* Converted plus polluted: set by kmem_frag__finish(). */
+	u64			fragmenting;
 };
 
 /* A row of the failure table: failed allocations alike in all four. */
@@ -141,6 +143,8 @@ struct kmem_frag_blocks {
 struct kmem_frag_summary {
 	struct kmem_count	fallbacks;	/* bytes of the requests */
 	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
+	/* Converted plus polluted: set by kmem_frag__finish(). */
+	struct kmem_count	fragmenting;
 	struct kmem_count	severe;
 	/* Successful allocations by column: the shares of bytes. */
 	struct kmem_count	alloc[KMEM_NR_MIGTYPE_COLUMNS];
@@ -248,32 +252,10 @@ const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 					     enum kmem_migtype_column requested,
 					     enum kmem_migtype_column fallback);
 
-/*
- * Comparators of the rows of the two tables, for kmem_frag__rows() and
- * kmem_frag__fail_rows(): counts largest first, identities smallest first.
- * frag compares the fragmenting fallbacks, converted plus polluted.
- */
-int kmem_frag_row__cmp_frag(const void *a, const void *b);
-int kmem_frag_row__cmp_hits(const void *a, const void *b);
-int kmem_frag_row__cmp_bytes(const void *a, const void *b);
-int kmem_frag_row__cmp_claimed(const void *a, const void *b);
-int kmem_frag_row__cmp_converted(const void *a, const void *b);
-int kmem_frag_row__cmp_polluted(const void *a, const void *b);
-int kmem_frag_row__cmp_severe(const void *a, const void *b);
-int kmem_frag_row__cmp_callsite(const void *a, const void *b);
-int kmem_frag_row__cmp_migtype(const void *a, const void *b);
-int kmem_frag_row__cmp_fallback(const void *a, const void *b);
-int kmem_frag_fail_row__cmp_hits(const void *a, const void *b);
-int kmem_frag_fail_row__cmp_bytes(const void *a, const void *b);
-int kmem_frag_fail_row__cmp_callsite(const void *a, const void *b);
-int kmem_frag_fail_row__cmp_migtype(const void *a, const void *b);
-int kmem_frag_fail_row__cmp_order(const void *a, const void *b);
-int kmem_frag_fail_row__cmp_gfp(const void *a, const void *b);
-
 /**
  * kmem_frag__rows - the fallback table, sorted
  * @kf: the analysis
- * @keys: comparators; none (@nr_keys 0): frag, then hit
+ * @keys: the sort keys
  * @nr_keys: how many
  * @nr: where the number of rows goes
  *
@@ -284,20 +266,20 @@ int kmem_frag_fail_row__cmp_gfp(const void *a, const void *b);
  * (or NULL without memory).
  */
 struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
-				       const kmem_rows_cmp_fn *keys,
+				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr);
 
 /**
  * kmem_frag__fail_rows - the failure table, sorted
  * @kf: the analysis
- * @keys: comparators; none (@nr_keys 0): hit, then bytes
+ * @keys: the sort keys
  * @nr_keys: how many
  * @nr: where the number of rows goes
  *
  * Return: as kmem_frag__rows(), for failed allocations.
  */
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
-						 const kmem_rows_cmp_fn *keys,
+						 const struct kmem_sort_key *keys,
 						 int nr_keys, size_t *nr);
 
 /**
@@ -327,12 +309,5 @@ u64 kmem_frag__callsite_fragmenting(const struct kmem_frag *kf, u64 callsite);
  */
 const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
 							size_t *nr);
-
-/* Fallbacks of a row that fragment: converted and polluted. */
-static inline u64 kmem_frag_row__fragmenting(const struct kmem_frag_row *row)
-{
-	return row->classes[KMEM_FRAG_CONVERTED] +
-	       row->classes[KMEM_FRAG_POLLUTED];
-}
 
 #endif /* __PERF_KMEM_COUNT_FRAG_H */

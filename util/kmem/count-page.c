@@ -322,8 +322,12 @@ static void finish_row(void *r, void *arg)
 	struct kmem_page_row *row = r;
 	struct kmem_page *kp = arg;
 
-	if (kp->config.live_only)
+	/* A row of live pages: none of them was freed. */
+	if (kp->config.live_only) {
 		row->hits -= row->freed + row->dropped;
+		row->freed = 0;
+		row->xnode_frees = 0;
+	}
 	row->bytes = row->hits * order_bytes(kp, row->order);
 }
 
@@ -364,6 +368,7 @@ void kmem_page__finish(struct kmem_page *kp)
 		return;
 	kp->finished = true;
 	kmem_live__for_each(&kp->live, count_live, kp);
+	kp->summary.life.unfreed = kmem_lifetime__unfreed(&kp->summary.life);
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		kmem_rows__for_each(&kp->rows[t], finish_row, kp);
 }
@@ -391,79 +396,6 @@ u64 kmem_page__node_matrix(const struct kmem_page *kp, int from, int to)
 	if (!valid_node(kp, from) || !valid_node(kp, to))
 		return 0;
 	return kp->node_matrix[from * kp->config.nr_nodes + to];
-}
-
-#define PAGE_ROWS(pa, pb) \
-	const struct kmem_page_row *a = pa, *b = pb
-
-int kmem_page_row__cmp_pfn(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->pfn, b->pfn, false);
-}
-
-int kmem_page_row__cmp_callsite(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
-}
-
-int kmem_page_row__cmp_hits(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->hits, b->hits, true);
-}
-
-int kmem_page_row__cmp_bytes(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->bytes, b->bytes, true);
-}
-
-int kmem_page_row__cmp_order(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->order, b->order, true);
-}
-
-int kmem_page_row__cmp_migtype(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64((u32)a->migtype, (u32)b->migtype, false);
-}
-
-int kmem_page_row__cmp_gfp(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->gfp, b->gfp, false);
-}
-
-int kmem_page_row__cmp_xnode(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->xnode_frees, b->xnode_frees, true);
-}
-
-int kmem_page_row__cmp_task(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->task, b->task, false);
-}
-
-int kmem_page_row__cmp_frag(const void *pa, const void *pb)
-{
-	PAGE_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->fragmenting, b->fragmenting, true);
 }
 
 struct row_walk {
@@ -494,7 +426,7 @@ static bool row_has_hits(const void *row)
 
 struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
 				       enum kmem_page_table table,
-				       const kmem_rows_cmp_fn *keys,
+				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
 	kmem_page__finish(kp);

@@ -193,22 +193,6 @@ enum kmem_migtype_column kmem_migtype__column(int migtype, bool pre_v4_4);
 const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
 			       size_t size);
 
-/*
- * Comparators of rows, for kmem_page__rows(): amounts sort largest first,
- * identities smallest first.
- */
-int kmem_page_row__cmp_pfn(const void *a, const void *b);
-int kmem_page_row__cmp_callsite(const void *a, const void *b);
-int kmem_page_row__cmp_hits(const void *a, const void *b);
-int kmem_page_row__cmp_bytes(const void *a, const void *b);
-int kmem_page_row__cmp_order(const void *a, const void *b);
-int kmem_page_row__cmp_migtype(const void *a, const void *b);
-int kmem_page_row__cmp_gfp(const void *a, const void *b);
-int kmem_page_row__cmp_xnode(const void *a, const void *b);
-int kmem_page_row__cmp_frag(const void *a, const void *b);
-/* Ascending: the task key the caller gave (-s pid, -s comm). */
-int kmem_page_row__cmp_task(const void *a, const void *b);
-
 typedef void (*kmem_page_row_fn)(struct kmem_page_row *row, void *arg);
 
 /* Call @fn for every row of @table, in no particular order. */
@@ -219,7 +203,7 @@ void kmem_page__walk_rows(struct kmem_page *kp, enum kmem_page_table table,
  * kmem_page__rows - the rows of a table, sorted
  * @kp: the analysis, finished by this call if it was not
  * @table: which table
- * @keys: comparators, each breaking the ties of the one before; the rows
+ * @keys: sort keys, each breaking the ties of the one before; the rows
  *	  that stay equal go in the order of the columns that make a row
  * @nr_keys: how many
  * @nr: set to the number of rows
@@ -229,7 +213,7 @@ void kmem_page__walk_rows(struct kmem_page *kp, enum kmem_page_table table,
  */
 struct kmem_page_row **kmem_page__rows(struct kmem_page *kp,
 				       enum kmem_page_table table,
-				       const kmem_rows_cmp_fn *keys,
+				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr);
 
 #endif /* __PERF_KMEM_COUNT_PAGE_H */

@@ -340,10 +340,17 @@ static void count_live(void *slot, void *arg)
 
 void kmem_slab__finish(struct kmem_slab *ks)
 {
+	struct kmem_slab_summary *s = &ks->summary;
+
 	if (ks->finished)
 		return;
 	ks->finished = true;
 	kmem_live__for_each(&ks->objects, count_live, ks);
+	s->life.unfreed = kmem_lifetime__unfreed(&s->life);
+	/* No allocator hands out less than asked, but a damaged trace might. */
+	s->wasted = s->alloc.bytes > s->bytes_req ?
+		    s->alloc.bytes - s->bytes_req : 0;
+	s->wasted_share = kmem_sort__waste(s->bytes_req, s->alloc.bytes);
 }
 
 const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks)
@@ -351,73 +358,9 @@ const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks)
 	return &ks->summary;
 }
 
-double kmem_slab__frag(u64 bytes_req, u64 bytes_alloc)
-{
-	if (!bytes_alloc)
-		return 0.0;
-	return 100.0 - 100.0 * (double)bytes_req / (double)bytes_alloc;
-}
-
-#define SLAB_ROWS(pa, pb) \
-	const struct kmem_slab_row *a = pa, *b = pb
-
-int kmem_slab_row__cmp_ptr(const void *pa, const void *pb)
-{
-	SLAB_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->ptr, b->ptr, false);
-}
-
-int kmem_slab_row__cmp_callsite(const void *pa, const void *pb)
-{
-	SLAB_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->callsite, b->callsite, false);
-}
-
-int kmem_slab_row__cmp_cache(const void *pa, const void *pb)
-{
-	SLAB_ROWS(pa, pb);
-
-	return cmp_cache(a->cache, b->cache);
-}
-
-int kmem_slab_row__cmp_hits(const void *pa, const void *pb)
-{
-	SLAB_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->hits, b->hits, true);
-}
-
-int kmem_slab_row__cmp_bytes(const void *pa, const void *pb)
-{
-	SLAB_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->bytes_alloc, b->bytes_alloc, true);
-}
-
-int kmem_slab_row__cmp_pingpong(const void *pa, const void *pb)
-{
-	SLAB_ROWS(pa, pb);
-
-	return kmem_sort__cmp_u64(a->pingpong, b->pingpong, true);
-}
-
-/* Most wasteful first. */
-int kmem_slab_row__cmp_frag(const void *pa, const void *pb)
-{
-	SLAB_ROWS(pa, pb);
-	double fa = kmem_slab__frag(a->bytes_req, a->bytes_alloc);
-	double fb = kmem_slab__frag(b->bytes_req, b->bytes_alloc);
-
-	if (fa == fb)
-		return 0;
-	return fa > fb ? -1 : 1;
-}
-
 struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 				       enum kmem_slab_table table,
-				       const kmem_rows_cmp_fn *keys,
+				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
 	kmem_slab__finish(ks);

@@ -69,6 +69,9 @@ struct kmem_slab_row {
 struct kmem_slab_summary {
 	struct kmem_count	alloc;		/* successful allocations */
 	u64			bytes_req;	/* ...what they asked for */
+	/* Set when the analysis is finished: allocated, not asked for. */
+	u64			wasted;
+	double			wasted_share;	/* ...in percent */
 	struct kmem_lifetime	life;		/* ...by what became of them */
 	struct kmem_count	fail;		/* bytes: bytes_req */
 	struct kmem_count	zero_size;	/* ZERO_SIZE_PTR handed out */
@@ -114,29 +117,11 @@ void kmem_slab__finish(struct kmem_slab *ks);
 /* The totals: running ones, and the still-live split after _finish(). */
 const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks);
 
-/*
- * Wasted share of what was allocated, in percent: 100 * (1 - req/alloc);
- * 0 when nothing was allocated.
- */
-double kmem_slab__frag(u64 bytes_req, u64 bytes_alloc);
-
-/*
- * Comparators of rows, for kmem_slab__rows(): amounts sort largest first,
- * identities smallest first, fragmentation most wasteful first.
- */
-int kmem_slab_row__cmp_ptr(const void *a, const void *b);
-int kmem_slab_row__cmp_callsite(const void *a, const void *b);
-int kmem_slab_row__cmp_cache(const void *a, const void *b);
-int kmem_slab_row__cmp_hits(const void *a, const void *b);
-int kmem_slab_row__cmp_bytes(const void *a, const void *b);
-int kmem_slab_row__cmp_pingpong(const void *a, const void *b);
-int kmem_slab_row__cmp_frag(const void *a, const void *b);
-
 /**
  * kmem_slab__rows - the rows of a table, sorted
  * @ks: the analysis, finished by this call if it was not
  * @table: which table
- * @keys: comparators, each breaking the ties of the one before; the rows
+ * @keys: sort keys, each breaking the ties of the one before; the rows
  *	  that stay equal go in the order of the columns that make a row
  * @nr_keys: how many
  * @nr: set to the number of rows
@@ -146,7 +131,7 @@ int kmem_slab_row__cmp_frag(const void *a, const void *b);
  */
 struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 				       enum kmem_slab_table table,
-				       const kmem_rows_cmp_fn *keys,
+				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr);
 
 #endif /* __PERF_KMEM_COUNT_SLAB_H */

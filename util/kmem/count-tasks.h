@@ -15,11 +15,16 @@
 #include <linux/types.h>
 #include <stdbool.h>
 
-#include "report-columns.h"
-
 struct intlist;
 struct machine;
 struct strlist;
+
+/* How page rows are told apart by task, if they are (-s pid, -s comm). */
+enum kmem_task_key {
+	KMEM_TASK_NONE,
+	KMEM_TASK_PID,		/* the process id */
+	KMEM_TASK_COMM,		/* the command name, as the task had it then */
+};
 
 struct kmem_tasks_config {
 	enum kmem_task_key	key;		/* what kmem_tasks__key() gives */

@@ -29,6 +29,8 @@ struct kmem_lifetime {
 	struct kmem_count	freed;
 	struct kmem_count	live;
 	struct kmem_count	dropped;
+	/* Live and dropped: set when the analysis is finished. */
+	struct kmem_count	unfreed;
 };
 
 /* The allocations whose free the trace did not see. */

@@ -4,15 +4,18 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
+#include <linux/zalloc.h>
 
 #include "json.h"
 #include "print-diff.h"
 #include "print-layout.h"
-#include "report-columns.h"
+#include "print.h"
+#include "report-diff.h"
 #include "report.h"
 
 /* Thousands separators whatever the locale: "12,345,678". */
@@ -21,75 +24,191 @@
 /* Rows of a table shown when no table was asked for, as perf kmem stat. */
 #define DEFAULT_TABLE_LINES	20
 #define DEFAULT_SORT		"bytes,hit"
+/* The tables of the report, and the grid and the fallback matrix. */
+#define NR_SPECS		(KMEM_NR_TABLES + 2)
+#define MAX_COLUMNS		16
+#define NO_SLOT			(-1)
 
-/* --- how perf kmem stat's document pairs ----------------------------- */
-
-#define CALLSITE	"callsite.name|callsite.address"
-#define GFP		"gfp.names|gfp.value"
-
-static const char * const page_row_ident[] = {
-	CALLSITE, "order", "migration_type.name", GFP, NULL,
-};
-
-static const char * const page_row_ignore[] = {
-	"migration_type.value", NULL,
-};
-
-static const char * const frag_row_ident[] = {
-	CALLSITE, "requested.name", "fallback.name", NULL,
-};
-
-static const char * const frag_cell_ident[] = {
-	"requested.name", "fallback.name", NULL,
-};
-
-static const char * const frag_ignore[] = {
-	"requested.value", "fallback.value", NULL,
+static const char * const column_names[] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
 };
 
 static const char * const grid_ident[] = { "order", NULL };
-static const char * const slab_caller_ident[] = { CALLSITE, NULL };
-static const char * const slab_cache_ident[] = { "cache", NULL };
 
-/* Identity slots of the page rows. */
-enum { ID_CALLSITE, ID_ORDER, ID_MIGTYPE, ID_GFP };
-
-static const struct kmem_diff_table_spec tables[] = {
-	{ .name = "page.grid", .rows = "page.grid.rows",
-	  .present = "page.grid.rows.0.order", .identity = grid_ident, },
-	{ .name = "page.callers", .rows = "page.callers.rows",
-	  .present = "page.callers.nr_rows", .identity = page_row_ident,
-	  .ignore = page_row_ignore, },
-	{ .name = "page.fragmentation.matrix",
-	  .rows = "page.fragmentation.matrix",
-	  .present = "page.fragmentation.fallbacks.count",
-	  .identity = frag_cell_ident, .ignore = frag_ignore, },
-	{ .name = "page.fragmentation.callers",
-	  .rows = "page.fragmentation.callers.rows",
-	  .present = "page.fragmentation.callers.nr_rows",
-	  .identity = frag_row_ident, .ignore = frag_ignore, },
-	{ .name = "page.fragmentation.failures",
-	  .rows = "page.fragmentation.failures.rows",
-	  .present = "page.fragmentation.failures.nr_rows",
-	  .identity = page_row_ident, .ignore = page_row_ignore, },
-	{ .name = "slab.callers", .rows = "slab.callers.rows",
-	  .present = "slab.callers.nr_rows", .identity = slab_caller_ident, },
-	{ .name = "slab.caches", .rows = "slab.caches.rows",
-	  .present = "slab.caches.nr_rows", .identity = slab_cache_ident, },
+static const char * const matrix_ident[] = {
+	"requested.name", "fallback.name", NULL,
 };
 
-/* Names, not numbers; and the per-pfn and per-pointer tables. */
-static const char * const ignored[] = {
-	"schema", "page.grid.columns", "page.callers.sort", "page.allocs",
-	"page.fragmentation.callers.sort", "page.fragmentation.failures.sort",
-	"slab.callers.sort", "slab.caches.sort", "slab.allocs", NULL,
+static const char * const matrix_ignore[] = {
+	"requested.value", "fallback.value", NULL,
 };
 
-const struct kmem_diff_config kmem_diff_report_config = {
-	.tables = tables,
-	.nr_tables = ARRAY_SIZE(tables),
-	.ignore = ignored,
+struct kmem_diff_report {
+	struct kmem_diff		*d;
+	bool				paired;
+	struct kmem_diff_config		config;
+	struct kmem_diff_table_spec	specs[NR_SPECS];
+	const char			*idents[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
+	const char			*ignores[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
+	const char			*ignored[2 * KMEM_NR_TABLES + 3];
+	/* The identity slot of each column of each table, or NO_SLOT. */
+	int				slot[KMEM_NR_TABLES][MAX_COLUMNS];
+	char				pool[4096];
+	size_t				used;
 };
+
+/* --- how the documents pair, from the report's tables ---------------- */
+
+/* A string kept in @dr, as printf makes it; "" when the pool is full. */
+static __printf(2, 3) const char *keep(struct kmem_diff_report *dr,
+				       const char *fmt, ...)
+{
+	size_t room = sizeof(dr->pool) - dr->used;
+	char *s = dr->pool + dr->used;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(s, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room)
+		return "";
+	dr->used += n + 1;
+	return s;
+}
+
+static bool in_table(const struct kmem_table *t, const struct kmem_column *col)
+{
+	return col->tables & KMEM_TABLE_BIT(t->bit);
+}
+
+/* A name is the first to pair by: a callsite's or a cache's. */
+static bool names_first(const struct kmem_column *col)
+{
+	return col->kind == KMEM_CELL_CALLSITE || col->kind == KMEM_CELL_STRING;
+}
+
+/*
+ * The columns a diffed row is named by; not the task's, which only
+ * perf kmem stat -s pid and -s comm add.
+ */
+static bool pairs_by(const struct kmem_table *t, const struct kmem_column *col)
+{
+	return in_table(t, col) && col->json && (col->flags & KMEM_COL_IDENT) &&
+	       col->kind != KMEM_CELL_PID && col->kind != KMEM_CELL_COMM;
+}
+
+/* How the member of an identity column pairs: by a name where it has one. */
+static const char *ident_path(struct kmem_diff_report *dr,
+			      const struct kmem_column *col)
+{
+	switch (col->kind) {
+	case KMEM_CELL_CALLSITE:
+		return keep(dr, "%s.name|%s.address", col->json, col->json);
+	case KMEM_CELL_MIGTYPE:
+		return keep(dr, "%s.name", col->json);
+	case KMEM_CELL_GFP:
+		return keep(dr, "%s.names|%s.value", col->json, col->json);
+	default:
+		return col->json;
+	}
+}
+
+static void add_ident(struct kmem_diff_report *dr, int id, int c, int *nr,
+		      int *nr_ignored)
+{
+	const struct kmem_column *col = &kmem_tables[id].cols[c];
+
+	if (*nr == KMEM_DIFF_MAX_IDENTITY)
+		return;
+	dr->slot[id][c] = *nr;
+	dr->idents[id][(*nr)++] = ident_path(dr, col);
+	if (col->kind == KMEM_CELL_MIGTYPE)
+		dr->ignores[id][(*nr_ignored)++] = keep(dr, "%s.value", col->json);
+}
+
+/* The rows of table @id pair by its identity columns, names first. */
+static void table_spec(struct kmem_diff_report *dr, int id,
+		       struct kmem_diff_table_spec *spec)
+{
+	const struct kmem_table *t = &kmem_tables[id];
+	int pass, nr = 0, nr_ignored = 0;
+	size_t c;
+
+	for (c = 0; c < MAX_COLUMNS; c++)
+		dr->slot[id][c] = NO_SLOT;
+	for (pass = 0; pass < 2; pass++)
+		for (c = 0; c < t->nr_cols && c < MAX_COLUMNS; c++)
+			if (pairs_by(t, &t->cols[c]) &&
+			    names_first(&t->cols[c]) == !pass)
+				add_ident(dr, id, c, &nr, &nr_ignored);
+	*spec = (struct kmem_diff_table_spec){
+		.name = t->path,
+		.rows = keep(dr, "%s.rows", t->path),
+		.present = keep(dr, "%s.nr_rows", t->path),
+		.identity = dr->idents[id],
+		.ignore = dr->ignores[id],
+	};
+}
+
+static void build_config(struct kmem_diff_report *dr)
+{
+	size_t nr = 0, nr_ignored = 0;
+	int id;
+
+	dr->specs[nr++] = (struct kmem_diff_table_spec){
+		.name = "page.grid", .rows = "page.grid.rows",
+		.present = "page.grid.rows.0.order", .identity = grid_ident,
+	};
+	dr->ignored[nr_ignored++] = "schema";
+	dr->ignored[nr_ignored++] = "page.grid.columns";
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		const struct kmem_table *t = &kmem_tables[id];
+
+		/* In document order: the matrix comes before the tables. */
+		if (id == KMEM_FRAG_CALLERS)
+			dr->specs[nr++] = (struct kmem_diff_table_spec){
+				.name = "page.fragmentation.matrix",
+				.rows = "page.fragmentation.matrix",
+				.present = "page.fragmentation.fallbacks.count",
+				.identity = matrix_ident,
+				.ignore = matrix_ignore,
+			};
+
+		dr->ignored[nr_ignored++] = t->what ? keep(dr, "%s.sort", t->path) :
+						      t->path;
+		if (t->what)
+			table_spec(dr, id, &dr->specs[nr++]);
+	}
+	dr->config = (struct kmem_diff_config){
+		.tables = dr->specs,
+		.nr_tables = nr,
+		.ignore = dr->ignored,
+	};
+}
+
+struct kmem_diff_report *kmem_diff_report__new(void)
+{
+	struct kmem_diff_report *dr = zalloc(sizeof(*dr));
+
+	if (!dr)
+		return NULL;
+	build_config(dr);
+	dr->d = kmem_diff__new(&dr->config);
+	if (!dr->d) {
+		free(dr);
+		return NULL;
+	}
+	return dr;
+}
+
+void kmem_diff_report__delete(struct kmem_diff_report *dr)
+{
+	if (!dr)
+		return;
+	kmem_diff__delete(dr->d);
+	free(dr);
+}
 
 struct add_ctx {
 	struct kmem_diff	*d;
@@ -139,10 +258,10 @@ static void take(void *arg, const char *path, const struct kmem_json_value *v)
 		ctx->err = err;
 }
 
-int kmem_diff_report__add(struct kmem_diff *d, int side,
+int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
 			  const struct kmem_report *r)
 {
-	struct add_ctx ctx = { .d = d, .side = side };
+	struct add_ctx ctx = { .d = dr->d, .side = side };
 	int err = kmem_report__visit(r, take, &ctx);
 
 	return err ?: ctx.err;
@@ -150,69 +269,77 @@ int kmem_diff_report__add(struct kmem_diff *d, int side,
 
 /* --- sort keys -------------------------------------------------------- */
 
-/* A -s key: the member whose delta it sorts by, or an identity slot. */
-struct sort_name {
-	const char	*key;
-	const char	*member;	/* NULL: @slot */
-	int		slot;
-};
-
-static const struct sort_name page_sort[] = {
-	{ "bytes", "bytes", 0 }, { "hit", "hits", 0 },
-	{ "xnode", "freed_remote", 0 }, { "callsite", NULL, ID_CALLSITE },
-	{ "order", NULL, ID_ORDER }, { "migtype", NULL, ID_MIGTYPE },
-	{ "mtype", NULL, ID_MIGTYPE }, { "gfp", NULL, ID_GFP },
-	{ NULL, NULL, 0 },
-};
-
-static const struct sort_name slab_caller_sort[] = {
-	{ "bytes", "bytes_alloc", 0 }, { "hit", "hits", 0 },
-	{ "pingpong", "pingpong", 0 }, { "callsite", NULL, 0 },
-	{ NULL, NULL, 0 },
-};
-
-static const struct sort_name slab_cache_sort[] = {
-	{ "bytes", "bytes_alloc", 0 }, { "hit", "hits", 0 },
-	{ "pingpong", "pingpong", 0 }, { "cache", NULL, 0 },
-	{ NULL, NULL, 0 },
-};
-
-static const struct sort_name frag_caller_sort[] = {
-	{ "bytes", "fallbacks.bytes", 0 }, { "hit", "fallbacks.count", 0 },
-	{ NULL, NULL, 0 },
-};
-
-static const struct sort_name fail_sort[] = {
-	{ "bytes", "bytes", 0 }, { "hit", "hits", 0 }, { NULL, NULL, 0 },
-};
-
-static const struct sort_name *find_sort(const struct sort_name *names,
-					 const char *key, size_t len)
+/* The member of a row that a measure column's delta is of. */
+static const char *member_path(const struct kmem_table *t,
+			       const struct kmem_column *col, char *buf,
+			       size_t size)
 {
-	for (; names && names->key; names++)
-		if (strlen(names->key) == len && !strncmp(names->key, key, len))
-			return names;
-	return NULL;
+	const struct kmem_column *count = col - 1;
+
+	if (col->kind == KMEM_CELL_COUNT)
+		snprintf(buf, size, "%s.count", col->json);
+	else if ((col->flags & KMEM_COL_COUNT_BYTES) && col > t->cols &&
+		 count->kind == KMEM_CELL_COUNT)
+		snprintf(buf, size, "%s.bytes", count->json);
+	else if (col->json)
+		snprintf(buf, size, "%s", col->json);
+	else
+		return NULL;
+	return buf;
+}
+
+/* Does the diff sort table @t by the column of -s @key? */
+static const struct kmem_column *diff_column(const struct kmem_table *t,
+					     const char *key, size_t len)
+{
+	const struct kmem_column *col = kmem_table__column(t, key, len);
+	char buf[64];
+
+	if (!col || !in_table(t, col) || col->kind == KMEM_CELL_PID ||
+	    col->kind == KMEM_CELL_COMM)
+		return NULL;
+	if (!(col->flags & KMEM_COL_IDENT) &&
+	    !member_path(t, col, buf, sizeof(buf)))
+		return NULL;
+	return col;
+}
+
+/* The -s keys of the diff of @t into @buf, as a list. */
+static void diff_keys(const struct kmem_table *t, char *buf, size_t size,
+		      size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cols && *n < size; i++) {
+		const struct kmem_column *col = &t->cols[i];
+
+		if (col->key && diff_column(t, col->key, strlen(col->key)) &&
+		    !strstr(buf, col->key))
+			*n += snprintf(buf + *n, size - *n, "%s%s",
+				       *n ? ", " : "", col->key);
+	}
 }
 
 int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
 				 size_t bad_size, char *known,
 				 size_t known_size)
 {
+	const struct kmem_table *a = &kmem_tables[slab ? KMEM_SLAB_CALLERS :
+							 KMEM_PAGE_CALLERS];
+	const struct kmem_table *b = &kmem_tables[slab ? KMEM_SLAB_CACHES :
+							 KMEM_PAGE_CALLERS];
+	size_t n = 0;
 	int nr = 0;
 
-	snprintf(known, known_size, "%s",
-		 slab ? "bytes, hit, pingpong, callsite, cache" :
-			"bytes, hit, xnode, callsite, order, migtype, gfp");
+	known[0] = '\0';
+	diff_keys(a, known, known_size, &n);
+	diff_keys(b, known, known_size, &n);
 	while (sort && *sort) {
 		size_t len = strcspn(sort, ",");
-		bool known_key = slab ? find_sort(slab_caller_sort, sort, len) ||
-					find_sort(slab_cache_sort, sort, len) :
-					!!find_sort(page_sort, sort, len);
 
 		if (nr++ == KMEM_MAX_SORT_KEYS)
 			return -E2BIG;
-		if (!known_key) {
+		if (!len || (!diff_column(a, sort, len) && !diff_column(b, sort, len))) {
 			snprintf(bad, bad_size, "%.*s", (int)len, sort);
 			return -EINVAL;
 		}
@@ -221,61 +348,63 @@ int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
 	return 0;
 }
 
-/* Sort @t by the keys of @sort that @names knows, largest delta first. */
-static void sort_table(struct kmem_diff_table *t, const struct sort_name *names,
-		       const char *sort)
+/* Sort the rows of table @id by the keys of @sort, largest delta first. */
+static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
 {
+	const struct kmem_table *desc = &kmem_tables[id];
+	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
 	struct kmem_diff_key keys[KMEM_MAX_SORT_KEYS];
+	char member[64];
 	int nr = 0;
 
-	while (sort && *sort && nr < KMEM_MAX_SORT_KEYS) {
+	while (t && sort && *sort && nr < KMEM_MAX_SORT_KEYS) {
 		size_t len = strcspn(sort, ",");
-		const struct sort_name *n = find_sort(names, sort, len);
+		const struct kmem_column *col = diff_column(desc, sort, len);
+		int slot = col ? dr->slot[id][col - desc->cols] : NO_SLOT;
 
-		if (n && n->member) {
-			keys[nr].kind = KMEM_DIFF_KEY_DELTA;
-			keys[nr].index = kmem_diff_table__member(t, n->member);
-			nr += keys[nr].index >= 0;
-		} else if (n) {
+		if (slot != NO_SLOT) {
 			keys[nr].kind = KMEM_DIFF_KEY_IDENTITY;
-			keys[nr++].index = n->slot;
+			keys[nr++].index = slot;
+		} else if (col) {
+			member_path(desc, col, member, sizeof(member));
+			keys[nr].kind = KMEM_DIFF_KEY_DELTA;
+			keys[nr].index = kmem_diff_table__member(t, member);
+			nr += keys[nr].index >= 0;
 		}
 		sort += len + (sort[len] == ',');
 	}
-	kmem_diff_table__sort(t, keys, nr);
+	if (t)
+		kmem_diff_table__sort(t, keys, nr);
 }
 
-static void sort_tables(struct kmem_diff *d,
+static void sort_tables(struct kmem_diff_report *dr,
 			const struct kmem_diff_report_options *o)
 {
-	const char *sort = o->sort ?: DEFAULT_SORT;
-	static const struct {
-		const char		*table;
-		const struct sort_name	*names;
-		bool			user;	/* by -s, else by bytes,hit */
-	} how[] = {
-		{ "page.callers", page_sort, true },
-		{ "slab.callers", slab_caller_sort, true },
-		{ "slab.caches", slab_cache_sort, true },
-		{ "page.fragmentation.callers", frag_caller_sort, false },
-		{ "page.fragmentation.failures", fail_sort, false },
-	};
-	size_t i;
+	int id;
 
-	for (i = 0; i < ARRAY_SIZE(how); i++) {
-		struct kmem_diff_table *t = kmem_diff__table(d, how[i].table);
+	for (id = 0; id < KMEM_NR_TABLES; id++)
+		if (kmem_tables[id].what)
+			sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
+					   o->sort : DEFAULT_SORT);
+}
 
-		if (t)
-			sort_table(t, how[i].names,
-				   how[i].user ? sort : DEFAULT_SORT);
-	}
+/* Pair both sides and sort, once. */
+static int pair(struct kmem_diff_report *dr,
+		const struct kmem_diff_report_options *o)
+{
+	int err;
+
+	if (dr->paired)
+		return 0;
+	err = kmem_diff__pair(dr->d);
+	if (err)
+		return err;
+	dr->paired = true;
+	sort_tables(dr, o);
+	return 0;
 }
 
 /* --- cells ------------------------------------------------------------ */
-
-static const char * const column_names[] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
 
 /* A side's number; '-' where that trace has none. */
 static const char *side_cell(const struct kmem_diff_value *v, int side,
@@ -328,6 +457,23 @@ static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
 	return buf;
 }
 
+/* The four cells of a value: old, new, delta and delta %. */
+enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
+
+static const char *value_cell(const struct kmem_diff_value *v, int which,
+			      char *buf, size_t size)
+{
+	switch (which) {
+	case CELL_OLD:
+	case CELL_NEW:
+		return side_cell(v, which, buf, size);
+	case CELL_DELTA:
+		return delta_cell(v, buf, size);
+	default:
+		return percent_cell(v, buf, size);
+	}
+}
+
 /* --- lines ------------------------------------------------------------ */
 
 #define LABEL_WIDTH	40
@@ -347,19 +493,14 @@ static void print_heads(bool bytes)
 static void print_line(const char *label, const struct kmem_diff_value *count,
 		       const struct kmem_diff_value *bytes)
 {
-	char c[4][32] = { "", "", "", "" }, b[4][32] = { "", "", "", "" };
+	char c[NR_CELLS][32] = { "" }, b[NR_CELLS][32] = { "" };
+	int i;
 
-	if (count) {
-		side_cell(count, KMEM_DIFF_OLD, c[0], sizeof(c[0]));
-		side_cell(count, KMEM_DIFF_NEW, c[1], sizeof(c[1]));
-		delta_cell(count, c[2], sizeof(c[2]));
-		percent_cell(count, c[3], sizeof(c[3]));
-	}
-	if (bytes) {
-		side_cell(bytes, KMEM_DIFF_OLD, b[0], sizeof(b[0]));
-		side_cell(bytes, KMEM_DIFF_NEW, b[1], sizeof(b[1]));
-		delta_cell(bytes, b[2], sizeof(b[2]));
-		percent_cell(bytes, b[3], sizeof(b[3]));
+	for (i = 0; i < NR_CELLS; i++) {
+		if (count)
+			value_cell(count, i, c[i], sizeof(c[i]));
+		if (bytes)
+			value_cell(bytes, i, b[i], sizeof(b[i]));
 	}
 	if (!bytes)
 		printf(" %-*s %13s %13s %13s %9s\n", LABEL_WIDTH, label, c[0],
@@ -381,86 +522,44 @@ static void print_title(const char *title)
 enum {
 	BYTES	= 1,	/* a byte count: the bytes columns */
 	HIDE	= 2,	/* said elsewhere */
+	NONZERO	= 4,	/* stat shows it only where it is not 0 */
 };
 
-struct label {
-	const char	*path;
-	const char	*label;
-	unsigned int	flags;
+static const struct kmem_section * const sections[] = {
+	&kmem_trace_section, &kmem_page_section, &kmem_page_summary_section,
+	&kmem_cross_node_section, &kmem_frag_section, &kmem_pageblock_section,
+	&kmem_slab_summary_section,
 };
 
-/* stat's labels; a pair of "count" and "bytes" goes by the path of both. */
-static const struct label labels[] = {
-	{ "perf_data.nr_cpus", "CPUs:", 0 },
-	{ "perf_data.nr_samples", "Samples analysed:", 0 },
-	{ "perf_data.nr_page_events", "  page allocator events:", 0 },
-	{ "perf_data.nr_slab_events", "  slab allocator events:", 0 },
-	{ "perf_data.nr_extfrag_events", "  fallback (extfrag) events:", 0 },
-	{ "perf_data.events_lost", "Events lost while recording:", 0 },
-	{ "perf_data.events_too_short", "Events ignored (too short):", 0 },
-	{ "perf_data.events_out_of_order", "Events out of time order:", 0 },
-	{ "page.page_size", "Page size:", BYTES },
-	{ "page.summary.allocated_freed", "Pages allocated+freed:", 0 },
-	{ "page.summary.allocated_only", "Pages allocated-only:", 0 },
-	{ "page.summary.allocated_only.still_live",
-	  "  still allocated at the end:", 0 },
-	{ "page.summary.allocated_only.allocated_again",
-	  "  allocated again, free not seen:", 0 },
-	{ "page.summary.freed_only", "Pages freed-only:", 0 },
-	{ "page.summary.failures", "Page allocation failures:", 0 },
-	{ "page.summary.total_allocations", "Total allocations:", 0 },
-	{ "page.summary.total_frees", "Total frees:", 0 },
-	{ "page.summary.frees_of_another_order",
-	  "Frees of another order than allocated:", 0 },
-	{ "page.summary.unknown_migration_types",
-	  "Unknown migration types (as Special):", 0 },
-	{ "page.summary.ignored_bad_order",
-	  "Events ignored (order out of range):", 0 },
-	{ "page.cross_node.nr_nodes", "NUMA nodes:", 0 },
-	{ "page.cross_node.allocations_remote",
-	  "Allocations of remote memory:", 0 },
-	{ "page.cross_node.frees_remote", "Frees of remote memory:", 0 },
-	{ "page.cross_node.freed_on_other_node",
-	  "Allocations freed on another node:", 0 },
-	{ "page.callers.nr_rows", NULL, HIDE },
-	{ "page.fragmentation.pageblock_order", "Pageblock order:", 0 },
-	{ "page.fragmentation.fallbacks", "Fallbacks to other types' pages:", 0 },
-	{ "page.fragmentation.classes.claimed", "  claimed a free pageblock:", 0 },
-	{ "page.fragmentation.classes.converted", "  converted a pageblock:", 0 },
-	{ "page.fragmentation.classes.polluted", "  polluted a pageblock:", 0 },
-	{ "page.fragmentation.severe", "Severe (from orders 0 to 3):", 0 },
-	{ "page.fragmentation.ignored_events",
-	  "Events ignored (cannot be real):", 0 },
-	{ "page.fragmentation.callers.nr_rows", NULL, HIDE },
-	{ "page.fragmentation.failures.nr_rows", NULL, HIDE },
-	{ "page.fragmentation.mixed_pageblocks.touched",
-	  "Pageblocks allocated into:", 0 },
-	{ "page.fragmentation.mixed_pageblocks.mixed",
-	  "  of more than one type (mixed):", 0 },
-	{ "page.fragmentation.mixed_pageblocks.unmovable_or_reclaimable",
-	  "  Unmovable or Reclaimable:", 0 },
-	{ "page.fragmentation.mixed_pageblocks.fallback_only",
-	  "Fallen back into, no allocation:", 0 },
-	{ "slab.summary.total_allocations", "Total allocations:", 0 },
-	{ "slab.summary.bytes_requested", "Total bytes requested:", BYTES },
-	{ "slab.summary.wasted_bytes", "Internal fragmentation:", BYTES },
-	{ "slab.summary.allocated_freed", "Allocated+freed:", 0 },
-	{ "slab.summary.allocated_only", "Allocated-only:", 0 },
-	{ "slab.summary.allocated_only.still_live",
-	  "  still allocated at the end:", 0 },
-	{ "slab.summary.allocated_only.allocated_again",
-	  "  allocated again, free not seen:", 0 },
-	{ "slab.summary.frees.total", "Total frees:", 0 },
-	{ "slab.summary.frees.unknown_pointers", "  of unknown pointers:", 0 },
-	{ "slab.summary.frees.repeated", "  repeated frees of a pointer:", 0 },
-	{ "slab.summary.frees.null", "  of NULL or ZERO_SIZE_PTR:", 0 },
-	{ "slab.summary.failures", "Allocation failures (requested):", 0 },
-	{ "slab.summary.zero_size", "Zero-size allocations:", 0 },
-	{ "slab.summary.pingpong", "Ping-pong frees (on another CPU):", 0 },
-	{ "slab.summary.cross_node", "Cross-node allocations:", 0 },
-	{ "slab.callers.nr_rows", NULL, HIDE },
-	{ "slab.caches.nr_rows", NULL, HIDE },
-};
+/* The field of the sections at @path ("page.summary.failures"), or NULL. */
+static const struct kmem_field *field_at(const char *path)
+{
+	size_t s, i;
+
+	for (s = 0; s < ARRAY_SIZE(sections); s++) {
+		const struct kmem_section *sec = sections[s];
+		size_t len = strlen(sec->path);
+		const char *parent = NULL, *p = path + len + 1;
+
+		if (strncmp(path, sec->path, len) || path[len] != '.')
+			continue;
+		for (i = 0; i < sec->nr_fields; i++) {
+			const struct kmem_field *f = &sec->fields[i];
+			size_t plen = parent ? strlen(parent) : 0;
+
+			if (!(f->flags & KMEM_FIELD_NESTED))
+				parent = f->name;
+			else if (parent && !strncmp(p, parent, plen) &&
+				 p[plen] == '.' && f->name &&
+				 !strcmp(p + plen + 1, f->name))
+				return f;
+			if (!(f->flags & KMEM_FIELD_NESTED) && f->name &&
+			    !strcmp(p, f->name))
+				return f;
+		}
+	}
+	return NULL;
+}
 
 /* The node of position @i of the node list, as either trace has it. */
 static const char *node_name(struct kmem_diff *d, const char *i, char *buf,
@@ -519,22 +618,37 @@ static bool indexed_label(struct kmem_diff *d, const char *path, char *buf,
 	return false;
 }
 
+/* Is @path a table's row count, which its caption says? */
+static bool is_row_count(const char *path)
+{
+	int id;
+
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		size_t len = strlen(kmem_tables[id].path);
+
+		if (!strncmp(path, kmem_tables[id].path, len) &&
+		    !strcmp(path + len, ".nr_rows"))
+			return true;
+	}
+	return false;
+}
+
 static const char *label_of(struct kmem_diff *d, const char *path,
 			    const char *prefix, char *buf, size_t size,
 			    unsigned int *flags)
 {
-	size_t i, len = strlen(prefix);
+	const struct kmem_field *f = field_at(path);
+	size_t len = strlen(prefix);
 
-	for (i = 0; i < ARRAY_SIZE(labels); i++) {
-		if (!strcmp(labels[i].path, path)) {
-			*flags = labels[i].flags;
-			return labels[i].label;
-		}
+	if (f && f->label) {
+		*flags = (f->unit == KMEM_UNIT_BYTES ? BYTES : 0) |
+			 (f->text_when == KMEM_IF_NONZERO ? NONZERO : 0);
+		return f->label;
 	}
-	if (indexed_label(d, path, buf, size, flags))
+	*flags = is_row_count(path) ? HIDE : 0;
+	if (*flags || indexed_label(d, path, buf, size, flags))
 		return buf;
 	/* A number stat does not print: by its path. */
-	*flags = 0;
 	if (!strncmp(path, prefix, len) && path[len] == '.')
 		path += len + 1;
 	snprintf(buf, size, "%s:", path);
@@ -555,8 +669,13 @@ static bool count_pair(const struct kmem_diff_scalar *s, size_t left,
 	       !strcmp(s[1].path + len - 6, ".bytes") && s[1].is_number;
 }
 
+static bool is_zero(const struct kmem_diff_value *v)
+{
+	return !v->v[KMEM_DIFF_OLD] && !v->v[KMEM_DIFF_NEW];
+}
+
 struct printing {
-	struct kmem_diff			*d;
+	struct kmem_diff_report			*dr;
 	const struct kmem_diff_report_options	*o;
 	const struct kmem_diff_scalar		*scalars;
 	size_t					nr;
@@ -571,6 +690,7 @@ static void print_numbers(struct printing *p, const char *prefix)
 
 	for (i = 0; i < p->nr; i++) {
 		const struct kmem_diff_scalar *s = &p->scalars[i];
+		const struct kmem_diff_value *bytes = NULL;
 		const char *label;
 		unsigned int flags;
 
@@ -580,21 +700,17 @@ static void print_numbers(struct printing *p, const char *prefix)
 			continue;
 		p->printed[i] = true;
 		if (count_pair(s, p->nr - i, base, sizeof(base))) {
-			label = label_of(p->d, base, prefix, buf, sizeof(buf),
-					 &flags);
+			bytes = &s[1].num;
 			p->printed[++i] = true;
-			if (!(flags & HIDE))
-				print_line(label, &s->num, &s[1].num);
-			continue;
 		}
-		label = label_of(p->d, s->path, prefix, buf, sizeof(buf),
-				 &flags);
-		if (flags & HIDE)
+		label = label_of(p->dr->d, bytes ? base : s->path, prefix, buf,
+				 sizeof(buf), &flags);
+		if ((flags & HIDE) || ((flags & NONZERO) && is_zero(&s->num)))
 			continue;
 		if (flags & BYTES)
 			print_line(label, NULL, &s->num);
 		else
-			print_line(label, &s->num, NULL);
+			print_line(label, &s->num, bytes);
 	}
 }
 
@@ -607,139 +723,25 @@ static const char *text_of(struct kmem_diff *d, const char *path, int side)
 
 /* --- tables ----------------------------------------------------------- */
 
-/* How a table of rows is shown. */
-struct table_view {
-	const char	*table;
-	const char	*what;		/* "page allocations" */
-	const char	*bytes;		/* the members shown */
-	const char	*count;
-	const char	*bytes_head;
-	const char	*count_head;
-	int		nr_idents;
-	int		slots[KMEM_DIFF_MAX_IDENTITY];	/* in column order */
-	const char	*heads[KMEM_DIFF_MAX_IDENTITY];
-	bool		left[KMEM_DIFF_MAX_IDENTITY];
-	bool		by_default;	/* shown without --caller */
-};
-
-static const struct table_view views[] = {
-	{ "page.callers", "page allocations, by callsite, order, migration type and GFP flags",
-	  "bytes", "hits", "Bytes", "Hits", 4,
-	  { ID_ORDER, ID_MIGTYPE, ID_GFP, ID_CALLSITE },
-	  { "Order", "Migration type", "GFP flags", "Callsite" },
-	  { false, true, true, true }, true },
-	{ "page.fragmentation.callers",
-	  "fallbacks, by callsite, requested type and type fallen back to",
-	  "fallbacks.bytes", "fallbacks.count", "Bytes asked", "Fallbacks", 3,
-	  { 1, 2, 0 }, { "Requested", "Fell back to", "Callsite" },
-	  { true, true, true }, false },
-	{ "page.fragmentation.failures",
-	  "failed page allocations, by callsite, order, migration type and GFP flags",
-	  "bytes", "hits", "Bytes asked", "Failures", 4,
-	  { ID_ORDER, ID_MIGTYPE, ID_GFP, ID_CALLSITE },
-	  { "Order", "Migration type", "GFP flags", "Callsite" },
-	  { false, true, true, true }, false },
-	{ "slab.callers", "slab allocations, by callsite",
-	  "bytes_alloc", "hits", "Bytes", "Hits", 1, { 0 }, { "Callsite" },
-	  { true }, true },
-	{ "slab.caches", "slab allocations, by cache",
-	  "bytes_alloc", "hits", "Bytes", "Hits", 1, { 0 }, { "Cache" },
-	  { true }, true },
-};
-
-/* What the cells of a table need: its view and the members' indices. */
-struct table_ctx {
-	const struct table_view	*view;
-	int			bytes;
-	int			count;
-	bool			one_sided;
-};
-
 #define ROW(r)		const struct kmem_diff_row *row = r
-#define TCTX(c)		const struct table_ctx *tc = (c)->arg
 
 static const struct kmem_diff_value no_value;
 
-static const struct kmem_diff_value *member(const struct kmem_diff_row *row,
-					    int m)
-{
-	return m >= 0 ? &row->values[m] : &no_value;
-}
-
-static void bytes_delta(const struct kmem_cell_ctx *ctx, const void *r,
-			char *buf, size_t size)
+/* A value's cell: the member is the column's offset, the cell its offset2. */
+static void member_cell(const struct kmem_column *col,
+			const struct kmem_cell_ctx *ctx __maybe_unused,
+			const void *r, char *buf, size_t size)
 {
 	ROW(r);
-	TCTX(ctx);
+	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
+					  &no_value : &row->values[col->offset];
 
-	delta_cell(member(row, tc->bytes), buf, size);
+	value_cell(v, col->offset2, buf, size);
 }
 
-static void bytes_pct(const struct kmem_cell_ctx *ctx, const void *r,
-		      char *buf, size_t size)
-{
-	ROW(r);
-	TCTX(ctx);
-
-	percent_cell(member(row, tc->bytes), buf, size);
-}
-
-static void bytes_old(const struct kmem_cell_ctx *ctx, const void *r,
-		      char *buf, size_t size)
-{
-	ROW(r);
-	TCTX(ctx);
-
-	side_cell(member(row, tc->bytes), KMEM_DIFF_OLD, buf, size);
-}
-
-static void bytes_new(const struct kmem_cell_ctx *ctx, const void *r,
-		      char *buf, size_t size)
-{
-	ROW(r);
-	TCTX(ctx);
-
-	side_cell(member(row, tc->bytes), KMEM_DIFF_NEW, buf, size);
-}
-
-static void count_delta(const struct kmem_cell_ctx *ctx, const void *r,
-			char *buf, size_t size)
-{
-	ROW(r);
-	TCTX(ctx);
-
-	delta_cell(member(row, tc->count), buf, size);
-}
-
-static void count_pct(const struct kmem_cell_ctx *ctx, const void *r,
-		      char *buf, size_t size)
-{
-	ROW(r);
-	TCTX(ctx);
-
-	percent_cell(member(row, tc->count), buf, size);
-}
-
-static void count_old(const struct kmem_cell_ctx *ctx, const void *r,
-		      char *buf, size_t size)
-{
-	ROW(r);
-	TCTX(ctx);
-
-	side_cell(member(row, tc->count), KMEM_DIFF_OLD, buf, size);
-}
-
-static void count_new(const struct kmem_cell_ctx *ctx, const void *r,
-		      char *buf, size_t size)
-{
-	ROW(r);
-	TCTX(ctx);
-
-	side_cell(member(row, tc->count), KMEM_DIFF_NEW, buf, size);
-}
-
-static void row_in(const struct kmem_cell_ctx *ctx __maybe_unused,
-		   const void *r, char *buf, size_t size)
+static void in_cell(const struct kmem_column *col __maybe_unused,
+		    const struct kmem_cell_ctx *ctx __maybe_unused,
+		    const void *r, char *buf, size_t size)
 {
 	ROW(r);
 
@@ -747,37 +749,14 @@ static void row_in(const struct kmem_cell_ctx *ctx __maybe_unused,
 				  row->in == KMEM_DIFF_IN_OLD ? "gone" : "");
 }
 
-static void ident_cell(const struct kmem_cell_ctx *ctx, const void *r,
-		       int column, char *buf, size_t size)
+/* An identity column's cell: the slot is the column's offset. */
+static void ident_cell(const struct kmem_column *col,
+		       const struct kmem_cell_ctx *ctx __maybe_unused,
+		       const void *r, char *buf, size_t size)
 {
 	ROW(r);
-	TCTX(ctx);
 
-	snprintf(buf, size, "%s", row->ident[tc->view->slots[column]]);
-}
-
-static void ident0(const struct kmem_cell_ctx *ctx, const void *r, char *buf,
-		   size_t size)
-{
-	ident_cell(ctx, r, 0, buf, size);
-}
-
-static void ident1(const struct kmem_cell_ctx *ctx, const void *r, char *buf,
-		   size_t size)
-{
-	ident_cell(ctx, r, 1, buf, size);
-}
-
-static void ident2(const struct kmem_cell_ctx *ctx, const void *r, char *buf,
-		   size_t size)
-{
-	ident_cell(ctx, r, 2, buf, size);
-}
-
-static void ident3(const struct kmem_cell_ctx *ctx, const void *r, char *buf,
-		   size_t size)
-{
-	ident_cell(ctx, r, 3, buf, size);
+	snprintf(buf, size, "%s", row->ident[col->offset]);
 }
 
 /* Rows shown: -l, else all with --caller, else the top 20. */
@@ -791,68 +770,79 @@ static size_t rows_to_show(const struct kmem_diff_report_options *o,
 	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
 }
 
-/* The Row column: only where a row is in one trace only. */
-static bool row_in_shown(const struct kmem_cell_ctx *ctx)
+/* The delta, %, old and new columns of the member of the -s @key column. */
+static size_t value_columns(const struct kmem_table *desc,
+			    const struct kmem_diff_table *t, const char *key,
+			    struct kmem_column *cols, char (*heads)[32])
 {
-	TCTX(ctx);
+	static const char * const suffix[] = { "delta", NULL, "old", "new" };
+	static const int cell[] = { CELL_DELTA, CELL_PERCENT, CELL_OLD, CELL_NEW };
+	const struct kmem_column *col = kmem_table__column(desc, key, strlen(key));
+	const char *head = col->diff_header ?: col->header;
+	char member[64];
+	int m = kmem_diff_table__member(t, member_path(desc, col, member,
+						       sizeof(member)));
+	size_t i;
 
-	return tc->one_sided;
+	for (i = 0; i < ARRAY_SIZE(cell); i++) {
+		snprintf(heads[i], sizeof(heads[i]), "%s%s%s",
+			 suffix[i] ? head : "%", suffix[i] ? " " : "",
+			 suffix[i] ?: "");
+		cols[i] = (struct kmem_column){
+			.header = heads[i], .cell = member_cell,
+			.offset = m < 0 ? (u16)NO_SLOT : m, .offset2 = cell[i],
+			.tables = 1,
+		};
+	}
+	return ARRAY_SIZE(cell);
 }
 
-static void print_table(struct kmem_diff *d, const struct table_view *v,
+static void print_table(struct kmem_diff_report *dr, int id,
 			const struct kmem_diff_report_options *o)
 {
-	static void (* const idents[])(const struct kmem_cell_ctx *,
-				       const void *, char *, size_t) = {
-		ident0, ident1, ident2, ident3,
-	};
-	struct kmem_diff_table *t = kmem_diff__table(d, v->table);
-	struct kmem_column cols[9 + KMEM_DIFF_MAX_IDENTITY];
-	char heads[6][32];
-	struct table_ctx tc;
-	struct kmem_cell_ctx ctx = { .arg = &tc };
-	size_t nr = 0;
-	int i;
+	const struct kmem_table *desc = &kmem_tables[id];
+	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
+	struct kmem_column cols[MAX_COLUMNS];
+	struct kmem_cell_ctx ctx = { .page_size = 0 };
+	char heads[8][32];
+	size_t nr = 0, c;
 
 	if (!t || (!t->present[0] && !t->present[1]))
 		return;
-	tc = (struct table_ctx){
-		.view = v,
-		.bytes = kmem_diff_table__member(t, v->bytes),
-		.count = kmem_diff_table__member(t, v->count),
-		.one_sided = t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows,
-	};
 	printf("\n %s: %s row%s, %s in both traces, %s new, %s gone\n",
-	       v->what, COMMAS(t->nr_rows), t->nr_rows == 1 ? "" : "s",
+	       desc->what, COMMAS(t->nr_rows), t->nr_rows == 1 ? "" : "s",
 	       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
 	       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
 	       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
-	snprintf(heads[0], sizeof(heads[0]), "%s delta", v->bytes_head);
-	snprintf(heads[1], sizeof(heads[1]), "%s old", v->bytes_head);
-	snprintf(heads[2], sizeof(heads[2]), "%s new", v->bytes_head);
-	snprintf(heads[3], sizeof(heads[3]), "%s delta", v->count_head);
-	snprintf(heads[4], sizeof(heads[4]), "%s old", v->count_head);
-	snprintf(heads[5], sizeof(heads[5]), "%s new", v->count_head);
-#define COL(h, f, l) ((struct kmem_column){ .header = (h), .cell = (f), \
-	.left = (l), .header_left = (l), .tables = KMEM_TABLE_BIT(0) })
-	cols[nr++] = COL(heads[0], bytes_delta, false);
-	cols[nr++] = COL("%", bytes_pct, false);
-	cols[nr++] = COL(heads[1], bytes_old, false);
-	cols[nr++] = COL(heads[2], bytes_new, false);
-	cols[nr++] = COL(heads[3], count_delta, false);
-	cols[nr++] = COL("%", count_pct, false);
-	cols[nr++] = COL(heads[4], count_old, false);
-	cols[nr++] = COL(heads[5], count_new, false);
-	cols[nr] = COL("Row", row_in, true);
-	cols[nr++].shown = row_in_shown;
-	for (i = 0; i < v->nr_idents; i++)
-		cols[nr++] = COL(v->heads[i], idents[i], v->left[i]);
-#undef COL
+	nr += value_columns(desc, t, "bytes", cols, heads);
+	nr += value_columns(desc, t, "hit", cols + nr, heads + 4);
+	if (t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
+		cols[nr++] = (struct kmem_column){
+			.header = "Row", .cell = in_cell, .tables = 1,
+			.flags = KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT,
+		};
+	for (c = 0; c < desc->nr_cols && nr < MAX_COLUMNS; c++) {
+		const struct kmem_column *col = &desc->cols[c];
+
+		if (dr->slot[id][c] == NO_SLOT)
+			continue;
+		cols[nr++] = (struct kmem_column){
+			.header = col->header, .cell = ident_cell,
+			.offset = dr->slot[id][c], .tables = 1,
+			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
+		};
+	}
 	kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows, t->nr_rows,
 			  rows_to_show(o, t->nr_rows));
 }
 
 /* --- sections --------------------------------------------------------- */
+
+static const struct kmem_diff_value *member(const struct kmem_diff_row *row,
+					    int m)
+{
+	return m >= 0 ? &row->values[m] : &no_value;
+}
 
 /* Grid cells, those with allocations in either trace. */
 static void print_grid(struct kmem_diff *d)
@@ -876,7 +866,7 @@ static void print_grid(struct kmem_diff *d)
 			snprintf(name, sizeof(name), "counts.%d", col);
 			m = kmem_diff_table__member(t, name);
 			v = member(row, m);
-			if (m < 0 || (!v->v[0] && !v->v[1]))
+			if (m < 0 || is_zero(v))
 				continue;
 			snprintf(label, sizeof(label), "order %s, %s:",
 				 row->ident[0], column_names[col]);
@@ -919,27 +909,6 @@ static void print_frag_matrix(struct kmem_diff *d)
 	}
 }
 
-/* What a status string of the document means, in words. */
-static const char *status_text(const char *status)
-{
-	static const struct {
-		const char *status, *text;
-	} texts[] = {
-		{ "analysed", "analysed" },
-		{ "one_node", "one NUMA node: all page traffic node-local" },
-		{ "no_topology", "no NUMA and memory topology in the trace" },
-		{ "corrupt_topology", "the NUMA or memory topology is corrupt" },
-		{ "too_many_nodes", "more NUMA nodes than perf kmem follows" },
-		{ "not_recorded", "no kmem:mm_page_alloc_extfrag events" },
-	};
-	size_t i;
-
-	for (i = 0; status && i < ARRAY_SIZE(texts); i++)
-		if (!strcmp(texts[i].status, status))
-			return texts[i].text;
-	return status ?: "not analysed";
-}
-
 /* The statuses of a section; false when neither trace analysed it. */
 static bool print_status(struct kmem_diff *d, const char *path)
 {
@@ -949,37 +918,37 @@ static bool print_status(struct kmem_diff *d, const char *path)
 			(new && !strcmp(new, "analysed"));
 
 	if (old && new && !strcmp(old, new))
-		printf(" Both traces: %s.\n", status_text(old));
+		printf(" Both traces: %s.\n", kmem_status__text(old));
 	else
-		printf(" old: %s.\n new: %s.\n", status_text(old),
-		       status_text(new));
+		printf(" old: %s.\n new: %s.\n", kmem_status__text(old),
+		       kmem_status__text(new));
 	return analysed;
 }
 
 static void print_fragmentation(struct printing *p)
 {
-	size_t i;
-
 	print_title("FRAGMENTATION");
-	if (!print_status(p->d, "page.fragmentation.status")) {
+	if (!print_status(p->dr->d, "page.fragmentation.status")) {
 		print_numbers(p, "page.fragmentation");
 		return;
 	}
 	printf("\n");
 	print_heads(true);
 	print_numbers(p, "page.fragmentation");
-	print_frag_matrix(p->d);
-	for (i = 0; p->o->caller && i < ARRAY_SIZE(views); i++)
-		if (!strncmp(views[i].table, "page.fragmentation.", 19))
-			print_table(p->d, &views[i], p->o);
+	print_frag_matrix(p->dr->d);
+	if (p->o->caller) {
+		print_table(p->dr, KMEM_FRAG_CALLERS, p->o);
+		print_table(p->dr, KMEM_FRAG_FAILURES, p->o);
+	}
 }
 
 static void print_cross_node(struct printing *p)
 {
 	print_title("CROSS-NODE TRAFFIC");
-	print_status(p->d, "page.cross_node.status");
+	print_status(p->dr->d, "page.cross_node.status");
 	printf("\n");
-	print_heads(kmem_diff__scalar(p->d, "page.cross_node.freed_on_other_node.bytes"));
+	print_heads(kmem_diff__scalar(p->dr->d,
+				      "page.cross_node.freed_on_other_node.bytes"));
 	print_numbers(p, "page.cross_node");
 }
 
@@ -995,12 +964,12 @@ static void print_trace(struct kmem_diff *d, int side)
 
 static void print_traces(struct printing *p)
 {
-	const char *window = text_of(p->d, "perf_data.time_window",
+	const char *window = text_of(p->dr->d, "perf_data.time_window",
 				     KMEM_DIFF_OLD);
 
 	printf("\n");
-	print_trace(p->d, KMEM_DIFF_OLD);
-	print_trace(p->d, KMEM_DIFF_NEW);
+	print_trace(p->dr->d, KMEM_DIFF_OLD);
+	print_trace(p->dr->d, KMEM_DIFF_NEW);
 	if (window)
 		printf(" --time %s, in each\n", window);
 	printf(" delta: new - old; delta %%: of old, 'new' where old is 0; '.': no change;\n"
@@ -1010,20 +979,16 @@ static void print_traces(struct printing *p)
 	print_numbers(p, "page.page_size");
 }
 
-static void print_view(struct printing *p, const char *table)
+static void print_view(struct printing *p, int id)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(views); i++)
-		if (!strcmp(views[i].table, table) &&
-		    (p->o->caller || views[i].by_default))
-			print_table(p->d, &views[i], p->o);
+	if (p->o->caller || kmem_tables[id].by_default)
+		print_table(p->dr, id, p->o);
 }
 
 static void print_slab(struct printing *p)
 {
-	print_view(p, "slab.callers");
-	print_view(p, "slab.caches");
+	print_view(p, KMEM_SLAB_CALLERS);
+	print_view(p, KMEM_SLAB_CACHES);
 	print_title("SUMMARY (slab allocator)");
 	print_heads(true);
 	print_numbers(p, "slab.summary");
@@ -1031,32 +996,34 @@ static void print_slab(struct printing *p)
 
 static void print_page(struct printing *p)
 {
-	print_view(p, "page.callers");
+	print_view(p, KMEM_PAGE_CALLERS);
 	print_title("SUMMARY (page allocator)");
 	print_heads(true);
 	print_numbers(p, "page.summary");
-	print_grid(p->d);
+	print_grid(p->dr->d);
 	print_fragmentation(p);
 	print_cross_node(p);
 }
 
-int kmem_diff_report__text(struct kmem_diff *d,
+int kmem_diff_report__text(struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o)
 {
-	struct printing p = { .d = d, .o = o };
+	struct printing p = { .dr = dr, .o = o };
+	int err = pair(dr, o);
 	size_t i;
 
-	p.scalars = kmem_diff__scalars(d, &p.nr);
+	if (err)
+		return err;
+	p.scalars = kmem_diff__scalars(dr->d, &p.nr);
 	p.printed = calloc(p.nr ?: 1, sizeof(*p.printed));
 	if (!p.printed)
 		return -ENOMEM;
-	sort_tables(d, o);
 	/* What the tables' captions say, and the node numbers of labels. */
 	for (i = 0; i < p.nr; i++) {
 		unsigned int flags;
 		char buf[128];
 
-		label_of(d, p.scalars[i].path, "", buf, sizeof(buf), &flags);
+		label_of(dr->d, p.scalars[i].path, "", buf, sizeof(buf), &flags);
 		p.printed[i] = flags & HIDE;
 	}
 	print_traces(&p);
@@ -1111,23 +1078,15 @@ static void json_value(struct kmem_json *j, const char *key,
 static void json_text(struct kmem_json *j, const char *key,
 		      const struct kmem_diff_scalar *s, int side)
 {
-	static const char * const bools[] = {
-		"perf_data.callsites_unresolved", "page.live",
-	};
-	size_t i;
+	const struct kmem_field *f = field_at(s->path);
 
 	kmem_json__key(j, key);
-	if (!s->has_str[side] || !s->str[side]) {
+	if (!s->has_str[side] || !s->str[side])
 		kmem_json__null(j);
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(bools); i++) {
-		if (!strcmp(s->path, bools[i])) {
-			kmem_json__bool(j, !strcmp(s->str[side], "true"));
-			return;
-		}
-	}
-	kmem_json__string(j, s->str[side]);
+	else if (f && f->unit == KMEM_UNIT_BOOL)
+		kmem_json__bool(j, !strcmp(s->str[side], "true"));
+	else
+		kmem_json__string(j, s->str[side]);
 }
 
 static void json_trace(struct kmem_json *j, const struct kmem_diff_scalar *s,
@@ -1245,39 +1204,44 @@ static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 	kmem_json__end_object(j);
 }
 
-int kmem_diff_report__json(struct kmem_diff *d,
+static void json_sort(struct kmem_json *j, const char *sort)
+{
+	size_t i;
+
+	kmem_json__key_array(j, "sort");
+	for (i = 0; sort[i];) {
+		size_t len = strcspn(sort + i, ",");
+
+		kmem_json__string_len(j, sort + i, len);
+		i += len + (sort[i + len] == ',');
+	}
+	kmem_json__end_array(j);
+}
+
+int kmem_diff_report__json(struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp)
 {
-	struct kmem_json *j = kmem_json__new(fp);
 	const struct kmem_diff_scalar *s;
+	struct kmem_json *j;
 	size_t nr, i;
-	int err;
+	int err = pair(dr, o);
 
+	if (err)
+		return err;
+	j = kmem_json__new(fp);
 	if (!j)
 		return -ENOMEM;
-	sort_tables(d, o);
-	s = kmem_diff__scalars(d, &nr);
+	s = kmem_diff__scalars(dr->d, &nr);
 	kmem_json__begin_object(j);
 	kmem_json__key_string(j, "schema", KMEM_DIFF_REPORT_SCHEMA);
 	json_trace(j, s, nr, KMEM_DIFF_OLD);
 	json_trace(j, s, nr, KMEM_DIFF_NEW);
-	kmem_json__key_array(j, "sort");
-	for (i = 0; o->sort && o->sort[i];) {
-		size_t len = strcspn(o->sort + i, ",");
-
-		kmem_json__string_len(j, o->sort + i, len);
-		i += len + (o->sort[i + len] == ',');
-	}
-	if (!o->sort) {
-		kmem_json__string(j, "bytes");
-		kmem_json__string(j, "hit");
-	}
-	kmem_json__end_array(j);
+	json_sort(j, o->sort ?: DEFAULT_SORT);
 	json_scalars(j, s, nr);
 	kmem_json__key_object(j, "tables");
-	for (i = 0; i < kmem_diff_report_config.nr_tables; i++) {
+	for (i = 0; i < dr->config.nr_tables; i++) {
 		const struct kmem_diff_table *t =
-			kmem_diff__table(d, kmem_diff_report_config.tables[i].name);
+			kmem_diff__table(dr->d, dr->config.tables[i].name);
 
 		if (t && (t->present[0] || t->present[1]))
 			json_table(j, t, o);

@@ -3,43 +3,29 @@
 #define __PERF_KMEM_PRINT_DIFF_H
 
 /*
- * perf kmem diff's report: which numbers of perf kmem stat's document
- * (report.h) pair how, and the pairs as text or as a JSON document
- * of their own (Documentation/perf-kmem-diff.schema.json), its "schema"
- * member KMEM_DIFF_REPORT_SCHEMA.
+ * perf kmem diff's report: two reports' documents paired, and the pairs as
+ * text or as a JSON document of their own
+ * (Documentation/perf-kmem-diff.schema.json), its "schema" member
+ * KMEM_DIFF_REPORT_SCHEMA.
  *
- * Each trace's report is walked as its JSON document is written
- * (kmem_report__visit()), so every number the document has is paired,
- * and a number added to the document is in the diff without a word here.
- * The --caller tables pair by the callsite's name, order, migration
- * type's name and GFP flags' names (page) or the callsite's name (slab),
- * never by address: the traces may come from other boots or kernels.
+ * Each report is walked as its JSON document is written
+ * (kmem_report__visit()) and paired by report-diff.c, so every number the
+ * document has is paired.  Which arrays are tables, which of their members
+ * name a row and which measure it, the labels of the numbers and the -s
+ * keys all come from the report's description (report.h): a number or a
+ * column described there is in the diff without a word here.  Table rows
+ * pair by the names of their callsites, types and flags, never by
+ * address: the traces may come from other boots or kernels.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report-diff.h"
-
 #define KMEM_DIFF_REPORT_SCHEMA	"perf-kmem-diff/1"
 
 struct kmem_report;
-
-/* How the stat document pairs. */
-extern const struct kmem_diff_config kmem_diff_report_config;
-
-/**
- * kmem_diff_report__add - take one trace's numbers
- * @d: a diff of kmem_diff_report_config
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- * @r: the trace's report, prepared, with all its rows (lines -1), and
- *     its --caller tables (caller true, alloc false)
- *
- * Return: 0, -ENOMEM or -EINVAL (a document the diff cannot take).
- */
-int kmem_diff_report__add(struct kmem_diff *d, int side,
-			  const struct kmem_report *r);
+struct kmem_diff_report;
 
 /* What is shown, and in what order. */
 struct kmem_diff_report_options {
@@ -49,6 +35,21 @@ struct kmem_diff_report_options {
 	int		lines;		/* rows a table shows; -1: the default */
 	const char	*sort;		/* -s keys, or NULL */
 };
+
+/* A diff of two reports; NULL: no memory. */
+struct kmem_diff_report *kmem_diff_report__new(void);
+void kmem_diff_report__delete(struct kmem_diff_report *dr);
+
+/**
+ * kmem_diff_report__add - take one trace's report
+ * @dr: the diff
+ * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
+ * @r: the report, with all the rows of its --caller tables
+ *
+ * Return: 0, -ENOMEM or -EINVAL (a document the diff cannot take).
+ */
+int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
+			  const struct kmem_report *r);
 
 /**
  * kmem_diff_report__check_sort - are the -s keys ones the diff sorts by?
@@ -67,23 +68,23 @@ int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
 
 /**
  * kmem_diff_report__text - the diff as text, to stdout
- * @d: the diff, paired
+ * @dr: the diff, both sides added
  * @o: what to show
  *
- * Return: 0.
+ * Return: 0 or -ENOMEM.
  */
-int kmem_diff_report__text(struct kmem_diff *d,
+int kmem_diff_report__text(struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o);
 
 /**
  * kmem_diff_report__json - the diff as one JSON document
- * @d: the diff, paired
+ * @dr: the diff, both sides added
  * @o: what to show
  * @fp: where
  *
  * Return: 0; -EIO when @fp could not be written; -ENOMEM.
  */
-int kmem_diff_report__json(struct kmem_diff *d,
+int kmem_diff_report__json(struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp);
 
 #endif /* __PERF_KMEM_PRINT_DIFF_H */

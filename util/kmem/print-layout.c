@@ -77,7 +77,7 @@ static void lay_out(struct table_layout *t, const struct kmem_column *cols,
 		if (!width)
 			width = strlen(kmem_column__header(col, ctx));
 		for (r = 0; r < shown; r++) {
-			col->cell(ctx, rows[r], cell, sizeof(cell));
+			kmem_column__cell(col, ctx, rows[r], cell, sizeof(cell));
 			width = max_t(int, width, strlen(cell));
 		}
 		t->cols[t->nr] = col;
@@ -117,7 +117,7 @@ static int print_header(const struct table_layout *t,
 
 	for (i = 0; i < t->nr; i++) {
 		heads[i] = kmem_column__header(t->cols[i], ctx);
-		left[i] = t->cols[i]->header_left;
+		left[i] = t->cols[i]->flags & KMEM_COL_HEADER_LEFT;
 	}
 	return print_line(t, heads, left);
 }
@@ -131,9 +131,10 @@ static void print_row(const struct table_layout *t,
 	int i;
 
 	for (i = 0; i < t->nr; i++) {
-		t->cols[i]->cell(ctx, row, cells[i], sizeof(cells[i]));
+		kmem_column__cell(t->cols[i], ctx, row, cells[i],
+				  sizeof(cells[i]));
 		texts[i] = cells[i];
-		left[i] = t->cols[i]->left;
+		left[i] = t->cols[i]->flags & KMEM_COL_LEFT;
 	}
 	print_line(t, texts, left);
 }
@@ -147,7 +148,7 @@ static int header_width(const struct table_layout *t,
 	for (i = 0; i < t->nr; i++) {
 		bool last = i == t->nr - 1;
 
-		n += (i ? 3 : 1) + (last && t->cols[i]->header_left ?
+		n += (i ? 3 : 1) + (last && (t->cols[i]->flags & KMEM_COL_HEADER_LEFT) ?
 				    (int)strlen(kmem_column__header(t->cols[i], ctx)) :
 				    t->widths[i]);
 	}

@@ -6,14 +6,14 @@
  * perf kmem's text layout, as the review of the first page analysis asked
  * for it: counts and bytes on one line, thousands separators, numbers
  * flush right, '.' for zero; and tables drawn from their columns
- * (report-columns.h).  Everything goes to stdout.
+ * (report.h).  Everything goes to stdout.
  */
 
 #include <linux/types.h>
 #include <stddef.h>
 
 #include "count.h"
-#include "report-columns.h"
+#include "report.h"
 
 /* A line of @width dashes. */
 void kmem_print__rule(int width);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf kmem stat's results as text, for people: the tables, the summaries,
+ * perf kmem stat's report as text, for people: the tables, the summaries,
  * the grid, the fragmentation and cross-node sections, in the layout of
- * print-layout.h.  The same report as kmem_report__json() writes.
+ * print-layout.h.  The numbers and columns are report.c's.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,10 +13,8 @@
 #include "count-frag.h"
 #include "count-interval.h"
 #include "count-page.h"
-#include "count-slab.h"
-#include "debug.h"
 #include "print-layout.h"
-#include "read-decode.h"
+#include "print.h"
 #include "report.h"
 
 /* Thousands separators whatever the locale: "12,345,678". */
@@ -25,154 +23,87 @@
 /* Rows of the callsite table shown when no table was asked for. */
 #define DEFAULT_TABLE_LINES	20
 
-/* What a damaged or incomplete trace kept from both analyses. */
-static void print_lost_events(const struct kmem_report *r)
-{
-	u64 late = r->trace.events_out_of_order;
+static const char * const migtype_heads[KMEM_NR_MIGTYPE_COLUMNS] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
+};
 
-	if (r->trace.events_too_short)
-		kmem_print__plain("Events ignored (too short):",
-				  r->trace.events_too_short);
-	if (late) {
-		kmem_print__plain("Events out of time order:", late);
-		printf(" They came after later events were counted: a larger kmem.queue-size helps.\n");
-	}
-	if (!r->trace.events_lost)
+static void print_field(const struct kmem_field *f, const void *v)
+{
+	switch (f->unit) {
+	case KMEM_UNIT_COUNT:
+		kmem_print__count(f->label, v);
+		break;
+	case KMEM_UNIT_BYTES:
+		kmem_print__bytes(f->label, *(const u64 *)v);
+		break;
+	case KMEM_UNIT_PERCENT:
+		printf(" %-34s %13.3f%%\n", f->label, *(const double *)v);
+		break;
+	case KMEM_UNIT_NUMBER:
+		kmem_print__plain(f->label, *(const u64 *)v);
+		break;
+	default:
 		return;
-	kmem_print__plain("Events lost while recording:", r->trace.events_lost);
-	printf(" Totals are approximate: record with a larger -m.\n");
-}
-
-static bool sampled(const struct kmem_report *r)
-{
-	return kmem_decoder__info(r->dec)->sampled[0];
-}
-
-static void print_page_summary(const struct kmem_report *r)
-{
-	const struct kmem_page_summary *s = kmem_page__summary(r->kp);
-	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
-
-	printf("\n SUMMARY (page allocator)\n ========================\n\n");
-	/* Of sampled events, allocations and frees cannot be paired. */
-	if (!sampled(r)) {
-		kmem_print__count("Pages allocated+freed:", &s->life.freed);
+	}
+	if (f->note)
+		printf("%s\n", f->note);
+	if (f->flags & KMEM_FIELD_GAP)
 		printf("\n");
-		kmem_print__count("Pages allocated-only:", &alloc_only);
-		kmem_print__count("  still allocated at the end:", &s->life.live);
-		kmem_print__count("  allocated again, free not seen:",
-				  &s->life.dropped);
-		kmem_print__count("Pages freed-only:", &s->free_only);
-		printf("\n");
-	}
-	kmem_print__count("Page allocation failures:", &s->fail);
-	printf("\n");
-	kmem_print__count("Total allocations:", &s->alloc);
-	kmem_print__count("Total frees:", &s->free);
-	if (s->free_order_differs)
-		kmem_print__plain("Frees of another order:",
-				  s->free_order_differs);
-	if (s->bad_migtype)
-		kmem_print__plain("Unknown migration types (Special):",
-				  s->bad_migtype);
-	if (s->bad_order)
-		kmem_print__plain("Events ignored (bad order):",
-				  s->bad_order);
-	print_lost_events(r);
 }
 
-static void print_grid(const struct kmem_report *r)
+/* Is @f in the text?  What is null in the JSON has its line, if any. */
+static bool field_shown(const struct kmem_report *r, const struct kmem_field *f,
+			const void *v)
 {
-	static const char * const heads[KMEM_NR_MIGTYPE_COLUMNS] = {
-		"Unmovable", "Reclaimable", "Movable", "Special",
-	};
-	int order, col, orders = kmem_page__grid_orders(r->kp);
-
-	printf("\n Order");
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		printf("  %12s", heads[col]);
-	printf("\n -----");
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		printf("  ------------");
-	printf("\n");
-	for (order = 0; order < orders; order++) {
-		printf(" %5d", order);
-		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
-			u64 n = kmem_page__grid(r->kp, order, col);
-
-			printf("  %12s", n ? COMMAS(n) : ".");
-		}
-		printf("\n");
+	if ((f->flags & KMEM_FIELD_NULLABLE) &&
+	    !kmem_report__holds(r->ctx, f->json_when)) {
+		if (f->unknown)
+			printf("%s\n", f->unknown);
+		return false;
 	}
+	if (f->text_when == KMEM_IF_NONZERO)
+		return !kmem_field__is_zero(f, v);
+	return kmem_report__holds(r->ctx, f->text_when) && f->label;
 }
 
-static void print_node_traffic(const struct kmem_report *r)
+/* Fields [@from, @to) of @s; a nested field goes with the one above it. */
+static void print_fields(const struct kmem_report *r, const struct kmem_section *s,
+			 size_t from, size_t to)
 {
-	const struct kmem_page_summary *s = kmem_page__summary(r->kp);
-	char node[16];
-	int from, to, width;
+	bool above = true, shown;
+	size_t i;
 
-	printf("\n");
-	if (kmem_decoder__info(r->dec)->topology_corrupt) {
-		printf(" No cross-node analysis: the NUMA or memory topology in this trace is corrupt.\n");
-		return;
-	}
-	if (!kmem_decoder__info(r->dec)->nr_nodes || !kmem_decoder__info(r->dec)->has_mem2node) {
-		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
-		return;
-	}
-	if (kmem_decoder__nr_trace_nodes(r->dec) == 1) {
-		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
-		return;
-	}
-	if (kmem_decoder__info(r->dec)->nr_nodes > KMEM_PAGE_MAX_NODES) {
-		printf(" No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
-		       kmem_decoder__info(r->dec)->nr_nodes, KMEM_PAGE_MAX_NODES);
-		return;
-	}
-	width = printf(" CROSS-NODE TRAFFIC (%d NUMA nodes)\n",
-		       kmem_decoder__nr_trace_nodes(r->dec));
-	printf(" %.*s\n\n", width - 2, "=========================================");
-	if (kmem_decoder__info(r->dec)->pfn_is_page) {
-		/* No pfn, no page node: these would be zero, not measured. */
-		printf(" Remote memory unknown: the kernel traced struct page addresses, not pfns.\n");
-	} else {
-		kmem_print__count("Allocations of remote memory:",
-				  &s->alloc_remote);
-		kmem_print__count("Frees of remote memory:", &s->free_remote);
-	}
-	kmem_print__count("Allocations freed on another node:",
-			  &s->free_other_node);
-	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
-	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
-	       " than the allocating CPU.\n");
+	for (i = from; i < to && i < s->nr_fields; i++) {
+		const struct kmem_field *f = &s->fields[i];
+		const void *v = kmem_field__value(f, r->src);
+		bool nested = f->flags & KMEM_FIELD_NESTED;
 
-	printf("\n Bytes allocated and freed in the trace, by node of the allocating CPU\n"
-	       " (rows) and of the freeing CPU (columns):\n\n %-10s", "alloc\\free");
-	for (to = 0; to < kmem_decoder__info(r->dec)->nr_nodes; to++) {
-		if (!kmem_decoder__has_node(r->dec, to))
+		if (!v || (nested && !above))
 			continue;
-		snprintf(node, sizeof(node), "node %d", to);
-		printf("  %14s", node);
-	}
-	printf("\n");
-	for (from = 0; from < kmem_decoder__info(r->dec)->nr_nodes; from++) {
-		if (!kmem_decoder__has_node(r->dec, from))
+		if (f->unit == KMEM_UNIT_GROUP) {
+			above = kmem_report__holds(r->ctx, f->text_when) &&
+				kmem_report__holds(r->ctx, f->json_when);
 			continue;
-		snprintf(node, sizeof(node), "node %d", from);
-		printf(" %10s", node);
-		for (to = 0; to < kmem_decoder__info(r->dec)->nr_nodes; to++) {
-			u64 b;
-
-			if (!kmem_decoder__has_node(r->dec, to))
-				continue;
-			b = kmem_page__node_matrix(r->kp, from, to);
-			printf("  %14s", b ? COMMAS(b) : ".");
 		}
-		printf("\n");
+		shown = field_shown(r, f, v);
+		if (shown)
+			print_field(f, v);
+		if (!nested)
+			above = shown;
 	}
-	if (s->free_other_node.nr && !r->caller)
-		printf("\n Callsites of the allocations freed on another node: --caller -s xnode\n");
+}
+
+static void print_section(const struct kmem_report *r, const struct kmem_section *s)
+{
+	print_fields(r, s, 0, s->nr_fields);
+}
+
+static void print_title(const char *title)
+{
+	int width = printf("\n %s\n", title);
+
+	printf(" %.*s\n\n", width - 3,
+	       "================================================================");
 }
 
 /*
@@ -188,35 +119,111 @@ static size_t rows_to_show(const struct kmem_report *r, size_t nr, bool by_defau
 	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
 }
 
-/* --- fragmentation -------------------------------------------------- */
-
-static const char * const migtype_heads[KMEM_NR_MIGTYPE_COLUMNS] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
-
-static void print_frag_counts(const struct kmem_frag_summary *s, bool classes)
+static void print_table(const struct kmem_report *r, enum kmem_report_table_id id,
+			bool by_default)
 {
-	kmem_print__count("Fallbacks to other types' pages:", &s->fallbacks);
-	if (classes) {
-		struct kmem_count frag = {
-			.nr = s->classes[KMEM_FRAG_CONVERTED].nr +
-			      s->classes[KMEM_FRAG_POLLUTED].nr,
-			.bytes = s->classes[KMEM_FRAG_CONVERTED].bytes +
-				 s->classes[KMEM_FRAG_POLLUTED].bytes,
-		};
+	const struct kmem_report_table *t = &r->tables[id];
+	const struct kmem_table *desc = &kmem_tables[id];
 
-		kmem_print__count("  claimed a free pageblock:",
-				  &s->classes[KMEM_FRAG_CLAIMED]);
-		kmem_print__count("  converted a pageblock:",
-				  &s->classes[KMEM_FRAG_CONVERTED]);
-		kmem_print__count("  polluted a pageblock:",
-				  &s->classes[KMEM_FRAG_POLLUTED]);
-		kmem_print__count("Fragmenting (converted+polluted):", &frag);
+	if (!t->rows || (!t->nr && !desc->user_sort))
+		return;
+	kmem_print__table(r->ctx, desc->cols, desc->nr_cols, desc->bit,
+			  (void **)t->rows, t->nr,
+			  rows_to_show(r, t->nr, by_default));
+}
+
+/* --- page ------------------------------------------------------------ */
+
+static void print_grid(const struct kmem_report *r)
+{
+	int order, col, orders = kmem_page__grid_orders(r->kp);
+
+	printf("\n Order");
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		printf("  %12s", migtype_heads[col]);
+	printf("\n -----");
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		printf("  ------------");
+	printf("\n");
+	for (order = 0; order < orders; order++) {
+		printf(" %5d", order);
+		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
+			u64 n = kmem_page__grid(r->kp, order, col);
+
+			printf("  %12s", n ? COMMAS(n) : ".");
+		}
+		printf("\n");
 	}
-	kmem_print__count("Severe (from orders 0 to 3):", &s->severe);
-	if (s->bad_fallbacks)
-		kmem_print__plain("Events ignored (cannot be real):",
-				  s->bad_fallbacks);
+}
+
+static void print_node_matrix(const struct kmem_report *r)
+{
+	char node[16];
+	int from, to;
+
+	printf("\n Bytes allocated and freed in the trace, by node of the allocating CPU\n"
+	       " (rows) and of the freeing CPU (columns):\n\n %-10s", "alloc\\free");
+	for (to = 0; to < r->nr_node_ids; to++) {
+		if (!r->has_node[to])
+			continue;
+		snprintf(node, sizeof(node), "node %d", to);
+		printf("  %14s", node);
+	}
+	printf("\n");
+	for (from = 0; from < r->nr_node_ids; from++) {
+		if (!r->has_node[from])
+			continue;
+		snprintf(node, sizeof(node), "node %d", from);
+		printf(" %10s", node);
+		for (to = 0; to < r->nr_node_ids; to++) {
+			u64 b;
+
+			if (!r->has_node[to])
+				continue;
+			b = kmem_page__node_matrix(r->kp, from, to);
+			printf("  %14s", b ? COMMAS(b) : ".");
+		}
+		printf("\n");
+	}
+}
+
+/* Why a trace has no cross-node section; false: it has one. */
+static bool print_no_cross_node(const struct kmem_report *r)
+{
+	const char *status = r->trace.cross_node;
+
+	if (!strcmp(status, "corrupt_topology"))
+		printf(" No cross-node analysis: the NUMA or memory topology in this trace is corrupt.\n");
+	else if (!strcmp(status, "no_topology"))
+		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
+	else if (!strcmp(status, "one_node"))
+		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
+	else if (!strcmp(status, "too_many_nodes"))
+		printf(" No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
+		       r->nr_node_ids, KMEM_PAGE_MAX_NODES);
+	else
+		return false;
+	return true;
+}
+
+static void print_cross_node(const struct kmem_report *r)
+{
+	const struct kmem_page_summary *s = r->src[KMEM_SRC_PAGE];
+	int width;
+
+	printf("\n");
+	if (print_no_cross_node(r))
+		return;
+	width = printf(" CROSS-NODE TRAFFIC (%" PRIu64 " NUMA nodes)\n",
+		       r->trace.nr_nodes);
+	printf(" %.*s\n\n", width - 2, "=========================================");
+	print_section(r, &kmem_cross_node_section);
+	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
+	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
+	       " than the allocating CPU.\n");
+	print_node_matrix(r);
+	if (s->free_other_node.nr && !r->caller)
+		printf("\n Callsites of the allocations freed on another node: --caller -s xnode\n");
 }
 
 /* "claimed/converted/polluted", '.' for each zero; '.' for no fallback. */
@@ -282,89 +289,47 @@ static void print_pageblock_shares(const struct kmem_frag_summary *s)
 
 static void print_pageblocks(const struct kmem_report *r)
 {
-	const struct kmem_frag_summary *s = kmem_frag__summary(r->kf);
-	const struct kmem_frag_blocks *b = &s->blocks;
-
 	printf("\n");
-	kmem_print__plain("Pageblocks allocated into:", b->allocated);
-	print_pageblock_shares(s);
-	kmem_print__plain("  of more than one type (mixed):", b->mixed);
-	kmem_print__plain("  Unmovable or Reclaimable:",
-			  b->unmovable_or_reclaimable);
-	if (b->fallback_only)
-		kmem_print__plain("Fallen back into, no allocation:",
-				  b->fallback_only);
+	print_fields(r, &kmem_pageblock_section, 0, 1);
+	print_pageblock_shares(r->src[KMEM_SRC_FRAG]);
+	print_fields(r, &kmem_pageblock_section, 1,
+		     kmem_pageblock_section.nr_fields);
 	printf(" Pageblocks as the trace saw them allocated into, not the state of memory.\n");
-}
-
-static void print_frag_tables(const struct kmem_report *r)
-{
-	struct kmem_cell_ctx ctx = *r->ctx;
-	struct kmem_frag_fail_row **fails;
-	struct kmem_frag_row **rows;
-	size_t nr;
-
-	rows = kmem_frag__rows(r->kf, NULL, 0, &nr);
-	if (rows && nr)
-		kmem_print__table(&ctx, kmem_frag_columns, kmem_frag_nr_columns,
-				  0, (void **)rows, nr, rows_to_show(r, nr, false));
-	fails = kmem_frag__fail_rows(r->kf, NULL, 0, &nr);
-	if (fails && nr)
-		kmem_print__table(&ctx, kmem_frag_fail_columns,
-				  kmem_frag_fail_nr_columns, 0, (void **)fails,
-				  nr, rows_to_show(r, nr, false));
 }
 
 static void print_fragmentation(const struct kmem_report *r)
 {
-	const struct kmem_trace_info *info = kmem_decoder__info(r->dec);
-	bool classes = kmem_frag__has_classes(r->kf);
+	const struct kmem_frag_summary *s = r->src[KMEM_SRC_FRAG];
+	bool recorded = strcmp(r->trace.fragmentation, "not_recorded");
+	bool blocks = r->ctx->pageblocks;
 	int width;
 
-	if (kmem_frag__finish(r->kf)) {
-		pr_err("perf kmem: out of memory in the fragmentation analysis\n");
-		return;
-	}
-	if (classes)
-		width = printf("\n FRAGMENTATION (pageblocks of order %d, %s KiB)\n",
-			       info->pageblock_order,
-			       COMMAS((info->page_size << info->pageblock_order) >> 10));
+	if (blocks)
+		width = printf("\n FRAGMENTATION (pageblocks of order %" PRIu64 ", %s KiB)\n",
+			       r->trace.pageblock_order,
+			       COMMAS((r->ctx->page_size << r->trace.pageblock_order) >> 10));
 	else
 		width = printf("\n FRAGMENTATION\n");
 	printf(" %.*s\n\n", width - 3,
 	       "================================================================");
-	if (!info->has_extfrag)
+	if (!recorded)
 		printf(" No fallbacks: the trace has no kmem:mm_page_alloc_extfrag events (perf kmem\n"
 		       " record --page records them where the kernel has the tracepoint).\n");
 	else
-		print_frag_counts(kmem_frag__summary(r->kf), classes);
-	if (!classes)
+		print_fields(r, &kmem_frag_section, 2, kmem_frag_section.nr_fields);
+	if (!blocks)
 		printf(" %s: the pageblock order is unknown\n (%s); --pageblock-order N gives it.\n",
-		       info->has_extfrag ? "Fallbacks not classed, pageblocks not mapped" :
-					   "Pageblocks not mapped",
-		       info->pageblock_why);
-	if (info->has_extfrag && kmem_frag__summary(r->kf)->fallbacks.nr)
-		print_frag_matrix(r, classes);
-	if (classes)
+		       recorded ? "Fallbacks not classed, pageblocks not mapped" :
+				  "Pageblocks not mapped",
+		       r->trace.pageblock_why);
+	if (recorded && s->fallbacks.nr)
+		print_frag_matrix(r, blocks);
+	if (blocks)
 		print_pageblocks(r);
-	if (r->caller)
-		print_frag_tables(r);
-}
-
-static void print_page_table(const struct kmem_report *r, enum kmem_page_table table,
-			     bool by_default)
-{
-	struct kmem_page_row **rows;
-	size_t nr;
-
-	rows = kmem_page__rows(r->kp, table, r->page_sort.keys,
-			       r->page_sort.nr_keys, &nr);
-	if (!rows) {
-		pr_err("perf kmem: out of memory sorting the table\n");
-		return;
+	if (r->caller) {
+		print_table(r, KMEM_FRAG_CALLERS, false);
+		print_table(r, KMEM_FRAG_FAILURES, false);
 	}
-	kmem_print__table(r->ctx, kmem_page_columns, kmem_page_nr_columns, table,
-			  (void **)rows, nr, rows_to_show(r, nr, by_default));
 }
 
 /* A row's cell: "12,345", or "." for 0, right-aligned in @width. */
@@ -391,13 +356,34 @@ static void print_interval_callers(const struct kmem_report *r,
 	}
 }
 
+static void print_interval(const struct kmem_report *r,
+			   const struct kmem_interval_row *row)
+{
+	printf("  %10.3f", row->start / 1e9);
+	print_cell(12, row->alloc.nr);
+	print_cell(14, row->alloc.bytes);
+	print_cell(12, row->free.nr);
+	print_cell(14, row->free.bytes);
+	print_cell(9, row->fail.nr);
+	print_cell(14, row->live_bytes);
+	if (r->ctx->frag_classes) {
+		print_cell(9, row->classes[KMEM_FRAG_CLAIMED].nr);
+		print_cell(9, row->classes[KMEM_FRAG_CONVERTED].nr);
+		print_cell(9, row->classes[KMEM_FRAG_POLLUTED].nr);
+	}
+	if (r->ctx->xnode)
+		print_cell(12, row->free_other_node.nr);
+	printf("\n");
+	if (r->caller)
+		print_interval_callers(r, row);
+}
+
 /*
  * -I: the page analysis in intervals of trace time, each row what
  * changed in it (the live bytes: where they stand at its end).
  */
 static void print_intervals(const struct kmem_report *r)
 {
-	bool classes = r->ctx->frag_classes, xnode = r->ctx->xnode;
 	u64 length = kmem_interval__length(r->iv);
 	size_t i;
 	int width;
@@ -408,139 +394,47 @@ static void print_intervals(const struct kmem_report *r)
 	       "==============================================================");
 	printf("  %10s %12s %14s %12s %14s %9s %14s", "time (s)", "allocations",
 	       "bytes", "frees", "bytes", "failures", "live bytes");
-	if (classes)
+	if (r->ctx->frag_classes)
 		printf(" %9s %9s %9s", "claimed", "converted", "polluted");
-	if (xnode)
+	if (r->ctx->xnode)
 		printf(" %12s", "freed remote");
 	printf("\n");
-	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++) {
-		const struct kmem_interval_row *row = kmem_interval__row(r->iv, i);
-
-		printf("  %10.3f", row->start / 1e9);
-		print_cell(12, row->alloc.nr);
-		print_cell(14, row->alloc.bytes);
-		print_cell(12, row->free.nr);
-		print_cell(14, row->free.bytes);
-		print_cell(9, row->fail.nr);
-		print_cell(14, row->live_bytes);
-		if (classes) {
-			print_cell(9, row->classes[KMEM_FRAG_CLAIMED].nr);
-			print_cell(9, row->classes[KMEM_FRAG_CONVERTED].nr);
-			print_cell(9, row->classes[KMEM_FRAG_POLLUTED].nr);
-		}
-		if (xnode)
-			print_cell(12, row->free_other_node.nr);
-		printf("\n");
-		if (r->caller)
-			print_interval_callers(r, row);
-	}
+	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
+		print_interval(r, kmem_interval__row(r->iv, i));
 }
 
-static int print_page_result(const struct kmem_report *r)
+static void print_page(const struct kmem_report *r)
 {
-	kmem_page__finish(r->kp);
-	if (r->caller || !r->alloc)
-		print_page_table(r, KMEM_PAGE_TABLE_CALLER, !r->caller);
-	if (r->alloc)
-		print_page_table(r, KMEM_PAGE_TABLE_ALLOC, false);
-	print_page_summary(r);
+	print_table(r, KMEM_PAGE_CALLERS, !r->caller);
+	print_table(r, KMEM_PAGE_ALLOCS, false);
+	print_title("SUMMARY (page allocator)");
+	print_section(r, &kmem_page_summary_section);
+	print_section(r, &kmem_trace_section);
 	print_grid(r);
 	print_fragmentation(r);
-	print_node_traffic(r);
+	print_cross_node(r);
 	if (r->iv)
 		print_intervals(r);
-	return 0;
 }
 
-static void print_slab_frees(const struct kmem_slab_summary *s)
+/* --- slab ------------------------------------------------------------ */
+
+static void print_slab(const struct kmem_report *r)
 {
-	kmem_print__plain("Total frees:", s->free);
-	kmem_print__plain("  of unknown pointers:", s->free_unknown);
-	kmem_print__plain("  repeated frees of a pointer:", s->free_again);
-	kmem_print__plain("  of NULL or ZERO_SIZE_PTR:", s->free_null);
-}
-
-static void print_slab_numa(const struct kmem_report *r,
-			    const struct kmem_slab_summary *s)
-{
-	kmem_print__count("Ping-pong frees (on another CPU):", &s->pingpong);
-	if (!kmem_decoder__info(r->dec)->has_cpu_nodes)
-		printf(" Cross-node analysis needs the NUMA topology of a newer perf record.\n");
-	else
-		kmem_print__count("Cross-node allocations:", &s->xnode);
-}
-
-static void print_slab_summary(const struct kmem_report *r)
-{
-	const struct kmem_slab_summary *s = kmem_slab__summary(r->ks);
-	struct kmem_count alloc_only = kmem_lifetime__unfreed(&s->life);
-	/* No allocator hands out less than asked, but a damaged trace might. */
-	u64 wasted = s->alloc.bytes > s->bytes_req ?
-		     s->alloc.bytes - s->bytes_req : 0;
-
-	printf("\n SUMMARY (slab allocator)\n ========================\n\n");
-	kmem_print__count("Total allocations:", &s->alloc);
-	kmem_print__bytes("Total bytes requested:", s->bytes_req);
-	kmem_print__bytes("Internal fragmentation:", wasted);
-	printf(" %-34s %13.3f%%\n", "  wasted of allocated:",
-	       kmem_slab__frag(s->bytes_req, s->alloc.bytes));
-	printf("\n");
-	if (!sampled(r)) {
-		kmem_print__count("Allocated+freed:", &s->life.freed);
-		kmem_print__count("Allocated-only:", &alloc_only);
-		kmem_print__count("  still allocated at the end:", &s->life.live);
-		kmem_print__count("  allocated again, free not seen:",
-				  &s->life.dropped);
-		printf("\n");
-	}
-	print_slab_frees(s);
-	printf("\n");
-	kmem_print__count("Allocation failures (requested):", &s->fail);
-	if (s->zero_size.nr)
-		kmem_print__plain("Zero-size allocations:", s->zero_size.nr);
-	print_slab_numa(r, s);
-	print_lost_events(r);
-}
-
-static void print_slab_table(const struct kmem_report *r, enum kmem_slab_table table,
-			     bool by_default)
-{
-	struct kmem_slab_row **rows;
-	size_t nr;
-
-	rows = kmem_slab__rows(r->ks, table, r->slab_sort.keys,
-			       r->slab_sort.nr_keys, &nr);
-	if (!rows) {
-		pr_err("perf kmem: out of memory sorting the table\n");
-		return;
-	}
+	print_table(r, KMEM_SLAB_CALLERS, !r->caller);
 	/* kmalloc events name no cache: a trace of them has no cache table. */
-	if (table == KMEM_SLAB_TABLE_CACHE && !nr)
-		return;
-	kmem_print__table(r->ctx, kmem_slab_columns, kmem_slab_nr_columns, table,
-			  (void **)rows, nr, rows_to_show(r, nr, by_default));
+	if (r->tables[KMEM_SLAB_CACHES].nr)
+		print_table(r, KMEM_SLAB_CACHES, !r->caller);
+	print_table(r, KMEM_SLAB_ALLOCS, false);
+	print_title("SUMMARY (slab allocator)");
+	print_section(r, &kmem_slab_summary_section);
+	print_section(r, &kmem_trace_section);
 }
 
-static int print_slab_result(const struct kmem_report *r)
+void kmem_report__text(const struct kmem_report *r)
 {
-	kmem_slab__finish(r->ks);
-	if (r->caller || !r->alloc) {
-		print_slab_table(r, KMEM_SLAB_TABLE_CALLER, !r->caller);
-		print_slab_table(r, KMEM_SLAB_TABLE_CACHE, !r->caller);
-	}
-	if (r->alloc)
-		print_slab_table(r, KMEM_SLAB_TABLE_ALLOC, false);
-	print_slab_summary(r);
-	return 0;
-}
-
-int kmem_report__text(const struct kmem_report *r)
-{
-	int err = 0;
-
-	if (r->ks)
-		err = print_slab_result(r);
-	if (!err && r->kp)
-		err = print_page_result(r);
-	return err;
+	if (r->slab)
+		print_slab(r);
+	if (r->kp)
+		print_page(r);
 }

@@ -1,716 +1,699 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf kmem stat's results as JSON; see report.h.
+ * The description of perf kmem stat's report; see report.h.  Each number
+ * and each column is here once, with its label, its JSON member and where
+ * its value is.
  */
 #include <errno.h>
-#include <stdlib.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
-#include <perf/event.h>
 
 #include "count-frag.h"
 #include "count-interval.h"
 #include "count-page.h"
 #include "count-slab.h"
-#include "json.h"
-#include "read-decode.h"
 #include "report.h"
 
-#define NAME_SIZE	(KSYM_NAME_LEN + 32)
+const char *kmem_commas(u64 v, char *buf, size_t size)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v);
+	size_t o = 0;
+	int i;
 
-static const char * const column_names[KMEM_NR_MIGTYPE_COLUMNS] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
+	for (i = 0; i < n && o + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* --- sections ------------------------------------------------------- */
+
+#define F(s, type, member, ...) \
+	{ .src = KMEM_SRC_##s, .offset = offsetof(type, member), __VA_ARGS__ }
+#define TRACE(member, ...)	F(TRACE, struct kmem_report_trace, member, __VA_ARGS__)
+#define PAGE(member, ...)	F(PAGE, struct kmem_page_summary, member, __VA_ARGS__)
+#define FRAG(member, ...)	F(FRAG, struct kmem_frag_summary, member, __VA_ARGS__)
+#define SLAB(member, ...)	F(SLAB, struct kmem_slab_summary, member, __VA_ARGS__)
+#define IV(member, ...)		F(INTERVAL, struct kmem_interval_row, member, __VA_ARGS__)
+#define SECTION(p, f)		{ .path = p, .fields = f, .nr_fields = ARRAY_SIZE(f) }
+
+#define TEXT_ONLY	.unit = KMEM_UNIT_TEXT, .text_when = KMEM_NEVER
+#define NUMBER		.unit = KMEM_UNIT_NUMBER
+#define BYTES		.unit = KMEM_UNIT_BYTES
+#define NONZERO		.text_when = KMEM_IF_NONZERO
+#define NOT_IN_TEXT	.text_when = KMEM_NEVER
+#define PAIRED		.text_when = KMEM_IF_PAIRED
+
+static const struct kmem_field trace_fields[] = {
+	TRACE(path, .name = "path", TEXT_ONLY),
+	TRACE(os_release, .name = "os_release", TEXT_ONLY),
+	TRACE(hostname, .name = "hostname", TEXT_ONLY, .json_when = KMEM_IF_SET),
+	TRACE(arch, .name = "arch", TEXT_ONLY, .json_when = KMEM_IF_SET),
+	TRACE(nr_cpus, .name = "nr_cpus", .label = "CPUs:", NUMBER, NOT_IN_TEXT,
+	      .json_when = KMEM_IF_SET),
+	TRACE(time_window, .name = "time_window", TEXT_ONLY,
+	      .json_when = KMEM_IF_SET),
+	TRACE(nr_samples, .name = "nr_samples", .label = "Samples analysed:",
+	      NUMBER, NOT_IN_TEXT),
+	TRACE(nr_page_events, .name = "nr_page_events",
+	      .label = "  page allocator events:", NUMBER, NOT_IN_TEXT),
+	TRACE(nr_slab_events, .name = "nr_slab_events",
+	      .label = "  slab allocator events:", NUMBER, NOT_IN_TEXT),
+	TRACE(nr_extfrag_events, .name = "nr_extfrag_events",
+	      .label = "  fallback (extfrag) events:", NUMBER, NOT_IN_TEXT),
+	TRACE(events_lost, .name = "events_lost",
+	      .label = "Events lost while recording:", NUMBER, NONZERO,
+	      .note = " Totals are approximate: record with a larger -m."),
+	TRACE(events_too_short, .name = "events_too_short",
+	      .label = "Events ignored (too short):", NUMBER, NONZERO),
+	TRACE(events_out_of_order, .name = "events_out_of_order",
+	      .label = "Events out of time order:", NUMBER, NONZERO,
+	      .note =
+	      " They came after later events were counted: a larger kmem.queue-size helps."),
+	TRACE(sampled, .name = "sampled", TEXT_ONLY, .json_when = KMEM_IF_SET),
+	TRACE(callsites_unresolved, .name = "callsites_unresolved",
+	      .unit = KMEM_UNIT_BOOL, NOT_IN_TEXT),
 };
 
-/* Migration types whose names a kernel of this trace's vintage has. */
-#define KNOWN_MIGTYPES	6
+const struct kmem_section kmem_trace_section = SECTION("perf_data", trace_fields);
 
-static void count(struct kmem_json *j, const char *key,
-		  const struct kmem_count *c)
+static const struct kmem_field page_fields[] = {
+	TRACE(page_size, .name = "page_size", .label = "Page size:", BYTES,
+	      NOT_IN_TEXT),
+	TRACE(live, .name = "live", .unit = KMEM_UNIT_BOOL, NOT_IN_TEXT),
+};
+
+const struct kmem_section kmem_page_section = SECTION("page", page_fields);
+
+static const struct kmem_field page_summary_fields[] = {
+	PAGE(life.freed, .name = "allocated_freed",
+	     .label = "Pages allocated+freed:", PAIRED, .flags = KMEM_FIELD_GAP),
+	PAGE(life.unfreed, .name = "allocated_only",
+	     .label = "Pages allocated-only:", PAIRED),
+	PAGE(life.live, .name = "still_live",
+	     .label = "  still allocated at the end:", PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	PAGE(life.dropped, .name = "allocated_again",
+	     .label = "  allocated again, free not seen:", PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	PAGE(free_only, .name = "freed_only", .label = "Pages freed-only:",
+	     PAIRED, .flags = KMEM_FIELD_GAP),
+	PAGE(fail, .name = "failures", .label = "Page allocation failures:",
+	     .flags = KMEM_FIELD_GAP),
+	PAGE(alloc, .name = "total_allocations", .label = "Total allocations:"),
+	PAGE(free, .name = "total_frees", .label = "Total frees:"),
+	PAGE(free_order_differs, .name = "frees_of_another_order",
+	     .label = "Frees of another order:", NUMBER, NONZERO),
+	PAGE(bad_migtype, .name = "unknown_migration_types",
+	     .label = "Unknown migration types (Special):", NUMBER, NONZERO),
+	PAGE(bad_order, .name = "ignored_bad_order",
+	     .label = "Events ignored (bad order):", NUMBER, NONZERO),
+};
+
+const struct kmem_section kmem_page_summary_section =
+	SECTION("page.summary", page_summary_fields);
+
+static const struct kmem_field cross_node_fields[] = {
+	TRACE(cross_node, .name = "status", TEXT_ONLY),
+	TRACE(nr_nodes, .name = "nr_nodes", .label = "NUMA nodes:", NUMBER,
+	      NOT_IN_TEXT),
+	PAGE(alloc_remote, .name = "allocations_remote",
+	     .label = "Allocations of remote memory:",
+	     .json_when = KMEM_IF_PFNS, .flags = KMEM_FIELD_NULLABLE,
+	     .unknown =
+	     " Remote memory unknown: the kernel traced struct page addresses, not pfns."),
+	PAGE(free_remote, .name = "frees_remote",
+	     .label = "Frees of remote memory:", .json_when = KMEM_IF_PFNS,
+	     .flags = KMEM_FIELD_NULLABLE),
+	PAGE(free_other_node, .name = "freed_on_other_node",
+	     .label = "Allocations freed on another node:"),
+};
+
+const struct kmem_section kmem_cross_node_section =
+	SECTION("page.cross_node", cross_node_fields);
+
+static const struct kmem_field frag_fields[] = {
+	TRACE(fragmentation, .name = "status", TEXT_ONLY),
+	TRACE(pageblock_order, .name = "pageblock_order",
+	      .label = "Pageblock order:", NUMBER, NOT_IN_TEXT,
+	      .json_when = KMEM_IF_CLASSES, .flags = KMEM_FIELD_NULLABLE),
+	FRAG(fallbacks, .name = "fallbacks",
+	     .label = "Fallbacks to other types' pages:"),
+	FRAG(classes, .name = "classes", .unit = KMEM_UNIT_GROUP,
+	     .text_when = KMEM_IF_CLASSES, .json_when = KMEM_IF_CLASSES),
+	FRAG(classes[KMEM_FRAG_CLAIMED], .name = "claimed",
+	     .label = "  claimed a free pageblock:", .flags = KMEM_FIELD_NESTED),
+	FRAG(classes[KMEM_FRAG_CONVERTED], .name = "converted",
+	     .label = "  converted a pageblock:", .flags = KMEM_FIELD_NESTED),
+	FRAG(classes[KMEM_FRAG_POLLUTED], .name = "polluted",
+	     .label = "  polluted a pageblock:", .flags = KMEM_FIELD_NESTED),
+	FRAG(fragmenting, .name = "fragmenting",
+	     .label = "Fragmenting (converted+polluted):",
+	     .text_when = KMEM_IF_CLASSES, .json_when = KMEM_IF_CLASSES),
+	FRAG(severe, .name = "severe", .label = "Severe (from orders 0 to 3):"),
+	FRAG(bad_fallbacks, .name = "ignored_events",
+	     .label = "Events ignored (cannot be real):", NUMBER, NONZERO),
+};
+
+const struct kmem_section kmem_frag_section =
+	SECTION("page.fragmentation", frag_fields);
+
+/* The arrays by column are the renderers': shares in the text. */
+static const struct kmem_field pageblock_fields[] = {
+	FRAG(blocks.allocated, .name = "touched",
+	     .label = "Pageblocks allocated into:", NUMBER),
+	FRAG(blocks.mixed, .name = "mixed",
+	     .label = "  of more than one type (mixed):", NUMBER),
+	FRAG(blocks.unmovable_or_reclaimable, .name = "unmovable_or_reclaimable",
+	     .label = "  Unmovable or Reclaimable:", NUMBER),
+	FRAG(blocks.fallback_only, .name = "fallback_only",
+	     .label = "Fallen back into, no allocation:", NUMBER, NONZERO),
+};
+
+const struct kmem_section kmem_pageblock_section =
+	SECTION("page.fragmentation.mixed_pageblocks", pageblock_fields);
+
+static const struct kmem_field slab_summary_fields[] = {
+	SLAB(alloc, .name = "total_allocations", .label = "Total allocations:"),
+	SLAB(bytes_req, .name = "bytes_requested",
+	     .label = "Total bytes requested:", BYTES),
+	SLAB(wasted, .name = "wasted_bytes", .label = "Internal fragmentation:",
+	     BYTES),
+	SLAB(wasted_share, .label = "  wasted of allocated:",
+	     .unit = KMEM_UNIT_PERCENT, .json_when = KMEM_NEVER,
+	     .flags = KMEM_FIELD_GAP),
+	SLAB(life.freed, .name = "allocated_freed", .label = "Allocated+freed:",
+	     PAIRED),
+	SLAB(life.unfreed, .name = "allocated_only", .label = "Allocated-only:",
+	     PAIRED),
+	SLAB(life.live, .name = "still_live",
+	     .label = "  still allocated at the end:", PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	SLAB(life.dropped, .name = "allocated_again",
+	     .label = "  allocated again, free not seen:", PAIRED,
+	     .flags = KMEM_FIELD_NESTED | KMEM_FIELD_GAP),
+	SLAB(free, .name = "frees", .unit = KMEM_UNIT_GROUP),
+	SLAB(free, .name = "total", .label = "Total frees:", NUMBER,
+	     .flags = KMEM_FIELD_NESTED),
+	SLAB(free_unknown, .name = "unknown_pointers",
+	     .label = "  of unknown pointers:", NUMBER, .flags = KMEM_FIELD_NESTED),
+	SLAB(free_again, .name = "repeated",
+	     .label = "  repeated frees of a pointer:", NUMBER,
+	     .flags = KMEM_FIELD_NESTED),
+	SLAB(free_null, .name = "null", .label = "  of NULL or ZERO_SIZE_PTR:",
+	     NUMBER, .flags = KMEM_FIELD_NESTED | KMEM_FIELD_GAP),
+	SLAB(fail, .name = "failures",
+	     .label = "Allocation failures (requested):"),
+	SLAB(zero_size.nr, .name = "zero_size", .label = "Zero-size allocations:",
+	     NUMBER, NONZERO),
+	SLAB(pingpong, .name = "pingpong",
+	     .label = "Ping-pong frees (on another CPU):"),
+	SLAB(xnode, .name = "cross_node", .label = "Cross-node allocations:",
+	     .json_when = KMEM_IF_CPU_NODES, .flags = KMEM_FIELD_NULLABLE,
+	     .unknown = " Cross-node analysis needs the NUMA topology of a newer perf record."),
+};
+
+const struct kmem_section kmem_slab_summary_section =
+	SECTION("slab.summary", slab_summary_fields);
+
+static const struct kmem_field interval_fields[] = {
+	IV(start, .name = "start_ns", NUMBER),
+	IV(alloc, .name = "allocations"),
+	IV(free, .name = "frees"),
+	IV(fail, .name = "failures"),
+	IV(live_bytes, .name = "live_bytes", NUMBER),
+	IV(free_other_node, .name = "freed_on_other_node",
+	   .json_when = KMEM_IF_XNODE),
+	IV(fallbacks, .name = "fallbacks", .json_when = KMEM_IF_CLASSES),
+	IV(classes[KMEM_FRAG_CLAIMED], .name = "claimed",
+	   .json_when = KMEM_IF_CLASSES),
+	IV(classes[KMEM_FRAG_CONVERTED], .name = "converted",
+	   .json_when = KMEM_IF_CLASSES),
+	IV(classes[KMEM_FRAG_POLLUTED], .name = "polluted",
+	   .json_when = KMEM_IF_CLASSES),
+};
+
+const struct kmem_section kmem_interval_section =
+	SECTION("page.intervals.rows", interval_fields);
+
+const struct kmem_status kmem_statuses[] = {
+	{ "analysed", "analysed" },
+	{ "one_node", "one NUMA node: all page traffic node-local" },
+	{ "no_topology", "no NUMA and memory topology in the trace" },
+	{ "corrupt_topology", "the NUMA or memory topology is corrupt" },
+	{ "too_many_nodes", "more NUMA nodes than perf kmem follows" },
+	{ "not_recorded", "no kmem:mm_page_alloc_extfrag events" },
+};
+
+const size_t kmem_nr_statuses = ARRAY_SIZE(kmem_statuses);
+
+const char *kmem_status__text(const char *name)
 {
-	kmem_json__key_object(j, key);
-	kmem_json__key_u64(j, "count", c->nr);
-	kmem_json__key_u64(j, "bytes", c->bytes);
-	kmem_json__end_object(j);
+	size_t i;
+
+	for (i = 0; name && i < ARRAY_SIZE(kmem_statuses); i++)
+		if (!strcmp(kmem_statuses[i].name, name))
+			return kmem_statuses[i].text;
+	return name ?: "not analysed";
 }
 
-/* {"value": 1, "name": "Movable"}: a value and the kernel's name of it. */
-static void migtype_object(struct kmem_json *j, const struct kmem_report *r,
-			   int value)
+/* --- tables --------------------------------------------------------- */
+
+#define C(type, member, ...) { .offset = offsetof(type, member), __VA_ARGS__ }
+#define C2(type, member, second, ...) \
+	C(type, member, .offset2 = offsetof(type, second), __VA_ARGS__)
+#define NAME_COLUMN	.flags = KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT | KMEM_COL_IDENT
+
+#define PAGE_CALLER	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_CALLER)
+#define PAGE_ALLOC	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_ALLOC)
+#define PAGE_BOTH	(PAGE_CALLER | PAGE_ALLOC)
+#define PROW(...)	C(struct kmem_page_row, __VA_ARGS__)
+
+static const struct kmem_column page_columns[] = {
+	PROW(pfn, .key = "page", .header = "PFN", .alt_header = "Page",
+	     .alt_when = KMEM_IF_PAGES, .json = "pfn", .kind = KMEM_CELL_PFN,
+	     .width = 18, .tables = PAGE_ALLOC, .flags = KMEM_COL_IDENT),
+	C2(struct kmem_page_row, bytes, order, .key = "bytes",
+	   .header = "Total_alloc/Size", .diff_header = "Bytes", .json = "bytes",
+	   .kind = KMEM_CELL_PAGES, .width = 19, .tables = PAGE_BOTH),
+	PROW(hits, .key = "hit", .header = "Hits", .alt_header = "Live",
+	     .alt_when = KMEM_IF_LIVE, .json = "hits", .width = 11,
+	     .tables = PAGE_BOTH),
+	PROW(freed, .json = "freed", .tables = PAGE_BOTH, .when = KMEM_NEVER),
+	PROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = PAGE_BOTH,
+	     .flags = KMEM_COL_IDENT),
+	PROW(migtype, .key = "migtype", .alias = "mtype",
+	     .header = "Migration type", .json = "migration_type",
+	     .kind = KMEM_CELL_MIGTYPE, .width = 14, .tables = PAGE_BOTH,
+	     NAME_COLUMN),
+	PROW(gfp, .key = "gfp", .header = "GFP flags", .json = "gfp",
+	     .kind = KMEM_CELL_GFP, .tables = PAGE_BOTH, NAME_COLUMN),
+	PROW(xnode_frees, .key = "xnode", .header = "Freed remote",
+	     .json = "freed_remote", .width = 12, .tables = PAGE_BOTH,
+	     .when = KMEM_IF_XNODE_TOTALS, .json_when = KMEM_IF_XNODE),
+	PROW(fragmenting, .key = "frag", .header = "Fragmenting",
+	     .json = "fragmenting", .width = 11, .tables = PAGE_BOTH,
+	     .when = KMEM_IF_FRAGMENTING, .json_when = KMEM_IF_FRAG_TOTALS),
+	PROW(task, .key = "pid", .header = "Pid", .json = "pid",
+	     .kind = KMEM_CELL_PID, .width = 7, .tables = PAGE_BOTH,
+	     .flags = KMEM_COL_IDENT, .when = KMEM_IF_PID,
+	     .json_when = KMEM_IF_PID),
+	PROW(task, .key = "comm", .header = "Command", .json = "comm",
+	     .kind = KMEM_CELL_COMM, .width = 15, .tables = PAGE_BOTH,
+	     NAME_COLUMN, .when = KMEM_IF_COMM, .json_when = KMEM_IF_COMM),
+	PROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = PAGE_BOTH,
+	     NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
+	     .json_when = KMEM_IF_CALLCHAINS),
+};
+
+#define FROW(...)	C(struct kmem_frag_row, __VA_ARGS__)
+#define CLASS_COLUMN	.width = 11, .tables = 1, .when = KMEM_IF_CLASSES, \
+			.json_when = KMEM_IF_CLASSES
+
+static const struct kmem_column frag_columns[] = {
+	FROW(fragmenting, .key = "frag", .header = "Fragmenting", .width = 11,
+	     .tables = 1, .when = KMEM_IF_CLASSES),
+	FROW(fallbacks, .key = "hit", .header = "Fallbacks", .json = "fallbacks",
+	     .kind = KMEM_CELL_COUNT, .width = 11, .tables = 1),
+	FROW(fallbacks.bytes, .key = "bytes", .header = "Bytes asked",
+	     .width = 15, .tables = 1, .flags = KMEM_COL_COUNT_BYTES),
+	FROW(classes[KMEM_FRAG_CLAIMED], .key = "claimed", .header = "Claimed",
+	     .json = "claimed", CLASS_COLUMN),
+	FROW(classes[KMEM_FRAG_CONVERTED], .key = "converted",
+	     .header = "Converted", .json = "converted", CLASS_COLUMN),
+	FROW(classes[KMEM_FRAG_POLLUTED], .key = "polluted",
+	     .header = "Polluted", .json = "polluted", CLASS_COLUMN),
+	FROW(severe, .key = "severe", .header = "Severe", .width = 11,
+	     .tables = 1),
+	FROW(alloc_migtype, .key = "migtype", .alias = "mtype",
+	     .header = "Requested", .json = "requested",
+	     .kind = KMEM_CELL_MIGTYPE, .width = 14, .tables = 1, NAME_COLUMN),
+	FROW(fallback_migtype, .key = "fallback", .header = "Fell back to",
+	     .json = "fallback", .kind = KMEM_CELL_MIGTYPE, .width = 14,
+	     .tables = 1, NAME_COLUMN),
+	FROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = 1,
+	     NAME_COLUMN),
+};
+
+#define XROW(...)	C(struct kmem_frag_fail_row, __VA_ARGS__)
+
+static const struct kmem_column fail_columns[] = {
+	XROW(asked.nr, .key = "hit", .header = "Failures", .json = "hits",
+	     .width = 11, .tables = 1),
+	XROW(asked.bytes, .key = "bytes", .header = "Bytes asked",
+	     .json = "bytes", .width = 15, .tables = 1),
+	XROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = 1,
+	     .flags = KMEM_COL_IDENT),
+	XROW(migtype, .key = "migtype", .alias = "mtype",
+	     .header = "Migration type", .json = "migration_type",
+	     .kind = KMEM_CELL_MIGTYPE, .width = 14, .tables = 1, NAME_COLUMN),
+	XROW(gfp, .key = "gfp", .header = "GFP flags", .json = "gfp",
+	     .kind = KMEM_CELL_GFP, .tables = 1, NAME_COLUMN),
+	XROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = 1,
+	     NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
+	     .json_when = KMEM_IF_CALLCHAINS),
+};
+
+#define SLAB_CALLER	KMEM_TABLE_BIT(KMEM_SLAB_TABLE_CALLER)
+#define SLAB_ALLOC	KMEM_TABLE_BIT(KMEM_SLAB_TABLE_ALLOC)
+#define SLAB_CACHE	KMEM_TABLE_BIT(KMEM_SLAB_TABLE_CACHE)
+#define SLAB_ALL	(SLAB_CALLER | SLAB_ALLOC | SLAB_CACHE)
+#define SROW(...)	C(struct kmem_slab_row, __VA_ARGS__)
+
+static const struct kmem_column slab_columns[] = {
+	SROW(ptr, .key = "ptr", .header = "Alloc Ptr", .json = "ptr",
+	     .kind = KMEM_CELL_HEX, .width = 18, .tables = SLAB_ALLOC,
+	     .flags = KMEM_COL_HEADER_LEFT | KMEM_COL_IDENT),
+	SROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .width = 32,
+	     .tables = SLAB_CALLER | SLAB_ALLOC, NAME_COLUMN),
+	SROW(cache, .key = "cache", .header = "Cache", .json = "cache",
+	     .kind = KMEM_CELL_STRING, .width = 32, .tables = SLAB_CACHE,
+	     NAME_COLUMN),
+	SROW(hits, .key = "hit", .header = "Hits", .json = "hits", .width = 11,
+	     .tables = SLAB_ALL),
+	C2(struct kmem_slab_row, bytes_alloc, hits, .key = "bytes",
+	   .header = "Total_alloc/Size", .diff_header = "Bytes",
+	   .json = "bytes_alloc", .kind = KMEM_CELL_MEAN, .width = 22,
+	   .tables = SLAB_ALL),
+	C2(struct kmem_slab_row, bytes_req, hits, .header = "Total_req/Size",
+	   .json = "bytes_req", .kind = KMEM_CELL_MEAN, .width = 22,
+	   .tables = SLAB_ALL),
+	SROW(freed, .header = "Freed", .json = "freed", .width = 11,
+	     .tables = SLAB_ALL),
+	SROW(pingpong, .key = "pingpong", .header = "Ping-pong",
+	     .json = "pingpong", .width = 11, .tables = SLAB_ALL),
+	C2(struct kmem_slab_row, bytes_req, bytes_alloc, .key = "frag",
+	   .header = "Frag", .kind = KMEM_CELL_WASTE, .width = 8,
+	   .tables = SLAB_ALL),
+};
+
+#define TABLE(p, c, b, ...) \
+	{ .path = p, .cols = c, .nr_cols = ARRAY_SIZE(c), .bit = b, __VA_ARGS__ }
+
+const struct kmem_table kmem_tables[KMEM_NR_TABLES] = {
+	[KMEM_PAGE_CALLERS] = TABLE("page.callers", page_columns,
+		KMEM_PAGE_TABLE_CALLER, .sort = "bytes,hit", .user_sort = true,
+		.what = "page allocations, by callsite, order, migration type and GFP flags",
+		.by_default = true),
+	[KMEM_PAGE_ALLOCS] = TABLE("page.allocs", page_columns,
+		KMEM_PAGE_TABLE_ALLOC, .sort = "bytes,hit", .user_sort = true),
+	[KMEM_FRAG_CALLERS] = TABLE("page.fragmentation.callers", frag_columns,
+		0, .sort = "frag,hit",
+		.what = "fallbacks, by callsite, requested type and type fallen back to"),
+	[KMEM_FRAG_FAILURES] = TABLE("page.fragmentation.failures", fail_columns,
+		0, .sort = "hit,bytes",
+		.what =
+		"failed page allocations, by callsite, order, migration type and GFP flags"),
+	[KMEM_SLAB_CALLERS] = TABLE("slab.callers", slab_columns,
+		KMEM_SLAB_TABLE_CALLER, .sort = "frag,hit,bytes",
+		.user_sort = true, .what = "slab allocations, by callsite",
+		.by_default = true),
+	[KMEM_SLAB_CACHES] = TABLE("slab.caches", slab_columns,
+		KMEM_SLAB_TABLE_CACHE, .sort = "frag,hit,bytes",
+		.user_sort = true, .what = "slab allocations, by cache",
+		.by_default = true),
+	[KMEM_SLAB_ALLOCS] = TABLE("slab.allocs", slab_columns,
+		KMEM_SLAB_TABLE_ALLOC, .sort = "frag,hit,bytes",
+		.user_sort = true),
+};
+
+/* --- conditions, cells and sort keys -------------------------------- */
+
+bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)
 {
-	char buf[32];
+	bool frag_totals = c->frag_classes && c->callchains && !c->live;
 
-	kmem_json__begin_object(j);
-	kmem_json__key(j, "value");
-	kmem_json__s64(j, value);
-	kmem_json__key_string(j, "name",
-			      kmem_migtype__name(value, r->ctx->pre_v4_4, buf,
-						 sizeof(buf)));
-	kmem_json__end_object(j);
-}
-
-static void migtype(struct kmem_json *j, const struct kmem_report *r,
-		    const char *key, int value)
-{
-	kmem_json__key(j, key);
-	migtype_object(j, r, value);
-}
-
-/* The gfp value and its names, as the kernel's print format joins them. */
-static void gfp(struct kmem_json *j, const struct kmem_report *r, u64 value)
-{
-	const char *names = r->ctx->gfp_name(r->ctx->arg, value), *p;
-
-	kmem_json__key_object(j, "gfp");
-	kmem_json__key_u64(j, "value", value);
-	kmem_json__key_array(j, "names");
-	/* A value the kernel printed no names for is shown in hex: none. */
-	for (p = names; *p && strncmp(names, "0x", 2) && strcmp(names, "?");) {
-		size_t len = strcspn(p, "|");
-
-		kmem_json__string_len(j, p, len);
-		p += len + (p[len] == '|');
+	switch (when) {
+	case KMEM_NEVER:
+		return false;
+	case KMEM_IF_PAIRED:
+		return !c->sampled;
+	case KMEM_IF_PFNS:
+		return !c->pfn_is_page;
+	case KMEM_IF_PAGES:
+		return c->pfn_is_page;
+	case KMEM_IF_CPU_NODES:
+		return c->cpu_nodes;
+	case KMEM_IF_CALLCHAINS:
+		return c->callchains;
+	case KMEM_IF_CLASSES:
+		return c->frag_classes;
+	case KMEM_IF_XNODE:
+		return c->xnode;
+	case KMEM_IF_XNODE_TOTALS:
+		return c->xnode && !c->live;
+	case KMEM_IF_FRAG_TOTALS:
+		return frag_totals;
+	case KMEM_IF_FRAGMENTING:
+		return frag_totals && c->fragmenting;
+	case KMEM_IF_PID:
+		return c->task_key == KMEM_TASK_PID;
+	case KMEM_IF_COMM:
+		return c->task_key == KMEM_TASK_COMM;
+	case KMEM_IF_LIVE:
+		return c->live;
+	default:
+		return true;
 	}
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
 }
 
-static void callsite(struct kmem_json *j, const struct kmem_report *r,
-		     u64 addr)
+bool kmem_field__is_zero(const struct kmem_field *f, const void *v)
 {
-	char buf[NAME_SIZE];
-
-	kmem_json__key_object(j, "callsite");
-	kmem_json__key_string(j, "name",
-			      r->ctx->symbol(r->ctx->arg, addr, buf, sizeof(buf)));
-	kmem_json__key(j, "address");
-	kmem_json__hex(j, addr);
-	kmem_json__end_object(j);
-}
-
-/* "bytes,hit" as ["bytes", "hit"]. */
-static void sort_keys(struct kmem_json *j, const char *names)
-{
-	const char *p = names;
-
-	kmem_json__key_array(j, "sort");
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-
-		kmem_json__string_len(j, p, len);
-		p += len + (p[len] == ',');
+	switch (f->unit) {
+	case KMEM_UNIT_COUNT:
+		return !((const struct kmem_count *)v)->nr;
+	case KMEM_UNIT_PERCENT:
+		return *(const double *)v == 0.0;
+	case KMEM_UNIT_TEXT:
+		return !*(const char * const *)v || !**(const char * const *)v;
+	case KMEM_UNIT_BOOL:
+		return !*(const bool *)v;
+	case KMEM_UNIT_GROUP:
+		return false;
+	default:
+		return !*(const u64 *)v;
 	}
-	kmem_json__end_array(j);
 }
 
-static size_t rows_shown(const struct kmem_report *r, size_t nr)
+const char *kmem_column__header(const struct kmem_column *col,
+				const struct kmem_cell_ctx *ctx)
 {
-	return r->lines >= 0 && (size_t)r->lines < nr ? (size_t)r->lines : nr;
+	if (col->alt_header && kmem_report__holds(ctx, col->alt_when))
+		return col->alt_header;
+	return col->header;
 }
 
-/* --- perf_data ------------------------------------------------------- */
-
-static void perf_data(struct kmem_json *j, const struct kmem_report_trace *t)
+bool kmem_column__shown(const struct kmem_column *col,
+			const struct kmem_cell_ctx *ctx, int table)
 {
-	kmem_json__key_object(j, "perf_data");
-	kmem_json__key_string(j, "path", t->path);
-	kmem_json__key_string(j, "os_release", t->os_release);
-	if (t->hostname)
-		kmem_json__key_string(j, "hostname", t->hostname);
-	if (t->arch)
-		kmem_json__key_string(j, "arch", t->arch);
-	if (t->nr_cpus > 0)
-		kmem_json__key_u64(j, "nr_cpus", t->nr_cpus);
-	if (t->time_window)
-		kmem_json__key_string(j, "time_window", t->time_window);
-	kmem_json__key_u64(j, "nr_samples", t->nr_samples);
-	kmem_json__key_u64(j, "nr_page_events", t->nr_page_events);
-	kmem_json__key_u64(j, "nr_slab_events", t->nr_slab_events);
-	kmem_json__key_u64(j, "nr_extfrag_events", t->nr_extfrag_events);
-	kmem_json__key_u64(j, "events_lost", t->events_lost);
-	kmem_json__key_u64(j, "events_too_short", t->events_too_short);
-	kmem_json__key_u64(j, "events_out_of_order", t->events_out_of_order);
-	if (t->sampled && *t->sampled)
-		kmem_json__key_string(j, "sampled", t->sampled);
-	kmem_json__key(j, "callsites_unresolved");
-	kmem_json__bool(j, t->callsites_unresolved);
-	kmem_json__end_object(j);
+	if (!(col->tables & KMEM_TABLE_BIT(table)))
+		return false;
+	return kmem_report__holds(ctx, col->when);
 }
 
-/* --- page ------------------------------------------------------------ */
+#define VALUE(row, offset, type) \
+	(*(const type *)((const char *)(row) + (offset)))
 
-static void allocated_only(struct kmem_json *j, const struct kmem_lifetime *l)
+/* A name the context gives, copied into @buf unless it is @buf. */
+static void name_cell(const char *name, char *buf, size_t size)
 {
-	struct kmem_count unfreed = kmem_lifetime__unfreed(l);
-
-	kmem_json__key_object(j, "allocated_only");
-	kmem_json__key_u64(j, "count", unfreed.nr);
-	kmem_json__key_u64(j, "bytes", unfreed.bytes);
-	count(j, "still_live", &l->live);
-	count(j, "allocated_again", &l->dropped);
-	kmem_json__end_object(j);
+	if (name != buf)
+		snprintf(buf, size, "%s", name ?: "");
 }
 
-static void page_summary(struct kmem_json *j, const struct kmem_page_summary *s)
+/* "12,345,678/32": a total and its size, or its mean per allocation. */
+static void total_per(u64 total, u64 per, char *buf, size_t size)
 {
-	kmem_json__key_object(j, "summary");
-	count(j, "allocated_freed", &s->life.freed);
-	allocated_only(j, &s->life);
-	count(j, "freed_only", &s->free_only);
-	count(j, "failures", &s->fail);
-	count(j, "total_allocations", &s->alloc);
-	count(j, "total_frees", &s->free);
-	kmem_json__key_u64(j, "frees_of_another_order", s->free_order_differs);
-	kmem_json__key_u64(j, "unknown_migration_types", s->bad_migtype);
-	kmem_json__key_u64(j, "ignored_bad_order", s->bad_order);
-	kmem_json__end_object(j);
+	char digits[32];
+
+	snprintf(buf, size, "%s/%" PRIu64,
+		 kmem_commas(total, digits, sizeof(digits)), per);
 }
 
-static void grid_columns(struct kmem_json *j, const struct kmem_report *r)
+void kmem_column__cell(const struct kmem_column *col,
+		       const struct kmem_cell_ctx *ctx, const void *row,
+		       char *buf, size_t size)
 {
-	int col, mt;
+	u64 v, per;
 
-	kmem_json__key_array(j, "columns");
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
-		kmem_json__begin_object(j);
-		kmem_json__key_string(j, "name", column_names[col]);
-		kmem_json__key_array(j, "types");
-		for (mt = 0; mt < KNOWN_MIGTYPES; mt++) {
-			if (kmem_migtype__column(mt, r->ctx->pre_v4_4) == (unsigned int)col)
-				migtype_object(j, r, mt);
+	if (col->cell)
+		return col->cell(col, ctx, row, buf, size);
+	v = col->kind == KMEM_CELL_ORDER || col->kind == KMEM_CELL_MIGTYPE ||
+	    col->kind == KMEM_CELL_PID || col->kind == KMEM_CELL_COMM ||
+	    col->kind == KMEM_CELL_STRING ? 0 : VALUE(row, col->offset, u64);
+	switch (col->kind) {
+	case KMEM_CELL_PAGES:
+		total_per(v, ctx->page_size << VALUE(row, col->offset2, int),
+			  buf, size);
+		break;
+	case KMEM_CELL_MEAN:
+		per = VALUE(row, col->offset2, u64);
+		total_per(v, per ? v / per : 0, buf, size);
+		break;
+	case KMEM_CELL_ORDER:
+		snprintf(buf, size, "%d", VALUE(row, col->offset, int));
+		break;
+	case KMEM_CELL_PFN:
+	case KMEM_CELL_HEX:
+		snprintf(buf, size, "%#" PRIx64, v);
+		break;
+	case KMEM_CELL_MIGTYPE:
+		name_cell(kmem_migtype__name(VALUE(row, col->offset, int),
+					     ctx->pre_v4_4, buf, size),
+			  buf, size);
+		break;
+	case KMEM_CELL_GFP:
+		name_cell(ctx->gfp_name(ctx->arg, v), buf, size);
+		break;
+	case KMEM_CELL_CALLSITE:
+		name_cell(ctx->callsite_name(ctx->arg, v, buf, size), buf, size);
+		break;
+	case KMEM_CELL_PID:
+		snprintf(buf, size, "%u", VALUE(row, col->offset, u32));
+		break;
+	case KMEM_CELL_COMM:
+		name_cell(ctx->comm_name(ctx->arg, VALUE(row, col->offset, u32)),
+			  buf, size);
+		break;
+	case KMEM_CELL_STRING:
+		name_cell(VALUE(row, col->offset, const char *), buf, size);
+		break;
+	case KMEM_CELL_WASTE:
+		snprintf(buf, size, "%7.3f%%",
+			 kmem_sort__waste(v, VALUE(row, col->offset2, u64)));
+		break;
+	case KMEM_CELL_COUNT:
+	case KMEM_CELL_U64:
+	default:
+		kmem_commas(v, buf, size);
+		break;
+	}
+}
+
+/* How a column sorts: amounts largest first, names smallest first. */
+static struct kmem_sort_key sort_key(const struct kmem_column *col)
+{
+	struct kmem_sort_key key = {
+		.offset = col->offset,
+		.offset2 = col->offset2,
+		.kind = KMEM_SORT_U64,
+		.descending = true,
+	};
+
+	switch (col->kind) {
+	case KMEM_CELL_ORDER:
+		key.kind = KMEM_SORT_U32;
+		break;
+	case KMEM_CELL_MIGTYPE:
+	case KMEM_CELL_PID:
+	case KMEM_CELL_COMM:
+		key.kind = KMEM_SORT_U32;
+		key.descending = false;
+		break;
+	case KMEM_CELL_PFN:
+	case KMEM_CELL_HEX:
+	case KMEM_CELL_GFP:
+	case KMEM_CELL_CALLSITE:
+		key.descending = false;
+		break;
+	case KMEM_CELL_STRING:
+		key.kind = KMEM_SORT_STRING;
+		key.descending = false;
+		break;
+	case KMEM_CELL_WASTE:
+		key.kind = KMEM_SORT_WASTE;
+		break;
+	default:
+		break;
+	}
+	return key;
+}
+
+static bool is_named(const char *name, const char *str, size_t len)
+{
+	return name && strlen(name) == len && !strncmp(name, str, len);
+}
+
+const struct kmem_column *kmem_table__column(const struct kmem_table *t,
+					     const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cols; i++) {
+		const struct kmem_column *col = &t->cols[i];
+
+		if (is_named(col->key, key, len) || is_named(col->alias, key, len))
+			return col;
+	}
+	return NULL;
+}
+
+int kmem_table__parse_sort(const struct kmem_table *t, const char *str,
+			   struct kmem_sort_key *keys, char *bad,
+			   size_t bad_size)
+{
+	int nr = 0;
+
+	while (str && *str) {
+		size_t len = strcspn(str, ",");
+		const struct kmem_column *col = kmem_table__column(t, str, len);
+
+		if (nr == KMEM_MAX_SORT_KEYS)
+			return -E2BIG;
+		if (!col) {
+			snprintf(bad, bad_size, "%.*s", (int)len, str);
+			return -EINVAL;
 		}
-		kmem_json__end_array(j);
-		kmem_json__end_object(j);
+		keys[nr++] = sort_key(col);
+		str += len;
+		if (*str == ',')
+			str++;
 	}
-	kmem_json__end_array(j);
+	return nr;
 }
 
-static void grid(struct kmem_json *j, const struct kmem_report *r)
+const char *kmem_table__keys(const struct kmem_table *t, char *buf,
+			     size_t size)
 {
-	int order, col, orders = kmem_page__grid_orders(r->kp);
+	size_t i, n = 0;
 
-	kmem_json__key_object(j, "grid");
-	grid_columns(j, r);
-	kmem_json__key_array(j, "rows");
-	for (order = 0; order < orders; order++) {
-		kmem_json__begin_object(j);
-		kmem_json__key_u64(j, "order", order);
-		kmem_json__key_array(j, "counts");
-		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-			kmem_json__u64(j, kmem_page__grid(r->kp, order, col));
-		kmem_json__end_array(j);
-		kmem_json__end_object(j);
-	}
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
-}
+	buf[0] = '\0';
+	for (i = 0; i < t->nr_cols && n < size; i++) {
+		const struct kmem_column *col = &t->cols[i];
 
-static const char *cross_node_status(const struct kmem_report *r)
-{
-	const struct kmem_trace_info *info = kmem_decoder__info(r->dec);
-
-	if (info->topology_corrupt)
-		return "corrupt_topology";
-	if (!info->nr_nodes || !info->has_mem2node)
-		return "no_topology";
-	if (kmem_decoder__nr_trace_nodes(r->dec) == 1)
-		return "one_node";
-	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
-		return "too_many_nodes";
-	return "analysed";
-}
-
-static void node_matrix(struct kmem_json *j, const struct kmem_report *r)
-{
-	int from, to, nr = kmem_decoder__info(r->dec)->nr_nodes;
-
-	kmem_json__key_array(j, "nodes");
-	for (from = 0; from < nr; from++)
-		if (kmem_decoder__has_node(r->dec, from))
-			kmem_json__u64(j, from);
-	kmem_json__end_array(j);
-	kmem_json__key_array(j, "matrix");
-	for (from = 0; from < nr; from++) {
-		if (!kmem_decoder__has_node(r->dec, from))
+		if (!col->key)
 			continue;
-		kmem_json__begin_array(j);
-		for (to = 0; to < nr; to++)
-			if (kmem_decoder__has_node(r->dec, to))
-				kmem_json__u64(j, kmem_page__node_matrix(r->kp,
-									 from, to));
-		kmem_json__end_array(j);
+		n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+			      col->key);
 	}
-	kmem_json__end_array(j);
+	return buf;
 }
 
-static void cross_node(struct kmem_json *j, const struct kmem_report *r)
+int kmem_sort__task_key(const char *str, enum kmem_task_key *key)
 {
-	const struct kmem_page_summary *s = kmem_page__summary(r->kp);
-	const char *status = cross_node_status(r);
+	bool pid = false, comm = false;
 
-	kmem_json__key_object(j, "cross_node");
-	kmem_json__key_string(j, "status", status);
-	kmem_json__key_u64(j, "nr_nodes", kmem_decoder__nr_trace_nodes(r->dec));
-	if (!strcmp(status, "analysed")) {
-		node_matrix(j, r);
-		if (r->ctx->pfn_is_page) {
-			kmem_json__key(j, "allocations_remote");
-			kmem_json__null(j);
-			kmem_json__key(j, "frees_remote");
-			kmem_json__null(j);
-		} else {
-			count(j, "allocations_remote", &s->alloc_remote);
-			count(j, "frees_remote", &s->free_remote);
-		}
-		count(j, "freed_on_other_node", &s->free_other_node);
+	while (str && *str) {
+		size_t len = strcspn(str, ",");
+
+		pid |= is_named("pid", str, len);
+		comm |= is_named("comm", str, len);
+		str += len + (str[len] == ',');
 	}
-	kmem_json__end_object(j);
-}
-
-static void page_row(struct kmem_json *j, const struct kmem_report *r,
-		     const struct kmem_page_row *row, bool per_pfn)
-{
-	kmem_json__begin_object(j);
-	if (per_pfn && r->ctx->pfn_is_page) {
-		kmem_json__key(j, "page");
-		kmem_json__hex(j, row->pfn);
-	} else if (per_pfn) {
-		kmem_json__key_u64(j, "pfn", row->pfn);
-	}
-	if (r->ctx->callchains)
-		callsite(j, r, row->callsite);
-	if (r->ctx->task_key == KMEM_TASK_PID)
-		kmem_json__key_u64(j, "pid", row->task);
-	else if (r->ctx->task_key == KMEM_TASK_COMM)
-		kmem_json__key_string(j, "comm",
-				      r->ctx->comm_name(r->ctx->arg, row->task));
-	kmem_json__key_u64(j, "order", row->order);
-	migtype(j, r, "migration_type", row->migtype);
-	gfp(j, r, row->gfp);
-	kmem_json__key_u64(j, "hits", row->hits);
-	kmem_json__key_u64(j, "bytes", row->bytes);
-	kmem_json__key_u64(j, "freed", r->ctx->live ? 0 : row->freed);
-	if (r->ctx->xnode)
-		kmem_json__key_u64(j, "freed_remote",
-				   r->ctx->live ? 0 : row->xnode_frees);
-	if (r->ctx->frag_classes && r->ctx->callchains && !r->ctx->live)
-		kmem_json__key_u64(j, "fragmenting", row->fragmenting);
-	kmem_json__end_object(j);
-}
-
-static int page_table(struct kmem_json *j, const struct kmem_report *r,
-		      const char *key, enum kmem_page_table table)
-{
-	const struct kmem_report_sort *sort = &r->page_sort;
-	struct kmem_page_row **rows;
-	size_t nr, i, shown;
-
-	rows = kmem_page__rows(r->kp, table, sort->keys, sort->nr_keys, &nr);
-	if (!rows)
-		return -ENOMEM;
-	shown = rows_shown(r, nr);
-	kmem_json__key_object(j, key);
-	sort_keys(j, sort->names);
-	kmem_json__key_u64(j, "nr_rows", nr);
-	kmem_json__key_array(j, "rows");
-	for (i = 0; i < shown; i++)
-		page_row(j, r, rows[i], table == KMEM_PAGE_TABLE_ALLOC);
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
+	if (pid && comm)
+		return -EINVAL;
+	*key = pid ? KMEM_TASK_PID : comm ? KMEM_TASK_COMM : KMEM_TASK_NONE;
 	return 0;
-}
-
-/* --- fragmentation --------------------------------------------------- */
-
-static void frag_classes(struct kmem_json *j, const u64 *classes)
-{
-	kmem_json__key_u64(j, "claimed", classes[KMEM_FRAG_CLAIMED]);
-	kmem_json__key_u64(j, "converted", classes[KMEM_FRAG_CONVERTED]);
-	kmem_json__key_u64(j, "polluted", classes[KMEM_FRAG_POLLUTED]);
-}
-
-/* The first migration type of a grid column, to name a matrix cell. */
-static int column_type(const struct kmem_report *r, int col)
-{
-	int mt;
-
-	for (mt = 0; mt < KNOWN_MIGTYPES; mt++)
-		if (kmem_migtype__column(mt, r->ctx->pre_v4_4) == (unsigned int)col)
-			return mt;
-	return KNOWN_MIGTYPES;
-}
-
-static void frag_matrix(struct kmem_json *j, const struct kmem_report *r,
-			bool classes)
-{
-	int req, fb;
-
-	kmem_json__key_array(j, "matrix");
-	for (req = 0; req < KMEM_NR_MIGTYPE_COLUMNS; req++) {
-		for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++) {
-			const struct kmem_frag_cell *cell =
-				kmem_frag__cell(r->kf, req, fb);
-			struct kmem_count c = {
-				.nr = cell->fallbacks,
-				.bytes = cell->bytes,
-			};
-
-			if (!cell->fallbacks)
-				continue;
-			kmem_json__begin_object(j);
-			migtype(j, r, "requested", column_type(r, req));
-			migtype(j, r, "fallback", column_type(r, fb));
-			count(j, "fallbacks", &c);
-			if (classes)
-				frag_classes(j, cell->classes);
-			kmem_json__end_object(j);
-		}
-	}
-	kmem_json__end_array(j);
-}
-
-static int frag_callers(struct kmem_json *j, const struct kmem_report *r,
-			bool classes)
-{
-	struct kmem_frag_row **rows;
-	size_t nr, i, shown;
-
-	rows = kmem_frag__rows(r->kf, NULL, 0, &nr);
-	if (!rows)
-		return -ENOMEM;
-	shown = rows_shown(r, nr);
-	kmem_json__key_object(j, "callers");
-	sort_keys(j, classes ? "frag,hit" : "hit");
-	kmem_json__key_u64(j, "nr_rows", nr);
-	kmem_json__key_array(j, "rows");
-	for (i = 0; i < shown; i++) {
-		kmem_json__begin_object(j);
-		callsite(j, r, rows[i]->callsite);
-		migtype(j, r, "requested", rows[i]->alloc_migtype);
-		migtype(j, r, "fallback", rows[i]->fallback_migtype);
-		count(j, "fallbacks", &rows[i]->fallbacks);
-		if (classes)
-			frag_classes(j, rows[i]->classes);
-		kmem_json__end_object(j);
-	}
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
-	return 0;
-}
-
-static void mixed_pageblocks(struct kmem_json *j,
-			     const struct kmem_frag_summary *s)
-{
-	int col;
-
-	kmem_json__key_object(j, "mixed_pageblocks");
-	kmem_json__key_u64(j, "touched", s->blocks.allocated);
-	kmem_json__key_u64(j, "unmovable_or_reclaimable",
-			   s->blocks.unmovable_or_reclaimable);
-	kmem_json__key_u64(j, "fallback_only", s->blocks.fallback_only);
-	kmem_json__key_u64(j, "mixed", s->blocks.mixed);
-	kmem_json__key_array(j, "by_column");
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		kmem_json__u64(j, s->blocks.by_column[col]);
-	kmem_json__end_array(j);
-	kmem_json__key_array(j, "bytes_by_column");
-	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		kmem_json__u64(j, s->alloc[col].bytes);
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
-}
-
-static int frag_failures(struct kmem_json *j, const struct kmem_report *r)
-{
-	struct kmem_frag_fail_row **rows;
-	size_t nr, i, shown;
-
-	rows = kmem_frag__fail_rows(r->kf, NULL, 0, &nr);
-	if (!rows)
-		return -ENOMEM;
-	shown = rows_shown(r, nr);
-	kmem_json__key_object(j, "failures");
-	sort_keys(j, "hit,bytes");
-	kmem_json__key_u64(j, "nr_rows", nr);
-	kmem_json__key_array(j, "rows");
-	for (i = 0; i < shown; i++) {
-		kmem_json__begin_object(j);
-		if (r->ctx->callchains)
-			callsite(j, r, rows[i]->callsite);
-		kmem_json__key_u64(j, "order", rows[i]->order);
-		migtype(j, r, "migration_type", rows[i]->migtype);
-		gfp(j, r, rows[i]->gfp);
-		kmem_json__key_u64(j, "hits", rows[i]->asked.nr);
-		kmem_json__key_u64(j, "bytes", rows[i]->asked.bytes);
-		kmem_json__end_object(j);
-	}
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
-	return 0;
-}
-
-static int fragmentation(struct kmem_json *j, const struct kmem_report *r)
-{
-	const struct kmem_trace_info *info = kmem_decoder__info(r->dec);
-	const struct kmem_frag_summary *s;
-	bool classes;
-	int err;
-
-	kmem_json__key_object(j, "fragmentation");
-	if (!info->has_extfrag) {
-		kmem_json__key_string(j, "status", "not_recorded");
-		kmem_json__end_object(j);
-		return 0;
-	}
-	err = kmem_frag__finish(r->kf);
-	if (err)
-		return err;
-	s = kmem_frag__summary(r->kf);
-	classes = kmem_frag__has_classes(r->kf);
-	kmem_json__key_string(j, "status", "analysed");
-	kmem_json__key(j, "pageblock_order");
-	if (classes)
-		kmem_json__u64(j, info->pageblock_order);
-	else
-		kmem_json__null(j);
-	count(j, "fallbacks", &s->fallbacks);
-	if (classes) {
-		kmem_json__key_object(j, "classes");
-		count(j, "claimed", &s->classes[KMEM_FRAG_CLAIMED]);
-		count(j, "converted", &s->classes[KMEM_FRAG_CONVERTED]);
-		count(j, "polluted", &s->classes[KMEM_FRAG_POLLUTED]);
-		kmem_json__end_object(j);
-	}
-	count(j, "severe", &s->severe);
-	kmem_json__key_u64(j, "ignored_events", s->bad_fallbacks);
-	frag_matrix(j, r, classes);
-	err = frag_callers(j, r, classes);
-	if (!err && classes)
-		mixed_pageblocks(j, s);
-	if (!err)
-		err = frag_failures(j, r);
-	kmem_json__end_object(j);
-	return err;
-}
-
-static void interval_row(struct kmem_json *j, const struct kmem_report *r,
-			 const struct kmem_interval_row *row)
-{
-	size_t i;
-
-	kmem_json__begin_object(j);
-	kmem_json__key_u64(j, "start_ns", row->start);
-	count(j, "allocations", &row->alloc);
-	count(j, "frees", &row->free);
-	count(j, "failures", &row->fail);
-	kmem_json__key_u64(j, "live_bytes", row->live_bytes);
-	if (r->ctx->xnode)
-		count(j, "freed_on_other_node", &row->free_other_node);
-	if (r->ctx->frag_classes) {
-		count(j, "fallbacks", &row->fallbacks);
-		count(j, "claimed", &row->classes[KMEM_FRAG_CLAIMED]);
-		count(j, "converted", &row->classes[KMEM_FRAG_CONVERTED]);
-		count(j, "polluted", &row->classes[KMEM_FRAG_POLLUTED]);
-	}
-	if (r->caller) {
-		kmem_json__key_array(j, "callers");
-		for (i = 0; i < row->nr_callers; i++) {
-			kmem_json__begin_object(j);
-			if (r->ctx->callchains)
-				callsite(j, r, row->callers[i].callsite);
-			kmem_json__key_u64(j, "hits", row->callers[i].alloc.nr);
-			kmem_json__key_u64(j, "bytes", row->callers[i].alloc.bytes);
-			kmem_json__end_object(j);
-		}
-		kmem_json__end_array(j);
-	}
-	kmem_json__end_object(j);
-}
-
-/* -I: the page analysis in intervals of trace time. */
-static void intervals(struct kmem_json *j, const struct kmem_report *r)
-{
-	size_t i;
-
-	kmem_json__key_object(j, "intervals");
-	kmem_json__key_u64(j, "length_ns", kmem_interval__length(r->iv));
-	kmem_json__key_array(j, "rows");
-	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
-		interval_row(j, r, kmem_interval__row(r->iv, i));
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
-}
-
-static int page(struct kmem_json *j, const struct kmem_report *r)
-{
-	int err = 0;
-
-	kmem_page__finish(r->kp);
-	kmem_json__key_object(j, "page");
-	kmem_json__key_u64(j, "page_size", r->ctx->page_size);
-	kmem_json__key(j, "live");
-	kmem_json__bool(j, r->ctx->live);
-	page_summary(j, kmem_page__summary(r->kp));
-	grid(j, r);
-	cross_node(j, r);
-	if (r->caller || !r->alloc)
-		err = page_table(j, r, "callers", KMEM_PAGE_TABLE_CALLER);
-	if (!err && r->alloc)
-		err = page_table(j, r, "allocs", KMEM_PAGE_TABLE_ALLOC);
-	if (!err)
-		err = fragmentation(j, r);
-	if (!err && r->iv)
-		intervals(j, r);
-	kmem_json__end_object(j);
-	return err;
-}
-
-/* --- slab ------------------------------------------------------------ */
-
-static void slab_summary(struct kmem_json *j, const struct kmem_report *r,
-			 const struct kmem_slab_summary *s)
-{
-	u64 wasted = s->alloc.bytes > s->bytes_req ?
-		     s->alloc.bytes - s->bytes_req : 0;
-
-	kmem_json__key_object(j, "summary");
-	count(j, "total_allocations", &s->alloc);
-	kmem_json__key_u64(j, "bytes_requested", s->bytes_req);
-	kmem_json__key_u64(j, "wasted_bytes", wasted);
-	count(j, "allocated_freed", &s->life.freed);
-	allocated_only(j, &s->life);
-	kmem_json__key_object(j, "frees");
-	kmem_json__key_u64(j, "total", s->free);
-	kmem_json__key_u64(j, "unknown_pointers", s->free_unknown);
-	kmem_json__key_u64(j, "repeated", s->free_again);
-	kmem_json__key_u64(j, "null", s->free_null);
-	kmem_json__end_object(j);
-	count(j, "failures", &s->fail);
-	kmem_json__key_u64(j, "zero_size", s->zero_size.nr);
-	count(j, "pingpong", &s->pingpong);
-	if (kmem_decoder__info(r->dec)->has_cpu_nodes) {
-		count(j, "cross_node", &s->xnode);
-	} else {
-		kmem_json__key(j, "cross_node");
-		kmem_json__null(j);
-	}
-	kmem_json__end_object(j);
-}
-
-static void slab_row(struct kmem_json *j, const struct kmem_report *r,
-		     const struct kmem_slab_row *row,
-		     enum kmem_slab_table table)
-{
-	kmem_json__begin_object(j);
-	if (table == KMEM_SLAB_TABLE_ALLOC) {
-		kmem_json__key(j, "ptr");
-		kmem_json__hex(j, row->ptr);
-	}
-	if (table == KMEM_SLAB_TABLE_CACHE)
-		kmem_json__key_string(j, "cache", row->cache ?: "");
-	else
-		callsite(j, r, row->callsite);
-	kmem_json__key_u64(j, "hits", row->hits);
-	kmem_json__key_u64(j, "bytes_alloc", row->bytes_alloc);
-	kmem_json__key_u64(j, "bytes_req", row->bytes_req);
-	kmem_json__key_u64(j, "freed", row->freed);
-	kmem_json__key_u64(j, "pingpong", row->pingpong);
-	kmem_json__end_object(j);
-}
-
-static int slab_table(struct kmem_json *j, const struct kmem_report *r,
-		      const char *key, enum kmem_slab_table table)
-{
-	const struct kmem_report_sort *sort = &r->slab_sort;
-	struct kmem_slab_row **rows;
-	size_t nr, i, shown;
-
-	rows = kmem_slab__rows(r->ks, table, sort->keys, sort->nr_keys, &nr);
-	if (!rows)
-		return -ENOMEM;
-	shown = rows_shown(r, nr);
-	kmem_json__key_object(j, key);
-	sort_keys(j, sort->names);
-	kmem_json__key_u64(j, "nr_rows", nr);
-	kmem_json__key_array(j, "rows");
-	for (i = 0; i < shown; i++)
-		slab_row(j, r, rows[i], table);
-	kmem_json__end_array(j);
-	kmem_json__end_object(j);
-	return 0;
-}
-
-static int slab(struct kmem_json *j, const struct kmem_report *r)
-{
-	int err = 0;
-
-	kmem_slab__finish(r->ks);
-	kmem_json__key_object(j, "slab");
-	slab_summary(j, r, kmem_slab__summary(r->ks));
-	if (r->caller || !r->alloc) {
-		err = slab_table(j, r, "callers", KMEM_SLAB_TABLE_CALLER);
-		if (!err)
-			err = slab_table(j, r, "caches", KMEM_SLAB_TABLE_CACHE);
-	}
-	if (!err && r->alloc)
-		err = slab_table(j, r, "allocs", KMEM_SLAB_TABLE_ALLOC);
-	kmem_json__end_object(j);
-	return err;
-}
-
-static void set_fragmenting(struct kmem_page_row *row, void *arg)
-{
-	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
-}
-
-int kmem_report__prepare(const struct kmem_report *r)
-{
-	int err = 0;
-
-	if (r->ks)
-		kmem_slab__finish(r->ks);
-	if (!r->kp)
-		return 0;
-	kmem_page__finish(r->kp);
-	if (r->kf)
-		err = kmem_frag__finish(r->kf);
-	if (!err && r->kf && kmem_decoder__info(r->dec)->has_extfrag) {
-		kmem_page__walk_rows(r->kp, KMEM_PAGE_TABLE_CALLER,
-				     set_fragmenting, r->kf);
-		kmem_page__walk_rows(r->kp, KMEM_PAGE_TABLE_ALLOC,
-				     set_fragmenting, r->kf);
-	}
-	return err;
-}
-
-/* The document, to a writer or a visitor. */
-static int document(struct kmem_json *j, const struct kmem_report *r)
-{
-	int err = 0;
-
-	if (!j)
-		return -ENOMEM;
-	kmem_json__begin_object(j);
-	kmem_json__key_u64(j, "schema", KMEM_REPORT_SCHEMA);
-	perf_data(j, &r->trace);
-	if (r->kp)
-		err = page(j, r);
-	if (!err && r->ks)
-		err = slab(j, r);
-	kmem_json__end_object(j);
-	if (!err)
-		err = kmem_json__finish(j);
-	kmem_json__delete(j);
-	return err;
-}
-
-int kmem_report__json(const struct kmem_report *r, FILE *fp)
-{
-	return document(kmem_json__new(fp), r);
-}
-
-int kmem_report__visit(const struct kmem_report *r, kmem_json_visit_fn fn,
-		       void *arg)
-{
-	return document(kmem_json__new_visitor(fn, arg), r);
 }

@@ -27,7 +27,6 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "machine.h"
-#include "print-diff.h"
 #include "print-map.h"
 #include "read-callsite.h"
 #include "read-queue.h"
@@ -50,6 +49,11 @@ struct kmem_run {
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	struct kmem_run_stats		stats;
+	/* The report, settled by kmem_run__finish(). */
+	struct kmem_cell_ctx		ctx;
+	struct kmem_report_table	tables[KMEM_NR_TABLES];
+	bool				has_node[KMEM_PAGE_MAX_NODES];
+	char				sort_names[KMEM_NR_TABLES][64];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
 };
@@ -324,6 +328,8 @@ void kmem_run__lost(struct kmem_run *run, u64 nr)
 	run->stats.nr_lost += nr;
 }
 
+static int settle_report(struct kmem_run *run);
+
 int kmem_run__finish(struct kmem_run *run, int read_err)
 {
 	int err = read_err;
@@ -334,7 +340,7 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
 		err = kmem_interval__finish(run->iv, kmem_page__summary(run->kp),
 					    kmem_frag__summary(run->kf));
 	run->stats.nr_queue_bounds = kmem_queue__nr_half_flushes(run->queue);
-	return err;
+	return err ?: settle_report(run);
 }
 
 /* --- setting up ----------------------------------------------------- */
@@ -574,32 +580,32 @@ static const char *frame_name(u64 ip, void *arg)
 	return strncmp(run->frame, "0x", 2) ? run->frame : NULL;
 }
 
-static u64 fragmenting_fallbacks(struct kmem_run *run)
+/* Has the trace nodes that memory can cross between? */
+static bool crosses_nodes(const struct kmem_run *run)
 {
-	const struct kmem_frag_summary *s;
-
-	if (!run->kf)
-		return 0;
-	s = kmem_frag__summary(run->kf);
-	return s->classes[KMEM_FRAG_CONVERTED].nr +
-	       s->classes[KMEM_FRAG_POLLUTED].nr;
+	return kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
+	       run->info->has_mem2node &&
+	       run->info->nr_nodes <= KMEM_PAGE_MAX_NODES;
 }
 
 static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 {
 	const struct kmem_trace_info *info = run->info;
+	bool pageblocks = run->kf && kmem_frag__has_classes(run->kf);
 
 	return (struct kmem_cell_ctx){
 		.page_size = info->page_size,
 		.pre_v4_4 = info->pre_v4_4,
 		.pfn_is_page = info->pfn_is_page,
 		.live = run->config.live,
-		.xnode = kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
-			 info->has_mem2node &&
-			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
+		.sampled = info->sampled[0],
+		.xnode = crosses_nodes(run),
+		.cpu_nodes = info->has_cpu_nodes,
 		.callchains = info->has_callchains,
-		.frag_classes = info->has_extfrag && kmem_frag__has_classes(run->kf),
-		.fragmenting = fragmenting_fallbacks(run) > 0,
+		.pageblocks = pageblocks,
+		.frag_classes = info->has_extfrag && pageblocks,
+		.fragmenting = run->kf &&
+			       kmem_frag__summary(run->kf)->fragmenting.nr,
 		.task_key = run->config.tasks.key,
 		.gfp_name = gfp_name,
 		.symbol = symbol_name,
@@ -609,17 +615,162 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 	};
 }
 
-static struct kmem_report_trace report_trace(struct kmem_run *run)
+static void set_fragmenting(struct kmem_page_row *row, void *arg)
+{
+	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
+}
+
+/* A table's own keys, those of its columns the trace has. */
+static const char *shown_keys(struct kmem_run *run, enum kmem_report_table_id id)
+{
+	const struct kmem_table *t = &kmem_tables[id];
+	char *buf = run->sort_names[id];
+	size_t n = 0, size = sizeof(run->sort_names[id]);
+	const char *p;
+
+	buf[0] = '\0';
+	for (p = t->sort; *p && n < size;) {
+		size_t len = strcspn(p, ",");
+		const struct kmem_column *col = kmem_table__column(t, p, len);
+
+		if (col && kmem_report__holds(&run->ctx, col->when))
+			n += snprintf(buf + n, size - n, "%s%.*s", n ? "," : "",
+				      (int)len, p);
+		p += len + (p[len] == ',');
+	}
+	return buf;
+}
+
+/* The rows of a table, sorted by -s, or by the table's own keys. */
+static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
+		      const struct kmem_report_sort *sort)
+{
+	const struct kmem_table *desc = &kmem_tables[id];
+	struct kmem_report_table *t = &run->tables[id];
+	struct kmem_sort_key own[KMEM_MAX_SORT_KEYS];
+	const struct kmem_sort_key *keys = own;
+	char bad[32];
+	int nr_keys;
+
+	if (sort) {
+		keys = sort->keys;
+		nr_keys = sort->nr_keys;
+		t->sort = sort->names;
+	} else {
+		nr_keys = kmem_table__parse_sort(desc, desc->sort, own, bad,
+						 sizeof(bad));
+		t->sort = shown_keys(run, id);
+	}
+	switch (id) {
+	case KMEM_PAGE_CALLERS:
+	case KMEM_PAGE_ALLOCS:
+		t->rows = (void **)kmem_page__rows(run->kp, desc->bit, keys,
+						   nr_keys, &t->nr);
+		break;
+	case KMEM_FRAG_CALLERS:
+		t->rows = (void **)kmem_frag__rows(run->kf, keys, nr_keys,
+						   &t->nr);
+		break;
+	case KMEM_FRAG_FAILURES:
+		t->rows = (void **)kmem_frag__fail_rows(run->kf, keys, nr_keys,
+							&t->nr);
+		break;
+	case KMEM_SLAB_CALLERS:
+	case KMEM_SLAB_CACHES:
+	case KMEM_SLAB_ALLOCS:
+		t->rows = (void **)kmem_slab__rows(run->ks, desc->bit, keys,
+						   nr_keys, &t->nr);
+		break;
+	case KMEM_NR_TABLES:
+	default:
+		return -EINVAL;
+	}
+	return t->rows ? 0 : -ENOMEM;
+}
+
+static int settle_page(struct kmem_run *run)
+{
+	const struct kmem_run_config *c = &run->config;
+	int err;
+
+	kmem_page__finish(run->kp);
+	err = kmem_frag__finish(run->kf);
+	if (!err && run->info->has_extfrag) {
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
+				     set_fragmenting, run->kf);
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC,
+				     set_fragmenting, run->kf);
+	}
+	run->ctx = cell_ctx(run);
+	if (!err && (c->caller || !c->alloc))
+		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
+	if (!err && c->alloc)
+		err = sort_table(run, KMEM_PAGE_ALLOCS, &c->page_sort);
+	if (!err)
+		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
+	if (!err)
+		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
+	return err;
+}
+
+static int settle_slab(struct kmem_run *run)
+{
+	const struct kmem_run_config *c = &run->config;
+	int err = 0;
+
+	kmem_slab__finish(run->ks);
+	if (c->caller || !c->alloc) {
+		err = sort_table(run, KMEM_SLAB_CALLERS, &c->slab_sort);
+		if (!err)
+			err = sort_table(run, KMEM_SLAB_CACHES, &c->slab_sort);
+	}
+	if (!err && c->alloc)
+		err = sort_table(run, KMEM_SLAB_ALLOCS, &c->slab_sort);
+	return err;
+}
+
+/* Every analysis finished and joined, the tables sorted. */
+static int settle_report(struct kmem_run *run)
+{
+	int node, err = 0;
+
+	run->ctx = cell_ctx(run);
+	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
+		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
+	if (run->ks)
+		err = settle_slab(run);
+	if (!err && run->kp)
+		err = settle_page(run);
+	return err;
+}
+
+static const char *cross_node_status(const struct kmem_run *run)
+{
+	const struct kmem_trace_info *info = run->info;
+
+	if (info->topology_corrupt)
+		return "corrupt_topology";
+	if (!info->nr_nodes || !info->has_mem2node)
+		return "no_topology";
+	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
+		return "one_node";
+	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
+		return "too_many_nodes";
+	return "analysed";
+}
+
+static struct kmem_report_trace report_trace(const struct kmem_run *run)
 {
 	const struct perf_env *env = &run->session->header.env;
 	const u64 *nr = run->stats.nr_of_kind;
+	const struct kmem_trace_info *info = run->info;
 
 	return (struct kmem_report_trace){
 		.path = run->config.path,
 		.os_release = env->os_release,
 		.hostname = env->hostname,
 		.arch = env->arch,
-		.nr_cpus = env->nr_cpus_avail,
+		.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 0,
 		.time_window = run->config.time_window,
 		.nr_samples = run->stats.nr_events,
 		.nr_page_events = nr[KMEM_EVENT_PAGE_ALLOC] +
@@ -632,50 +783,39 @@ static struct kmem_report_trace report_trace(struct kmem_run *run)
 		.events_out_of_order = kmem_queue__nr_late(run->queue),
 		.callsites_unresolved = run->resolver &&
 			callsite_resolver__named_none(run->resolver),
-		.sampled = run->info->sampled,
+		.sampled = info->sampled,
+		.page_size = info->page_size,
+		.live = run->config.live,
+		.cross_node = cross_node_status(run),
+		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
+		.fragmentation = info->has_extfrag ? "analysed" : "not_recorded",
+		.pageblock_order = info->pageblock_order,
+		.pageblock_why = info->pageblock_why,
 	};
 }
 
-void kmem_run__report(struct kmem_run *run, struct kmem_report *r,
-		      struct kmem_cell_ctx *ctx)
+void kmem_run__report(const struct kmem_run *run, struct kmem_report *r)
 {
-	const struct kmem_run_config *c = &run->config;
-
-	*ctx = cell_ctx(run);
 	*r = (struct kmem_report){
 		.trace = report_trace(run),
-		.ctx = ctx,
-		.dec = run->dec,
+		.ctx = &run->ctx,
 		.kp = run->kp,
 		.kf = run->kf,
-		.ks = run->ks,
 		.iv = run->iv,
-		.caller = c->caller,
-		.alloc = c->alloc,
-		.lines = c->lines,
-		.page_sort = c->page_sort,
-		.slab_sort = c->slab_sort,
+		.slab = run->ks,
+		.has_node = run->has_node,
+		.nr_node_ids = run->info->nr_nodes,
+		.caller = run->config.caller,
+		.lines = run->config.lines,
 	};
-}
-
-int kmem_run__add_to_diff(struct kmem_run *run, struct kmem_diff *d,
-			  int side)
-{
-	struct kmem_report report;
-	struct kmem_cell_ctx ctx;
-	int err;
-
-	kmem_run__report(run, &report, &ctx);
-	report.caller = true;
-	report.alloc = false;
-	report.lines = -1;
-	/* The diff sorts the pairs: no need to sort each side. */
-	report.page_sort.nr_keys = 0;
-	report.slab_sort.nr_keys = 0;
-	err = kmem_report__prepare(&report);
-	if (!err)
-		err = kmem_diff_report__add(d, side, &report);
-	return err;
+	r->src[KMEM_SRC_TRACE] = &r->trace;
+	if (run->kp)
+		r->src[KMEM_SRC_PAGE] = kmem_page__summary(run->kp);
+	if (run->kf)
+		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
+	if (run->ks)
+		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	memcpy(r->tables, run->tables, sizeof(r->tables));
 }
 
 int kmem_run__write_folded(struct kmem_run *run,

@@ -38,11 +38,17 @@
 
 struct callsite_resolver;
 struct evsel;
-struct kmem_diff;
 struct kmem_map;
 struct perf_sample;
 struct perf_session;
 union perf_event;
+
+/* The -s keys of the page or the slab tables: their names and keys. */
+struct kmem_report_sort {
+	const char		*names;		/* "bytes,hit" */
+	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
+	int			nr_keys;
+};
 
 /* What perf kmem stat's options ask of a run. */
 struct kmem_run_config {
@@ -176,6 +182,9 @@ void kmem_run__lost(struct kmem_run *run, u64 nr);
  * Unless @read_err is -ENOMEM, delivers what is still queued and closes
  * the last interval: what came before a record perf could not read is
  * analysed all the same.  Counts the times the queue reached its bound.
+ * Then settles the report: finishes every analysis, gives each page row
+ * the fragmenting fallbacks of its callsite, and sorts the tables the
+ * config asks for.
  *
  * Return: 0; -ENOMEM, or @read_err if it is -ENOMEM.
  */
@@ -224,30 +233,12 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run);
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run);
 
 /**
- * kmem_run__report - the results, for kmem_report__prepare() and its
- *	renderers
+ * kmem_run__report - the results, for the renderers
  * @run: a finished run
  * @r: filled in: the trace, the analyses and the tables the config asks
- *	for; it points into @run and @ctx
- * @ctx: filled in: the names and the layout of the cells
+ *	for; it points into @run
  */
-void kmem_run__report(struct kmem_run *run, struct kmem_report *r,
-		      struct kmem_cell_ctx *ctx);
-
-/**
- * kmem_run__add_to_diff - one side of perf kmem diff
- * @run: a finished run
- * @d: a diff of kmem_diff_report_config
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- *
- * Takes every number of the run's report, with all the rows of its
- * --caller tables, whatever the config's tables and lines: the diff pairs
- * and sorts the rows itself.
- *
- * Return: 0, -ENOMEM, or -EINVAL for a report the diff does not know.
- */
-int kmem_run__add_to_diff(struct kmem_run *run, struct kmem_diff *d,
-			  int side);
+void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
 
 /**
  * kmem_run__write_folded - the page allocations as folded stacks

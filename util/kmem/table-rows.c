@@ -91,11 +91,58 @@ void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg
 		fn(rb_entry(n, struct row_node, rb)->row, arg);
 }
 
+double kmem_sort__waste(u64 part, u64 whole)
+{
+	if (!whole)
+		return 0.0;
+	return 100.0 - 100.0 * (double)part / (double)whole;
+}
+
 struct sort_spec {
-	const kmem_rows_cmp_fn	*keys;
-	int			nr_keys;
-	kmem_rows_cmp_fn	cmp_identity;
+	const struct kmem_sort_key	*keys;
+	int				nr_keys;
+	kmem_rows_cmp_fn		cmp_identity;
 };
+
+#define FIELD(row, offset, type) (*(const type *)((const char *)(row) + (offset)))
+
+static int cmp_strings(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return a ? 1 : -1;
+	return strcmp(a, b);
+}
+
+static int cmp_key(const struct kmem_sort_key *key, const void *a,
+		   const void *b)
+{
+	double wa, wb;
+
+	switch (key->kind) {
+	case KMEM_SORT_U32:
+		return kmem_sort__cmp_u64(FIELD(a, key->offset, u32),
+					  FIELD(b, key->offset, u32),
+					  key->descending);
+	case KMEM_SORT_STRING:
+		return cmp_strings(FIELD(a, key->offset, char *),
+				   FIELD(b, key->offset, char *));
+	case KMEM_SORT_WASTE:
+		wa = kmem_sort__waste(FIELD(a, key->offset, u64),
+				      FIELD(a, key->offset2, u64));
+		wb = kmem_sort__waste(FIELD(b, key->offset, u64),
+				      FIELD(b, key->offset2, u64));
+		if (wa == wb)
+			return 0;
+		return (wa < wb) != key->descending ? -1 : 1;
+	case KMEM_SORT_U64:
+	default:
+		return kmem_sort__cmp_u64(FIELD(a, key->offset, u64),
+					  FIELD(b, key->offset, u64),
+					  key->descending);
+	}
+}
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
@@ -104,7 +151,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	int i, cmp;
 
 	for (i = 0; i < spec->nr_keys; i++) {
-		cmp = spec->keys[i](a, b);
+		cmp = cmp_key(&spec->keys[i], a, b);
 		if (cmp)
 			return cmp;
 	}
@@ -112,7 +159,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 }
 
 void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
-		       const kmem_rows_cmp_fn *keys, int nr_keys, size_t *nr)
+		       const struct kmem_sort_key *keys, int nr_keys,
+		       size_t *nr)
 {
 	struct sort_spec spec = {
 		.keys = keys,

@@ -50,12 +50,32 @@ void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg
 			 void *arg);
 
 /*
+ * How a sort key compares the field of a row it names; WASTE: the share
+ * of the u64 at offset2 that the u64 at offset leaves unused.
+ */
+enum kmem_sort_kind {
+	KMEM_SORT_U64,		/* a u64 */
+	KMEM_SORT_U32,		/* an int or u32, compared unsigned */
+	KMEM_SORT_STRING,	/* a const char *, NULL before any other */
+	KMEM_SORT_WASTE,
+};
+
+/* A sort key: a field of a row, by its offset, and the way it sorts. */
+struct kmem_sort_key {
+	u16	offset;
+	u16	offset2;	/* KMEM_SORT_WASTE's whole */
+	u8	kind;		/* enum kmem_sort_kind */
+	bool	descending;	/* amounts sort largest first */
+};
+
+/*
  * The rows for which @keep says yes (NULL: all), sorted by each of @keys
  * in turn, then by identity, so that a trace always prints the same.  The
  * array belongs to @rows and holds *@nr rows; NULL: no memory.
  */
 void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
-		       const kmem_rows_cmp_fn *keys, int nr_keys, size_t *nr);
+		       const struct kmem_sort_key *keys, int nr_keys,
+		       size_t *nr);
 
 /* Amounts sort largest first, identities smallest first. */
 static inline int kmem_sort__cmp_u64(u64 a, u64 b, bool descending)
@@ -64,5 +84,8 @@ static inline int kmem_sort__cmp_u64(u64 a, u64 b, bool descending)
 		return 0;
 	return (a < b) != descending ? -1 : 1;
 }
+
+/* 100 * (1 - @part / @whole), in percent; 0 for nothing allocated. */
+double kmem_sort__waste(u64 part, u64 whole);
 
 #endif /* __PERF_KMEM_TABLE_ROWS_H */
