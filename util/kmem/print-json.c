@@ -205,8 +205,20 @@ static void write_section(struct kmem_json *j, const struct kmem_report *r,
 static void write_cell(struct kmem_json *j, const struct kmem_report *r,
 		       const struct kmem_column *col, const void *row)
 {
-	u64 v = VALUE(row, col->offset, u64);
+	/* The u64 of the kinds that hold one: ints need not be aligned so. */
+	u64 v = 0;
 
+	switch (col->kind) {
+	case KMEM_CELL_ORDER:
+	case KMEM_CELL_MIGTYPE:
+	case KMEM_CELL_PID:
+	case KMEM_CELL_COMM:
+	case KMEM_CELL_STRING:
+		break;
+	default:
+		v = VALUE(row, col->offset, u64);
+		break;
+	}
 	switch (col->kind) {
 	case KMEM_CELL_COUNT:
 		count(j, col->json, (const struct kmem_count *)
