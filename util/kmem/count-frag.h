@@ -30,7 +30,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "count-page.h"
 #include "count.h"
 #include "table-rows.h"
 

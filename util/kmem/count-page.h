@@ -16,25 +16,10 @@
 #include "count.h"
 #include "table-rows.h"
 
-/* Orders above this cannot be real: the event is counted as invalid. */
-#define KMEM_PAGE_MAX_ORDER	31
 /* Grids always show orders 0..10, more when the trace has them. */
 #define KMEM_PAGE_MIN_GRID_ORDER 10
-/* Largest migration type any kernel defines, with room to spare. */
-#define KMEM_PAGE_MAX_MIGTYPE	15
 /* Nodes the cross-node analysis follows; more are reported as unknown. */
 #define KMEM_PAGE_MAX_NODES	64
-/* pfn of a failed allocation, as the tracepoint records it (-1UL). */
-#define KMEM_PAGE_NO_PFN	(~0ULL)
-
-/* Columns of the order x migration type grid. */
-enum kmem_migtype_column {
-	KMEM_MIGTYPE_UNMOVABLE,
-	KMEM_MIGTYPE_RECLAIMABLE,
-	KMEM_MIGTYPE_MOVABLE,
-	KMEM_MIGTYPE_SPECIAL,	/* HighAtomic, Reserve, CMA, Isolate, ... */
-	KMEM_NR_MIGTYPE_COLUMNS,
-};
 
 enum kmem_page_table {
 	KMEM_PAGE_TABLE_CALLER,	/* one row per callsite, order, type, gfp */
@@ -54,24 +39,6 @@ struct kmem_page_config {
 	 * since most of those are other tasks' pages.
 	 */
 	bool	allocations_filtered;
-};
-
-/* One decoded mm_page_alloc or mm_page_free event. */
-struct kmem_page_event {
-	u64	pfn;		/* or struct page address on kernels < 4.1 */
-	u64	gfp;		/* allocation only */
-	u64	callsite;	/* allocation only; 0 when unknown */
-	s16	order;		/* SHRT_MAX for any order too large */
-	s16	migtype;	/* allocation only; SHRT_MAX if too large */
-	s16	cpu_node;	/* node of the CPU that ran it, -1 if unknown */
-	s16	page_node;	/* node the page lies on, -1 if unknown */
-	/* Allocation only: the caller's tag of it, e.g. its callchain's. */
-	u32	tag;
-	/*
-	 * Allocation only: the task that allocated, as the caller groups
-	 * tasks (a pid, the id of a command name); rows differ by it.
-	 */
-	u32	task;
 };
 
 /* A row of the --caller or --alloc table. */
@@ -170,28 +137,6 @@ u64 kmem_page__grid(const struct kmem_page *kp, int order,
 int kmem_page__grid_orders(const struct kmem_page *kp);
 /* Bytes allocated on node @from and freed on node @to. */
 u64 kmem_page__node_matrix(const struct kmem_page *kp, int from, int to);
-
-/**
- * kmem_migtype__column - the grid column of a migration type
- * @migtype: the value the recording kernel traced
- * @pre_v4_4: the kernel is older than v4.4, which swapped Movable and
- *	      Reclaimable
- *
- * Return: the column; types other than the first three are Special.
- */
-enum kmem_migtype_column kmem_migtype__column(int migtype, bool pre_v4_4);
-
-/**
- * kmem_migtype__name - the recording kernel's name of a migration type
- * @migtype: the value the recording kernel traced
- * @pre_v4_4: the kernel is older than v4.4
- * @buf: where an unknown type's "type N" is written
- * @size: the size of @buf
- *
- * Return: a static name, or @buf.
- */
-const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
-			       size_t size);
 
 typedef void (*kmem_page_row_fn)(struct kmem_page_row *row, void *arg);
 

@@ -493,7 +493,7 @@ static void print_heads(bool bytes)
 static void print_line(const char *label, const struct kmem_diff_value *count,
 		       const struct kmem_diff_value *bytes)
 {
-	char c[NR_CELLS][32] = { "" }, b[NR_CELLS][32] = { "" };
+	char c[NR_CELLS][40] = { "" }, b[NR_CELLS][40] = { "" };
 	int i;
 
 	for (i = 0; i < NR_CELLS; i++) {

@@ -19,7 +19,7 @@
 
 #include "header.h"
 #include "read-file.h"
-#include "report.h"
+#include "count.h"
 
 /*
  * Does the file record a tracepoint?  Each entry of the attrs section is a

@@ -16,22 +16,6 @@
 #include "count-slab.h"
 #include "report.h"
 
-const char *kmem_commas(u64 v, char *buf, size_t size)
-{
-	char digits[24];
-	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v);
-	size_t o = 0;
-	int i;
-
-	for (i = 0; i < n && o + 2 < size; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 /* --- sections ------------------------------------------------------- */
 
 #define F(s, type, member, ...) \

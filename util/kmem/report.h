@@ -355,9 +355,6 @@ const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 /* The task key a -s argument asks for; -EINVAL when both pid and comm. */
 int kmem_sort__task_key(const char *str, enum kmem_task_key *key);
 
-/* "12,345,678": thousands separators whatever the locale. */
-const char *kmem_commas(u64 v, char *buf, size_t size);
-
 /* The text of a status of a section: the diff's words for it. */
 const char *kmem_status__text(const char *name);
 
