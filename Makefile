@@ -65,7 +65,7 @@ FUZZ_LIBS    := $(W)/table-rows.c $(W)/table-live.c $(PRISTINE)/tools/lib/rbtree
 FUZZ_SRC_kmem-page      := $(W)/count-page.c
 FUZZ_SRC_kmem-slab      := $(W)/count-slab.c
 FUZZ_SRC_kmem-kallsyms  := $(W)/read-kallsyms.c
-FUZZ_SRC_kmem-json      := $(W)/json.c
+FUZZ_SRC_kmem-json      := $(W)/json.c $(W)/read-json.c
 FUZZ_SRC_kmem-stacks    := $(W)/count-stacks.c
 FUZZ_SRC_kmem-map       := $(W)/print-map.c
 # The fragmentation analysis takes the migration type columns of

@@ -14,6 +14,7 @@
  */
 #include "builtin.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -1123,26 +1124,134 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 	return err;
 }
 
+/* The most of a saved report perf kmem diff reads. */
+#define MAX_SAVED_REPORT	(1024UL * 1024 * 1024)
+
+/*
+ * A saved report (perf kmem stat --json), not a recording: its text, or
+ * NULL with *@err 0 for a file that is not one.
+ */
+static char *read_saved_report(const char *path, size_t *len, int *err)
+{
+	char *text = NULL;
+	struct stat st;
+	size_t i = 0;
+	FILE *fp;
+
+	*err = 0;
+	fp = fopen(path, "r");
+	if (!fp)
+		return NULL;
+	if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode) &&
+	    (u64)st.st_size <= MAX_SAVED_REPORT)
+		text = malloc(st.st_size + 1);
+	if (text)
+		*len = fread(text, 1, st.st_size, fp);
+	fclose(fp);
+	while (text && i < *len && isspace((unsigned char)text[i]))
+		i++;
+	if (!text || i == *len || text[i] != '{') {
+		free(text);
+		return NULL;
+	}
+	text[*len] = '\0';
+	return text;
+}
+
+/* What the saved sides are; one line for what the diff cannot take. */
+static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
+			     const size_t *lens, const char * const *paths)
+{
+	struct kmem_saved_report s[2];
+	bool page = true, slab = false;
+	char why[160];
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		if (!texts[side])
+			continue;
+		if (kmem_diff_report__add_saved(NULL, side, texts[side], lens[side],
+						NULL, &s[side], why, sizeof(why))) {
+			pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
+			       paths[side], why);
+			return -EINVAL;
+		}
+		page &= s[side].page;
+		slab |= s[side].slab;
+	}
+	if (kmem->mode_from_trace && page && !slab) {
+		kmem->opts.page = true;
+		kmem->opts.slab = false;
+	}
+	for (side = 0; side < 2; side++) {
+		const char *missing = !texts[side] ? NULL :
+				      kmem->opts.page && !s[side].page ? "page" :
+				      kmem->opts.slab && !s[side].slab ? "slab" : NULL;
+
+		if (missing) {
+			pr_err("perf kmem: %s has no %s analysis: save it with perf kmem stat --%s --json\n",
+			       paths[side], missing, missing);
+			return -EINVAL;
+		}
+	}
+	if ((texts[0] || texts[1]) && kmem->opts.time_window) {
+		pr_err("perf kmem: --time takes recordings, not saved reports\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int diff_saved_side(const struct perf_kmem *kmem,
+			   struct kmem_diff_report *d, int side,
+			   const char *path, const char *text, size_t len)
+{
+	struct kmem_diff_report_options o = {
+		.page = kmem->opts.page,
+		.slab = kmem->opts.slab,
+	};
+	struct kmem_saved_report saved;
+	char why[160];
+	int err;
+
+	err = kmem_diff_report__add_saved(d, side, text, len, &o, &saved, why,
+					  sizeof(why));
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory comparing the traces\n");
+	else if (err)
+		pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
+		       path, why);
+	return err;
+}
+
 /*
  * perf kmem diff OLD NEW: both traces read with stat's own code, one
- * after the other, each run deleted once its numbers are taken.  Both are
- * set up first, so that a trace that cannot be analysed is found before
- * the other one is read.
+ * after the other, each run deleted once its numbers are taken; a saved
+ * report (stat --json) taken as its document.  Both are set up first, so
+ * that a trace that cannot be analysed is found before the other one is
+ * read.
  */
 static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 {
 	struct kmem_input *ins[2] = { NULL, NULL };
 	char stops[2][PATH_MAX + 200] = { "", "" };
-	struct kmem_output out;
+	char *texts[2] = { NULL, NULL };
 	struct kmem_diff_report *d = NULL;
+	struct kmem_output out;
+	size_t lens[2] = { 0, 0 };
 	int side, err;
 
+	for (side = 0; side < 2; side++)
+		texts[side] = read_saved_report(paths[side], &lens[side], &err);
 	if (check_diff_options(kmem) || parse_time(kmem) ||
-	    check_diff_sort(kmem) || check_options(kmem))
+	    check_saved_sides(kmem, texts, lens, paths) ||
+	    check_diff_sort(kmem) || check_options(kmem)) {
+		free(texts[0]);
+		free(texts[1]);
 		return -EINVAL;
+	}
 	err = output_open(&out, kmem->output_name);
 	if (err)
-		return err;
+		goto out;
 	d = kmem_diff_report__new();
 	if (!d) {
 		pr_err("perf kmem: out of memory comparing the traces\n");
@@ -1150,6 +1259,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		goto out;
 	}
 	for (side = 0; side < 2; side++) {
+		if (texts[side])
+			continue;
 		ins[side] = kmem_input__new(kmem, paths[side]);
 		if (!ins[side]) {
 			err = -EINVAL;
@@ -1157,6 +1268,11 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		}
 	}
 	for (side = 0; side < 2 && !err; side++) {
+		if (texts[side]) {
+			err = diff_saved_side(kmem, d, side, paths[side],
+					      texts[side], lens[side]);
+			continue;
+		}
 		err = diff_side(ins[side], d, side, stops[side],
 				sizeof(stops[side]));
 		kmem_input__delete(ins[side]);
@@ -1171,8 +1287,10 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		}
 	}
 out:
-	for (side = 0; side < 2; side++)
+	for (side = 0; side < 2; side++) {
 		kmem_input__delete(ins[side]);
+		free(texts[side]);
+	}
 	kmem_diff_report__delete(d);
 	return output_close(&out, err);
 }

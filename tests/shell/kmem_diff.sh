@@ -289,6 +289,40 @@ expect() {
 	fi
 }
 
+# Saved reports: each trace's perf kmem stat --json is taken as the
+# trace itself is, on either side or both: the same text, the same JSON.
+# (A report counts the samples of its analyses: saved with what diff
+# compares.)
+for side in old new; do
+	run "save $side" perf kmem stat --page --slab --caller --json \
+		-o "$dir/$side.json" -i "$dir/$side.data" || exit 1
+	run "save $side page" perf kmem stat --page --caller --json \
+		-o "$dir/$side-page.json" -i "$dir/$side.data" || exit 1
+done
+for args in "--page --slab --caller" "--page --caller --json -s hit -l 5"; do
+	saved=.json
+	[ "${args#*--slab}" = "$args" ] && saved=-page.json
+	# shellcheck disable=SC2086 # $args is a list of options
+	perf kmem diff $args "$dir/old.data" "$dir/new.data" >"$dir/want" 2>&1
+	for sides in "old$saved new.data" "old.data new$saved" \
+		     "old$saved new$saved"; do
+		# shellcheck disable=SC2086 # $args is a list of options
+		perf kmem diff $args "$dir/${sides% *}" "$dir/${sides#* }" \
+			>"$dir/got" 2>&1
+		if cmp -s "$dir/want" "$dir/got"; then
+			ok "saved $sides, $args: as the recordings"
+		else
+			fail "saved $sides, $args: not as the recordings:"
+			diff "$dir/want" "$dir/got" | head -n 6 | sed 's/^/    /'
+		fi
+	done
+done
+run "save page only" perf kmem stat --page --json -o "$dir/page.json" \
+	-i "$dir/old.data" || exit 1
+perf kmem diff --page --json "$dir/old.data" "$dir/new.data" \
+	>"$dir/diff.json" 2>/dev/null
+echo '{"page": {}}' >"$dir/schemaless.json"
+head -c 3000 "$dir/old.json" >"$dir/truncated.json"
 perf record -q -e cpu-clock -o "$dir/cycles.data" -- true >/dev/null 2>&1
 : >"$dir/empty.data"
 expect "no trace" "diff needs two traces" --page
@@ -309,6 +343,19 @@ expect "--alloc" "diff takes no --alloc" --page --alloc "$dir/old.data" \
 	"$dir/new.data"
 expect "stat-only sort key" "unknown sort key 'page' for diff --page" \
 	--page -s page "$dir/old.data" "$dir/new.data"
+not_saved="is not a perf kmem stat --json report"
+expect "saved without slab" \
+	"page.json has no slab analysis: save it with perf kmem stat --slab --json" \
+	--slab "$dir/page.json" "$dir/new.data"
+expect "a diff document" "diff.json $not_saved: its schema is not 1" \
+	--page "$dir/diff.json" "$dir/new.data"
+expect "no schema" "schemaless.json $not_saved: it has no \"schema\" member" \
+	--page "$dir/schemaless.json" "$dir/new.data"
+expect "truncated saved report" \
+	"truncated.json $not_saved: it ends early, at byte 3000" \
+	--page "$dir/old.data" "$dir/truncated.json"
+expect "--time on saved" "--time takes recordings, not saved reports" \
+	--page --time 1,2 "$dir/old.json" "$dir/new.data"
 
 if [ "$failures" -ne 0 ]; then
 	echo "kmem diff test [Failed: $failures]"

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "print-diff.h"
 #include "print-layout.h"
 #include "print.h"
+#include "read-json.h"
 #include "report-diff.h"
 #include "report.h"
 
@@ -214,7 +216,29 @@ struct add_ctx {
 	struct kmem_diff	*d;
 	int			side;
 	int			err;
+	/* Of a saved report: what its document has, what the diff takes. */
+	struct kmem_saved_report *saved;
+	const struct kmem_diff_report_options *o;
 };
+
+/* What a saved document says it is: the schema, its analyses. */
+static void note_saved(struct kmem_saved_report *s, const char *path,
+		       const struct kmem_json_value *v)
+{
+	if (!strcmp(path, "schema"))
+		s->schema = v->kind == KMEM_JSON_U64 && v->u < INT_MAX ?
+			    (int)v->u : INT_MAX;
+	s->page |= !strncmp(path, "page.", 5);
+	s->slab |= !strncmp(path, "slab.", 5);
+}
+
+/* A saved document looked at, not taken. */
+static void peek(void *arg, const char *path, const struct kmem_json_value *v)
+{
+	struct add_ctx *ctx = arg;
+
+	note_saved(ctx->saved, path, v);
+}
 
 static void take(void *arg, const char *path, const struct kmem_json_value *v)
 {
@@ -222,6 +246,10 @@ static void take(void *arg, const char *path, const struct kmem_json_value *v)
 	char buf[32];
 	int err;
 
+	/* Of a saved report, the analyses the diff compares. */
+	if (ctx->o && ((!ctx->o->page && !strncmp(path, "page.", 5)) ||
+		       (!ctx->o->slab && !strncmp(path, "slab.", 5))))
+		return;
 	switch (v->kind) {
 	case KMEM_JSON_U64:
 		err = kmem_diff__number(ctx->d, ctx->side, path, v->u);
@@ -256,6 +284,8 @@ static void take(void *arg, const char *path, const struct kmem_json_value *v)
 	}
 	if (err && !ctx->err)
 		ctx->err = err;
+	if (ctx->saved)
+		note_saved(ctx->saved, path, v);
 }
 
 int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
@@ -265,6 +295,35 @@ int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
 	int err = kmem_report__visit(r, take, &ctx);
 
 	return err ?: ctx.err;
+}
+
+int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
+				const char *text, size_t len,
+				const struct kmem_diff_report_options *o,
+				struct kmem_saved_report *saved, char *err,
+				size_t err_size)
+{
+	struct add_ctx ctx = { .d = dr ? dr->d : NULL, .side = side,
+			       .saved = saved, .o = o };
+	struct kmem_json *j = kmem_json__new_visitor(dr ? take : peek, &ctx);
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	*saved = (struct kmem_saved_report){ .schema = -1 };
+	ret = kmem_json__read(text, len, j, err, err_size);
+	kmem_json__delete(j);
+	if (!ret && ctx.err)
+		ret = ctx.err;
+	if (!ret && saved->schema < 0) {
+		snprintf(err, err_size, "it has no \"schema\" member");
+		ret = -EINVAL;
+	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
+		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
+			 KMEM_REPORT_SCHEMA);
+		ret = -EINVAL;
+	}
+	return ret;
 }
 
 /* --- sort keys -------------------------------------------------------- */

@@ -51,6 +51,37 @@ void kmem_diff_report__delete(struct kmem_diff_report *dr);
 int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
 			  const struct kmem_report *r);
 
+/* What a saved report is: its schema member, and its analyses. */
+struct kmem_saved_report {
+	int	schema;		/* -1: none */
+	bool	page;
+	bool	slab;
+};
+
+/**
+ * kmem_diff_report__add_saved - take a saved report as one side
+ * @dr: the diff; NULL: only look at the document, fill @saved
+ * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
+ * @text: the document, as perf kmem stat --json wrote it
+ * @len: its length
+ * @o: the analyses the diff compares (the rest of the document is left
+ *	out); NULL: all
+ * @saved: filled in: what the document is
+ * @err: where a one-line reason goes
+ * @err_size: its size
+ *
+ * The document is taken as the report it was written from would be:
+ * a live run of another machine, a recording analysed elsewhere.
+ *
+ * Return: 0; -EINVAL with @err for a document that is not JSON, or not
+ * of perf kmem stat's schema; -ENOMEM.
+ */
+int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
+				const char *text, size_t len,
+				const struct kmem_diff_report_options *o,
+				struct kmem_saved_report *saved, char *err,
+				size_t err_size);
+
 /**
  * kmem_diff_report__check_sort - are the -s keys ones the diff sorts by?
  * @sort: "key[,key...]"
