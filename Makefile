@@ -96,8 +96,16 @@ $(PRISTINE)/.extracted: $(B)/.deps
 	echo '#define PERF_VERSION "6.12.kmem"' > $(PRISTINE)/PERF-VERSION-FILE
 	touch $@
 
+# The names of the patches: a patch taken away lays the tree out again too.
+PATCHES     := $(sort $(wildcard patches/*.patch))
+PATCH_LIST  := $(B)/.patch-list
+
+$(PATCH_LIST): FORCE
+	@mkdir -p $(B)
+	@echo "$(PATCHES)" | cmp -s - $@ || echo "$(PATCHES)" > $@
+
 # Debian's tree plus our patches to upstream files; our own files are links.
-$(SRC)/.patched: $(PRISTINE)/.extracted $(wildcard patches/*.patch)
+$(SRC)/.patched: $(PRISTINE)/.extracted $(PATCHES) $(PATCH_LIST)
 	rm -rf $(B)/src && mkdir -p $(B)/src
 	cp -a $(PRISTINE) $(B)/src/
 	for p in patches/*.patch; do \
