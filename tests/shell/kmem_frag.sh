@@ -3,22 +3,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Record the page allocator under memory pressure that makes it fall back
-# between migration types (scripts/kmem-frag-record.sh: anonymous memory
+# between migration types (lib/kmem_frag_record.sh: anonymous memory
 # with holes, then page tables and pipes, then huge page faults), count
 # every number of the fragmentation analysis from 'perf script' output
-# with scripts/kmem-frag-count.py, and check that the recording has what
+# with lib/kmem_frag_count.py, and check that the recording has what
 # the analysis is about (fallbacks of each class, failures).  Every number
 # perf kmem stat --page --json gives of the fragmentation analysis must
 # equal the count.
 #
-# The scripts are perf kmem's (its scripts/ beside tests/, or where
-# KMEM_SCRIPTS says): in a kernel tree without them the test skips.
-#
 # Exit: 0 pass, 1 fail, 2 skip.
 
 here=$(dirname "$(readlink -f "$0")")
-top=$(readlink -f "${here}/../..")
-scripts=${KMEM_SCRIPTS:-${top}/scripts}
 err=0
 
 skip() {
@@ -34,13 +29,12 @@ fail() {
 tmpdir=$(mktemp -d /tmp/kmem-frag.XXXXX)
 trap 'rm -rf "${tmpdir}"' EXIT
 
-[ -x "${scripts}/kmem-frag-record.sh" ] || skip "no ${scripts}/kmem-frag-record.sh"
 command -v python3 >/dev/null || skip "no python3"
 perf=$(command -v perf) || skip "no perf in PATH"
 
 # At least 4 GiB stay available whatever the workload does.
 record() {
-	PERF=$perf "${scripts}/kmem-frag-record.sh" "${tmpdir}" 4096 \
+	PERF=$perf bash "${here}/lib/kmem_frag_record.sh" "${tmpdir}" 4096 \
 		>"${tmpdir}/record.out" 2>&1
 	case $? in
 	0) ;;
@@ -70,9 +64,9 @@ if [ "$(nr_fallbacks)" -lt 10000 ]; then
 fi
 
 pbo=$(cat "${tmpdir}/pageblock_order")
-python3 "${scripts}/kmem-frag-count.py" --perf "$perf" --pageblock-order "$pbo" \
+python3 "${here}/lib/kmem_frag_count.py" --perf "$perf" --pageblock-order "$pbo" \
 	-i "${tmpdir}/perf.data" --events "${tmpdir}/events" >"${tmpdir}/count" ||
-	fail "kmem-frag-count.py"
+	fail "kmem_frag_count.py"
 
 value() {
 	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' \
