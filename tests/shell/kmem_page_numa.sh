@@ -4,14 +4,12 @@
 #
 # Records page allocator events on this (likely one-node) machine, rewrites
 # the trace's NUMA and memory topology to say two nodes with
-# scripts/numa-rewrite.py, and checks every cross-node number perf kmem
+# lib/kmem_numa_rewrite.py, and checks every cross-node number perf kmem
 # prints against a computation of its own over 'perf script' output.  Also
 # checks what a one-node trace and a trace without memory topology print.
 #
 # PERF names the perf to test (default: ../../perf beside this script's
-# real path, else perf in PATH); NUMA_REWRITE the rewriting script (else
-# numa-rewrite.py of perf kmem's scripts/ beside tests/, or of
-# KMEM_SCRIPTS: in a kernel tree without it the test skips).
+# real path, else perf in PATH).
 # Exit: 0 pass, 1 fail, 2 skip.
 
 here=$(dirname "$(readlink -f "$0")")
@@ -23,15 +21,11 @@ if [ -z "${PERF}" ]; then
 		PERF=perf
 	fi
 fi
-rewrite=${NUMA_REWRITE:-${KMEM_SCRIPTS:-${top}/scripts}/numa-rewrite.py}
+rewrite=${here}/lib/kmem_numa_rewrite.py
 err=0
 
 if ! command -v python3 >/dev/null; then
 	echo "SKIP: no python3"
-	exit 2
-fi
-if [ ! -f "${rewrite}" ]; then
-	echo "SKIP: no ${rewrite}"
 	exit 2
 fi
 
@@ -72,9 +66,9 @@ fi
 	>"${tmp}/trace.txt" 2>/dev/null || fail "perf script on the recording"
 
 python3 "${rewrite}" --nodes 1 --drop-mem-topology "${tmp}/one.data" \
-	"${tmp}/nomem.data" >/dev/null || fail "numa-rewrite.py --drop-mem-topology"
+	"${tmp}/nomem.data" >/dev/null || fail "kmem_numa_rewrite.py --drop-mem-topology"
 
-# check_trace NAME NODES [numa-rewrite.py options]: make an NODES-node
+# check_trace NAME NODES [kmem_numa_rewrite.py options]: make an NODES-node
 # trace NAME.data and check what perf kmem says of it.
 check_trace() {
 	local name=$1 nodes=$2 f="${tmp}/$1"
@@ -84,7 +78,7 @@ check_trace() {
 	if ! python3 "${rewrite}" --nodes "${nodes}" "$@" \
 			--pfns "${tmp}/trace.txt" "${tmp}/one.data" \
 			"${f}.data" >"${f}.topology"; then
-		fail "numa-rewrite.py for ${name}"
+		fail "kmem_numa_rewrite.py for ${name}"
 		return
 	fi
 	"${PERF}" script -F cpu,event,trace -i "${f}.data" 2>/dev/null |
@@ -121,7 +115,7 @@ def bad(msg):
 
 def parse_list(text):
     """'0-2,5'; perf prints the empty cpu list of a memory-only node as
-    '-1', numa-rewrite.py as 'none'."""
+    '-1', kmem_numa_rewrite.py as 'none'."""
     out = set()
     if text.strip() in ('-1', 'none'):
         return out
@@ -153,10 +147,10 @@ wrote = open(f + '.topology').read()
 for node, cpus, blocks in re.findall(r'^node (\d+) cpus (\S+) blocks (\S+)$',
                                      wrote, re.M):
     if {c for c, n in cpu_node.items() if n == int(node)} != parse_list(cpus):
-        bad('node %s CPUs differ from what numa-rewrite wrote' % node)
+        bad('node %s CPUs differ from what kmem_numa_rewrite wrote' % node)
     if {b for b, n in block_node.items() if n == int(node)} != \
             parse_list(blocks):
-        bad('node %s memory blocks differ from what numa-rewrite wrote' % node)
+        bad('node %s memory blocks differ from what kmem_numa_rewrite wrote' % node)
 nodes = sorted(set(cpu_node.values()) | set(block_node.values()))
 nr_nodes = max(nodes) + 1      # node numbers need not be dense
 if len(nodes) != want_nodes:
@@ -263,7 +257,7 @@ check_trace sparse 2 --node-ids 0,2
 
 # One node, as recorded and numbered 1: a single line, no numbers.
 python3 "${rewrite}" --nodes 1 --node-ids 1 "${tmp}/one.data" \
-	"${tmp}/node1.data" >/dev/null || fail "numa-rewrite.py --node-ids 1"
+	"${tmp}/node1.data" >/dev/null || fail "kmem_numa_rewrite.py --node-ids 1"
 for one in one node1; do
 	"${PERF}" kmem stat --page -i "${tmp}/${one}.data" \
 		>"${tmp}/${one}.txt" 2>&1 ||
