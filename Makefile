@@ -37,7 +37,7 @@ PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
 # rebuilds only what depends on it: found by name, so that a new one
 # cannot be left out.
 OURS := builtin-kmem.c \
-	$(wildcard util/kmem/*.[ch] util/kmem/Build tests/kmem-*.c) \
+	$(wildcard util/kmem/*.[ch] util/kmem/Build tests/kmem-*.[ch]) \
 	$(wildcard tests/shell/kmem_*.sh tests/shell/lib/kmem_*) \
 	$(wildcard Documentation/perf-kmem*.*)
 

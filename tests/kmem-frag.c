@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "debug.h"
+#include "kmem-random.h"
 #include "tests.h"
 #include "util/kmem/count-frag.h"
 #include "util/kmem/read-callsite.h"
@@ -847,17 +848,6 @@ struct model {
 	u64			fail_nr[RND_CALLSITES][RND_MAX_ORDER + 1][RND_MIGTYPES];
 };
 
-static u64 rnd_next(u64 *state)
-{
-	u64 x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
-
 /* The blocks a block of 1 << @order pages at @pfn covers, as the model sees it. */
 static void model_blocks(u64 pfn, int order, u64 *first, u64 *n)
 {
@@ -905,7 +895,7 @@ static int feed_random(struct kmem_frag *kf, struct model *m)
 	int i;
 
 	for (i = 0; i < RND_EVENTS; i++) {
-		u64 r = rnd_next(&state);
+		u64 r = kmem_test__rand(&state);
 		int cs = (r >> 8) % RND_CALLSITES;
 		int order = (r >> 12) % (RND_MAX_ORDER + 1);
 		/* Aligned to the order, as the buddy allocator's. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/kernel.h>
 #include "debug.h"
+#include "kmem-random.h"
 #include "tests.h"
 #include "util/kmem/count-interval.h"
 #include "util/kmem/count-page.h"
@@ -510,18 +511,6 @@ static int test__kmem_page_names(struct test_suite *t __maybe_unused,
 #define RND_MAX_ORDER	3
 #define RND_MIGTYPES	6
 
-/* xorshift64: the same stream on every libc. */
-static u64 rnd_next(u64 *state)
-{
-	u64 x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
-
 /* The semantics of the summary restated in the plainest way possible. */
 struct model {
 	int			live_order[RND_PFNS];	/* -1: not live */
@@ -594,7 +583,7 @@ static int feed_random(struct kmem_page *kp, struct model *m)
 	for (i = 0; i < RND_PFNS; i++)
 		m->live_order[i] = -1;
 	for (i = 0; i < RND_EVENTS; i++) {
-		u64 r = rnd_next(&state);
+		u64 r = kmem_test__rand(&state);
 		u64 pfn = (r >> 8) % RND_PFNS;
 		int order = (r >> 20) % (RND_MAX_ORDER + 1);
 		int migtype = (r >> 24) % RND_MIGTYPES;

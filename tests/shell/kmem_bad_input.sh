@@ -14,15 +14,10 @@ set -u
 kmem_need_tracepoints
 
 kmem_scratch bad-input
-failures=0
 
 good="$dir/good.data"
-if ! perf kmem record --page -o "$good" -- \
-	sh -c 'cat /usr/bin/ls >/dev/null; ls -R /usr/lib >/dev/null' \
-	>"$dir/record.log" 2>&1; then
-	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+kmem_record_or_skip "$good" --page -- \
+	sh -c 'cat /usr/bin/ls >/dev/null; ls -R /usr/lib >/dev/null'
 size=$(stat -c %s "$good")
 
 # expect NAME WORDS FILE [OPTIONS...]: one line on stderr holding WORDS,
@@ -39,9 +34,8 @@ expect() {
 	   [ "$lines" -gt $((perf_lines + 1)) ] ||
 	   [ "$(grep -c '^perf kmem: ' "$dir/err")" -ne 1 ] ||
 	   ! tail -n 1 "$dir/err" | grep -q "^perf kmem: .*$words"; then
-		echo "FAIL $name: exit $rc, $lines stderr lines, want 1 line with '$words':"
+		fail "$name: exit $rc, $lines stderr lines, want 1 line with '$words':"
 		sed 's/^/    /' "$dir/err" | head -n 5
-		failures=$((failures + 1))
 	else
 		echo "ok   $name: $(tail -n 1 "$dir/err")"
 	fi
@@ -60,8 +54,7 @@ expect "garbage in the data" "corrupt after" "$dir/garbage.data" --page
 perf_lines=0
 # ...and what comes before the garbage is still analysed and shown.
 if ! grep -q "SUMMARY (page allocator)" "$dir/out"; then
-	echo "FAIL garbage in the data: no analysis of the intact part"
-	failures=$((failures + 1))
+	fail "garbage in the data: no analysis of the intact part"
 fi
 
 # What a perf record killed by SIGKILL leaves: data size 0 in the header.
@@ -107,8 +100,7 @@ expect "no slab events" \
 if perf kmem stat -i "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocator)"; then
 	echo "ok   page-only trace, no --page: the page analysis"
 else
-	echo "FAIL page-only trace, no --page: $(head -n 1 "$dir/err")"
-	failures=$((failures + 1))
+	fail "page-only trace, no --page: $(head -n 1 "$dir/err")"
 fi
 expect "no slab events at all" "no slab allocator events: record them with 'perf kmem record --slab'" \
 	"$dir/cycles.data"
@@ -145,8 +137,7 @@ if [ -f "$sample" ] && ! grep -q "$(uname -r)" "$sample" 2>/dev/null; then
 	line="$line in the build-id cache .*perf archive"
 	if [ "$(grep -c . "$dir/err")" -ne 1 ] || ! grep -q "$line" "$dir/err" ||
 	   ! grep -q "| (unresolved) 0x" "$dir/out"; then
-		echo "FAIL no kernel symbols: $(head -n 2 "$dir/err")"
-		failures=$((failures + 1))
+		fail "no kernel symbols: $(head -n 2 "$dir/err")"
 	else
 		echo "ok   no kernel symbols: $(cut -c1-100 "$dir/err")..."
 	fi
@@ -163,16 +154,10 @@ if perf record -q -c 2 -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	   ! grep -q "Total allocations:" "$dir/out" ||
 	   ! perf kmem stat --page --json -i "$dir/sampled.data" 2>/dev/null |
 		grep -q '"sampled": "kmem:mm_page_alloc was sampled, one event in 2"'; then
-		echo "FAIL sampled recording: $(tail -n 1 "$dir/err")"
-		failures=$((failures + 1))
+		fail "sampled recording: $(tail -n 1 "$dir/err")"
 	else
 		echo "ok   sampled recording: $(tail -n 1 "$dir/err")"
 	fi
 fi
 
-if [ "$failures" -ne 0 ]; then
-	echo "kmem bad input test [Failed: $failures]"
-	exit 1
-fi
-echo "kmem bad input test [Success]"
-exit 0
+kmem_result "kmem bad input test"

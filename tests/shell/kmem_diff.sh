@@ -28,24 +28,13 @@ shift_kernel="$here/lib/kmem_kaslr_shift.py"
 kmem_need_tracepoints
 
 kmem_scratch diff
-failures=0
-
 ok() {
 	echo "ok   $*"
 }
 
-fail() {
-	echo "FAIL $*"
-	failures=$((failures + 1))
-}
-
 # record FILE CMD: a page and slab trace of CMD.
 record() {
-	if ! perf kmem record --page --slab -o "$1" -- sh -c "$2" \
-		>"$dir/record.log" 2>&1; then
-		echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-		exit 2
-	fi
+	kmem_record_or_skip "$1" --page --slab -- sh -c "$2"
 }
 
 # File reads; anonymous memory and directory walks.  (cat fails on the
@@ -357,9 +346,4 @@ expect "truncated saved report" \
 expect "--time on saved" "--time takes recordings, not saved reports" \
 	--page --time 1,2 "$dir/old.json" "$dir/new.data"
 
-if [ "$failures" -ne 0 ]; then
-	echo "kmem diff test [Failed: $failures]"
-	exit 1
-fi
-echo "kmem diff test [Success]"
-exit 0
+kmem_result "kmem diff test"

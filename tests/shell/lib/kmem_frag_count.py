@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Count what perf kmem's fragmentation analysis should say, independently.
 
-    kmem-frag-count.py [--perf PERF] [--pageblock-order N] [--page-size B]
+    kmem_frag_count.py [--perf PERF] [--pageblock-order N] [--page-size B]
                        [--events FILE] -i perf.data
 
 Reads 'perf script -F event,trace,ip,sym' of a recording of
@@ -97,7 +97,7 @@ def alloc_funcs(perf, data, path):
         if line.startswith('alloc func: '):
             funcs.add(line[len('alloc func: '):].strip())
     if not funcs:
-        sys.exit('kmem-frag-count: perf kmem stat --page -v listed no '
+        sys.exit('kmem_frag_count: perf kmem stat --page -v listed no '
                  'allocator functions')
     return funcs
 
@@ -304,7 +304,7 @@ def main():
                               universal_newlines=True, bufsize=1 << 20)
     counter.read(script.stdout)
     if script.wait():
-        sys.exit('kmem-frag-count: perf script failed')
+        sys.exit('kmem_frag_count: perf script failed')
     counter.finish()
     if ev:
         ev.close()

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Record the page allocator falling back between migration types, under
-# memory pressure made by scripts/kmem-frag-pressure.c, sized from
+# memory pressure made by kmem_frag_pressure.c beside it, sized from
 # MemAvailable so that at least KEEP_MIB (default 4096) stays available.
 #
-#   scripts/kmem-frag-record.sh DIR [KEEP_MIB]
+#   tests/shell/lib/kmem_frag_record.sh DIR [KEEP_MIB]
 #
 # Writes DIR/perf.data (kmem:mm_page_alloc_extfrag with kernel callchains,
 # kmem:mm_page_alloc and kmem:mm_page_free, all CPUs, perf's own events
@@ -37,8 +37,8 @@ command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
 mkdir -p "$dir" || exit 1
 rm -f "$dir"/ready "$dir"/go "$dir"/done "$dir"/exit "$dir"/perf.data
 awk '/^Page block order:/ { print $4 }' /proc/pagetypeinfo >"$dir/pageblock_order"
-"${CC:-cc}" -O2 -o "$dir/pressure" "$here/kmem-frag-pressure.c" ||
-	skip "cannot build kmem-frag-pressure.c"
+"${CC:-cc}" -O2 -o "$dir/pressure" "$here/kmem_frag_pressure.c" ||
+	skip "cannot build kmem_frag_pressure.c"
 
 start=$(date +%s.%N)
 "$dir/pressure" "$dir" "$keep" >"$dir/workload.txt" 2>&1 &

@@ -2,7 +2,7 @@
 /*
  * Make the page allocator fall back between migration types, safely.
  *
- *   kmem-frag-pressure DIR [KEEP_MIB]
+ *   kmem_frag_pressure DIR [KEEP_MIB]
  *
  * 1. Map anonymous memory with small pages, 0.85 of MemAvailable but
  *    never so much that less than KEEP_MIB (default 4096) stays

@@ -315,7 +315,7 @@ def main():
                               args.drop_mem_topology, args.cpuless,
                               args.node_ids)
     except (OSError, FormatError) as e:
-        print('numa-rewrite: %s: %s' % (args.input, e), file=sys.stderr)
+        print('kmem_numa_rewrite: %s: %s' % (args.input, e), file=sys.stderr)
         return 1
     with open(args.output, 'wb') as f:
         f.write(out)
