@@ -905,7 +905,32 @@ static void set_derived_options(struct perf_kmem *kmem)
 	o->vmlinux = symbol_conf.vmlinux_name;
 }
 
-/* -l, --pageblock-order and the symbol files, before any trace is read. */
+/*
+ * --pid and --tid: decimal ids, each a number.  perf's list reader takes
+ * "-5" as a pid and says what it refuses only with -v.
+ */
+static int check_task_ids(const char *opt, const char *what,
+			  const char *list)
+{
+	const char *p = list;
+
+	while (p) {
+		size_t len = strcspn(p, ",");
+		size_t digits = strspn(p, "0123456789");
+
+		errno = 0;
+		if (!len || digits != len || strtol(p, NULL, 10) > INT_MAX ||
+		    errno) {
+			pr_err("perf kmem: invalid %s '%s': '%.*s' is not a %s id: use %s[,%s...]\n",
+			       opt, list, (int)len, p, what, opt + 2, opt + 2);
+			return -EINVAL;
+		}
+		p = p[len] ? p + len + 1 : NULL;
+	}
+	return 0;
+}
+
+/* -l, --pageblock-order and --pid, --tid, the symbol files, before any trace is read. */
 static int check_options(struct perf_kmem *kmem)
 {
 	if (kmem->lines_str &&
@@ -925,6 +950,9 @@ static int check_options(struct perf_kmem *kmem)
 	if (kmem->pageblock_order_str &&
 	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
 			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))
+		return -EINVAL;
+	if (check_task_ids("--pid", "process", symbol_conf.pid_list_str) ||
+	    check_task_ids("--tid", "thread", symbol_conf.tid_list_str))
 		return -EINVAL;
 	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
 	    check_readable("--vmlinux", symbol_conf.vmlinux_name))

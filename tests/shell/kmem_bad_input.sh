@@ -47,6 +47,23 @@ expect() {
 	fi
 }
 
+# expect_line NAME LINE COMMAND...: COMMAND prints LINE and nothing else
+# on stderr, and exits 1.
+expect_line() {
+	local name=$1 line=$2 rc
+
+	shift 2
+	"$@" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ "$rc" -ne 1 ] || [ "$(cat "$dir/err")" != "$line" ]; then
+		echo "FAIL $name: exit $rc, want exit 1 and the line '$line':"
+		sed 's/^/    /' "$dir/err" | head -n 5
+		failures=$((failures + 1))
+	else
+		echo "ok   $name: $line"
+	fi
+}
+
 # Cut in the middle of the data section.
 head -c $((size / 2)) "$good" >"$dir/truncated.data"
 expect "truncated file" "truncated" "$dir/truncated.data" --page
@@ -133,6 +150,19 @@ expect "--map without --page" "--map draws the page analysis: add --page" \
 	"$good" --slab --map "$dir/map.svg"
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
+
+# --pid and --tid take decimal ids: perf's list reader said only "cannot
+# set up symbol resolution", and took -5 as a pid.
+for bad in abc 1e3 -5 "12779,,"; do
+	item=${bad%%,*}
+	[ "$item" = "$bad" ] || item=
+	expect_line "--pid $bad" \
+		"perf kmem: invalid --pid '$bad': '$item' is not a process id: use pid[,pid...]" \
+		perf kmem stat --page --pid "$bad" -i "$good"
+done
+expect_line "--tid x1" \
+	"perf kmem: invalid --tid 'x1': 'x1' is not a thread id: use tid[,tid...]" \
+	perf kmem stat --page --tid x1 -i "$good"
 
 # Another machine's trace without its kernel's symbols (the bundled one,
 # an empty build-id cache): one line, and callsites marked unresolved.
