@@ -164,6 +164,46 @@ expect_line "--tid x1" \
 	"perf kmem: invalid --tid 'x1': 'x1' is not a thread id: use tid[,tid...]" \
 	perf kmem stat --page --tid x1 -i "$good"
 
+# Rows tied on every -s key come in the table's own order, bytes then
+# hits, largest first: -s frag of a trace without fragmenting fallbacks
+# listed them by callsite address.  ties_ordered KEY: the rows of
+# "perf kmem stat --page --caller -s KEY", read from its text, are in
+# (KEY, bytes, hits) order, and those of one Command are together.
+ties_ordered() {
+	perf kmem stat --page --caller -l 1000 -s "$1" -i "$good" 2>&1 |
+	python3 -c '
+import sys
+key = sys.argv[1]
+lines = [l for l in sys.stdin if " | " in l]
+head = [c.strip() for c in lines[0].split(" | ")]
+def num(s):
+	return int(s.split("/")[0].replace(",", "") or 0)
+rows = []
+for l in lines[1:]:
+	c = dict(zip(head, [x.strip() for x in l.split(" | ")]))
+	rows.append(({"frag": -num(c.get("Fragmenting", "0")),
+		      "xnode": -num(c.get("Freed remote", "0")),
+		      "comm": c.get("Command")}[key],
+		     -num(c["Total_alloc/Size"]), -num(c["Hits"])))
+comms = [r[0] for r in rows]
+grouped = all(comms.index(c) == i or comms[i - 1] == c
+	      for i, c in enumerate(comms))
+ordered = all(a[1:] <= b[1:] for a, b in zip(rows, rows[1:])
+	      if a[0] == b[0])
+if key != "comm":
+	ordered = ordered and rows == sorted(rows)
+sys.exit(0 if len(rows) > 3 and grouped and ordered else 1)
+' "$1"
+}
+for key in frag xnode comm; do
+	if ties_ordered "$key"; then
+		echo "ok   -s $key: tied rows by bytes, then hits"
+	else
+		echo "FAIL -s $key: tied rows not by bytes, then hits"
+		failures=$((failures + 1))
+	fi
+done
+
 # Another machine's trace without its kernel's symbols (the bundled one,
 # an empty build-id cache): one line, and callsites marked unresolved.
 sample="${KMEM_DATA:-$(dirname "$0")/../../data}/sample.perf.data"

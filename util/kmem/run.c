@@ -53,7 +53,7 @@ struct kmem_run {
 	struct kmem_cell_ctx		ctx;
 	struct kmem_report_table	tables[KMEM_NR_TABLES];
 	bool				has_node[KMEM_PAGE_MAX_NODES];
-	char				sort_names[KMEM_NR_TABLES][64];
+	char				sort_names[KMEM_NR_TABLES][160];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
 };
@@ -620,46 +620,77 @@ static void set_fragmenting(struct kmem_page_row *row, void *arg)
 	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
 }
 
-/* A table's own keys, those of its columns the trace has. */
-static const char *shown_keys(struct kmem_run *run, enum kmem_report_table_id id)
+/* Does -s name, in @names, the column that @len bytes of @key name? */
+static bool among_keys(const struct kmem_table *t, const char *key,
+		       size_t len, const char *names)
+{
+	const struct kmem_column *col = kmem_table__column(t, key, len);
+
+	while (names && *names) {
+		size_t n = strcspn(names, ",");
+
+		if (kmem_table__column(t, names, n) == col)
+			return true;
+		names += n + (names[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * The keys a table sorts by: those of -s (@names; NULL: none), then the
+ * table's own that the trace has a column for and -s did not name, as
+ * many as fit.  Rows tied on every key of -s (-s frag on a trace without
+ * fallbacks, -s comm) then come in the table's usual order, largest
+ * first, not in that of their callsites' addresses.
+ */
+static const char *sort_names(struct kmem_run *run,
+			      enum kmem_report_table_id id, const char *names)
 {
 	const struct kmem_table *t = &kmem_tables[id];
 	char *buf = run->sort_names[id];
-	size_t n = 0, size = sizeof(run->sort_names[id]);
+	size_t size = sizeof(run->sort_names[id]);
+	size_t n = snprintf(buf, size, "%s", names ?: "");
+	int nr = names && *names;
 	const char *p;
 
-	buf[0] = '\0';
-	for (p = t->sort; *p && n < size;) {
+	for (p = names; p && *p; p++)
+		nr += *p == ',';
+	for (p = t->sort; *p && n < size && nr < KMEM_MAX_SORT_KEYS;) {
 		size_t len = strcspn(p, ",");
 		const struct kmem_column *col = kmem_table__column(t, p, len);
 
-		if (col && kmem_report__holds(&run->ctx, col->when))
+		if (col && kmem_report__holds(&run->ctx, col->when) &&
+		    !among_keys(t, p, len, names)) {
 			n += snprintf(buf + n, size - n, "%s%.*s", n ? "," : "",
 				      (int)len, p);
+			nr++;
+		}
 		p += len + (p[len] == ',');
 	}
 	return buf;
 }
 
-/* The rows of a table, sorted by -s, or by the table's own keys. */
+/*
+ * The rows of a table, sorted by -s, or by the table's own keys; a
+ * -s without keys (the diff's) leaves them in identity order.
+ */
 static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 		      const struct kmem_report_sort *sort)
 {
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_report_table *t = &run->tables[id];
-	struct kmem_sort_key own[KMEM_MAX_SORT_KEYS];
-	const struct kmem_sort_key *keys = own;
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	char bad[32];
-	int nr_keys;
+	int nr_keys = 0;
 
-	if (sort) {
-		keys = sort->keys;
-		nr_keys = sort->nr_keys;
+	if (sort && !sort->nr_keys) {
 		t->sort = sort->names;
 	} else {
-		nr_keys = kmem_table__parse_sort(desc, desc->sort, own, bad,
+		t->sort = sort_names(run, id, sort ? sort->names : NULL);
+		nr_keys = kmem_table__parse_sort(desc, t->sort, keys, bad,
 						 sizeof(bad));
-		t->sort = shown_keys(run, id);
+		if (nr_keys < 0)
+			return nr_keys;
 	}
 	switch (id) {
 	case KMEM_PAGE_CALLERS:
