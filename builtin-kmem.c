@@ -1230,11 +1230,46 @@ static void add_arg(const char **argv, int *argc, const char *arg)
 	argv[(*argc)++] = arg;
 }
 
+/*
+ * perf record's -o among the options before a '--' (or a command's own
+ * -o, which only costs the stream test below its answer); NULL: none.
+ */
+static const char *record_output(int argc, const char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+			return i + 1 < argc ? argv[i + 1] : NULL;
+		if (strstarts(argv[i], "--output="))
+			return argv[i] + strlen("--output=");
+		if (strstarts(argv[i], "-o"))
+			return argv[i] + 2;
+	}
+	return NULL;
+}
+
+/*
+ * Does perf record write a stream, to a pipe on standard output?  Without
+ * -o it does so when standard output is a pipe, but then names its output
+ * "(null)": name it "-" for it.
+ */
+static bool record_to_pipe(int argc, const char **argv, bool *name_it)
+{
+	const char *output = record_output(argc, argv);
+	struct stat st;
+
+	*name_it = !output && !fstat(STDOUT_FILENO, &st) &&
+		   S_ISFIFO(st.st_mode);
+	return *name_it || (output && !strcmp(output, "-"));
+}
+
 static int kmem_record(const struct perf_kmem *kmem, int argc,
 		       const char **argv)
 {
 	const char **rec_argv;
 	int rec_argc = 0, i, err, nr_slab = 0;
+	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
 
 	rec_argv = calloc(argc + 32, sizeof(char *));
 	if (!rec_argv)
@@ -1271,11 +1306,18 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 		err = -ENOENT;
 		goto out;
 	}
+	if (name_pipe) {
+		add_arg(rec_argv, &rec_argc, "-o");
+		add_arg(rec_argv, &rec_argc, "-");
+	}
 	for (i = 0; i < argc; i++)
 		add_arg(rec_argv, &rec_argc, argv[i]);
 	err = cmd_record(rec_argc, rec_argv);
-	/* The kernel's symbols are in this machine's build-id cache. */
-	if (!err)
+	/*
+	 * The kernel's symbols are in this machine's build-id cache, which
+	 * perf archive packs with a file, not with a stream.
+	 */
+	if (!err && !pipe)
 		pr_info("perf kmem: to analyse it on another machine, take its kernel symbols along: perf archive\n");
 out:
 	free(rec_argv);

@@ -204,6 +204,27 @@ for key in frag xnode comm; do
 	fi
 done
 
+# A recording to a pipe, as "| tail -5" or -o - makes it: perf record
+# named it "(null)", and perf kmem advised perf archive, which packs a
+# file's symbols, not a stream's.
+for how in "pipe" "-o -"; do
+	if [ "$how" = pipe ]; then
+		perf kmem record --page -- true 2>"$dir/err" | cat >"$dir/stream.data"
+	else
+		perf kmem record --page -o - -- true 2>"$dir/err" >"$dir/stream.data"
+	fi
+	if grep -q -e "(null)" -e "perf archive" "$dir/err" ||
+	   [ "$(grep -c . "$dir/err")" -ne 2 ] ||
+	   ! tail -n 1 "$dir/err" | grep -q "^\[ perf record: Captured and wrote [0-9.]* MB - \]$" ||
+	   ! perf kmem stat --page -i - <"$dir/stream.data" 2>/dev/null |
+		grep -q "SUMMARY (page allocator)"; then
+		echo "FAIL record to a $how: $(tail -n 2 "$dir/err" | paste -sd' ')"
+		failures=$((failures + 1))
+	else
+		echo "ok   record to a $how: $(tail -n 1 "$dir/err")"
+	fi
+done
+
 # Another machine's trace without its kernel's symbols (the bundled one,
 # an empty build-id cache): one line, and callsites marked unresolved.
 sample="${KMEM_DATA:-$(dirname "$0")/../../data}/sample.perf.data"
