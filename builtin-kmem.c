@@ -1324,10 +1324,20 @@ out:
 	return err;
 }
 
+/* perf kmem record -h: our options, before perf record's help of its own. */
+static void record_help(void)
+{
+	fprintf(stderr, "\n Usage: perf kmem record [--page] [--slab] [<perf record options>] [-- <command>]\n\n"
+		"        --page            record the page allocator: allocations with their\n"
+		"                          kernel callchains, frees and fallbacks\n"
+		"        --slab            record the slab allocator (the default)\n"
+		"\n All other options are perf record's, passed on:\n");
+}
+
 /*
  * 'perf kmem record' passes what it does not know to perf record, so take
  * our own options out first: --page and --slab may stand anywhere before
- * a '--'.
+ * a '--'.  -h and --help go on to perf record, whose help follows ours.
  */
 static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 				    const char **argv)
@@ -1346,6 +1356,8 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 			kmem->opts.slab = true;
 		else
 			argv[n++] = argv[i];
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			record_help();
 	}
 	return n;
 }
