@@ -52,6 +52,7 @@
 #include "util/kmem/print.h"
 #include "util/kmem/report.h"
 #include "util/kmem/run.h"
+#include "util/levenshtein.h"
 #include "util/machine.h"
 #include "util/session.h"
 #include "util/symbol.h"
@@ -1402,6 +1403,45 @@ static const char *sort_keys_help(char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Not a subcommand: name the nearest, as perf does for its commands, or
+ * the three.  A swap of two letters costs nothing, any other edit one,
+ * and one edit is near: "report" is not "record".
+ */
+static int unknown_subcommand(const char *cmd,
+			      const char * const *subcommands)
+{
+	const char *best = NULL;
+	int i, d, best_d = 2;
+
+	for (i = 0; subcommands[i]; i++) {
+		d = levenshtein(cmd, subcommands[i], 0, 1, 1, 1);
+		if (d < best_d) {
+			best_d = d;
+			best = subcommands[i];
+		}
+	}
+	if (best)
+		pr_err("perf kmem: unknown subcommand '%s': did you mean '%s'?\n",
+		       cmd, best);
+	else
+		pr_err("perf kmem: unknown subcommand '%s': use record, stat or diff\n",
+		       cmd);
+	return -EINVAL;
+}
+
+/* What stat has left after its options: a trace it takes with -i. */
+static int stat_arguments(int argc, const char **argv)
+{
+	if (argc == 1)
+		pr_err("perf kmem: stat takes its trace with -i: perf kmem stat -i %s\n",
+		       argv[0]);
+	else
+		pr_err("perf kmem: stat takes one trace, with -i, not %d: perf kmem diff compares two\n",
+		       argc);
+	return -EINVAL;
+}
+
 int cmd_kmem(int argc, const char **argv)
 {
 	char sort_help_buf[600];
@@ -1485,12 +1525,17 @@ int cmd_kmem(int argc, const char **argv)
 	}
 	kmem.diff = !strcmp(argv[0], "diff");
 	if (strcmp(argv[0], "stat") && !kmem.diff)
-		usage_with_options(usage, options);
+		err = unknown_subcommand(argv[0], subcommands);
 
 	/* Options may follow 'stat' and 'diff' too. */
-	argc = parse_options(argc, argv, options, usage, 0);
-	if (argc && !kmem.diff)
-		usage_with_options(usage, options);
+	if (!err)
+		argc = parse_options(argc, argv, options, usage, 0);
+	if (!err && argc && !kmem.diff)
+		err = stat_arguments(argc, argv);
+	if (err) {
+		free((void *)usage[0]);
+		return 1;
+	}
 	if (!kmem.opts.page && !kmem.opts.slab) {
 		if (kmem.default_mode && !strcmp(kmem.default_mode, "page"))
 			kmem.opts.page = true;

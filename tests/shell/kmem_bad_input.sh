@@ -225,6 +225,24 @@ for how in "pipe" "-o -"; do
 	fi
 done
 
+# A file given to stat as diff takes them, and a subcommand mistyped:
+# one line naming the problem, not the usage and exit 129.
+expect_line "stat FILE" \
+	"perf kmem: stat takes its trace with -i: perf kmem stat -i $good" \
+	perf kmem stat --page "$good"
+expect_line "stat FILE FILE" \
+	"perf kmem: stat takes one trace, with -i, not 2: perf kmem diff compares two" \
+	perf kmem stat --page "$good" "$good"
+expect_line "kmem stats" \
+	"perf kmem: unknown subcommand 'stats': did you mean 'stat'?" \
+	perf kmem stats
+expect_line "kmem dif" \
+	"perf kmem: unknown subcommand 'dif': did you mean 'diff'?" \
+	perf kmem dif
+expect_line "kmem report" \
+	"perf kmem: unknown subcommand 'report': use record, stat or diff" \
+	perf kmem report
+
 # Another machine's trace without its kernel's symbols (the bundled one,
 # an empty build-id cache): one line, and callsites marked unresolved.
 sample="${KMEM_DATA:-$(dirname "$0")/../../data}/sample.perf.data"
