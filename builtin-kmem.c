@@ -1038,6 +1038,12 @@ static int kmem_stat(struct perf_kmem *kmem)
 	analysed = !stopped || kmem_run__stats(in->run)->nr_events;
 	if (!err && analysed)
 		err = print_results(in, &out);
+	/*
+	 * What follows on stderr (the map's errors, where the reader
+	 * stopped) comes after the results, also where the two are one
+	 * pipe (2>&1 | less).
+	 */
+	fflush(stdout);
 	if (!err && kmem->map_name && analysed)
 		err = write_map(in, &map);
 	if (kmem->map_name)
@@ -1193,6 +1199,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	}
 	if (!err)
 		err = print_diff(kmem, d, &out);
+	/* As stat's, the lines about where a reader stopped come last. */
+	fflush(stdout);
 	for (side = 0; side < 2 && !err; side++) {
 		if (stops[side][0]) {
 			pr_err("%s\n", stops[side]);

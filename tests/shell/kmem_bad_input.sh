@@ -80,6 +80,18 @@ if ! grep -q "SUMMARY (page allocator)" "$dir/out"; then
 	echo "FAIL garbage in the data: no analysis of the intact part"
 	failures=$((failures + 1))
 fi
+# The line comes last also where stdout and stderr are one pipe: it was
+# written into the middle of the buffered results.
+for cmd in "stat --page -i" "diff --page $good"; do
+	# shellcheck disable=SC2086 # $cmd is words
+	last=$(perf kmem $cmd "$dir/garbage.data" 2>&1 | cat | tail -n 1)
+	if [[ $last != "perf kmem: $dir/garbage.data is corrupt after "*" events before" ]]; then
+		echo "FAIL garbage, 2>&1 | cat, $cmd: the last line is '$last'"
+		failures=$((failures + 1))
+	else
+		echo "ok   garbage, 2>&1 | cat, ${cmd%% *}: the line about it is the last"
+	fi
+done
 
 # What a perf record killed by SIGKILL leaves: data size 0 in the header.
 perf kmem record --page -o "$dir/killed.data" -- sleep 10 >/dev/null 2>&1 &
