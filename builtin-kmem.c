@@ -658,6 +658,42 @@ static int parse_keys(const char *what, enum kmem_report_table_id table,
 	return -EINVAL;
 }
 
+/* -s under --live: a key whose column --live leaves out sorts nothing. */
+static int check_live_sort(const struct perf_kmem *kmem)
+{
+	const struct kmem_table *t = &kmem_tables[KMEM_PAGE_CALLERS];
+	const char *p = kmem->sort_str;
+
+	while (kmem->opts.live && p && *p) {
+		size_t len = strcspn(p, ",");
+		const struct kmem_column *col = kmem_table__column(t, p, len);
+
+		if (col && kmem_column__hidden_by_live(col)) {
+			pr_err("perf kmem: -s %.*s sorts by the %s column, which --live leaves out\n",
+			       (int)len, p, col->header);
+			return -EINVAL;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* What --folded does not do: one line, not an option ignored. */
+static int check_folded_options(const struct perf_kmem *kmem)
+{
+	const char *opt = kmem->opts.alloc ? "--alloc" :
+			  kmem->opts.caller ? "--caller" :
+			  kmem->interval_str ? "-I" :
+			  kmem->sort_str ? "-s" :
+			  kmem->lines_str ? "-l" : NULL;
+
+	if (!kmem->folded || !opt)
+		return 0;
+	pr_err("perf kmem: --folded takes no %s: it writes the stacks of all the allocations, for flame graphs\n",
+	       opt);
+	return -EINVAL;
+}
+
 /* Before reading a trace that may take a while: are the sort keys known? */
 static int parse_sort_keys(struct perf_kmem *kmem)
 {
@@ -952,6 +988,10 @@ static int check_options(struct perf_kmem *kmem)
 	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
 			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))
 		return -EINVAL;
+	if (kmem->opts.live && (kmem->opts.slab || !kmem->opts.page)) {
+		pr_err("perf kmem: --live is for the page analysis: use --page without --slab\n");
+		return -EINVAL;
+	}
 	if (check_task_ids("--pid", "process", symbol_conf.pid_list_str) ||
 	    check_task_ids("--tid", "thread", symbol_conf.tid_list_str))
 		return -EINVAL;
@@ -1006,6 +1046,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
 		return -EINVAL;
 	}
+	if (check_folded_options(kmem) || check_live_sort(kmem))
+		return -EINVAL;
 	if (check_options(kmem))
 		return -EINVAL;
 	/* An output that cannot be written is found before the trace is read. */

@@ -255,6 +255,23 @@ expect_line "kmem report" \
 	"perf kmem: unknown subcommand 'report': use record, stat or diff" \
 	perf kmem report
 
+# Options that did nothing in these combinations are refused.
+expect_line "--slab --live" \
+	"perf kmem: --live is for the page analysis: use --page without --slab" \
+	perf kmem stat --slab --live -i "$good"
+expect_line "--live -s frag" \
+	"perf kmem: -s frag sorts by the Fragmenting column, which --live leaves out" \
+	perf kmem stat --page --live -s frag -i "$good"
+expect_line "--live -s xnode" \
+	"perf kmem: -s xnode sorts by the Freed remote column, which --live leaves out" \
+	perf kmem stat --page --live -s bytes,xnode -i "$good"
+for opt in "-I 100" --alloc; do
+	# shellcheck disable=SC2086 # $opt is an option and its value
+	expect_line "--folded $opt" \
+		"perf kmem: --folded takes no ${opt% *}: it writes the stacks of all the allocations, for flame graphs" \
+		perf kmem stat --page --folded $opt -i "$good"
+done
+
 # Another machine's trace without its kernel's symbols (the bundled one,
 # an empty build-id cache): one line, and callsites marked unresolved.
 sample="${KMEM_DATA:-$(dirname "$0")/../../data}/sample.perf.data"

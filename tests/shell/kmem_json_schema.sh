@@ -226,7 +226,7 @@ if command -v perf >/dev/null && [ -r "$sample" ]; then
 	real "sample --page" --page -i "$sample" --kallsyms "$ksyms"
 	real "sample --page --caller --alloc" --page --caller --alloc -l 20 \
 		-i "$sample" --kallsyms "$ksyms"
-	real "sample --page --live -s frag" --page --live --caller -s frag \
+	real "sample --page --live -s hit" --page --live --caller -s hit \
 		-i "$sample" --kallsyms "$ksyms"
 	real "sample without symbols" --page --caller -i "$sample" \
 		--kallsyms /dev/null

@@ -487,6 +487,23 @@ bool kmem_column__shown(const struct kmem_column *col,
 	return kmem_report__holds(ctx, col->when);
 }
 
+/*
+ * A column that every trace has where its analyses do, but for --live:
+ * Freed remote (no live page was freed) and Fragmenting.
+ */
+bool kmem_column__hidden_by_live(const struct kmem_column *col)
+{
+	struct kmem_cell_ctx all = {
+		.xnode = true, .cpu_nodes = true, .callchains = true,
+		.pageblocks = true, .frag_classes = true, .fragmenting = true,
+		.task_key = KMEM_TASK_PID,
+	};
+	bool shown = kmem_report__holds(&all, col->when);
+
+	all.live = true;
+	return shown && !kmem_report__holds(&all, col->when);
+}
+
 #define VALUE(row, offset, type) \
 	(*(const type *)((const char *)(row) + (offset)))
 
