@@ -920,6 +920,28 @@ static void choose_analysis(struct perf_kmem *kmem)
 	}
 }
 
+/*
+ * diff without --page, --slab or kmem.default: as stat chooses for each
+ * trace, the page allocator where both traces have only page events.
+ */
+static void choose_diff_analysis(struct perf_kmem *kmem,
+				 const char * const *paths)
+{
+	struct perf_kmem side = *kmem;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		side.opts.page = false;
+		side.opts.slab = true;
+		side.input_name = paths[i];
+		choose_analysis(&side);
+		if (!side.opts.page)
+			return;
+	}
+	kmem->opts.slab = false;
+	kmem->opts.page = true;
+}
+
 static int parse_time(struct perf_kmem *kmem)
 {
 	if (!perf_time__parse_str(&kmem->opts.ptime, kmem->opts.time_window))
@@ -1214,6 +1236,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	struct kmem_diff_report *d = NULL;
 	int side, err;
 
+	if (kmem->mode_from_trace)
+		choose_diff_analysis(kmem, paths);
 	if (check_diff_options(kmem) || parse_time(kmem) ||
 	    check_diff_sort(kmem) || check_options(kmem))
 		return -EINVAL;

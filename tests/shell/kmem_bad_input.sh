@@ -141,6 +141,13 @@ else
 fi
 expect "no slab events at all" "no slab allocator events: record them with 'perf kmem record --slab'" \
 	"$dir/cycles.data"
+# ...and diff of two page-only traces, as stat of each.
+if perf kmem diff "$good" "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocator)"; then
+	echo "ok   page-only traces, diff without --page: the page analysis"
+else
+	echo "FAIL page-only traces, diff without --page: $(head -n 1 "$dir/err")"
+	failures=$((failures + 1))
+fi
 
 # A perf.data file given as standard input is not a stream.
 expect "file on stdin" "no 'perf record -o -' stream on it" - --page <"$good"
