@@ -14,6 +14,7 @@
  */
 #include "builtin.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -47,6 +48,7 @@
 #include "util/kmem/print-map.h"
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/read-file.h"
+#include "util/kmem/read-kallsyms.h"
 #include "util/kmem/read-queue.h"
 #include "util/kmem/report-diff.h"
 #include "util/kmem/print.h"
@@ -834,6 +836,91 @@ static int check_readable(const char *opt, const char *path)
 	return -EINVAL;
 }
 
+/* Does @head begin as /proc/kallsyms lines do: "ffffffff81000000 T _text"? */
+static bool kallsyms_line(const char *head)
+{
+	size_t n = strspn(head, "0123456789abcdefABCDEF");
+
+	return n && head[n] == ' ' && isalpha(head[n + 1]) &&
+	       head[n + 2] == ' ' && head[n + 3] > ' ';
+}
+
+static const char not_kallsyms[] =
+	"not a kallsyms file: its first line is not 'address type symbol'";
+
+static bool elf_file(const char *head)
+{
+	return !memcmp(head, "\177ELF", 4);
+}
+
+/*
+ * --kallsyms and --vmlinux: a file of the kind, by its first bytes.  Of
+ * another, perf's loader finds no symbol, and every callsite would be an
+ * address, blamed on the build-id cache.
+ */
+static int check_symbols_kind(const char *opt, const char *path,
+			      bool (*of_kind)(const char *head),
+			      const char *kind)
+{
+	char head[64] = "";
+	FILE *fp;
+
+	if (!path)
+		return 0;
+	fp = fopen(path, "r");
+	if (fp) {
+		if (!fgets(head, sizeof(head), fp))
+			head[0] = '\0';
+		fclose(fp);
+	}
+	if (!fp || !of_kind(head)) {
+		pr_err("perf kmem: cannot use %s %s: %s\n", opt, path,
+		       fp ? kind : strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A --kallsyms or --vmlinux of the right kind gave no symbol for any
+ * callsite: it is not the recording kernel's.  Name it, and say why.
+ */
+static int report_unused_symbols(struct kmem_input *in)
+{
+	const char *kallsyms = symbol_conf.kallsyms_name;
+	const char *vmlinux = symbol_conf.vmlinux_name;
+	char why[PATH_MAX + 100] = "none of its symbols covers a callsite";
+	char bid[SBUILD_ID_SIZE], file_bid[SBUILD_ID_SIZE];
+	struct kmem_kallsyms *ks;
+	struct build_id id;
+	struct dso *kernel;
+
+	if (kallsyms) {
+		ks = kmem_kallsyms__read(kallsyms, why, sizeof(why));
+		kmem_kallsyms__delete(ks);
+		if (!ks)
+			pr_err("perf kmem: cannot use --kallsyms %s\n", why);
+		else
+			pr_err("perf kmem: no symbol of --kallsyms %s covers a callsite of %s: it is another kernel's\n",
+			       kallsyms, in->path);
+		return -EINVAL;
+	}
+	kernel = dsos__find_kernel_dso(&in->session->machines.host.dsos);
+	if (kernel && dso__has_build_id(kernel) &&
+	    filename__read_build_id(vmlinux, &id) > 0 &&
+	    (id.size != dso__bid(kernel)->size ||
+	     memcmp(id.data, dso__bid(kernel)->data, id.size))) {
+		build_id__sprintf(&id, file_bid);
+		build_id__sprintf(dso__bid(kernel), bid);
+		snprintf(why, sizeof(why), "its build-id is %s, the recording kernel's %s",
+			 file_bid, bid);
+	}
+	dso__put(kernel);
+	pr_err("perf kmem: no symbol of --vmlinux %s covers a callsite of %s: %s\n",
+	       vmlinux, in->path, why);
+	return -EINVAL;
+}
+
 /*
  * No kernel address had a symbol: say which kernel's were looked for,
  * where, and how to get them.
@@ -1018,7 +1105,11 @@ static int check_options(struct perf_kmem *kmem)
 	    check_task_ids("--tid", "thread", symbol_conf.tid_list_str))
 		return -EINVAL;
 	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
-	    check_readable("--vmlinux", symbol_conf.vmlinux_name))
+	    check_readable("--vmlinux", symbol_conf.vmlinux_name) ||
+	    check_symbols_kind("--kallsyms", symbol_conf.kallsyms_name,
+			       kallsyms_line, not_kallsyms) ||
+	    check_symbols_kind("--vmlinux", symbol_conf.vmlinux_name,
+			       elf_file, "not an ELF file"))
 		return -EINVAL;
 	set_derived_options(kmem);
 	return 0;
@@ -1093,7 +1184,10 @@ static int kmem_stat(struct perf_kmem *kmem)
 		err = -EINVAL;
 	if (!err && kmem->opts.task_filter && no_task_allocated(in))
 		err = -EINVAL;
-	if (!err && no_kernel_symbols(in))
+	if (!err && no_kernel_symbols(in) &&
+	    (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name))
+		err = report_unused_symbols(in);
+	else if (!err && no_kernel_symbols(in))
 		report_no_symbols(in);
 	if (!err && kmem_run__info(in->run)->sampled[0])
 		pr_warning("perf kmem: %s: counts are of sampled events, and allocations and frees cannot be paired\n",
@@ -1185,6 +1279,9 @@ static int diff_side(struct kmem_input *in, struct kmem_diff_report *d,
 		return report_stop(in);
 	if (stopped)
 		stop_line(in, stop, stop_size);
+	if (no_kernel_symbols(in) &&
+	    (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name))
+		return report_unused_symbols(in);
 	if (no_kernel_symbols(in))
 		pr_warning("perf kmem: no kernel symbols of the kernel that recorded %s: its callsites are addresses, which match no other boot's; give its --kallsyms or --vmlinux\n",
 			   in->path);

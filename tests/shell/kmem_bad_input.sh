@@ -48,15 +48,16 @@ expect() {
 }
 
 # expect_line NAME LINE COMMAND...: COMMAND prints LINE and nothing else
-# on stderr, and exits 1.
+# on stderr, nothing on stdout, and exits 1.
 expect_line() {
 	local name=$1 line=$2 rc
 
 	shift 2
 	"$@" >"$dir/out" 2>"$dir/err"
 	rc=$?
-	if [ "$rc" -ne 1 ] || [ "$(cat "$dir/err")" != "$line" ]; then
-		echo "FAIL $name: exit $rc, want exit 1 and the line '$line':"
+	if [ "$rc" -ne 1 ] || [ "$(cat "$dir/err")" != "$line" ] ||
+	   [ -s "$dir/out" ]; then
+		echo "FAIL $name: exit $rc, $(wc -l <"$dir/out") lines of output, want exit 1 and only the line '$line':"
 		sed 's/^/    /' "$dir/err" | head -n 5
 		failures=$((failures + 1))
 	else
@@ -211,7 +212,10 @@ ordered = all(a[1:] <= b[1:] for a, b in zip(rows, rows[1:])
 	      if a[0] == b[0])
 if key != "comm":
 	ordered = ordered and rows == sorted(rows)
-sys.exit(0 if len(rows) > 3 and grouped and ordered else 1)
+if len(rows) <= 3 or not grouped or not ordered:
+	print("  %d rows, grouped %s, ordered %s: %s" %
+	      (len(rows), grouped, ordered, rows[:4]))
+	sys.exit(1)
 ' "$1"
 }
 for key in frag xnode comm; do
@@ -278,6 +282,31 @@ for opt in "-I 100" --alloc; do
 		"perf kmem: --folded takes no ${opt% *}: it writes the stacks of all the allocations, for flame graphs" \
 		perf kmem stat --page --folded $opt -i "$good"
 done
+
+# A --kallsyms or -k of the wrong kind, or of another kernel: one line
+# naming it.  It was blamed on the build-id cache and /proc/kallsyms,
+# with every callsite unresolved and exit 0.
+expect_line "-k /etc/passwd" \
+	"perf kmem: cannot use --vmlinux /etc/passwd: not an ELF file" \
+	perf kmem stat --page --caller -k /etc/passwd -i "$good"
+expect_line "--kallsyms /etc/passwd" \
+	"perf kmem: cannot use --kallsyms /etc/passwd: not a kallsyms file: its first line is not 'address type symbol'" \
+	perf kmem stat --page --caller --kallsyms /etc/passwd -i "$good"
+printf 'ffffffff00000000 T foo\n' >"$dir/other.kallsyms"
+expect_line "--kallsyms of another kernel" \
+	"perf kmem: no symbol of --kallsyms $dir/other.kallsyms covers a callsite of $good: it is another kernel's" \
+	perf kmem stat --page --caller --kallsyms "$dir/other.kallsyms" -i "$good"
+printf '0000000000000000 T foo\n0000000000000000 T bar\n' >"$dir/zero.kallsyms"
+expect_line "--kallsyms of zeros" \
+	"perf kmem: cannot use --kallsyms $dir/zero.kallsyms: every address is 0 (kptr_restrict)" \
+	perf kmem diff --page --kallsyms "$dir/zero.kallsyms" "$good" "$good"
+ls_bid=$(perf buildid-list -i /bin/ls 2>/dev/null)
+kernel_bid=$(perf buildid-list -i "$good" 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+if [ -n "$ls_bid" ] && [ -n "$kernel_bid" ]; then
+	expect_line "-k /bin/ls" \
+		"perf kmem: no symbol of --vmlinux /bin/ls covers a callsite of $good: its build-id is $ls_bid, the recording kernel's $kernel_bid" \
+		perf kmem stat --page --caller -k /bin/ls -i "$good"
+fi
 
 # Another machine's trace without its kernel's symbols (the bundled one,
 # an empty build-id cache): one line, and callsites marked unresolved.
