@@ -326,6 +326,24 @@ if [ -f "$sample" ] && ! grep -q "$(uname -r)" "$sample" 2>/dev/null; then
 	fi
 fi
 
+# A trace without callchains: its tables end in the GFP flags, and the
+# rules were as wide as the header, 71 columns, over rows of 140.  Each
+# rule of a table is as wide as its widest line.
+if perf record -q -e kmem:mm_page_alloc -e kmem:mm_page_free \
+	-o "$dir/nocc.data" -- ls -R /usr/lib >/dev/null 2>&1; then
+	widths=$(perf kmem stat --page --caller -i "$dir/nocc.data" 2>/dev/null |
+		awk '/^-+$/ { rules[length($0)]++; next }
+		     / \| / && length($0) > widest { widest = length($0) }
+		     END { for (r in rules) printf "%s ", r; print "widest " widest }')
+	if [[ $widths =~ ^([0-9]+)\ widest\ ([0-9]+)$ ]] &&
+	   [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]; then
+		echo "ok   no callchains: rules and widest line $widths"
+	else
+		echo "FAIL no callchains: rules of width $widths"
+		failures=$((failures + 1))
+	fi
+fi
+
 # Sampled: counts of sampled events, and no allocated+freed split.
 sampled="kmem:mm_page_alloc was sampled, one event in 2: counts are of"
 sampled="$sampled sampled events, and allocations and frees cannot be paired"
