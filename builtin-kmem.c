@@ -814,12 +814,8 @@ static int parse_int_arg(const char *opt, const char *str, int min, int max,
 	errno = 0;
 	v = strtol(str, &end, 10);
 	if (errno || end == str || *end || v < min || v > max) {
-		if (max == INT_MAX)
-			pr_err("perf kmem: invalid %s '%s': use a number from %d\n",
-			       opt, str, min);
-		else
-			pr_err("perf kmem: invalid %s '%s': use %d to %d\n",
-			       opt, str, min, max);
+		pr_err("perf kmem: invalid %s '%s': use %d to %d\n", opt, str,
+		       min, max);
 		return -EINVAL;
 	}
 	*val = v;
@@ -1079,8 +1075,9 @@ static int check_task_ids(const char *opt, const char *what,
 /* -l, --pageblock-order and --pid, --tid, the symbol files, before any trace is read. */
 static int check_options(struct perf_kmem *kmem)
 {
+	/* -l 0 would print the tables' headers over no row. */
 	if (kmem->lines_str &&
-	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->opts.lines))
+	    parse_int_arg("-l", kmem->lines_str, 1, INT_MAX, &kmem->opts.lines))
 		return -EINVAL;
 	if (kmem->interval_str) {
 		int ms;

@@ -160,6 +160,11 @@ expect "--time outside" "no kmem event in --time 1,2: the trace's are from" \
 # parse-options' OPT_INTEGER would take 4294967297 as 1.
 expect "-l too big" "invalid -l '4294967297'" "$good" --page -l 4294967297
 expect "-l negative" "invalid -l '-3'" "$good" --page -l -3
+expect_line "-l 0" "perf kmem: invalid -l '0': use 1 to 2147483647" \
+	perf kmem stat --page -l 0 -i "$good"
+expect_line "-l 2147483648" \
+	"perf kmem: invalid -l '2147483648': use 1 to 2147483647" \
+	perf kmem stat --page -l 2147483648 -i "$good"
 expect "--pageblock-order" "invalid --pageblock-order '4294967305'" \
 	"$good" --page --pageblock-order 4294967305
 expect "nine sort keys" "too many sort keys for --page: at most 8" "$good" \
