@@ -696,10 +696,30 @@ static int check_folded_options(const struct perf_kmem *kmem)
 	return -EINVAL;
 }
 
+/*
+ * -s '' and -s bytes, were taken, as no key and as bytes: an empty key is
+ * a typo, or a key lost to the shell.
+ */
+static int check_sort_syntax(const char *str)
+{
+	size_t len = str ? strlen(str) : 1;
+
+	if (str && (!len || str[0] == ',' || str[len - 1] == ',' ||
+		    strstr(str, ",,"))) {
+		pr_err("perf kmem: invalid -s '%s': a sort key is empty: use key[,key...]\n",
+		       str);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Before reading a trace that may take a while: are the sort keys known? */
 static int parse_sort_keys(struct perf_kmem *kmem)
 {
 	struct kmem_run_config *o = &kmem->opts;
+
+	if (check_sort_syntax(kmem->sort_str))
+		return -EINVAL;
 
 	if (kmem_sort__task_key(kmem->sort_str, &o->tasks.key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
@@ -1333,7 +1353,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	if (kmem->mode_from_trace)
 		choose_diff_analysis(kmem, paths);
 	if (check_diff_options(kmem) || parse_time(kmem) ||
-	    check_diff_sort(kmem) || check_options(kmem))
+	    check_sort_syntax(kmem->sort_str) || check_diff_sort(kmem) ||
+	    check_options(kmem))
 		return -EINVAL;
 	err = output_open(&out, kmem->output_name);
 	if (err)

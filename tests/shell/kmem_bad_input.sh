@@ -154,6 +154,14 @@ fi
 expect "file on stdin" "no 'perf record -o -' stream on it" - --page <"$good"
 
 expect "unknown sort key" "unknown sort key 'bogus'" "$good" --page -s bogus
+for keys in "" "bytes," ",hit" "bytes,,hit"; do
+	expect_line "-s '$keys'" \
+		"perf kmem: invalid -s '$keys': a sort key is empty: use key[,key...]" \
+		perf kmem stat --page -s "$keys" -i "$good"
+done
+expect_line "diff -s 'bytes,'" \
+	"perf kmem: invalid -s 'bytes,': a sort key is empty: use key[,key...]" \
+	perf kmem diff --page -s bytes, "$good" "$good"
 expect "bad --time" "invalid --time" "$good" --page --time nonsense
 expect "--time outside" "no kmem event in --time 1,2: the trace's are from" \
 	"$good" --page --time 1,2
