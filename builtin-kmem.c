@@ -740,13 +740,25 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 
 /* --- the map of physical memory ------------------------------------- */
 
+/*
+ * --map's file: one named .svg, or without a suffix (/dev/stdout); not
+ * SVG under a .png name.
+ */
+static bool svg_name(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	return !dot || dot == base || !strcasecmp(dot, ".svg");
+}
+
 /* --map: the map needs the pageblock order, and one it can draw. */
 static bool map_unusable(struct kmem_input *in)
 {
 	const struct kmem_trace_info *info = kmem_run__info(in->run);
 
 	if (!kmem_frag__has_classes(kmem_run__frag(in->run))) {
-		pr_err("perf kmem: --map needs the pageblock order: %s\n",
+		pr_err("perf kmem: --map needs the pageblock order: %s; --pageblock-order N gives it\n",
 		       info->pageblock_why);
 		return true;
 	}
@@ -1168,6 +1180,11 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (kmem->map_name && !kmem->opts.page) {
 		pr_err("perf kmem: --map draws the page analysis: add --page\n");
+		return -EINVAL;
+	}
+	if (kmem->map_name && !svg_name(kmem->map_name)) {
+		pr_err("perf kmem: --map writes SVG, which %s does not name: use a .svg name\n",
+		       kmem->map_name);
 		return -EINVAL;
 	}
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||

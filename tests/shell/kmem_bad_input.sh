@@ -181,6 +181,9 @@ expect "--map of order 31" "--map draws pageblocks of order 30 at most, not 31" 
 	"$good" --page --map "$dir/map.svg" --pageblock-order 31
 expect "--map without --page" "--map draws the page analysis: add --page" \
 	"$good" --slab --map "$dir/map.svg"
+expect_line "--map x.png" \
+	"perf kmem: --map writes SVG, which $dir/x.png does not name: use a .svg name" \
+	perf kmem stat --page --map "$dir/x.png" -i "$good"
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
 
@@ -354,6 +357,18 @@ if perf record -q -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	else
 		echo "FAIL no callchains: rules of width $widths"
 		failures=$((failures + 1))
+	fi
+	# Nor the extfrag format, which gives the pageblock order: the map's
+	# line says how to give it, as the text's does.
+	perf kmem stat --page --map "$dir/map.svg" -i "$dir/nocc.data" \
+		>/dev/null 2>"$dir/err"
+	rc=$?
+	line="perf kmem: --map needs the pageblock order: the trace has no kmem:mm_page_alloc_extfrag format to read it from; --pageblock-order N gives it"
+	if [ "$rc" -ne 1 ] || [ "$(tail -n 1 "$dir/err")" != "$line" ]; then
+		echo "FAIL --map, no pageblock order: exit $rc, $(tail -n 1 "$dir/err")"
+		failures=$((failures + 1))
+	else
+		echo "ok   --map, no pageblock order: $line"
 	fi
 fi
 
