@@ -108,6 +108,10 @@ echo "not a perf.data file" >"$dir/text.data"
 expect "not perf.data" "not a perf.data file" "$dir/text.data" --page
 
 expect "missing file" "No such file" "$dir/nonexistent.data" --page
+mkdir "$dir/notperf"
+expect_line "-i DIR" \
+	"perf kmem: cannot read $dir/notperf: a directory, not one of perf record --threads: it has no data file" \
+	perf kmem stat --page -i "$dir/notperf"
 
 # A trace whose tracepoint formats are gone: its header's feature table
 # without the HEADER_TRACING_DATA (bit 1) entry.
