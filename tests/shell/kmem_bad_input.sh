@@ -286,6 +286,15 @@ expect_line "kmem report" \
 	"perf kmem: unknown subcommand 'report': use record, stat or diff" \
 	perf kmem report
 
+# Under --live the bytes column holds live bytes, and says so.
+head=$(perf kmem stat --page --caller --live -i "$good" 2>/dev/null | sed -n 3p)
+if [[ $head == "     Live_bytes/Size |        Live | Order | "* ]]; then
+	echo "ok   --live header: ${head:0:40}"
+else
+	echo "FAIL --live header: '$head'"
+	failures=$((failures + 1))
+fi
+
 # Options that did nothing in these combinations are refused.
 expect_line "--slab --live" \
 	"perf kmem: --live is for the page analysis: use --page without --slab" \

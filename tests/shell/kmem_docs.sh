@@ -97,6 +97,16 @@ for sub in ${subs//|/ }; do
 	}
 done
 
+# The summary's "Pages ..." lines count events of any order, not pages:
+# each one's definition says so.
+for label in "Pages allocated+freed" "Pages freed-only"; do
+	awk -v l="  $label::" '$0 == l { on = 1; next } on && /::$/ { exit } on' "$src" |
+		grep -q "of any order" || {
+		echo "FAIL: the man page's '$label' does not say it counts allocations of any order"
+		err=1
+	}
+done
+
 # The Layout table of docs/DEVELOPMENT.md against the files.  Its rows
 # start with one or more `names`: a path, a pair a.[ch] (a.c and a.h,
 # both there) or a glob (at least one file).  Every file of the
