@@ -208,6 +208,7 @@ const struct kmem_section kmem_slab_summary_section =
 
 static const struct kmem_field interval_fields[] = {
 	IV(start, .name = "start_ns", NUMBER),
+	IV(time, .name = "time_ns", NUMBER),
 	IV(alloc, .name = "allocations"),
 	IV(free, .name = "frees"),
 	IV(fail, .name = "failures"),
