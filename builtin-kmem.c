@@ -1057,12 +1057,33 @@ static void choose_diff_analysis(struct perf_kmem *kmem,
 	kmem->opts.page = true;
 }
 
+/*
+ * perf report's shares of the trace's span, "10%/2" or "0%-10%,50%-60%",
+ * in a span of 1 s: the run takes them of each trace's own.
+ */
+static bool time_shares(const char *str)
+{
+	struct perf_time_interval *ranges;
+	int size, nr;
+
+	if (!strchr(str, '%'))
+		return false;
+	ranges = perf_time__range_alloc(str, &size);
+	nr = ranges ? perf_time__percent_parse_str(ranges, size, str, 1,
+						   1000000001) : -1;
+	free(ranges);
+	return nr > 0;
+}
+
 static int parse_time(struct perf_kmem *kmem)
 {
-	if (!perf_time__parse_str(&kmem->opts.ptime, kmem->opts.time_window))
+	const char *str = kmem->opts.time_window;
+
+	if (!str || time_shares(str) ||
+	    (!strchr(str, '%') && !perf_time__parse_str(&kmem->opts.ptime, str)))
 		return 0;
-	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
-	       kmem->opts.time_window);
+	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds, or shares of the trace's time as perf report takes them (10%%/2, 0%%-10%%)\n",
+	       str);
 	return -EINVAL;
 }
 

@@ -169,6 +169,34 @@ expect_line "diff -s 'bytes,'" \
 expect "bad --time" "invalid --time" "$good" --page --time nonsense
 expect "--time outside" "no kmem event in --time 1,2: the trace's are from" \
 	"$good" --page --time 1,2
+# perf report's shares of the trace's time span were refused; they take
+# the allocations perf script --time counts in them, and under diff each
+# trace's own span.
+perf kmem record --page -o "$dir/later.data" -- \
+	sh -c 'sleep 0.2; ls -R /usr/share >/dev/null' >/dev/null 2>&1
+for window in 10%/2 0%-10%,50%-60%; do
+	want=$(perf script --time "$window" -F event,trace -i "$good" 2>/dev/null |
+		grep -c "kmem:mm_page_alloc: .* pfn=0x")
+	got=$(perf kmem stat --page --time "$window" -i "$good" 2>&1 |
+		sed -n 's/^ Total allocations: *\([0-9,]*\) .*/\1/p' | tr -d ,)
+	old_new=$(perf kmem diff --page --json --time "$window" "$good" "$dir/later.data" 2>/dev/null |
+		python3 -c 'import json, sys
+n = json.load(sys.stdin)["numbers"]["page.summary.total_allocations.count"]
+print(n["old"], n["new"])')
+	want_new=$(perf kmem stat --page --json --time "$window" -i "$dir/later.data" 2>/dev/null |
+		python3 -c 'import json, sys
+print(json.load(sys.stdin)["page"]["summary"]["total_allocations"]["count"])')
+	if [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ] &&
+	   [ "$old_new" = "$want $want_new" ]; then
+		echo "ok   --time $window: $got allocations, as perf script; diff: $old_new"
+	else
+		echo "FAIL --time $window: $got allocations, perf script $want; diff '$old_new', stat of the second $want_new"
+		failures=$((failures + 1))
+	fi
+done
+expect_line "--time 10%/0" \
+	"perf kmem: invalid --time '10%/0': use start,stop in seconds, or shares of the trace's time as perf report takes them (10%/2, 0%-10%)" \
+	perf kmem stat --page --time 10%/0 -i "$good"
 # parse-options' OPT_INTEGER would take 4294967297 as 1.
 expect "-l too big" "invalid -l '4294967297'" "$good" --page -l 4294967297
 expect "-l negative" "invalid -l '-3'" "$good" --page -l -3
@@ -267,6 +295,10 @@ for how in "pipe" "-o -"; do
 		echo "ok   record to a $how: $(tail -n 1 "$dir/err")"
 	fi
 done
+# A stream has no first and last sample times to take shares of.
+expect_line "stream, --time 10%/2" \
+	"perf kmem: --time 10%/2 takes shares of the time span of -, which it does not record (a stream does not): use start,stop in seconds" \
+	sh -c 'perf kmem stat --page --time 10%/2 -i - <"$1"' sh "$dir/stream.data"
 
 # A file given to stat as diff takes them, and a subcommand mistyped:
 # one line naming the problem, not the usage and exit 129.

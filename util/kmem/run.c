@@ -48,6 +48,9 @@ struct kmem_run {
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
+	/* --time in shares of the trace's span: its windows. */
+	struct perf_time_interval	*time_ranges;
+	int				nr_time_ranges;
 	struct kmem_run_stats		stats;
 	/* The report, settled by kmem_run__finish(). */
 	struct kmem_cell_ctx		ctx;
@@ -82,6 +85,7 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	free(run->recorded_kallsyms);
+	free(run->time_ranges);
 	free(run);
 }
 
@@ -238,6 +242,15 @@ static int deliver_queued(void *record, void *arg)
 
 /* --- taking records from perf's reader ------------------------------ */
 
+/* Is a sample of @time outside the --time windows? */
+static bool outside_time(struct kmem_run *run, u64 time)
+{
+	if (run->time_ranges)
+		return perf_time__ranges_skip_sample(run->time_ranges,
+						     run->nr_time_ranges, time);
+	return perf_time__skip_sample(&run->config.ptime, time);
+}
+
 int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 		     struct perf_sample *sample)
 {
@@ -248,8 +261,7 @@ int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 
 	if (!evsel->handler)
 		return 0;
-	if (run->config.time_window &&
-	    perf_time__skip_sample(&run->config.ptime, sample->time)) {
+	if (run->config.time_window && outside_time(run, sample->time)) {
 		if (!stats->nr_outside_time++)
 			stats->first_outside = sample->time;
 		stats->last_outside = sample->time;
@@ -445,6 +457,40 @@ static int setup_page_analysis(struct kmem_run *run)
 	return run->tasks ? 0 : -ENOMEM;
 }
 
+/*
+ * --time in shares of the trace's time span, as perf report takes them
+ * (10%/2, 0%-10%,30%-40%): of this trace's span, from the times of its
+ * first and last samples in the header, so that each trace of a diff
+ * gets its own.
+ */
+static int setup_time_shares(struct kmem_run *run, char *err,
+			     size_t err_size)
+{
+	const struct evlist *evlist = run->session->evlist;
+	const char *str = run->config.time_window;
+	int size;
+
+	if (!str || !strchr(str, '%'))
+		return 0;
+	if (!evlist->first_sample_time && !evlist->last_sample_time) {
+		snprintf(err, err_size,
+			 "--time %s takes shares of the time span of %s, which it does not record (a stream does not): use start,stop in seconds",
+			 str, run->config.path);
+		return -EINVAL;
+	}
+	run->time_ranges = perf_time__range_alloc(str, &size);
+	if (!run->time_ranges)
+		return -ENOMEM;
+	run->nr_time_ranges = perf_time__percent_parse_str(run->time_ranges,
+							   size, str,
+							   evlist->first_sample_time,
+							   evlist->last_sample_time);
+	if (run->nr_time_ranges > 0)
+		return 0;
+	snprintf(err, err_size, "invalid --time '%s'", str);
+	return -EINVAL;
+}
+
 static int setup_slab_analysis(struct kmem_run *run)
 {
 	struct kmem_slab_config config = {
@@ -467,6 +513,9 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 	int ret = 0;
 
 	run->session = session;
+	ret = setup_time_shares(run, err, err_size);
+	if (ret)
+		return ret;
 	if (c->folded) {
 		run->stacks = kmem_stacks__new();
 		if (!run->stacks)
