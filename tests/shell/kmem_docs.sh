@@ -86,6 +86,14 @@ while read -r opt; do
 	}
 done <"$dir/record"
 
+# The man page says that a trace holds perf's own writing of it, and how
+# to tell it apart: it was the second row of a fragmentation trace.
+awk '/^DESCRIPTION$/ { on = 1 } /^SLAB ALLOCATOR ANALYSIS$/ { exit } on' "$src" |
+	tr -s ' \n' ' ' | grep -q "The trace holds perf's own allocations too.*'perf kmem stat --page --comm perf'" || {
+	echo "FAIL: the man page's DESCRIPTION does not say that the trace holds perf's own allocations"
+	err=1
+}
+
 # The SYNOPSIS has a line for each subcommand perf kmem -h names.
 subs=$(perf kmem -h 2>&1 | sed -n 's/.*Usage: perf kmem \[<options>\] {\(.*\)}.*/\1/p')
 [ -n "$subs" ] || { echo "FAIL: perf kmem -h names no subcommands"; err=1; }
