@@ -62,6 +62,54 @@ while read -r opt; do
 done <"$dir/options"
 [ -s "$dir/options" ] || fail "perf kmem -h lists no option"
 
+# perf kmem record -h: our options first (perf record's own follow),
+# each with an entry in the man page's OPTIONS.
+perf kmem record -h >"$dir/record-help" 2>&1
+grep -q "All other options are perf record's" "$dir/record-help" ||
+	: >"$dir/record-help"
+sed "/All other options are perf record's/q" "$dir/record-help" |
+	grep -o -- '^ *--[a-z][a-z-]*' | tr -d ' ' | sort -u >"$dir/record"
+[ "$(paste -sd' ' "$dir/record")" = "--page --slab" ] || {
+	echo "FAIL: perf kmem record -h lists '$(paste -sd' ' "$dir/record")' of its own, not '--page --slab'"
+	err=1
+}
+awk '/^OPTIONS$/ { on = 1 } on' "$src" >"$dir/options-section"
+while read -r opt; do
+	grep -q -- "^$opt::" "$dir/options-section" || {
+		echo "FAIL: perf kmem record's $opt is not in the man page's OPTIONS"
+		err=1
+	}
+done <"$dir/record"
+
+# The man page says that a trace holds perf's own writing of it, and how
+# to tell it apart: it was the second row of a fragmentation trace.
+awk '/^DESCRIPTION$/ { on = 1 } /^SLAB ALLOCATOR ANALYSIS$/ { exit } on' "$src" |
+	tr -s ' \n' ' ' | grep -q "The trace holds perf's own allocations too.*'perf kmem stat --page --comm perf'" || {
+	echo "FAIL: the man page's DESCRIPTION does not say that the trace holds perf's own allocations"
+	err=1
+}
+
+# The SYNOPSIS has a line for each subcommand perf kmem -h names.
+subs=$(perf kmem -h 2>&1 | sed -n 's/.*Usage: perf kmem \[<options>\] {\(.*\)}.*/\1/p')
+[ -n "$subs" ] || { echo "FAIL: perf kmem -h names no subcommands"; err=1; }
+awk '/^SYNOPSIS$/ { on = 1; next } on && /^[A-Z]+$/ { exit } on' "$src" >"$dir/synopsis"
+for sub in ${subs//|/ }; do
+	grep -q "^'perf kmem' \[<options>\] $sub\b" "$dir/synopsis" || {
+		echo "FAIL: the man page's SYNOPSIS has no line for perf kmem $sub"
+		err=1
+	}
+done
+
+# The summary's "Pages ..." lines count events of any order, not pages:
+# each one's definition says so.
+for label in "Pages allocated+freed" "Pages freed-only"; do
+	awk -v l="  $label::" '$0 == l { on = 1; next } on && /::$/ { exit } on' "$src" |
+		grep -q "of any order" || {
+		echo "FAIL: the man page's '$label' does not say it counts allocations of any order"
+		err=1
+	}
+done
+
 # The Layout table of docs/DEVELOPMENT.md against the files.  Its rows
 # start with one or more `names`: a path, a pair a.[ch] (a.c and a.h,
 # both there) or a glob (at least one file).  Every file of the

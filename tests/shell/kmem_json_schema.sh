@@ -215,10 +215,14 @@ if command -v perf >/dev/null && [ -r "$sample" ]; then
 	real "sample --page" --page -i "$sample" --kallsyms "$ksyms"
 	real "sample --page --caller --alloc" --page --caller --alloc -l 20 \
 		-i "$sample" --kallsyms "$ksyms"
-	real "sample --page --live -s frag" --page --live --caller -s frag \
+	real "sample --page --live -s hit" --page --live --caller -s hit \
 		-i "$sample" --kallsyms "$ksyms"
-	real "sample without symbols" --page --caller -i "$sample" \
-		--kallsyms /dev/null
+	# No build-id cache, and /proc/kallsyms another kernel's.
+	if ! grep -q "$(uname -r)" "$sample"; then
+		mkdir -p "$dir/home"
+		HOME=$dir/home real "sample without symbols" --page --caller \
+			-i "$sample"
+	fi
 	if [ "$(id -u)" = 0 ] && perf kmem record --slab --page \
 		-o "$dir/slab.data" -- ls -R /usr/lib >/dev/null 2>&1; then
 		real "recording --slab --caller --alloc" --slab --caller \

@@ -58,7 +58,7 @@ same() {
 }
 
 same "page callers" --page --caller
-same "page pages" --page --alloc --live -s frag,hit
+same "page pages" --page --alloc --live -s order,hit
 same "slab" --slab --caller --alloc
 same "json" --page --slab --caller --json
 same "folded" --page --folded=hits

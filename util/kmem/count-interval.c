@@ -173,6 +173,7 @@ static int close_interval(struct kmem_interval *iv, const struct totals *now)
 	row = &iv->rows[iv->nr_rows];
 	*row = (struct kmem_interval_row){
 		.start = iv->end - iv->config.length - iv->first,
+		.time = iv->end - iv->config.length,
 		.alloc = count_diff(now->alloc, then->alloc),
 		.free = count_diff(now->free, then->free),
 		.fail = count_diff(now->fail, then->fail),

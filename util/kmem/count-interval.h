@@ -31,6 +31,7 @@ struct kmem_interval_caller {
 
 struct kmem_interval_row {
 	u64			start;		/* ns after the first event */
+	u64			time;		/* its start, as --time takes it */
 	struct kmem_count	alloc;		/* successful allocations */
 	struct kmem_count	free;		/* all frees */
 	struct kmem_count	fail;		/* failed allocations */

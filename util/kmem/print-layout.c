@@ -139,19 +139,18 @@ static void print_row(const struct table_layout *t,
 	print_line(t, texts, left);
 }
 
-/* The header's width, without printing it. */
-static int header_width(const struct table_layout *t,
-			const struct kmem_cell_ctx *ctx)
+/*
+ * The width of the widest line, the header or a row shown: each column's
+ * is that of its widest cell, and the last one's too, though it is not
+ * padded.  (The header's own width left the rules 71 columns wide over
+ * rows of 140 where the GFP flags are the last column.)
+ */
+static int table_width(const struct table_layout *t)
 {
 	int i, n = 0;
 
-	for (i = 0; i < t->nr; i++) {
-		bool last = i == t->nr - 1;
-
-		n += (i ? 3 : 1) + (last && (t->cols[i]->flags & KMEM_COL_HEADER_LEFT) ?
-				    (int)strlen(kmem_column__header(t->cols[i], ctx)) :
-				    t->widths[i]);
-	}
+	for (i = 0; i < t->nr; i++)
+		n += (i ? 3 : 1) + t->widths[i];
 	return n;
 }
 
@@ -165,7 +164,7 @@ void kmem_print__table(const struct kmem_cell_ctx *ctx,
 	int width;
 
 	lay_out(&t, cols, nr_cols, table, ctx, rows, shown);
-	width = header_width(&t, ctx);
+	width = table_width(&t);
 	printf("\n");
 	kmem_print__rule(width);
 	print_header(&t, ctx);

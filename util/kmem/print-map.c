@@ -642,9 +642,20 @@ static int right_end(const struct kmem_map *map, u64 cell)
 	return LEFT + COLUMNS * PITCH - 1;
 }
 
+/* The end of the ranges of @i's node that follow it, holes between. */
+static u64 node_end(const struct kmem_map *map, size_t i)
+{
+	int node = map->ranges[i].node;
+
+	while (i + 1 < map->nr_ranges && map->ranges[i + 1].node == node)
+		i++;
+	return map->ranges[i].end;
+}
+
 /*
  * Where a node's memory starts: a line between the cells before and the
- * cells from there on, and its name at the end of the row.
+ * cells from there on, and its name at the end of the row.  A node goes
+ * on after a hole (the one below 4 GiB) until another node's memory.
  */
 static void write_node_starts(struct kmem_map *map, FILE *fp)
 {
@@ -659,11 +670,10 @@ static void write_node_starts(struct kmem_map *map, FILE *fp)
 
 		if (cell >= map->layout.nr_cells || r->end <= base)
 			continue;
-		if (i && r->node == map->ranges[i - 1].node &&
-		    r->start == map->ranges[i - 1].end)
+		if (i && r->node == map->ranges[i - 1].node)
 			continue;	/* the same node goes on */
 		fprintf(fp, "<g><title>node %d: pfn 0x%" PRIx64 "-0x%" PRIx64
-			"</title>", r->node, r->start, r->end - 1);
+			"</title>", r->node, r->start, node_end(map, i) - 1);
 		if (cell)
 			fprintf(fp, "<path d=\"M%d %dH%dV%dH%d\" class=\"n\"/>",
 				LEFT - 1, y + PITCH, x, y, right_end(map, cell));

@@ -351,15 +351,20 @@ static void print_interval_callers(const struct kmem_report *r,
 		const char *s = r->ctx->callsite_name(r->ctx->arg, c->callsite,
 						      name, sizeof(name));
 
-		printf("  %10s %12s %14s   %s\n", "", COMMAS(c->alloc.nr),
+		printf("  %16s %12s %14s   %s\n", "", COMMAS(c->alloc.nr),
 		       COMMAS(c->alloc.bytes), s);
 	}
 }
 
+/*
+ * A row's start in the trace's clock, in seconds to the microsecond, as
+ * perf script prints times and --time takes them.
+ */
 static void print_interval(const struct kmem_report *r,
 			   const struct kmem_interval_row *row)
 {
-	printf("  %10.3f", row->start / 1e9);
+	printf("  %9" PRIu64 ".%06" PRIu64, row->time / 1000000000,
+	       row->time % 1000000000 / 1000);
 	print_cell(12, row->alloc.nr);
 	print_cell(14, row->alloc.bytes);
 	print_cell(12, row->free.nr);
@@ -392,7 +397,7 @@ static void print_intervals(const struct kmem_report *r)
 		       COMMAS(length / 1000000));
 	printf(" %.*s\n\n", width - 3,
 	       "==============================================================");
-	printf("  %10s %12s %14s %12s %14s %9s %14s", "time (s)", "allocations",
+	printf("  %16s %12s %14s %12s %14s %9s %14s", "time (s)", "allocations",
 	       "bytes", "frees", "bytes", "failures", "live bytes");
 	if (r->ctx->frag_classes)
 		printf(" %9s %9s %9s", "claimed", "converted", "polluted");

@@ -90,6 +90,12 @@ int kmem_file__check(const char *path, bool force, char *buf, size_t size)
 		snprintf(header_path, sizeof(header_path), "%s/data", path);
 		path = header_path;
 	}
+	/* Not "No such file or directory" of a directory that is there. */
+	if (is_dir && access(path, F_OK)) {
+		snprintf(buf, size,
+			 "a directory, not one of perf record --threads: it has no data file");
+		return -1;
+	}
 	if (read_file_header(path, &h, &st, buf, size))
 		return -1;
 	if (!force && st.st_uid && st.st_uid != geteuid()) {

@@ -208,6 +208,7 @@ const struct kmem_section kmem_slab_summary_section =
 
 static const struct kmem_field interval_fields[] = {
 	IV(start, .name = "start_ns", NUMBER),
+	IV(time, .name = "time_ns", NUMBER),
 	IV(alloc, .name = "allocations"),
 	IV(free, .name = "frees"),
 	IV(fail, .name = "failures"),
@@ -264,7 +265,8 @@ static const struct kmem_column page_columns[] = {
 	     .alt_when = KMEM_IF_PAGES, .json = "pfn", .kind = KMEM_CELL_PFN,
 	     .width = 18, .tables = PAGE_ALLOC, .flags = KMEM_COL_IDENT),
 	C2(struct kmem_page_row, bytes, order, .key = "bytes",
-	   .header = "Total_alloc/Size", .diff_header = "Bytes", .json = "bytes",
+	   .header = "Total_alloc/Size", .alt_header = "Live_bytes/Size",
+	   .alt_when = KMEM_IF_LIVE, .diff_header = "Bytes", .json = "bytes",
 	   .kind = KMEM_CELL_PAGES, .width = 19, .tables = PAGE_BOTH),
 	PROW(hits, .key = "hit", .header = "Hits", .alt_header = "Live",
 	     .alt_when = KMEM_IF_LIVE, .json = "hits", .width = 11,
@@ -485,6 +487,23 @@ bool kmem_column__shown(const struct kmem_column *col,
 	if (!(col->tables & KMEM_TABLE_BIT(table)))
 		return false;
 	return kmem_report__holds(ctx, col->when);
+}
+
+/*
+ * A column that every trace has where its analyses do, but for --live:
+ * Freed remote (no live page was freed) and Fragmenting.
+ */
+bool kmem_column__hidden_by_live(const struct kmem_column *col)
+{
+	struct kmem_cell_ctx all = {
+		.xnode = true, .cpu_nodes = true, .callchains = true,
+		.pageblocks = true, .frag_classes = true, .fragmenting = true,
+		.task_key = KMEM_TASK_PID,
+	};
+	bool shown = kmem_report__holds(&all, col->when);
+
+	all.live = true;
+	return shown && !kmem_report__holds(&all, col->when);
 }
 
 #define VALUE(row, offset, type) \

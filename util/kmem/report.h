@@ -321,6 +321,9 @@ const char *kmem_column__header(const struct kmem_column *col,
 bool kmem_column__shown(const struct kmem_column *col,
 			const struct kmem_cell_ctx *ctx, int table);
 
+/* Does --live, and nothing else, leave @col out of the text? */
+bool kmem_column__hidden_by_live(const struct kmem_column *col);
+
 /* The text of the cell of @col in @row. */
 void kmem_column__cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx, const void *row,

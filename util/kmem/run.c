@@ -48,12 +48,15 @@ struct kmem_run {
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
+	/* --time in shares of the trace's span: its windows. */
+	struct perf_time_interval	*time_ranges;
+	int				nr_time_ranges;
 	struct kmem_run_stats		stats;
 	/* The report, settled by kmem_run__finish(). */
 	struct kmem_cell_ctx		ctx;
 	struct kmem_report_table	tables[KMEM_NR_TABLES];
 	bool				has_node[KMEM_PAGE_MAX_NODES];
-	char				sort_names[KMEM_NR_TABLES][64];
+	char				sort_names[KMEM_NR_TABLES][160];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
 };
@@ -82,6 +85,7 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	free(run->recorded_kallsyms);
+	free(run->time_ranges);
 	free(run);
 }
 
@@ -238,6 +242,15 @@ static int deliver_queued(void *record, void *arg)
 
 /* --- taking records from perf's reader ------------------------------ */
 
+/* Is a sample of @time outside the --time windows? */
+static bool outside_time(struct kmem_run *run, u64 time)
+{
+	if (run->time_ranges)
+		return perf_time__ranges_skip_sample(run->time_ranges,
+						     run->nr_time_ranges, time);
+	return perf_time__skip_sample(&run->config.ptime, time);
+}
+
 int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 		     struct perf_sample *sample)
 {
@@ -248,8 +261,7 @@ int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 
 	if (!evsel->handler)
 		return 0;
-	if (run->config.time_window &&
-	    perf_time__skip_sample(&run->config.ptime, sample->time)) {
+	if (run->config.time_window && outside_time(run, sample->time)) {
 		if (!stats->nr_outside_time++)
 			stats->first_outside = sample->time;
 		stats->last_outside = sample->time;
@@ -445,6 +457,40 @@ static int setup_page_analysis(struct kmem_run *run)
 	return run->tasks ? 0 : -ENOMEM;
 }
 
+/*
+ * --time in shares of the trace's time span, as perf report takes them
+ * (10%/2, 0%-10%,30%-40%): of this trace's span, from the times of its
+ * first and last samples in the header, so that each trace of a diff
+ * gets its own.
+ */
+static int setup_time_shares(struct kmem_run *run, char *err,
+			     size_t err_size)
+{
+	const struct evlist *evlist = run->session->evlist;
+	const char *str = run->config.time_window;
+	int size;
+
+	if (!str || !strchr(str, '%'))
+		return 0;
+	if (!evlist->first_sample_time && !evlist->last_sample_time) {
+		snprintf(err, err_size,
+			 "--time %s takes shares of the time span of %s, which it does not record (a stream does not): use start,stop in seconds",
+			 str, run->config.path);
+		return -EINVAL;
+	}
+	run->time_ranges = perf_time__range_alloc(str, &size);
+	if (!run->time_ranges)
+		return -ENOMEM;
+	run->nr_time_ranges = perf_time__percent_parse_str(run->time_ranges,
+							   size, str,
+							   evlist->first_sample_time,
+							   evlist->last_sample_time);
+	if (run->nr_time_ranges > 0)
+		return 0;
+	snprintf(err, err_size, "invalid --time '%s'", str);
+	return -EINVAL;
+}
+
 static int setup_slab_analysis(struct kmem_run *run)
 {
 	struct kmem_slab_config config = {
@@ -467,6 +513,9 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 	int ret = 0;
 
 	run->session = session;
+	ret = setup_time_shares(run, err, err_size);
+	if (ret)
+		return ret;
 	if (c->folded) {
 		run->stacks = kmem_stacks__new();
 		if (!run->stacks)
@@ -620,46 +669,77 @@ static void set_fragmenting(struct kmem_page_row *row, void *arg)
 	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
 }
 
-/* A table's own keys, those of its columns the trace has. */
-static const char *shown_keys(struct kmem_run *run, enum kmem_report_table_id id)
+/* Does -s name, in @names, the column that @len bytes of @key name? */
+static bool among_keys(const struct kmem_table *t, const char *key,
+		       size_t len, const char *names)
+{
+	const struct kmem_column *col = kmem_table__column(t, key, len);
+
+	while (names && *names) {
+		size_t n = strcspn(names, ",");
+
+		if (kmem_table__column(t, names, n) == col)
+			return true;
+		names += n + (names[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * The keys a table sorts by: those of -s (@names; NULL: none), then the
+ * table's own that the trace has a column for and -s did not name, as
+ * many as fit.  Rows tied on every key of -s (-s frag on a trace without
+ * fallbacks, -s comm) then come in the table's usual order, largest
+ * first, not in that of their callsites' addresses.
+ */
+static const char *sort_names(struct kmem_run *run,
+			      enum kmem_report_table_id id, const char *names)
 {
 	const struct kmem_table *t = &kmem_tables[id];
 	char *buf = run->sort_names[id];
-	size_t n = 0, size = sizeof(run->sort_names[id]);
+	size_t size = sizeof(run->sort_names[id]);
+	size_t n = snprintf(buf, size, "%s", names ?: "");
+	int nr = names && *names;
 	const char *p;
 
-	buf[0] = '\0';
-	for (p = t->sort; *p && n < size;) {
+	for (p = names; p && *p; p++)
+		nr += *p == ',';
+	for (p = t->sort; *p && n < size && nr < KMEM_MAX_SORT_KEYS;) {
 		size_t len = strcspn(p, ",");
 		const struct kmem_column *col = kmem_table__column(t, p, len);
 
-		if (col && kmem_report__holds(&run->ctx, col->when))
+		if (col && kmem_report__holds(&run->ctx, col->when) &&
+		    !among_keys(t, p, len, names)) {
 			n += snprintf(buf + n, size - n, "%s%.*s", n ? "," : "",
 				      (int)len, p);
+			nr++;
+		}
 		p += len + (p[len] == ',');
 	}
 	return buf;
 }
 
-/* The rows of a table, sorted by -s, or by the table's own keys. */
+/*
+ * The rows of a table, sorted by -s, or by the table's own keys; a
+ * -s without keys (the diff's) leaves them in identity order.
+ */
 static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 		      const struct kmem_report_sort *sort)
 {
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_report_table *t = &run->tables[id];
-	struct kmem_sort_key own[KMEM_MAX_SORT_KEYS];
-	const struct kmem_sort_key *keys = own;
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	char bad[32];
-	int nr_keys;
+	int nr_keys = 0;
 
-	if (sort) {
-		keys = sort->keys;
-		nr_keys = sort->nr_keys;
+	if (sort && !sort->nr_keys) {
 		t->sort = sort->names;
 	} else {
-		nr_keys = kmem_table__parse_sort(desc, desc->sort, own, bad,
+		t->sort = sort_names(run, id, sort ? sort->names : NULL);
+		nr_keys = kmem_table__parse_sort(desc, t->sort, keys, bad,
 						 sizeof(bad));
-		t->sort = shown_keys(run, id);
+		if (nr_keys < 0)
+			return nr_keys;
 	}
 	switch (id) {
 	case KMEM_PAGE_CALLERS:
