@@ -20,6 +20,7 @@
 #include "count-interval.h"
 #include "count-page.h"
 #include "count-slab.h"
+#include "count-stall.h"
 #include "dso.h"
 #include "dsos.h"
 #include "env.h"
@@ -43,6 +44,8 @@ struct kmem_run {
 	struct kmem_queue		*queue;
 	struct kmem_page		*kp;
 	struct kmem_frag		*kf;		/* with kp */
+	struct kmem_stall		*st;		/* with kp, of stall events */
+	struct callsite_resolver	*memcg_resolver;	/* with st */
 	struct kmem_stacks		*stacks;	/* folded */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
 	struct kmem_interval		*iv;		/* -I */
@@ -76,6 +79,8 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_slab__delete(run->ks);
 	kmem_page__delete(run->kp);
 	kmem_frag__delete(run->kf);
+	kmem_stall__delete(run->st);
+	callsite_resolver__delete(run->memcg_resolver);
 	kmem_stacks__delete(run->stacks);
 	kmem_tasks__delete(run->tasks);
 	kmem_interval__delete(run->iv);
@@ -187,7 +192,8 @@ static int deliver_queued(void *record, void *arg)
 	int err;
 
 	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			   ev->kind == KMEM_EVENT_EXTFRAG)) {
+			   ev->kind == KMEM_EVENT_EXTFRAG ||
+			   ev->kind == KMEM_EVENT_STALL)) {
 		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
 		/* Of a task --pid, --tid or --comm leaves out. */
 		if (err)
@@ -210,9 +216,15 @@ static int deliver_queued(void *record, void *arg)
 		if (!err && run->stacks && !run->config.live)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
+		if (!err && run->st)
+			err = kmem_stall__alloc(run->st, ev->tid, ev->time,
+						&ev->page);
 		break;
 	case KMEM_EVENT_EXTFRAG:
 		err = kmem_frag__fallback(run->kf, &ev->extfrag);
+		break;
+	case KMEM_EVENT_STALL:
+		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
 		break;
 	case KMEM_EVENT_PAGE_FREE:
 		err = kmem_page__free(run->kp, &ev->page);
@@ -394,6 +406,45 @@ static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 	return callsite_resolver__use_kallsyms(run->resolver, kallsyms);
 }
 
+/*
+ * The callsite of a memcg reclaim is past the charging functions as well
+ * as the allocator's: the allocator pattern the user gave (or the
+ * built-in one), and memcg's.
+ */
+static int setup_memcg_resolver(struct kmem_run *run, char *err,
+				size_t err_size)
+{
+	const struct kmem_run_config *c = &run->config;
+	const char *user = c->alloc_regex_add ?: c->alloc_regex, *kallsyms;
+	char *memcg, *pattern = NULL;
+	struct evsel *begin;
+
+	begin = evlist__find_tracepoint_by_name(run->session->evlist,
+						"vmscan:mm_vmscan_memcg_reclaim_begin");
+	if (!run->resolver || !begin || !evsel__has_callchain(begin))
+		return 0;
+	memcg = callsite_memcg_pattern();
+	if (memcg && user && asprintf(&pattern, "(%s)|(%s)", user, memcg) < 0)
+		pattern = NULL;
+	if (!memcg || (user && !pattern)) {
+		free(memcg);
+		return -ENOMEM;
+	}
+	/* Added to the built-in pattern unless the user's replaces it. */
+	run->memcg_resolver = callsite_resolver__new(&run->session->machines.host,
+						     pattern ?: memcg,
+						     !user || c->alloc_regex_add,
+						     c->raw_ip, err, err_size);
+	free(pattern);
+	free(memcg);
+	if (!run->memcg_resolver)
+		return -EINVAL;
+	kallsyms = kallsyms_to_use(run);
+	if (c->vmlinux || !kallsyms)
+		return 0;
+	return callsite_resolver__use_kallsyms(run->memcg_resolver, kallsyms);
+}
+
 /* Only the page analysis needs callchains; the slab events name their caller. */
 static bool need_resolver(const struct kmem_run *run)
 {
@@ -429,6 +480,11 @@ static int setup_page_analysis(struct kmem_run *run)
 	run->kf = kmem_frag__new(&frag);
 	if (!run->kp || !run->kf)
 		return -ENOMEM;
+	if (info->stall_events) {
+		run->st = kmem_stall__new();
+		if (!run->st)
+			return -ENOMEM;
+	}
 	if (c->interval) {
 		struct kmem_interval_config iv = {
 			.length = c->interval,
@@ -479,6 +535,12 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 			return ret;
 	}
 	config.resolver = run->resolver;
+	if (c->page) {
+		ret = setup_memcg_resolver(run, err, err_size);
+		if (ret)
+			return ret;
+		config.memcg_resolver = run->memcg_resolver;
+	}
 	run->dec = kmem_decoder__new(session, &config, err, err_size);
 	if (!run->dec)
 		return -EINVAL;
@@ -524,6 +586,11 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run)
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
 {
 	return run->kf;
+}
+
+struct kmem_stall *kmem_run__stall(const struct kmem_run *run)
+{
+	return run->st;
 }
 
 static const char *gfp_name(void *arg, u64 gfp)
