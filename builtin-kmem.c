@@ -1320,13 +1320,37 @@ static void add_arg(const char **argv, int *argc, const char *arg)
 	argv[(*argc)++] = arg;
 }
 
+/*
+ * The events of allocation stalls the kernel has, with callchains on
+ * those that begin one, as -e options; what they need is in @events.
+ */
+static int add_stall_events(const char **argv, int *argc, char **events)
+{
+	int type, n = 0;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES; type++) {
+		bool chain;
+		const char *name = kmem_stall_tracepoint(type, &chain);
+
+		if (!is_valid_tracepoint(name))
+			continue;
+		if (asprintf(&events[n], "%s%s", name,
+			     chain ? "/call-graph=fp/" : "") < 0)
+			return -ENOMEM;
+		add_arg(argv, argc, "-e");
+		add_arg(argv, argc, events[n++]);
+	}
+	return 0;
+}
+
 static int kmem_record(const struct perf_kmem *kmem, int argc,
 		       const char **argv)
 {
+	char *stall_events[KMEM_STALL_NR_TYPES] = { NULL };
 	const char **rec_argv;
 	int rec_argc = 0, i, err, nr_slab = 0;
 
-	rec_argv = calloc(argc + 32, sizeof(char *));
+	rec_argv = calloc(argc + 32 + 2 * KMEM_STALL_NR_TYPES, sizeof(char *));
 	if (!rec_argv)
 		return -ENOMEM;
 	add_arg(rec_argv, &rec_argc, "record");
@@ -1346,6 +1370,10 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 			add_arg(rec_argv, &rec_argc,
 				"kmem:mm_page_alloc_extfrag/call-graph=fp/");
 		}
+		/* Who waited for memory, where the kernel traces it. */
+		err = add_stall_events(rec_argv, &rec_argc, stall_events);
+		if (err)
+			goto out;
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
 	}
 	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
@@ -1368,6 +1396,8 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	if (!err)
 		pr_info("perf kmem: to analyse it on another machine, take its kernel symbols along: perf archive\n");
 out:
+	for (i = 0; i < KMEM_STALL_NR_TYPES; i++)
+		free(stall_events[i]);
 	free(rec_argv);
 	return err;
 }
