@@ -11,19 +11,20 @@
  *    hands them over whole, without touching them, in a moment.  No more
  *    than leaves KEEP_MIB (default 6144) and PRESSURE_BYTES more
  *    available.
- * 2. Fill what free memory is left, the pieces smaller than a pageblock,
- *    with the page cache of a sparse file in DIR, which stays available
- *    (the kernel may reclaim it), for up to FILL_SECONDS, the pool taking
- *    again the pageblocks others free meanwhile.  No huge page now
- *    without compaction, and the less free memory, the more reclaim.
+ * 2. Then what free memory is left, the pieces smaller than a pageblock:
+ *    into the pool too while the kernel compacts them into pageblocks
+ *    for it, moving pages of memory already touched, then into the page
+ *    cache of a sparse file in DIR, which stays available (the kernel may
+ *    reclaim it); for up to FILL_SECONDS, the pool taking again the
+ *    pageblocks others free meanwhile.  No huge page now without
+ *    compaction, and the less free memory, the more reclaim.
  * 3. Make a sparse file of READ_MIB and a memory cgroup limited to
  *    MEMCG_MIB (v2 memory.max where the memory controller is on the
  *    unified hierarchy, else v1 memory.limit_in_bytes).
  * 4. Create DIR/ready and wait for DIR/go: the caller starts recording.
  * The pressure, recorded:
  * 5. A reader in the cgroup reads the file through the page cache, a MiB
- *    at a time with pauses (so that perf keeps up): each charge past the
- *    limit reclaims in the cgroup.
+ *    at a time: each charge past the limit reclaims in the cgroup.
  * 6. THP_PROCS processes each fault up to THP_MIB of MADV_HUGEPAGE memory:
  *    each fault reclaims and compacts.  Meanwhile the pool takes the
  *    pageblocks others free, every TAKE_EVERY_US.
@@ -41,6 +42,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +61,6 @@
 /* The free memory the page cache leaves, a little over the watermarks. */
 #define LEAVE_FREE_KIB	(256 * 1024)
 #define READ_MIB	2048
-#define READ_PAUSE_US	300
 #define MEMCG_MIB	512
 #define THP_PROCS	2
 #define THP_MIB		768
@@ -258,7 +259,11 @@ static void give_pool_back(void)
  * budget of MemAvailable: the kernel takes them whole, untouched.  The
  * pool's size in MiB is kept in *@pool_mib.
  */
-static void take_pageblocks(unsigned long *pool_mib)
+/*
+ * Up to @want bytes more into the pool, within the budget of MemAvailable:
+ * the MiB it took, also added to *@pool_mib.
+ */
+static unsigned long grow_pool(unsigned long want, unsigned long *pool_mib)
 {
 	unsigned long avail = available_kib(), budget, blocks;
 	long before = read_long(NR_HUGEPAGES), after;
@@ -266,28 +271,35 @@ static void take_pageblocks(unsigned long *pool_mib)
 	char count[32];
 
 	if (before < 0 || avail * 1024 < keep_kib * 1024 + PRESSURE_BYTES)
-		return;
+		return 0;
 	budget = avail * 1024 - keep_kib * 1024 - PRESSURE_BYTES;
-	blocks = min_ul(free_pageblock_bytes(), budget) / huge;
+	blocks = min_ul(want, budget) / huge;
 	if (!pool_before[0])
 		snprintf(pool_before, sizeof(pool_before), "%ld", before);
 	snprintf(count, sizeof(count), "%lu", before + blocks);
 	if (!blocks || write_file(NR_HUGEPAGES, count))
-		return;
+		return 0;
 	after = read_long(NR_HUGEPAGES);
-	if (after > before)
-		*pool_mib += (after - before) * huge / MIB;
+	if (after <= before)
+		return 0;
+	*pool_mib += (after - before) * huge / MIB;
+	return (after - before) * huge / MIB;
+}
+
+/* The free pageblocks into the pool: the kernel takes them untouched. */
+static void take_pageblocks(unsigned long *pool_mib)
+{
+	grow_pool(free_pageblock_bytes(), pool_mib);
 }
 
 /* --- 2. the page cache ------------------------------------------------ */
 
 /*
  * Read @path from @start, a MiB at a time, up to @end or until @deadline
- * passes (0: never), pausing @pause_us after each MiB: the offset reached.
+ * passes (0: never): the offset reached.
  */
 static unsigned long read_through(const char *path, unsigned long start,
-				  unsigned long end, time_t deadline,
-				  unsigned int pause_us)
+				  unsigned long end, time_t deadline)
 {
 	unsigned long total = start;
 	char *buf = malloc(MIB);
@@ -303,8 +315,6 @@ static unsigned long read_through(const char *path, unsigned long start,
 	while (total < end && (!deadline || time(NULL) <= deadline) &&
 	       (n = read(fd, buf, MIB)) > 0) {
 		total += n;
-		if (pause_us)
-			usleep(pause_us);
 	}
 	close(fd);
 	free(buf);
@@ -337,6 +347,7 @@ static void fill_free_memory(unsigned long *pool_mib, unsigned long *fill_mib)
 {
 	time_t end = time(NULL) + FILL_SECONDS;
 	unsigned long free_kib, read = 0, chunk;
+	bool compacts = true;
 
 	for (;;) {
 		take_pageblocks(pool_mib);
@@ -344,7 +355,16 @@ static void fill_free_memory(unsigned long *pool_mib, unsigned long *fill_mib)
 		if (free_kib <= LEAVE_FREE_KIB || time(NULL) > end)
 			break;
 		chunk = min_ul((free_kib - LEAVE_FREE_KIB) * 1024, 256 * MIB);
-		chunk = read_through(fill_file, read, read + chunk, end, 0) - read;
+		/*
+		 * The pool makes pageblocks of the pieces by compaction,
+		 * which moves pages in memory already touched: faster than
+		 * page cache in fresh memory, while it gets most of them.
+		 */
+		if (compacts) {
+			compacts = grow_pool(chunk, pool_mib) * MIB >= chunk / 2;
+			continue;
+		}
+		chunk = read_through(fill_file, read, read + chunk, end) - read;
 		if (!chunk)
 			break;
 		read += chunk;
@@ -447,7 +467,7 @@ static void reader(void)
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	if (write_file(path, pid))
 		_exit(1);
-	total = read_through(file, 0, READ_MIB * MIB, 0, READ_PAUSE_US);
+	total = read_through(file, 0, READ_MIB * MIB, 0);
 	printf("read_mib %lu\nread_s %.1f\n", total / MIB, seconds_since(start));
 	_exit(total == READ_MIB * MIB ? 0 : 1);
 }
