@@ -73,7 +73,7 @@ struct perf_kmem {
 	const char		*sort_str;
 	const char		*pageblock_order_str;
 	bool			json;
-	const char		*folded;	/* "bytes" or "hits" */
+	const char		*folded;	/* "bytes", "hits" or "stall" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	const char		*map_name;	/* --map */
 	const char		*interval_str;	/* -I */
@@ -900,6 +900,7 @@ static void set_derived_options(struct perf_kmem *kmem)
 
 	o->offsets = o->raw_ip || verbose > 0;
 	o->folded = kmem->folded;
+	o->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
 	o->kallsyms = symbol_conf.kallsyms_name;
@@ -974,8 +975,13 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits")))) {
-		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+			      strcmp(kmem->folded, "hits") &&
+			      strcmp(kmem->folded, "stall")))) {
+		pr_err("perf kmem: --folded takes bytes, hits or stall, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
+		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
 		return -EINVAL;
 	}
 	if (check_options(kmem))
@@ -1496,7 +1502,7 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "page", &kmem.opts.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
-	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits",
+	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits|stall",
 			  "write page allocations as folded stacks for flame graphs",
 			  "bytes"),
 	OPT_STRING(0, "map", &kmem.map_name, "file.svg",

@@ -108,7 +108,7 @@ static int run(struct kmem_stall *ks, const struct step *steps, size_t nr)
 		else
 			err = event(ks, s->tid, s->us, s->type, s->order, s->gfp,
 				    s->value);
-		if (err) {
+		if (err < 0) {
 			pr_debug("step %zu: error %d\n", i, err);
 			return err;
 		}
@@ -336,6 +336,9 @@ static int test__kmem_stall_tasks(struct test_suite *t __maybe_unused,
 				  int subtest __maybe_unused)
 {
 	struct kmem_stall *ks = run_steps(interleaved, ARRAY_SIZE(interleaved));
+	const struct kmem_stall_bucket * const *buckets;
+	const struct kmem_stall_dist * const *orders;
+	struct kmem_stall_status_row * const *statuses;
 	const struct kmem_stall_summary *s;
 	const struct kmem_stall_dist *d0;
 	struct kmem_stall_row **rows;
@@ -377,6 +380,26 @@ static int test__kmem_stall_tasks(struct test_suite *t __maybe_unused,
 	EQ(rows[1]->order, 2);
 	EQ(kmem_stall__callsite_ns(ks, CS_A), 1060 * US);
 	EQ(kmem_stall__callsite_ns(ks, CS_B), 400 * US);
+	EQ(rows[0]->mean_ns, 530 * US);
+	/* The report's tables: orders 0 and 2, a bucket for each stall. */
+	orders = kmem_stall__orders(ks, &nr);
+	TEST_ASSERT_VAL("orders", orders && nr == 2);
+	EQ(orders[0]->order, 0);
+	EQ(orders[0]->mean_ns, 530 * US);
+	EQ(orders[1]->order, 2);
+	buckets = kmem_stall__buckets(ks, &nr);
+	TEST_ASSERT_VAL("buckets", buckets && nr == 3);
+	EQ(buckets[0]->order, 0);
+	EQ(buckets[0]->lo_us, 32);
+	EQ(buckets[0]->hi_us, 64);
+	EQ(buckets[1]->lo_us, 512);
+	EQ(buckets[2]->order, 2);
+	EQ(buckets[2]->stalls, 1);
+	statuses = kmem_stall__status_rows(ks, &nr);
+	TEST_ASSERT_VAL("statuses", statuses && nr == 2);
+	EQ(statuses[0]->status, ST_PARTIAL);
+	EQ(statuses[1]->status, ST_SUCCESS);
+	EQ(statuses[1]->ends, 1);
 	kmem_stall__delete(ks);
 	return TEST_OK;
 }
@@ -500,6 +523,7 @@ static int test__kmem_stall_memcg(struct test_suite *t __maybe_unused,
 				  int subtest __maybe_unused)
 {
 	struct kmem_stall *ks = run_steps(memcg, ARRAY_SIZE(memcg));
+	struct kmem_stall_wake_row * const *wakes;
 	const struct kmem_stall_summary *s;
 	struct kmem_stall_memcg_row **rows;
 	size_t nr;
@@ -529,6 +553,17 @@ static int test__kmem_stall_memcg(struct test_suite *t __maybe_unused,
 	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KCOMPACTD, KMEM_STALL_MAX_ORDER), 1);
 	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KCOMPACTD, -2), 0);
 	EQ(s->events.status[KMEM_STALL_NR_STATUS - 1], 1);
+	EQ(s->memcg.mean_ns, 140 * US);
+	EQ(rows[0]->mean_ns, 200 * US);
+	wakes = kmem_stall__wake_rows(ks, &nr);
+	TEST_ASSERT_VAL("wake rows", wakes && nr == 5);
+	EQ((u64)(s64)wakes[0]->order, (u64)-1);
+	EQ(wakes[0]->wakeups[KMEM_WAKE_KCOMPACTD_WAKEUP], 1);
+	EQ(wakes[2]->order, 3);
+	EQ(wakes[3]->order, 9);
+	EQ(wakes[3]->wakeups[KMEM_WAKE_KSWAPD_WAKEUP], 1);
+	EQ(wakes[3]->wakeups[KMEM_WAKE_KSWAPD], 1);
+	EQ(wakes[4]->order, KMEM_STALL_MAX_ORDER);
 	kmem_stall__delete(ks);
 	return TEST_OK;
 }
@@ -573,12 +608,15 @@ static int test__kmem_stall_buckets(struct test_suite *t __maybe_unused,
 		TEST_ASSERT_VAL("begin", !event(ks, tid, 1000, KMEM_STALL_COMPACT_TRY,
 						1, GFP_K, 0));
 	/* Task 200 stalls 1 us, task 1 200 us. */
-	for (tid = 200; tid >= 1; tid--)
-		TEST_ASSERT_VAL("end", !alloc(ks, tid, 1000 + (201 - tid), 1, GFP_K,
-					      tid, CS_A, MT_UNMOV));
+	for (tid = 200; tid >= 1; tid--) {
+		TEST_ASSERT_VAL("end", alloc(ks, tid, 1000 + (201 - tid), 1, GFP_K,
+					     tid, CS_A, MT_UNMOV) == 1);
+		TEST_ASSERT_VAL("its length",
+				kmem_stall__ended_ns(ks) == (201 - tid) * US);
+	}
 	TEST_ASSERT_VAL("begin", !event(ks, 999, 5000, KMEM_STALL_COMPACT_TRY,
 					40, GFP_K, 0));
-	TEST_ASSERT_VAL("end", !alloc(ks, 999, 5500, 40, GFP_K, 1, CS_A, MT_UNMOV));
+	TEST_ASSERT_VAL("end", alloc(ks, 999, 5500, 40, GFP_K, 1, CS_A, MT_UNMOV) == 1);
 	TEST_ASSERT_VAL("finish", !kmem_stall__finish(ks));
 	d = kmem_stall__order(ks, 1);
 	EQ(d->stalls, 200);
@@ -664,6 +702,10 @@ static int gen_step(struct kmem_stall *ks, struct model *m, u32 tid,
 		err = alloc(ks, tid, g->t, g->order, g->gfp,
 			    g->fail ? NO_PFN : 0x1000 + tid, site_of(g->site),
 			    MT_MOV);
+		/* 1: it ended a stall, as it must after attempts. */
+		if (err != !!g->attempts)
+			return err < 0 ? err : -EINVAL;
+		err = 0;
 		if (g->attempts) {
 			u64 l = g->t - g->begin;
 

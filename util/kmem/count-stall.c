@@ -79,6 +79,19 @@ struct kmem_stall {
 	size_t				lengths_size;
 	struct callsite_ns		*by_callsite;
 	size_t				nr_callsites;
+	/* The tables of kmem_stall__orders() and those after it. */
+	const struct kmem_stall_dist	**order_rows;
+	size_t				nr_order_rows;
+	struct kmem_stall_bucket	*buckets;
+	const struct kmem_stall_bucket	**bucket_rows;
+	size_t				nr_buckets;
+	struct kmem_stall_wake_row	wake_rows[KMEM_STALL_MAX_ORDER + 2];
+	struct kmem_stall_wake_row	*wake_ptrs[KMEM_STALL_MAX_ORDER + 2];
+	size_t				nr_wake_rows;
+	struct kmem_stall_status_row	status_rows[KMEM_STALL_NR_STATUS];
+	struct kmem_stall_status_row	*status_ptrs[KMEM_STALL_NR_STATUS];
+	size_t				nr_status_rows;
+	u64				ended_ns;	/* of the last alloc */
 	bool				finished;
 	int				finish_err;
 };
@@ -112,6 +125,7 @@ static int memcg_cmp_identity(const void *pa, const void *pb)
 struct kmem_stall *kmem_stall__new(void)
 {
 	struct kmem_stall *ks = zalloc(sizeof(*ks));
+	int i;
 
 	if (!ks)
 		return NULL;
@@ -123,6 +137,9 @@ struct kmem_stall *kmem_stall__new(void)
 			row_cmp_identity);
 	kmem_rows__init(&ks->memcg_rows, sizeof(struct kmem_stall_memcg_row),
 			memcg_cmp_identity);
+	ks->summary.all.order = -1;
+	for (i = 0; i <= KMEM_STALL_MAX_ORDER; i++)
+		ks->orders[i].order = i;
 	return ks;
 }
 
@@ -135,6 +152,9 @@ void kmem_stall__delete(struct kmem_stall *ks)
 	kmem_rows__exit(&ks->memcg_rows);
 	free(ks->lengths);
 	free(ks->by_callsite);
+	free(ks->order_rows);
+	free(ks->buckets);
+	free(ks->bucket_rows);
 	free(ks);
 }
 
@@ -525,12 +545,14 @@ static noinline int alloc_while_stalled(struct kmem_stall *ks, u32 tid,
 		else
 			close_attempt_without_page(ks, t);
 	}
-	if (t->partial)
+	if (t->partial) {
 		ks->summary.apart.begun_before++;
-	else
+	} else {
 		err = count_stall(ks, t, time, ev);
+		ks->ended_ns = time - t->begin;
+	}
 	close_stall(ks, t);
-	return err;
+	return err ?: !t->partial;
 }
 
 /* Every allocation comes here: the common case in a few instructions. */
@@ -542,6 +564,11 @@ int kmem_stall__alloc(struct kmem_stall *ks, u32 tid, u64 time,
 	if (!ks->nr_open)
 		return 0;
 	return alloc_while_stalled(ks, tid, time, ev);
+}
+
+u64 kmem_stall__ended_ns(const struct kmem_stall *ks)
+{
+	return ks->ended_ns;
 }
 
 /* --- the end --------------------------------------------------------- */
@@ -639,13 +666,115 @@ static int settle_callsites(struct kmem_stall *ks)
 	return 0;
 }
 
+static void set_mean(struct kmem_stall_dist *d)
+{
+	d->mean_ns = d->stalls ? d->total_ns / d->stalls : 0;
+}
+
+static void row_mean(void *r, void *arg __maybe_unused)
+{
+	struct kmem_stall_row *row = r;
+
+	row->mean_ns = row->total_ns / row->stalls;
+}
+
+static void memcg_mean(void *r, void *arg __maybe_unused)
+{
+	struct kmem_stall_memcg_row *row = r;
+
+	row->mean_ns = row->total_ns / row->reclaims;
+}
+
+static void settle_means(struct kmem_stall *ks)
+{
+	struct kmem_stall_summary *s = &ks->summary;
+	int order;
+
+	kmem_rows__for_each(&ks->rows, row_mean, NULL);
+	kmem_rows__for_each(&ks->memcg_rows, memcg_mean, NULL);
+
+	set_mean(&s->all);
+	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++)
+		set_mean(&ks->orders[order]);
+	s->memcg.mean_ns = s->memcg.reclaims ?
+			   s->memcg.total_ns / s->memcg.reclaims : 0;
+}
+
+/* The orders with stalls, and the buckets of each with stalls. */
+static int settle_orders(struct kmem_stall *ks)
+{
+	size_t nr = 0, n = 0;
+	int order, b;
+
+	ks->order_rows = calloc(KMEM_STALL_MAX_ORDER + 1, sizeof(*ks->order_rows));
+	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++)
+		for (b = 0; b < KMEM_STALL_NR_BUCKETS; b++)
+			nr += !!ks->orders[order].hist[b];
+	ks->buckets = calloc(nr + 1, sizeof(*ks->buckets));
+	ks->bucket_rows = calloc(nr + 1, sizeof(*ks->bucket_rows));
+	if (!ks->order_rows || !ks->buckets || !ks->bucket_rows)
+		return -ENOMEM;
+	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++) {
+		const struct kmem_stall_dist *d = &ks->orders[order];
+
+		if (d->stalls)
+			ks->order_rows[ks->nr_order_rows++] = d;
+		for (b = 0; b < KMEM_STALL_NR_BUCKETS; b++) {
+			if (!d->hist[b])
+				continue;
+			ks->buckets[n] = (struct kmem_stall_bucket){
+				.order = order,
+				.lo_us = kmem_stall__bucket_lo_us(b),
+				.hi_us = kmem_stall__bucket_hi_us(b),
+				.stalls = d->hist[b],
+			};
+			ks->bucket_rows[n] = &ks->buckets[n];
+			n++;
+		}
+	}
+	ks->nr_buckets = n;
+	return 0;
+}
+
+static void settle_wakeups(struct kmem_stall *ks)
+{
+	int i, kind;
+
+	for (i = 0; i < KMEM_STALL_MAX_ORDER + 2; i++) {
+		struct kmem_stall_wake_row *row = &ks->wake_rows[ks->nr_wake_rows];
+		u64 any = 0;
+
+		row->order = i - 1;
+		for (kind = 0; kind < KMEM_NR_WAKES; kind++) {
+			row->wakeups[kind] = ks->wakeups[kind][i];
+			any += row->wakeups[kind];
+		}
+		if (any)
+			ks->wake_ptrs[ks->nr_wake_rows++] = row;
+	}
+	for (i = 0; i < KMEM_STALL_NR_STATUS; i++) {
+		struct kmem_stall_status_row *row = &ks->status_rows[ks->nr_status_rows];
+
+		if (!ks->summary.events.status[i])
+			continue;
+		*row = (struct kmem_stall_status_row){
+			.status = i,
+			.ends = ks->summary.events.status[i],
+		};
+		ks->status_ptrs[ks->nr_status_rows++] = row;
+	}
+}
+
 int kmem_stall__finish(struct kmem_stall *ks)
 {
 	if (ks->finished)
 		return ks->finish_err;
 	ks->finished = true;
 	kmem_live__for_each(&ks->tasks, settle_task, ks);
-	ks->finish_err = settle_percentiles(ks) ?: settle_callsites(ks);
+	settle_means(ks);
+	settle_wakeups(ks);
+	ks->finish_err = settle_percentiles(ks) ?: settle_callsites(ks) ?:
+			 settle_orders(ks);
 	return ks->finish_err;
 }
 
@@ -670,6 +799,32 @@ u64 kmem_stall__wakeups(const struct kmem_stall *ks, enum kmem_stall_wake kind,
 	if (kind >= KMEM_NR_WAKES || order < -1 || order > KMEM_STALL_MAX_ORDER)
 		return 0;
 	return ks->wakeups[kind][order + 1];
+}
+
+const struct kmem_stall_dist * const *kmem_stall__orders(struct kmem_stall *ks, size_t *nr)
+{
+	*nr = kmem_stall__finish(ks) ? 0 : ks->nr_order_rows;
+	return ks->order_rows;
+}
+
+const struct kmem_stall_bucket * const *kmem_stall__buckets(struct kmem_stall *ks, size_t *nr)
+{
+	*nr = kmem_stall__finish(ks) ? 0 : ks->nr_buckets;
+	return ks->bucket_rows;
+}
+
+struct kmem_stall_wake_row * const *kmem_stall__wake_rows(struct kmem_stall *ks,
+							  size_t *nr)
+{
+	*nr = kmem_stall__finish(ks) ? 0 : ks->nr_wake_rows;
+	return ks->wake_ptrs;
+}
+
+struct kmem_stall_status_row * const *kmem_stall__status_rows(struct kmem_stall *ks,
+							      size_t *nr)
+{
+	*nr = kmem_stall__finish(ks) ? 0 : ks->nr_status_rows;
+	return ks->status_ptrs;
 }
 
 int kmem_stall__bucket(u64 ns)

@@ -137,9 +137,11 @@ struct kmem_stall_apart {
 
 /* Stalled allocations, all or of one order. */
 struct kmem_stall_dist {
+	int	order;		/* -1 for all orders */
 	u64	stalls;
 	u64	failed;		/* allocations that failed after all */
 	u64	total_ns;
+	u64	mean_ns;	/* total_ns / stalls, from kmem_stall__finish() */
 	u64	max_ns;
 	/* Nearest rank: the smallest stall that many percent are not above. */
 	u64	p50_ns;
@@ -162,9 +164,31 @@ struct kmem_stall_summary {
 	struct {
 		u64	reclaims;
 		u64	total_ns;
+		u64	mean_ns;	/* from kmem_stall__finish() */
 		u64	max_ns;
 		u64	reclaimed;
 	} memcg;			/* memcg reclaims with begin and end */
+};
+
+/* A bucket of the histogram of one order. */
+struct kmem_stall_bucket {
+	int	order;
+	u64	lo_us;		/* [lo_us, hi_us) */
+	u64	hi_us;
+	u64	stalls;
+};
+
+/* The wake-ups of one order, by enum kmem_stall_wake. */
+struct kmem_stall_wake_row {
+	int	order;
+	u64	wakeups[KMEM_NR_WAKES];
+};
+
+/* The mm_compaction_end events of one status. */
+struct kmem_stall_status_row {
+	u64		status;		/* the last counts the higher ones */
+	u64		ends;
+	const char	*name;		/* the caller's to set; NULL: none */
 };
 
 /* A row of the stall table: stalled allocations alike in all four. */
@@ -184,6 +208,7 @@ struct kmem_stall_row {
 	u64	reclaimed;
 	u64	compact_ok;	/* attempts of KMEM_COMPACT_SUCCESS */
 	u64	compact_fail;	/* ...of KMEM_COMPACT_FAIL */
+	u64	mean_ns;	/* total_ns / stalls, from kmem_stall__finish() */
 };
 
 /* A row of the memcg table: reclaims begun from one callsite, GFP. */
@@ -194,6 +219,7 @@ struct kmem_stall_memcg_row {
 	u64	total_ns;
 	u64	max_ns;
 	u64	reclaimed;
+	u64	mean_ns;	/* total_ns / reclaims, from kmem_stall__finish() */
 };
 
 struct kmem_stall;
@@ -234,10 +260,15 @@ int kmem_stall__event(struct kmem_stall *ks, u32 tid, u64 time,
  * Every allocation of a trace comes here; while no task has a stall
  * open, as almost always, there is nothing to do.
  *
- * Return: 0; -ENOMEM; -EBUSY after kmem_stall__finish().
+ * Return: 1 when it ended a stall of the distribution (its length:
+ * kmem_stall__ended_ns()), else 0; -ENOMEM; -EBUSY after
+ * kmem_stall__finish().
  */
 int kmem_stall__alloc(struct kmem_stall *ks, u32 tid, u64 time,
 		      const struct kmem_page_event *ev);
+
+/* The length of the stall the last kmem_stall__alloc() ended. */
+u64 kmem_stall__ended_ns(const struct kmem_stall *ks);
 
 /**
  * kmem_stall__finish - settle the analysis after the last event
@@ -272,6 +303,25 @@ const struct kmem_stall_dist *kmem_stall__order(const struct kmem_stall *ks,
  */
 u64 kmem_stall__wakeups(const struct kmem_stall *ks, enum kmem_stall_wake kind,
 			int order);
+
+/**
+ * kmem_stall__orders - the distributions of the orders with stalls
+ * @ks: the analysis, finished by this call if it was not
+ * @nr: where their number goes
+ *
+ * Return: an array of *@nr pointers, by order, owned by @ks; NULL with
+ * *@nr 0 without memory (or stalls).  So are the arrays below, each by
+ * order (then bucket, status), of the entries that are not 0.
+ */
+const struct kmem_stall_dist * const *kmem_stall__orders(struct kmem_stall *ks, size_t *nr);
+/* The histogram buckets of each order's stalls. */
+const struct kmem_stall_bucket * const *kmem_stall__buckets(struct kmem_stall *ks, size_t *nr);
+/* The wake-ups of each order that has any. */
+struct kmem_stall_wake_row * const *kmem_stall__wake_rows(struct kmem_stall *ks,
+							  size_t *nr);
+/* The compaction ends of each status that has any; names left NULL. */
+struct kmem_stall_status_row * const *kmem_stall__status_rows(struct kmem_stall *ks,
+							      size_t *nr);
 
 /* The histogram bucket of a stall of @ns: see KMEM_STALL_NR_BUCKETS. */
 int kmem_stall__bucket(u64 ns);

@@ -56,6 +56,8 @@ struct kmem_run {
 	struct kmem_cell_ctx		ctx;
 	struct kmem_report_table	tables[KMEM_NR_TABLES];
 	bool				has_node[KMEM_PAGE_MAX_NODES];
+	/* The stall tracepoints the trace lacks, "a,b", for the report. */
+	char				stall_missing[512];
 	char				sort_names[KMEM_NR_TABLES][64];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
@@ -120,6 +122,15 @@ static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
 		return;
 	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
 			 1);
+}
+
+/* --folded=stall: a stalled allocation's stall time, to its callchain. */
+static int count_stall_stack(struct kmem_run *run, u32 tag)
+{
+	if (tag && run->stacks && run->config.folded_stall)
+		kmem_stacks__add(run->stacks, tag - 1,
+				 kmem_stall__ended_ns(run->st), 1);
+	return 0;
 }
 
 static void count_live_stack(u32 tag, int order, void *arg)
@@ -213,12 +224,15 @@ static int deliver_queued(void *record, void *arg)
 		err = kmem_page__alloc(run->kp, &ev->page);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
-		if (!err && run->stacks && !run->config.live)
+		if (!err && run->stacks && !run->config.live &&
+		    !run->config.folded_stall)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
 		if (!err && run->st)
 			err = kmem_stall__alloc(run->st, ev->tid, ev->time,
 						&ev->page);
+		if (err > 0)
+			err = count_stall_stack(run, ev->page.tag);
 		break;
 	case KMEM_EVENT_EXTFRAG:
 		err = kmem_frag__fallback(run->kf, &ev->extfrag);
@@ -457,6 +471,20 @@ static bool need_resolver(const struct kmem_run *run)
 	return alloc && evsel__has_callchain(alloc);
 }
 
+/* The names of the stall tracepoints the trace lacks. */
+static void note_stall_missing(struct kmem_run *run)
+{
+	size_t n = 0, size = sizeof(run->stall_missing);
+	bool chain;
+	int type;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES && n < size; type++)
+		if (!(run->info->stall_events & (1U << type)))
+			n += snprintf(run->stall_missing + n, size - n, "%s%s",
+				      n ? "," : "",
+				      kmem_stall_tracepoint(type, &chain));
+}
+
 static int setup_page_analysis(struct kmem_run *run)
 {
 	const struct kmem_run_config *c = &run->config;
@@ -484,11 +512,13 @@ static int setup_page_analysis(struct kmem_run *run)
 		run->st = kmem_stall__new();
 		if (!run->st)
 			return -ENOMEM;
+		note_stall_missing(run);
 	}
 	if (c->interval) {
 		struct kmem_interval_config iv = {
 			.length = c->interval,
 			.nr_callers = c->interval_callers,
+			.stalls = run->st ? &kmem_stall__summary(run->st)->all : NULL,
 		};
 
 		run->iv = kmem_interval__new(&iv);
@@ -673,6 +703,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.frag_classes = info->has_extfrag && pageblocks,
 		.fragmenting = run->kf &&
 			       kmem_frag__summary(run->kf)->fragmenting.nr,
+		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.task_key = run->config.tasks.key,
 		.gfp_name = gfp_name,
 		.symbol = symbol_name,
@@ -706,6 +737,43 @@ static const char *shown_keys(struct kmem_run *run, enum kmem_report_table_id id
 		p += len + (p[len] == ',');
 	}
 	return buf;
+}
+
+/* The names of the statuses of mm_compaction_end, as the trace has them. */
+static void name_statuses(struct kmem_run *run, struct kmem_report_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct kmem_stall_status_row *row = t->rows[i];
+
+		if (row->status < KMEM_STALL_NR_STATUS - 1)
+			row->name = kmem_decoder__compact_status(run->dec,
+								 row->status);
+	}
+}
+
+/* The stall analysis's tables: by order, bucket and status as they come. */
+static int stall_table(struct kmem_run *run, enum kmem_report_table_id id,
+		       const struct kmem_sort_key *keys, int nr_keys)
+{
+	struct kmem_report_table *t = &run->tables[id];
+
+	if (id == KMEM_STALL_ORDERS) {
+		t->rows = (void * const *)kmem_stall__orders(run->st, &t->nr);
+	} else if (id == KMEM_STALL_BUCKETS) {
+		t->rows = (void * const *)kmem_stall__buckets(run->st, &t->nr);
+	} else if (id == KMEM_STALL_STATUSES) {
+		t->rows = (void * const *)kmem_stall__status_rows(run->st, &t->nr);
+		name_statuses(run, t);
+	} else if (id == KMEM_STALL_WAKEUPS) {
+		t->rows = (void * const *)kmem_stall__wake_rows(run->st, &t->nr);
+	} else if (id == KMEM_STALL_CALLERS) {
+		t->rows = (void **)kmem_stall__rows(run->st, keys, nr_keys, &t->nr);
+	} else {
+		t->rows = (void **)kmem_stall__memcg_rows(run->st, &t->nr);
+	}
+	return t->rows || !t->nr ? 0 : -ENOMEM;
 }
 
 /* The rows of a table, sorted by -s, or by the table's own keys. */
@@ -748,11 +816,37 @@ static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 		t->rows = (void **)kmem_slab__rows(run->ks, desc->bit, keys,
 						   nr_keys, &t->nr);
 		break;
+	case KMEM_STALL_ORDERS:
+	case KMEM_STALL_BUCKETS:
+	case KMEM_STALL_STATUSES:
+	case KMEM_STALL_WAKEUPS:
+	case KMEM_STALL_CALLERS:
+	case KMEM_STALL_MEMCG:
+		return stall_table(run, id, keys, nr_keys);
 	case KMEM_NR_TABLES:
 	default:
 		return -EINVAL;
 	}
 	return t->rows ? 0 : -ENOMEM;
+}
+
+static void set_stall(struct kmem_page_row *row, void *arg)
+{
+	row->stall_ns = kmem_stall__callsite_ns(arg, row->callsite);
+}
+
+/* The stall analysis settled, its tables sorted, -s stall's values set. */
+static int settle_stalls(struct kmem_run *run)
+{
+	int id, err = kmem_stall__finish(run->st);
+
+	if (err)
+		return err;
+	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall, run->st);
+	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC, set_stall, run->st);
+	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
+		err = sort_table(run, id, NULL);
+	return err;
 }
 
 static int settle_page(struct kmem_run *run)
@@ -768,6 +862,8 @@ static int settle_page(struct kmem_run *run)
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC,
 				     set_fragmenting, run->kf);
 	}
+	if (!err && run->st)
+		err = settle_stalls(run);
 	run->ctx = cell_ctx(run);
 	if (!err && (c->caller || !c->alloc))
 		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
@@ -858,6 +954,8 @@ static struct kmem_report_trace report_trace(const struct kmem_run *run)
 		.fragmentation = info->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
 		.pageblock_why = info->pageblock_why,
+		.stalls = run->st ? "analysed" : "no_stall_events",
+		.stall_missing = run->stall_missing,
 	};
 }
 
@@ -882,6 +980,8 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r)
 		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
 	if (run->ks)
 		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	if (run->st)
+		r->src[KMEM_SRC_STALL] = kmem_stall__summary(run->st);
 	memcpy(r->tables, run->tables, sizeof(r->tables));
 }
 

@@ -60,6 +60,7 @@ struct kmem_run_config {
 	bool			alloc;		/* --alloc: by pfn or by object */
 	bool			live;		/* --live */
 	bool			folded;		/* --folded: keep the callchains */
+	bool			folded_stall;	/* --folded=stall: by stall time */
 	bool			raw_ip;		/* --raw-ip: a row per call address */
 	bool			offsets;	/* callsites named func+0xoff */
 	int			lines;		/* the rows a table shows; -1: all */
