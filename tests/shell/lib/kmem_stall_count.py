@@ -69,11 +69,28 @@ memcg_slab_post_alloc_hook memcg_slab_post_charge reclaim_high
 mem_cgroup_handle_over_high mem_cgroup_sk_charge mem_cgroup_charge_skmem
 '''.split())
 
+WAKES = {
+    'vmscan:mm_vmscan_wakeup_kswapd': 'kswapd_woken',
+    'vmscan:mm_vmscan_kswapd_wake': 'kswapd_ran',
+    'compaction:mm_compaction_wakeup_kcompactd': 'kcompactd_woken',
+    'compaction:mm_compaction_kcompactd_wake': 'kcompactd_ran',
+}
+
+# The events of a task's own stalls and memcg reclaims.
+OWN = ('vmscan:mm_vmscan_direct_reclaim_begin',
+       'vmscan:mm_vmscan_direct_reclaim_end',
+       'vmscan:mm_vmscan_memcg_reclaim_begin',
+       'vmscan:mm_vmscan_memcg_reclaim_end',
+       'compaction:mm_compaction_try_to_compact_pages')
+
 MIGTYPES = ['Unmovable', 'Movable', 'Reclaimable', 'HighAtomic',
             'CMA/Isolate', 'Isolate']
 
 BUCKETS = 40
 MAX_ORDER = 31
+
+
+LINE = re.compile(r'\s*(\d+)\s+(\d+\.\d+):\s+(\S+):\s?(.*)$')
 
 
 def bare(sym):
@@ -145,7 +162,7 @@ class Count:
     def end_attempt(self, t, outcome):
         t.compact += t.last - t.phase
         t.outcomes[outcome] += 1
-        self.out['events.attempt_outcomes.' + outcome] += 1
+        self.out['events.compaction_' + outcome] += 1
         t.where = 'wait'
 
     def end_attempt_no_page(self, t):
@@ -183,9 +200,10 @@ class Count:
             o[scope + '.reclaims'] += t.nreclaim
             o[scope + '.compactions'] += t.ncompact
             o[scope + '.pages_reclaimed'] += t.pages
-            b = bucket(length)
-            lo = 0 if b == 0 else 1 << (b - 1)
-            o['%s.histogram.%d-%d' % (scope, lo, 1 << b)] += 1
+            if scope != 'all':
+                b = bucket(length)
+                lo = 0 if b == 0 else 1 << (b - 1)
+                o['%s.histogram.%d-%d' % (scope, lo, 1 << b)] += 1
             self.lengths[scope].append(length)
         for k in ('succeeded', 'failed', 'skipped'):
             self.out['compaction_attempts.' + k] += t.outcomes[k]
@@ -315,29 +333,28 @@ class Count:
         elif name == 'compaction:mm_compaction_try_to_compact_pages':
             self.compact_try(t, now, f)
         elif name == 'compaction:mm_compaction_begin':
-            self.out['events.compaction_runs'] += 1
             if t.open and t.where == 'compact':
                 self.out['events.direct_compaction_runs'] += 1
             self.compact_work(t, now)
-        elif name == 'compaction:mm_compaction_end':
-            self.out['events.compaction_run_ends'] += 1
-            self.out['events.status.' + f['status']] += 1
-            self.compact_work(t, now)
-        elif name == 'compaction:mm_compaction_deferred':
-            self.out['events.compaction_deferred'] += 1
+        elif name in ('compaction:mm_compaction_end',
+                      'compaction:mm_compaction_deferred'):
             self.compact_work(t, now)
         elif name == 'vmscan:mm_vmscan_memcg_reclaim_begin':
             self.memcg_begin(t, now, f, callsite(chain, ALLOCATOR | MEMCG))
         elif name == 'vmscan:mm_vmscan_memcg_reclaim_end':
             self.memcg_end(t, now, f)
-        elif name == 'vmscan:mm_vmscan_wakeup_kswapd':
-            self.wake('kswapd_woken', f)
-        elif name == 'vmscan:mm_vmscan_kswapd_wake':
-            self.wake('kswapd_ran', f)
-        elif name == 'compaction:mm_compaction_wakeup_kcompactd':
-            self.wake('kcompactd_woken', f)
-        elif name == 'compaction:mm_compaction_kcompactd_wake':
-            self.wake('kcompactd_ran', f)
+
+    def any_task(self, name, text):
+        """The events counted whichever task ran them."""
+        if name == 'compaction:mm_compaction_begin':
+            self.out['events.compaction_runs'] += 1
+        elif name == 'compaction:mm_compaction_end':
+            self.out['events.compaction_run_ends'] += 1
+            self.out['events.status.' + fields(text)['status']] += 1
+        elif name == 'compaction:mm_compaction_deferred':
+            self.out['events.compaction_deferred'] += 1
+        elif name in WAKES:
+            self.wake(WAKES[name], fields(text))
 
     # --- the end --------------------------------------------------------
 
@@ -378,14 +395,41 @@ class Count:
         o['nr_memcg_rows'] = len(self.memcg_rows)
 
 
-LINE = re.compile(r'\s*(\d+)\s+(\d+\.\d+):\s+(\S+):\s?(.*)$')
+def script(perf, data, fields_, tids=None):
+    cmd = [perf, 'script', '-i', data, '--ns', '-F', fields_]
+    if tids is not None:
+        cmd += ['--tid', ','.join(str(t) for t in sorted(tids))]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True,
+                            errors='replace')
 
 
 def count_script(perf, data):
+    """Two passes: the events of any task, and which tasks stalled; then
+    those tasks' events with their callchains (the allocations of all
+    the others, most of a trace, need no callchain printed)."""
     c = Count()
-    cmd = [perf, 'script', '-i', data, '--ns', '-F', 'tid,time,event,trace,ip,sym']
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True, errors='replace')
+    tids = set()
+    p = script(perf, data, 'tid,time,event,trace')
+    for line in p.stdout:
+        if 'vmscan:' not in line and 'compaction:' not in line:
+            continue
+        m = LINE.match(line)
+        if not m:
+            continue
+        tid, _, name, text = m.groups()
+        if name in OWN:
+            tids.add(int(tid))
+        c.any_task(name, text)
+    if p.wait():
+        sys.exit('perf script failed')
+    if tids:
+        pass2(c, script(perf, data, 'tid,time,event,trace,ip,sym', tids))
+    c.finish()
+    return c.out
+
+
+def pass2(c, p):
     pending = None
     for line in p.stdout:
         if line.startswith('\t'):
@@ -405,23 +449,23 @@ def count_script(perf, data):
         c.event(*pending)
     if p.wait():
         sys.exit('perf script failed')
-    c.finish()
-    return c.out
 
 
 # --- what perf kmem stat says ---------------------------------------------
 
-def dist_lines(out, scope, d):
-    for k in ('stalls', 'failed', 'total_ns', 'mean_ns', 'p50_ns', 'p90_ns',
-              'p99_ns', 'max_ns', 'reclaim_ns', 'compaction_ns', 'reclaims',
-              'compactions', 'pages_reclaimed'):
-        out[scope + '.' + k] = d[k]
-    for h in d['histogram']:
-        out['%s.histogram.%d-%d' % (scope, h['lo_us'], h['hi_us'])] = h['count']
+DIST = ('stalls', 'failed', 'total_ns', 'mean_ns', 'p50_ns', 'p90_ns',
+        'p99_ns', 'max_ns', 'reclaim_ns', 'compaction_ns', 'reclaims',
+        'compactions', 'pages_reclaimed')
 
 
 def gfp_of(g):
     return '|'.join(g['names']) if g['names'] else hex(g['value'])
+
+
+def members(out, name, row, skip=()):
+    for k, v in row.items():
+        if isinstance(v, int) and not isinstance(v, bool) and k not in skip:
+            out[name + k] = v
 
 
 def json_lines(path):
@@ -429,40 +473,26 @@ def json_lines(path):
     out = collections.Counter()
     if s['status'] != 'analysed':
         return out
-    dist_lines(out, 'all', s['all'])
-    for d in s['by_order']:
-        dist_lines(out, 'order.%d' % d['order'], d)
-    for k, v in s['compaction_attempts'].items():
-        out['compaction_attempts.' + k] = v
-    for k, v in s['apart'].items():
-        out['apart.' + k] = v
-    for k, v in s['events'].items():
-        if k == 'attempt_outcomes':
-            for o, n in v.items():
-                out['events.attempt_outcomes.' + o] = n
-        elif k == 'compaction_ends_by_status':
-            for st in v:
-                out['events.status.' + st.get('name', str(st['value']))] = st['count']
-        else:
-            out['events.' + k] = v
-    for w in s['wakeups']:
-        for k, v in w.items():
-            if k != 'order':
-                out['wakeups.%d.%s' % (w['order'], k)] = v
-    for k, v in s['memcg'].items():
-        out['memcg.' + k] = v
+    for k in DIST:
+        out['all.' + k] = s['all'][k]
+    for d in s['by_order']['rows']:
+        members(out, 'order.%d.' % d['order'], d, ('order',))
+    for h in s['histogram']['rows']:
+        out['order.%d.histogram.%d-%d' % (h['order'], h['lo_us'],
+                                          h['hi_us'])] = h['stalls']
+    for part in ('compaction_attempts', 'apart', 'events', 'memcg'):
+        members(out, part + '.', s[part])
+    for st in s['compaction_ends']['rows']:
+        out['events.status.' + st.get('name', str(st['value']))] = st['count']
+    for w in s['wakeups']['rows']:
+        members(out, 'wakeups.%d.' % w['order'], w, ('order',))
     for r in s['callers']['rows']:
-        name = 'row.%s.%d.%s.%s.' % (r['callsite']['name'], r['order'],
-                                     r['migration_type']['name'],
-                                     gfp_of(r['gfp']))
-        for k, v in r.items():
-            if isinstance(v, int) and k != 'order':
-                out[name + k] = v
+        members(out, 'row.%s.%d.%s.%s.' % (r['callsite']['name'], r['order'],
+                                           r['migration_type']['name'],
+                                           gfp_of(r['gfp'])), r, ('order',))
     for r in s['memcg_callers']['rows']:
-        name = 'memcg_row.%s.%s.' % (r['callsite']['name'], gfp_of(r['gfp']))
-        for k, v in r.items():
-            if isinstance(v, int):
-                out[name + k] = v
+        members(out, 'memcg_row.%s.%s.' % (r['callsite']['name'],
+                                           gfp_of(r['gfp'])), r)
     out['nr_rows'] = s['callers']['nr_rows']
     out['nr_memcg_rows'] = s['memcg_callers']['nr_rows']
     return out
