@@ -75,7 +75,7 @@ struct perf_kmem {
 	const char		*sort_str;
 	const char		*pageblock_order_str;
 	bool			json;
-	const char		*folded;	/* "bytes" or "hits" */
+	const char		*folded;	/* "bytes", "hits" or "stall" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	const char		*map_name;	/* --map */
 	const char		*interval_str;	/* -I */
@@ -1097,6 +1097,7 @@ static void set_derived_options(struct perf_kmem *kmem)
 
 	o->offsets = o->raw_ip || verbose > 0;
 	o->folded = kmem->folded;
+	o->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
 	o->kallsyms = symbol_conf.kallsyms_name;
@@ -1213,8 +1214,13 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits")))) {
-		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+			      strcmp(kmem->folded, "hits") &&
+			      strcmp(kmem->folded, "stall")))) {
+		pr_err("perf kmem: --folded takes bytes, hits or stall, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
+		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
 		return -EINVAL;
 	}
 	if (check_folded_options(kmem) || check_live_sort(kmem))
@@ -1612,14 +1618,38 @@ static bool record_to_pipe(int argc, const char **argv, bool *name_it)
 	return *name_it || (output && !strcmp(output, "-"));
 }
 
+/*
+ * The events of allocation stalls the kernel has, with callchains on
+ * those that begin one, as -e options; what they need is in @events.
+ */
+static int add_stall_events(const char **argv, int *argc, char **events)
+{
+	int type, n = 0;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES; type++) {
+		bool chain;
+		const char *name = kmem_stall_tracepoint(type, &chain);
+
+		if (!is_valid_tracepoint(name))
+			continue;
+		if (asprintf(&events[n], "%s%s", name,
+			     chain ? "/call-graph=fp/" : "") < 0)
+			return -ENOMEM;
+		add_arg(argv, argc, "-e");
+		add_arg(argv, argc, events[n++]);
+	}
+	return 0;
+}
+
 static int kmem_record(const struct perf_kmem *kmem, int argc,
 		       const char **argv)
 {
+	char *stall_events[KMEM_STALL_NR_TYPES] = { NULL };
 	const char **rec_argv;
 	int rec_argc = 0, i, err, nr_slab = 0;
 	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
 
-	rec_argv = calloc(argc + 32, sizeof(char *));
+	rec_argv = calloc(argc + 32 + 2 * KMEM_STALL_NR_TYPES, sizeof(char *));
 	if (!rec_argv)
 		return -ENOMEM;
 	add_arg(rec_argv, &rec_argc, "record");
@@ -1639,6 +1669,10 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 			add_arg(rec_argv, &rec_argc,
 				"kmem:mm_page_alloc_extfrag/call-graph=fp/");
 		}
+		/* Who waited for memory, where the kernel traces it. */
+		err = add_stall_events(rec_argv, &rec_argc, stall_events);
+		if (err)
+			goto out;
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
 	}
 	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
@@ -1668,6 +1702,8 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	if (!err && !pipe)
 		pr_info("perf kmem: to analyse it on another machine, take its kernel symbols along: perf archive\n");
 out:
+	for (i = 0; i < KMEM_STALL_NR_TYPES; i++)
+		free(stall_events[i]);
 	free(rec_argv);
 	return err;
 }
@@ -1817,7 +1853,7 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "page", &kmem.opts.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
-	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits",
+	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits|stall",
 			  "write page allocations as folded stacks for flame graphs",
 			  "bytes"),
 	OPT_STRING(0, "map", &kmem.map_name, "file.svg",

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Run every test of our perf kmem: the C suites (page, slab, input, output,
-# frag) through perf test, the shell tests, checkpatch and shellcheck; with
+# frag, diff, stall) through perf test, the shell tests, checkpatch and shellcheck; with
 # --sanitize also the C suites, perf kmem stat runs, the corrupt-input
 # shell test and a short run of mutated perf.data files under ASan+UBSan
 # (build/perf-asan/perf).
@@ -52,7 +52,8 @@ show() {
 }
 
 # Our C suites are the ones whose cases are named "kmem page: ...",
-# "kmem slab: ...", "kmem input: ...", "kmem frag: ..." and "kmem diff: ...".
+# "kmem slab: ...", "kmem input: ...", "kmem frag: ...", "kmem diff: ..." and
+# "kmem stall: ...".
 suite_number() {
 	"$1" test list 2>&1 |
 		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
@@ -370,6 +371,7 @@ run_c_suite "$perf" "" "" input
 run_c_suite "$perf" "" "" output
 run_c_suite "$perf" "" "" frag
 run_c_suite "$perf" "" "" diff
+run_c_suite "$perf" "" "" stall
 run_shell_tests
 run_checkpatch
 run_kerneldoc
@@ -384,6 +386,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" output
 	run_c_suite "$asan_perf" "asan: " "-asan" frag
 	run_c_suite "$asan_perf" "asan: " "-asan" diff
+	run_c_suite "$asan_perf" "asan: " "-asan" stall
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	run_fuzz_files

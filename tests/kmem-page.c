@@ -693,7 +693,7 @@ static int parse(const char *str, struct kmem_sort_key *keys, char *bad)
 }
 
 #define PAGE_KEYS \
-	"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, callsite"
+	"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, stall, callsite"
 /* A key sorts by the column of @member, largest first or not. */
 #define IS_KEY(k, member, desc) \
 	((k).offset == offsetof(struct kmem_page_row, member) && \

@@ -444,7 +444,8 @@ static void sort_tables(struct kmem_diff_report *dr,
 	for (id = 0; id < KMEM_NR_TABLES; id++)
 		if (kmem_tables[id].what)
 			sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
-					   o->sort : DEFAULT_SORT);
+					   o->sort : kmem_tables[id].diff_keys ?:
+					   DEFAULT_SORT);
 }
 
 /* Pair both sides and sort, once. */
@@ -587,7 +588,8 @@ enum {
 static const struct kmem_section * const sections[] = {
 	&kmem_trace_section, &kmem_page_section, &kmem_page_summary_section,
 	&kmem_cross_node_section, &kmem_frag_section, &kmem_pageblock_section,
-	&kmem_slab_summary_section,
+	&kmem_slab_summary_section, &kmem_stall_section, &kmem_stall_apart_section,
+	&kmem_stall_events_section, &kmem_stall_memcg_section,
 };
 
 /* The field of the sections at @path ("page.summary.failures"), or NULL. */
@@ -702,7 +704,12 @@ static const char *label_of(struct kmem_diff *d, const char *path,
 	if (f && f->label) {
 		*flags = (f->unit == KMEM_UNIT_BYTES ? BYTES : 0) |
 			 (f->text_when == KMEM_IF_NONZERO ? NONZERO : 0);
-		return f->label;
+		if (f->unit != KMEM_UNIT_NS)
+			return f->label;
+		/* stat prints us; the diff the document's ns. */
+		snprintf(buf, size, "%.*s (ns):", (int)strlen(f->label) - 1,
+			 f->label);
+		return buf;
 	}
 	*flags = is_row_count(path) ? HIDE : 0;
 	if (*flags || indexed_label(d, path, buf, size, flags))
@@ -837,11 +844,16 @@ static size_t value_columns(const struct kmem_table *desc,
 	static const char * const suffix[] = { "delta", NULL, "old", "new" };
 	static const int cell[] = { CELL_DELTA, CELL_PERCENT, CELL_OLD, CELL_NEW };
 	const struct kmem_column *col = kmem_table__column(desc, key, strlen(key));
-	const char *head = col->diff_header ?: col->header;
+	const char *head;
 	char member[64];
-	int m = kmem_diff_table__member(t, member_path(desc, col, member,
-						       sizeof(member)));
+	int m;
 	size_t i;
+
+	if (!col)
+		return 0;
+	head = col->diff_header ?: col->header;
+	m = kmem_diff_table__member(t, member_path(desc, col, member,
+						   sizeof(member)));
 
 	for (i = 0; i < ARRAY_SIZE(cell); i++) {
 		snprintf(heads[i], sizeof(heads[i]), "%s%s%s",
@@ -863,7 +875,8 @@ static void print_table(struct kmem_diff_report *dr, int id,
 	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
 	struct kmem_column cols[MAX_COLUMNS];
 	struct kmem_cell_ctx ctx = { .page_size = 0 };
-	char heads[8][32];
+	char heads[8][32], first[32];
+	const char *keys;
 	size_t nr = 0, c;
 
 	if (!t || (!t->present[0] && !t->present[1]))
@@ -873,8 +886,13 @@ static void print_table(struct kmem_diff_report *dr, int id,
 	       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
 	       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
 	       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
-	nr += value_columns(desc, t, "bytes", cols, heads);
-	nr += value_columns(desc, t, "hit", cols + nr, heads + 4);
+	/* The measures: the table's own two, or bytes and hits. */
+	keys = desc->diff_keys ?: DEFAULT_SORT;
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(keys, ","), keys);
+	nr += value_columns(desc, t, first, cols, heads);
+	if (keys[strlen(first)])
+		nr += value_columns(desc, t, keys + strlen(first) + 1, cols + nr,
+				    heads + 4);
 	if (t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
 		cols[nr++] = (struct kmem_column){
 			.header = "Row", .cell = in_cell, .tables = 1,
@@ -1001,6 +1019,28 @@ static void print_fragmentation(struct printing *p)
 	}
 }
 
+static void print_view(struct printing *p, int id)
+{
+	if (p->o->caller || kmem_tables[id].by_default)
+		print_table(p->dr, id, p->o);
+}
+
+static void print_stalls(struct printing *p)
+{
+	int id;
+
+	print_title("STALLS");
+	if (!print_status(p->dr->d, "page.stalls.status")) {
+		print_numbers(p, "page.stalls");
+		return;
+	}
+	printf("\n");
+	print_heads(false);
+	print_numbers(p, "page.stalls");
+	for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
+		print_view(p, id);
+}
+
 static void print_cross_node(struct printing *p)
 {
 	print_title("CROSS-NODE TRAFFIC");
@@ -1038,12 +1078,6 @@ static void print_traces(struct printing *p)
 	print_numbers(p, "page.page_size");
 }
 
-static void print_view(struct printing *p, int id)
-{
-	if (p->o->caller || kmem_tables[id].by_default)
-		print_table(p->dr, id, p->o);
-}
-
 static void print_slab(struct printing *p)
 {
 	print_view(p, KMEM_SLAB_CALLERS);
@@ -1061,6 +1095,7 @@ static void print_page(struct printing *p)
 	print_numbers(p, "page.summary");
 	print_grid(p->dr->d);
 	print_fragmentation(p);
+	print_stalls(p);
 	print_cross_node(p);
 }
 

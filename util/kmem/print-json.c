@@ -465,6 +465,27 @@ static void fragmentation(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__end_object(j);
 }
 
+/* Allocation stalls: the section, its parts and its tables. */
+static void stalls(struct kmem_json *j, const struct kmem_report *r)
+{
+	const struct kmem_section *s = &kmem_stall_section;
+	int id;
+
+	kmem_json__key_object(j, "stalls");
+	if (!r->src[KMEM_SRC_STALL]) {
+		write_fields(j, r, r->src, s, 0, 1);
+		kmem_json__end_object(j);
+		return;
+	}
+	write_fields(j, r, r->src, s, 0, s->nr_fields);
+	write_section(j, r, &kmem_stall_apart_section);
+	write_section(j, r, &kmem_stall_events_section);
+	write_section(j, r, &kmem_stall_memcg_section);
+	for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
+		write_table(j, r, id);
+	kmem_json__end_object(j);
+}
+
 static void interval_row(struct kmem_json *j, const struct kmem_report *r,
 			 const struct kmem_interval_row *row)
 {
@@ -516,6 +537,7 @@ static void page(struct kmem_json *j, const struct kmem_report *r)
 	write_table(j, r, KMEM_PAGE_CALLERS);
 	write_table(j, r, KMEM_PAGE_ALLOCS);
 	fragmentation(j, r);
+	stalls(j, r);
 	if (r->iv)
 		intervals(j, r);
 	kmem_json__end_object(j);

@@ -74,27 +74,53 @@ static const char * const alloc_funcs[] = {
 	"alloc_pages_may_oom",
 };
 
+/*
+ * memcg's charging and reclaim, between an allocation or a fault and a
+ * memcg reclaim: v4.1 .. v6.12 and on.
+ */
+static const char * const memcg_funcs[] = {
+	"try_to_free_mem_cgroup_pages", "try_charge", "try_charge_memcg",
+	"charge_memcg", "mem_cgroup_charge", "mem_cgroup_try_charge",
+	"mem_cgroup_swapin_charge_folio", "mem_cgroup_swapin_charge_page",
+	"mem_cgroup_charge_hugetlb", "mem_cgroup_hugetlb_try_charge",
+	"memcg_kmem_charge_page", "memcg_kmem_charge", "memcg_charge_kernel_stack",
+	"obj_cgroup_charge", "obj_cgroup_charge_pages", "memcg_slab_post_alloc_hook",
+	"memcg_slab_post_charge", "reclaim_high", "mem_cgroup_handle_over_high",
+	"mem_cgroup_sk_charge", "mem_cgroup_charge_skmem",
+};
+
 #define ALLOC_PREFIX	"^_?_?("
 #define ALLOC_SUFFIX	")(_noprof)?(\\.(isra|constprop|part|cold|llvm)\\.[0-9]+)*$"
 
-char *callsite_default_alloc_pattern(void)
+/* "^_?_?(a|b|...)(_noprof)?..." of the functions @funcs. */
+static char *funcs_pattern(const char * const *funcs, size_t nr)
 {
 	size_t i, len = strlen(ALLOC_PREFIX) + strlen(ALLOC_SUFFIX) + 1;
 	char *pattern, *p;
 
-	for (i = 0; i < ARRAY_SIZE(alloc_funcs); i++)
-		len += strlen(alloc_funcs[i]) + 1;
+	for (i = 0; i < nr; i++)
+		len += strlen(funcs[i]) + 1;
 	pattern = malloc(len);
 	if (!pattern)
 		return NULL;
 	p = stpcpy(pattern, ALLOC_PREFIX);
-	for (i = 0; i < ARRAY_SIZE(alloc_funcs); i++) {
+	for (i = 0; i < nr; i++) {
 		if (i)
 			*p++ = '|';
-		p = stpcpy(p, alloc_funcs[i]);
+		p = stpcpy(p, funcs[i]);
 	}
 	stpcpy(p, ALLOC_SUFFIX);
 	return pattern;
+}
+
+char *callsite_default_alloc_pattern(void)
+{
+	return funcs_pattern(alloc_funcs, ARRAY_SIZE(alloc_funcs));
+}
+
+char *callsite_memcg_pattern(void)
+{
+	return funcs_pattern(memcg_funcs, ARRAY_SIZE(memcg_funcs));
 }
 
 /* Room for a kernel symbol's name and its NUL. */

@@ -70,6 +70,15 @@ struct slab_fields {
 	bool			plain;
 };
 
+/* The fields a stall event is read from; any but the type may be absent. */
+struct stall_fields {
+	struct tep_format_field	*order;
+	struct tep_format_field	*gfp;
+	struct tep_format_field	*value;
+	u32			raw_size;	/* that holds them */
+	u16			type;		/* enum kmem_stall_type */
+};
+
 /*
  * The first and the last 8 bytes of a name, zero-padded: with its length,
  * the whole of a name of up to 16 bytes.
@@ -128,6 +137,50 @@ static const struct evsel_str_handler slab_handlers[] = {
 
 #define NR_SLAB_EVENTS	ARRAY_SIZE(slab_handlers)
 
+/*
+ * The events of allocation stalls, by enum kmem_stall_type, and the
+ * fields each is read from.  Those that begin a stall are recorded with
+ * their callchain.  The value of an end is what it reports: the pages
+ * reclaimed, the compaction status, try_to_compact_pages's priority (not
+ * before v4.8: optional).
+ */
+static const struct stall_tracepoint {
+	const char	*name;
+	const char	*order;
+	const char	*gfp;
+	const char	*value;
+	bool		value_optional;
+	bool		callchain;
+} stall_tracepoints[KMEM_STALL_NR_TYPES] = {
+	[KMEM_STALL_RECLAIM_BEGIN] = {
+		"vmscan:mm_vmscan_direct_reclaim_begin", "order", "gfp_flags",
+		.callchain = true },
+	[KMEM_STALL_RECLAIM_END] = {
+		"vmscan:mm_vmscan_direct_reclaim_end", .value = "nr_reclaimed" },
+	[KMEM_STALL_MEMCG_BEGIN] = {
+		"vmscan:mm_vmscan_memcg_reclaim_begin", "order", "gfp_flags",
+		.callchain = true },
+	[KMEM_STALL_MEMCG_END] = {
+		"vmscan:mm_vmscan_memcg_reclaim_end", .value = "nr_reclaimed" },
+	[KMEM_STALL_COMPACT_TRY] = {
+		"compaction:mm_compaction_try_to_compact_pages", "order",
+		"gfp_mask", "prio", .value_optional = true, .callchain = true },
+	[KMEM_STALL_COMPACT_BEGIN] = { "compaction:mm_compaction_begin" },
+	[KMEM_STALL_COMPACT_END] = {
+		"compaction:mm_compaction_end", .value = "status" },
+	[KMEM_STALL_COMPACT_DEFERRED] = {
+		"compaction:mm_compaction_deferred", "order" },
+	[KMEM_STALL_KSWAPD_WAKEUP] = { "vmscan:mm_vmscan_wakeup_kswapd", "order" },
+	[KMEM_STALL_KSWAPD_WAKE] = { "vmscan:mm_vmscan_kswapd_wake", "order" },
+	[KMEM_STALL_KCOMPACTD_WAKEUP] = {
+		"compaction:mm_compaction_wakeup_kcompactd", "order" },
+	[KMEM_STALL_KCOMPACTD_WAKE] = {
+		"compaction:mm_compaction_kcompactd_wake", "order" },
+};
+
+/* The names of mm_compaction_end's statuses, from its print format. */
+#define NR_STATUS_NAMES	16
+
 struct kmem_decoder {
 	struct kmem_decode_config config;
 	struct kmem_trace_info	info;
@@ -136,6 +189,8 @@ struct kmem_decoder {
 	struct page_fields	page_free;
 	struct extfrag_fields	extfrag;
 	struct slab_fields	slab[NR_SLAB_EVENTS];
+	struct stall_fields	stall[KMEM_STALL_NR_TYPES];
+	char			*status_names[NR_STATUS_NAMES];
 	int			*cpu_node;	/* indexed by cpu */
 	int			nr_cpu_node;
 	struct mem2node		mem2node;
@@ -512,14 +567,13 @@ static char *print_gfp_name(struct evsel *evsel, struct perf_sample *sample)
 	return name;
 }
 
-/* The recording kernel's names for a gfp value, remembered per value. */
-static int note_gfp_name(struct kmem_decoder *dec, struct evsel *evsel,
-			 struct perf_sample *sample, u64 gfp)
+/* A gfp value other than the last one named: named if it is new. */
+static noinline int note_other_gfp_name(struct kmem_decoder *dec,
+					struct evsel *evsel,
+					struct perf_sample *sample, u64 gfp)
 {
 	char *name;
 
-	if (dec->named_a_gfp && gfp == dec->last_gfp)
-		return 0;
 	if (!hashmap__find(dec->gfp_names, gfp, &name)) {
 		name = print_gfp_name(evsel, sample);
 		if (!name || !*name) {
@@ -535,6 +589,20 @@ static int note_gfp_name(struct kmem_decoder *dec, struct evsel *evsel,
 	dec->named_a_gfp = true;
 	dec->last_gfp = gfp;
 	return 0;
+}
+
+/*
+ * The recording kernel's names for a gfp value, remembered per value.
+ * Every page allocation asks, mostly for the value asked last: that test
+ * stays in the decoder of each event that names gfp flags.
+ */
+static __always_inline int note_gfp_name(struct kmem_decoder *dec,
+					 struct evsel *evsel,
+					 struct perf_sample *sample, u64 gfp)
+{
+	if (dec->named_a_gfp && gfp == dec->last_gfp)
+		return 0;
+	return note_other_gfp_name(dec, evsel, sample, gfp);
 }
 
 const char *kmem_decoder__gfp_name(const struct kmem_decoder *dec, u64 gfp)
@@ -739,6 +807,42 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 		frag->callsite = callsite_resolver__callsite(dec->config.resolver,
 							     sample->callchain);
 	return 1;
+}
+
+/* The callsite of a memcg reclaim, outside the charging functions. */
+static u64 memcg_callsite(struct kmem_decoder *dec, struct perf_sample *sample)
+{
+	struct callsite_resolver *r = dec->config.memcg_resolver ?:
+				      dec->config.resolver;
+
+	return r && sample->callchain ?
+	       callsite_resolver__callsite(r, sample->callchain) : 0;
+}
+
+static int decode_stall(struct kmem_decoder *dec, struct evsel *evsel,
+			struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct stall_fields *f = evsel->priv;
+	struct kmem_stall_event *stall = &ev->stall;
+
+	if (too_short(dec, f->raw_size, sample))
+		return 0;
+	ev->kind = KMEM_EVENT_STALL;
+	*stall = (struct kmem_stall_event){
+		.type = f->type,
+		.order = f->order ? to_s16(field_int(f->order, sample, evsel)) : -1,
+		.gfp = f->gfp ? field_val(f->gfp, sample, evsel) : 0,
+	};
+	/* A status is an int: negative ones stay negative. */
+	if (f->value && f->value->flags & TEP_FIELD_IS_SIGNED)
+		stall->value = (s64)field_int(f->value, sample, evsel);
+	else if (f->value)
+		stall->value = field_val(f->value, sample, evsel);
+	if (f->type != KMEM_STALL_MEMCG_BEGIN)
+		return 1;
+	stall->callsite = memcg_callsite(dec, sample);
+	/* Its rows name the GFP flags no allocation may have named. */
+	return note_gfp_name(dec, evsel, sample, stall->gfp) ?: 1;
 }
 
 /*
@@ -994,12 +1098,104 @@ static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
 	return 0;
 }
 
+static int setup_stall_fields(struct evsel *evsel,
+			      const struct stall_tracepoint *tp,
+			      struct stall_fields *f, char *err,
+			      size_t err_size)
+{
+	struct {
+		struct tep_format_field	**field;
+		const char		*name;
+		bool			optional;
+	} want[] = {
+		{ &f->order,	tp->order,	false },
+		{ &f->gfp,	tp->gfp,	false },
+		{ &f->value,	tp->value, tp->value_optional },
+	};
+	size_t i;
+
+	f->raw_size = 0;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		if (!want[i].name)
+			continue;
+		*want[i].field = want[i].optional ?
+				 evsel__field(evsel, want[i].name) :
+				 need_field(evsel, want[i].name, err, err_size);
+		if (!*want[i].field && !want[i].optional)
+			return -EINVAL;
+		f->raw_size = field_end(*want[i].field, f->raw_size);
+	}
+	return 0;
+}
+
+/*
+ * The names of mm_compaction_end's __print_symbolic(REC->status, ...),
+ * which changed between kernels: kept by value for the report.
+ */
+static int setup_status_names(struct kmem_decoder *dec, struct evsel *evsel)
+{
+	struct tep_print_arg *arg = evsel->tp_format->print_fmt.args;
+	struct tep_print_flag_sym *sym;
+
+	for (; arg; arg = arg->next) {
+		if (arg->type != TEP_PRINT_SYMBOL || !arg->symbol.field ||
+		    arg->symbol.field->type != TEP_PRINT_FIELD ||
+		    strcmp(arg->symbol.field->field.name, "status"))
+			continue;
+		for (sym = arg->symbol.symbols; sym; sym = sym->next) {
+			char *end;
+			unsigned long v = strtoul(sym->value, &end, 0);
+
+			if (*end || end == sym->value || v >= NR_STATUS_NAMES ||
+			    dec->status_names[v])
+				continue;
+			dec->status_names[v] = strdup(sym->str);
+			if (!dec->status_names[v])
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The stall events the trace has; those it lacks leave the parts of the
+ * stall analysis they feed empty, which info->stall_events says.
+ */
+static int setup_stall(struct kmem_decoder *dec, char *err, size_t err_size)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < KMEM_STALL_NR_TYPES; i++) {
+		const struct stall_tracepoint *tp = &stall_tracepoints[i];
+		struct evsel *evsel = find_event(dec, tp->name);
+		struct stall_fields *f = &dec->stall[i];
+
+		if (!evsel)
+			continue;
+		if (!is_usable(dec, evsel, err, err_size) ||
+		    setup_stall_fields(evsel, tp, f, err, err_size))
+			return -EINVAL;
+		if (i == KMEM_STALL_COMPACT_END) {
+			ret = setup_status_names(dec, evsel);
+			if (ret)
+				return ret;
+		}
+		f->type = i;
+		evsel->priv = f;
+		evsel->handler = decode_stall;
+		dec->info.stall_events |= 1U << i;
+	}
+	return 0;
+}
+
 static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 {
 	struct evsel *alloc = find_event(dec, page_handlers[0].name);
 	struct evsel *free_ev = find_event(dec, page_handlers[1].name);
 	struct evsel *extfrag = find_event(dec, page_handlers[2].name);
 	struct evsel *any = alloc ?: free_ev;
+	int ret;
 
 	if (!any) {
 		snprintf(err, err_size,
@@ -1020,6 +1216,9 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,
 					     page_handlers))
 		return -EINVAL;
+	ret = setup_stall(dec, err, err_size);
+	if (ret)
+		return ret;
 	dec->info.has_page_alloc = !!alloc;
 	dec->info.has_callchains = alloc && evsel__has_callchain(alloc);
 	dec->info.page_size = tep_get_page_size(any->tp_format->tep) ?: 4096;
@@ -1106,8 +1305,12 @@ struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
 
 void kmem_decoder__delete(struct kmem_decoder *dec)
 {
+	size_t i;
+
 	if (!dec)
 		return;
+	for (i = 0; i < NR_STATUS_NAMES; i++)
+		free(dec->status_names[i]);
 	free_names(dec->gfp_names);
 	free_names(dec->cache_names);
 	if (dec->info.has_mem2node)
@@ -1119,6 +1322,20 @@ void kmem_decoder__delete(struct kmem_decoder *dec)
 const struct kmem_trace_info *kmem_decoder__info(const struct kmem_decoder *dec)
 {
 	return &dec->info;
+}
+
+const char *kmem_stall_tracepoint(enum kmem_stall_type type, bool *callchain)
+{
+	if ((unsigned int)type >= KMEM_STALL_NR_TYPES)
+		return NULL;
+	*callchain = stall_tracepoints[type].callchain;
+	return stall_tracepoints[type].name;
+}
+
+const char *kmem_decoder__compact_status(const struct kmem_decoder *dec,
+					 u64 status)
+{
+	return status < NR_STATUS_NAMES ? dec->status_names[status] : NULL;
 }
 
 u64 kmem_decoder__nr_short(const struct kmem_decoder *dec)

@@ -49,6 +49,7 @@ struct kmem_cell_ctx {
 	bool		pageblocks;	/* the pageblock order is known */
 	bool		frag_classes;	/* ...and the trace has fallbacks */
 	bool		fragmenting;	/* ...and some fragmented */
+	bool		stalls;		/* the trace has stall events */
 	enum kmem_task_key task_key;	/* what kmem_page_row::task holds */
 	/* The command name of a task key under KMEM_TASK_COMM. */
 	const char	*(*comm_name)(void *arg, u32 task);
@@ -69,6 +70,7 @@ enum kmem_source {
 	KMEM_SRC_FRAG,		/* struct kmem_frag_summary */
 	KMEM_SRC_SLAB,		/* struct kmem_slab_summary */
 	KMEM_SRC_INTERVAL,	/* struct kmem_interval_row, one at a time */
+	KMEM_SRC_STALL,		/* struct kmem_stall_summary */
 	KMEM_NR_SOURCES,
 };
 
@@ -90,6 +92,7 @@ enum kmem_when {
 	KMEM_IF_PID,		/* -s pid */
 	KMEM_IF_COMM,		/* -s comm */
 	KMEM_IF_LIVE,		/* --live */
+	KMEM_IF_STALLS,		/* the trace has stall events */
 };
 
 /* What a field holds. */
@@ -97,6 +100,7 @@ enum kmem_unit {
 	KMEM_UNIT_COUNT,	/* a struct kmem_count: events and their bytes */
 	KMEM_UNIT_NUMBER,	/* a u64 */
 	KMEM_UNIT_BYTES,	/* a u64 of bytes */
+	KMEM_UNIT_NS,		/* a u64 of ns: us in the text */
 	KMEM_UNIT_PERCENT,	/* a double */
 	KMEM_UNIT_TEXT,		/* a const char * */
 	KMEM_UNIT_BOOL,		/* a bool */
@@ -142,6 +146,10 @@ extern const struct kmem_section kmem_frag_section;
 extern const struct kmem_section kmem_pageblock_section;
 extern const struct kmem_section kmem_slab_summary_section;
 extern const struct kmem_section kmem_interval_section;	/* a row of -I */
+extern const struct kmem_section kmem_stall_section;	/* page.stalls */
+extern const struct kmem_section kmem_stall_apart_section;
+extern const struct kmem_section kmem_stall_events_section;
+extern const struct kmem_section kmem_stall_memcg_section;
 
 /*
  * How a column's value is read, printed and written.  COUNT is a struct
@@ -167,6 +175,7 @@ enum kmem_cell_kind {
 	KMEM_CELL_COMM,		/* a u32 task key, a command's name */
 	KMEM_CELL_STRING,	/* a const char * */
 	KMEM_CELL_WASTE,
+	KMEM_CELL_NS,		/* a u64 of ns: "12,345" us in the text */
 };
 
 /* Cells flush left, and so is the header. */
@@ -216,6 +225,8 @@ struct kmem_table {
 	/* The diff's: what a row is, and whether it shows without --caller. */
 	const char			*what;
 	bool				by_default;
+	/* The diff's two measures, as -s keys; NULL: "bytes,hit". */
+	const char			*diff_keys;
 };
 
 enum kmem_report_table_id {
@@ -226,6 +237,12 @@ enum kmem_report_table_id {
 	KMEM_SLAB_CALLERS,
 	KMEM_SLAB_CACHES,
 	KMEM_SLAB_ALLOCS,
+	KMEM_STALL_ORDERS,
+	KMEM_STALL_BUCKETS,
+	KMEM_STALL_STATUSES,
+	KMEM_STALL_WAKEUPS,
+	KMEM_STALL_CALLERS,
+	KMEM_STALL_MEMCG,
 	KMEM_NR_TABLES,
 };
 
@@ -258,6 +275,9 @@ struct kmem_report_trace {
 	const char	*fragmentation;
 	u64		pageblock_order;
 	const char	*pageblock_why;
+	/* The stalls' status, and the stall tracepoints the trace lacks. */
+	const char	*stalls;
+	const char	*stall_missing;	/* "a,b": their names; "" none */
 };
 
 /* A status of a section, and what it means in words. */

@@ -20,6 +20,7 @@
 #include "count-interval.h"
 #include "count-page.h"
 #include "count-slab.h"
+#include "count-stall.h"
 #include "dso.h"
 #include "dsos.h"
 #include "env.h"
@@ -43,6 +44,8 @@ struct kmem_run {
 	struct kmem_queue		*queue;
 	struct kmem_page		*kp;
 	struct kmem_frag		*kf;		/* with kp */
+	struct kmem_stall		*st;		/* with kp, of stall events */
+	struct callsite_resolver	*memcg_resolver;	/* with st */
 	struct kmem_stacks		*stacks;	/* folded */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
 	struct kmem_interval		*iv;		/* -I */
@@ -56,6 +59,8 @@ struct kmem_run {
 	struct kmem_cell_ctx		ctx;
 	struct kmem_report_table	tables[KMEM_NR_TABLES];
 	bool				has_node[KMEM_PAGE_MAX_NODES];
+	/* The stall tracepoints the trace lacks, "a,b", for the report. */
+	char				stall_missing[512];
 	char				sort_names[KMEM_NR_TABLES][160];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
@@ -79,6 +84,8 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_slab__delete(run->ks);
 	kmem_page__delete(run->kp);
 	kmem_frag__delete(run->kf);
+	kmem_stall__delete(run->st);
+	callsite_resolver__delete(run->memcg_resolver);
 	kmem_stacks__delete(run->stacks);
 	kmem_tasks__delete(run->tasks);
 	kmem_interval__delete(run->iv);
@@ -119,6 +126,15 @@ static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
 		return;
 	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
 			 1);
+}
+
+/* --folded=stall: a stalled allocation's stall time, to its callchain. */
+static int count_stall_stack(struct kmem_run *run, u32 tag)
+{
+	if (tag && run->stacks && run->config.folded_stall)
+		kmem_stacks__add(run->stacks, tag - 1,
+				 kmem_stall__ended_ns(run->st), 1);
+	return 0;
 }
 
 static void count_live_stack(u32 tag, int order, void *arg)
@@ -191,7 +207,8 @@ static int deliver_queued(void *record, void *arg)
 	int err;
 
 	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			   ev->kind == KMEM_EVENT_EXTFRAG)) {
+			   ev->kind == KMEM_EVENT_EXTFRAG ||
+			   ev->kind == KMEM_EVENT_STALL)) {
 		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
 		/* Of a task --pid, --tid or --comm leaves out. */
 		if (err)
@@ -211,12 +228,21 @@ static int deliver_queued(void *record, void *arg)
 		err = kmem_page__alloc(run->kp, &ev->page);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
-		if (!err && run->stacks && !run->config.live)
+		if (!err && run->stacks && !run->config.live &&
+		    !run->config.folded_stall)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
+		if (!err && run->st)
+			err = kmem_stall__alloc(run->st, ev->tid, ev->time,
+						&ev->page);
+		if (err > 0)
+			err = count_stall_stack(run, ev->page.tag);
 		break;
 	case KMEM_EVENT_EXTFRAG:
 		err = kmem_frag__fallback(run->kf, &ev->extfrag);
+		break;
+	case KMEM_EVENT_STALL:
+		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
 		break;
 	case KMEM_EVENT_PAGE_FREE:
 		err = kmem_page__free(run->kp, &ev->page);
@@ -406,6 +432,45 @@ static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 	return callsite_resolver__use_kallsyms(run->resolver, kallsyms);
 }
 
+/*
+ * The callsite of a memcg reclaim is past the charging functions as well
+ * as the allocator's: the allocator pattern the user gave (or the
+ * built-in one), and memcg's.
+ */
+static int setup_memcg_resolver(struct kmem_run *run, char *err,
+				size_t err_size)
+{
+	const struct kmem_run_config *c = &run->config;
+	const char *user = c->alloc_regex_add ?: c->alloc_regex, *kallsyms;
+	char *memcg, *pattern = NULL;
+	struct evsel *begin;
+
+	begin = evlist__find_tracepoint_by_name(run->session->evlist,
+						"vmscan:mm_vmscan_memcg_reclaim_begin");
+	if (!run->resolver || !begin || !evsel__has_callchain(begin))
+		return 0;
+	memcg = callsite_memcg_pattern();
+	if (memcg && user && asprintf(&pattern, "(%s)|(%s)", user, memcg) < 0)
+		pattern = NULL;
+	if (!memcg || (user && !pattern)) {
+		free(memcg);
+		return -ENOMEM;
+	}
+	/* Added to the built-in pattern unless the user's replaces it. */
+	run->memcg_resolver = callsite_resolver__new(&run->session->machines.host,
+						     pattern ?: memcg,
+						     !user || c->alloc_regex_add,
+						     c->raw_ip, err, err_size);
+	free(pattern);
+	free(memcg);
+	if (!run->memcg_resolver)
+		return -EINVAL;
+	kallsyms = kallsyms_to_use(run);
+	if (c->vmlinux || !kallsyms)
+		return 0;
+	return callsite_resolver__use_kallsyms(run->memcg_resolver, kallsyms);
+}
+
 /* Only the page analysis needs callchains; the slab events name their caller. */
 static bool need_resolver(const struct kmem_run *run)
 {
@@ -416,6 +481,20 @@ static bool need_resolver(const struct kmem_run *run)
 	alloc = evlist__find_tracepoint_by_name(run->session->evlist,
 						"kmem:mm_page_alloc");
 	return alloc && evsel__has_callchain(alloc);
+}
+
+/* The names of the stall tracepoints the trace lacks. */
+static void note_stall_missing(struct kmem_run *run)
+{
+	size_t n = 0, size = sizeof(run->stall_missing);
+	bool chain;
+	int type;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES && n < size; type++)
+		if (!(run->info->stall_events & (1U << type)))
+			n += snprintf(run->stall_missing + n, size - n, "%s%s",
+				      n ? "," : "",
+				      kmem_stall_tracepoint(type, &chain));
 }
 
 static int setup_page_analysis(struct kmem_run *run)
@@ -441,10 +520,17 @@ static int setup_page_analysis(struct kmem_run *run)
 	run->kf = kmem_frag__new(&frag);
 	if (!run->kp || !run->kf)
 		return -ENOMEM;
+	if (info->stall_events) {
+		run->st = kmem_stall__new();
+		if (!run->st)
+			return -ENOMEM;
+		note_stall_missing(run);
+	}
 	if (c->interval) {
 		struct kmem_interval_config iv = {
 			.length = c->interval,
 			.nr_callers = c->interval_callers,
+			.stalls = run->st ? &kmem_stall__summary(run->st)->all : NULL,
 		};
 
 		run->iv = kmem_interval__new(&iv);
@@ -528,6 +614,12 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 			return ret;
 	}
 	config.resolver = run->resolver;
+	if (c->page) {
+		ret = setup_memcg_resolver(run, err, err_size);
+		if (ret)
+			return ret;
+		config.memcg_resolver = run->memcg_resolver;
+	}
 	run->dec = kmem_decoder__new(session, &config, err, err_size);
 	if (!run->dec)
 		return -EINVAL;
@@ -573,6 +665,11 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run)
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
 {
 	return run->kf;
+}
+
+struct kmem_stall *kmem_run__stall(const struct kmem_run *run)
+{
+	return run->st;
 }
 
 static const char *gfp_name(void *arg, u64 gfp)
@@ -655,6 +752,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.frag_classes = info->has_extfrag && pageblocks,
 		.fragmenting = run->kf &&
 			       kmem_frag__summary(run->kf)->fragmenting.nr,
+		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.task_key = run->config.tasks.key,
 		.gfp_name = gfp_name,
 		.symbol = symbol_name,
@@ -719,6 +817,43 @@ static const char *sort_names(struct kmem_run *run,
 	return buf;
 }
 
+/* The names of the statuses of mm_compaction_end, as the trace has them. */
+static void name_statuses(struct kmem_run *run, struct kmem_report_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct kmem_stall_status_row *row = t->rows[i];
+
+		if (row->status < KMEM_STALL_NR_STATUS - 1)
+			row->name = kmem_decoder__compact_status(run->dec,
+								 row->status);
+	}
+}
+
+/* The stall analysis's tables: by order, bucket and status as they come. */
+static int stall_table(struct kmem_run *run, enum kmem_report_table_id id,
+		       const struct kmem_sort_key *keys, int nr_keys)
+{
+	struct kmem_report_table *t = &run->tables[id];
+
+	if (id == KMEM_STALL_ORDERS) {
+		t->rows = (void * const *)kmem_stall__orders(run->st, &t->nr);
+	} else if (id == KMEM_STALL_BUCKETS) {
+		t->rows = (void * const *)kmem_stall__buckets(run->st, &t->nr);
+	} else if (id == KMEM_STALL_STATUSES) {
+		t->rows = (void * const *)kmem_stall__status_rows(run->st, &t->nr);
+		name_statuses(run, t);
+	} else if (id == KMEM_STALL_WAKEUPS) {
+		t->rows = (void * const *)kmem_stall__wake_rows(run->st, &t->nr);
+	} else if (id == KMEM_STALL_CALLERS) {
+		t->rows = (void **)kmem_stall__rows(run->st, keys, nr_keys, &t->nr);
+	} else {
+		t->rows = (void **)kmem_stall__memcg_rows(run->st, &t->nr);
+	}
+	return t->rows || !t->nr ? 0 : -ENOMEM;
+}
+
 /*
  * The rows of a table, sorted by -s, or by the table's own keys; a
  * -s without keys (the diff's) leaves them in identity order.
@@ -761,11 +896,37 @@ static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 		t->rows = (void **)kmem_slab__rows(run->ks, desc->bit, keys,
 						   nr_keys, &t->nr);
 		break;
+	case KMEM_STALL_ORDERS:
+	case KMEM_STALL_BUCKETS:
+	case KMEM_STALL_STATUSES:
+	case KMEM_STALL_WAKEUPS:
+	case KMEM_STALL_CALLERS:
+	case KMEM_STALL_MEMCG:
+		return stall_table(run, id, keys, nr_keys);
 	case KMEM_NR_TABLES:
 	default:
 		return -EINVAL;
 	}
 	return t->rows ? 0 : -ENOMEM;
+}
+
+static void set_stall(struct kmem_page_row *row, void *arg)
+{
+	row->stall_ns = kmem_stall__callsite_ns(arg, row->callsite);
+}
+
+/* The stall analysis settled, its tables sorted, -s stall's values set. */
+static int settle_stalls(struct kmem_run *run)
+{
+	int id, err = kmem_stall__finish(run->st);
+
+	if (err)
+		return err;
+	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall, run->st);
+	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC, set_stall, run->st);
+	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
+		err = sort_table(run, id, NULL);
+	return err;
 }
 
 static int settle_page(struct kmem_run *run)
@@ -781,6 +942,8 @@ static int settle_page(struct kmem_run *run)
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC,
 				     set_fragmenting, run->kf);
 	}
+	if (!err && run->st)
+		err = settle_stalls(run);
 	run->ctx = cell_ctx(run);
 	if (!err && (c->caller || !c->alloc))
 		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
@@ -871,6 +1034,8 @@ static struct kmem_report_trace report_trace(const struct kmem_run *run)
 		.fragmentation = info->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
 		.pageblock_why = info->pageblock_why,
+		.stalls = run->st ? "analysed" : "no_stall_events",
+		.stall_missing = run->stall_missing,
 	};
 }
 
@@ -895,6 +1060,8 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r)
 		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
 	if (run->ks)
 		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	if (run->st)
+		r->src[KMEM_SRC_STALL] = kmem_stall__summary(run->st);
 	memcpy(r->tables, run->tables, sizeof(r->tables));
 }
 

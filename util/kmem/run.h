@@ -13,9 +13,10 @@
  * (read-decode.h) turns it into a struct kmem_event, the queue
  * (read-queue.h) puts it in time order with the COMM, FORK and EXIT
  * records, and each round it comes out of the queue is delivered to the
- * analyses the config asks for (count-page.h, count-frag.h, count-slab.h,
- * count-interval.h, count-tasks.h, count-stacks.h).  The run also owns the
- * callsite resolver the decoder and the names in the results share.
+ * analyses the config asks for (count-page.h, count-frag.h, count-stall.h,
+ * count-slab.h, count-interval.h, count-tasks.h, count-stacks.h).  The run
+ * also owns the callsite resolvers the decoder and the names in the
+ * results share.
  *
  * A run is created with the options, before its trace's events are known,
  * and set up on the session once they are: at once for a file, at
@@ -59,6 +60,7 @@ struct kmem_run_config {
 	bool			alloc;		/* --alloc: by pfn or by object */
 	bool			live;		/* --live */
 	bool			folded;		/* --folded: keep the callchains */
+	bool			folded_stall;	/* --folded=stall: by stall time */
 	bool			raw_ip;		/* --raw-ip: a row per call address */
 	bool			offsets;	/* callsites named func+0xoff */
 	int			lines;		/* the rows a table shows; -1: all */
@@ -231,6 +233,15 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run);
  * Return: the analysis; NULL without --page, or before kmem_run__setup().
  */
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run);
+
+/**
+ * kmem_run__stall - the allocation stall analysis
+ * @run: the run
+ *
+ * Return: the analysis; NULL without --page, on a trace without stall
+ * events, or before kmem_run__setup().
+ */
+struct kmem_stall *kmem_run__stall(const struct kmem_run *run);
 
 /**
  * kmem_run__report - the results, for the renderers
