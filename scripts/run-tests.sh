@@ -1,9 +1,9 @@
 #!/bin/bash
 # Run every test of our perf kmem: the C suites (page, slab, input, output,
-# frag) through perf test, the shell tests, checkpatch and shellcheck; with
-# --sanitize also the C suites, perf kmem stat runs, the corrupt-input
-# shell test and a short run of mutated perf.data files under ASan+UBSan
-# (build/perf-asan/perf).
+# frag, diff, pprof) through perf test, the shell tests, checkpatch and
+# the shellcheck of our scripts; with --sanitize also the C suites, perf
+# kmem stat runs, the corrupt-input shell test and a short run of mutated
+# perf.data files under ASan+UBSan (build/perf-asan/perf).
 #
 # One line per result, "PASS|FAIL|SKIP name", then "N passed, N failed,
 # N skipped".  Exits 1 if anything failed.
@@ -346,7 +346,7 @@ run_fuzz() {
 	local name bin log
 
 	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-		kmem-map kmem-frag kmem-pageblock kmem-diff; do
+		kmem-map kmem-frag kmem-pageblock kmem-diff kmem-pprof; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then
@@ -370,6 +370,7 @@ run_c_suite "$perf" "" "" input
 run_c_suite "$perf" "" "" output
 run_c_suite "$perf" "" "" frag
 run_c_suite "$perf" "" "" diff
+run_c_suite "$perf" "" "" pprof
 run_shell_tests
 run_checkpatch
 run_kerneldoc
@@ -384,6 +385,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" output
 	run_c_suite "$asan_perf" "asan: " "-asan" frag
 	run_c_suite "$asan_perf" "asan: " "-asan" diff
+	run_c_suite "$asan_perf" "asan: " "-asan" pprof
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	run_fuzz_files
