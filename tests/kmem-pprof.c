@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of perf kmem's memory profiles: the pprof writer
- * (util/kmem/print-pprof.c).
+ * (util/kmem/print-pprof.c) and the page profile that feeds it
+ * (util/kmem/count-profile.c).
  *
  * The bytes of a small profile are written out by hand from the wire
  * format and profile.proto's field numbers; larger ones are read back
@@ -17,6 +18,8 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
+#include "util/kmem/count-profile.h"
+#include "util/kmem/count-stacks.h"
 #include "util/kmem/print-pprof.h"
 
 /* U+FFFD, what the writer puts for bytes that are not UTF-8. */
@@ -65,6 +68,7 @@ struct decoded {
 	int			nr_comment;
 	s64			time, duration, period, default_type;
 	u64			period_type[2];
+	void			*owner;		/* of the bytes read */
 };
 
 struct rd {
@@ -767,6 +771,287 @@ static int test__kmem_pprof_random(struct test_suite *t __maybe_unused,
 	return TEST_OK;
 }
 
+/* --- the page profile -------------------------------------------------- */
+
+static const struct kmem_profile_key key_a = {
+	.chain = 0, .order = 0, .migtype = 2, .node = 0, .task = 1234,
+	.gfp = 0xcc0, .has_gfp = true,
+};
+
+static int test__kmem_pprof_periods(struct test_suite *t __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	struct kmem_profile_key b = key_a, fallback = key_a, no_gfp = key_a;
+	const struct kmem_profile_period *p;
+	struct kmem_profile *kp = kmem_profile__new();
+	int a, ib, ifb;
+
+	TEST_ASSERT_VAL("new", kp);
+	b.order = 1;
+	fallback.has_gfp = false;
+	fallback.gfp = 0;
+	no_gfp.gfp = 0;
+	a = kmem_profile__key(kp, &key_a);
+	ib = kmem_profile__key(kp, &b);
+	ifb = kmem_profile__key(kp, &fallback);
+	TEST_ASSERT_VAL("ids in order of first sight", a == 0 && ib == 1 && ifb == 2);
+	/* GFP flags of 0 are flags: not the fallback's lack of them. */
+	TEST_ASSERT_VAL("a key that differs by has_gfp",
+			kmem_profile__key(kp, &no_gfp) == 3);
+	TEST_ASSERT_VAL("a key again", kmem_profile__key(kp, &key_a) == 0);
+	TEST_ASSERT_VAL("add", !kmem_profile__add(kp, a, KMEM_PROFILE_ALLOC_OBJECTS, 2) &&
+			!kmem_profile__add(kp, a, KMEM_PROFILE_ALLOC_SPACE, 8192) &&
+			!kmem_profile__add(kp, ifb, KMEM_PROFILE_FALLBACKS, 1));
+	TEST_ASSERT_VAL("an id never given",
+			kmem_profile__add(kp, 4, KMEM_PROFILE_ALLOC_OBJECTS, 1) == -EINVAL &&
+			kmem_profile__add(kp, -1, KMEM_PROFILE_ALLOC_OBJECTS, 1) == -EINVAL);
+	TEST_ASSERT_VAL("a value out of range",
+			kmem_profile__add(kp, a, KMEM_PROFILE_NR_VALUES, 1) == -EINVAL);
+	TEST_ASSERT_VAL("close", !kmem_profile__close(kp, 100, 50));
+	/* The next period: what it adds, and only that. */
+	TEST_ASSERT_VAL("add", !kmem_profile__add(kp, ib, KMEM_PROFILE_INUSE_SPACE, 8192));
+	TEST_ASSERT_VAL("close", !kmem_profile__close(kp, 150, 50));
+	TEST_ASSERT_VAL("an empty period", !kmem_profile__close(kp, 200, 50));
+	TEST_ASSERT_VAL("periods", kmem_profile__nr_periods(kp) == 3 &&
+			!kmem_profile__period(kp, 3));
+	p = kmem_profile__period(kp, 0);
+	TEST_ASSERT_VAL("period 0: the keys with a value, by id",
+			p->start == 100 && p->length == 50 && p->nr == 2 &&
+			p->samples[0].key.order == 0 &&
+			p->samples[0].values[KMEM_PROFILE_ALLOC_OBJECTS] == 2 &&
+			p->samples[0].values[KMEM_PROFILE_ALLOC_SPACE] == 8192 &&
+			!p->samples[1].key.has_gfp &&
+			p->samples[1].values[KMEM_PROFILE_FALLBACKS] == 1);
+	p = kmem_profile__period(kp, 1);
+	TEST_ASSERT_VAL("period 1: its own sums",
+			p->start == 150 && p->nr == 1 && p->samples[0].key.order == 1 &&
+			p->samples[0].values[KMEM_PROFILE_INUSE_SPACE] == 8192 &&
+			!p->samples[0].values[KMEM_PROFILE_ALLOC_OBJECTS]);
+	TEST_ASSERT_VAL("period 2: empty", kmem_profile__period(kp, 2)->nr == 0);
+	kmem_profile__delete(kp);
+	return TEST_OK;
+}
+
+static const char *page_frame(u64 ip, void *arg __maybe_unused)
+{
+	return ip == 0x100 ? "do_anonymous_page" : ip == 0x200 ? "handle_mm_fault" :
+	       ip == 0x300 ? "pte_alloc_one" : NULL;
+}
+
+static const char *page_gfp(u64 gfp, void *arg __maybe_unused)
+{
+	return gfp == 0xcc0 ? "GFP_KERNEL" : "__GFP_DMA";
+}
+
+static const char *page_migtype(int migtype, char *buf, size_t size,
+				void *arg __maybe_unused)
+{
+	snprintf(buf, size, "%s", migtype == 2 ? "Movable" : "Unmovable");
+	return buf;
+}
+
+static const char *page_comm(u32 task, void *arg __maybe_unused)
+{
+	return task == 1234 ? "sh" : "?";
+}
+
+/*
+ * Two chains, four keys: an allocation with a node, one without, a
+ * fallback, which has no GFP flags, and an allocation without a chain.
+ */
+static struct kmem_profile *page_profile(struct kmem_stacks *st)
+{
+	u64 chain_a[] = { 0x100, 0x200 }, chain_b[] = { 0x300 };
+	struct kmem_profile_key b = key_a, fb = key_a, none = key_a;
+	struct kmem_profile *kp = kmem_profile__new();
+	int id[4];
+
+	b.chain = 1;
+	b.order = 2;
+	b.migtype = 0;
+	b.node = -1;
+	b.gfp = 0x1;
+	fb = b;
+	fb.node = 1;
+	fb.has_gfp = false;
+	fb.gfp = 0;
+	none.chain = -1;
+	if (!kp || kmem_stacks__intern(st, chain_a, 2) != 0 ||
+	    kmem_stacks__intern(st, chain_b, 1) != 1) {
+		kmem_profile__delete(kp);
+		return NULL;
+	}
+	id[0] = kmem_profile__key(kp, &key_a);
+	id[1] = kmem_profile__key(kp, &b);
+	id[2] = kmem_profile__key(kp, &fb);
+	id[3] = kmem_profile__key(kp, &none);
+	kmem_profile__add(kp, id[0], KMEM_PROFILE_ALLOC_OBJECTS, 3);
+	kmem_profile__add(kp, id[0], KMEM_PROFILE_ALLOC_SPACE, 12288);
+	kmem_profile__add(kp, id[0], KMEM_PROFILE_INUSE_OBJECTS, 1);
+	kmem_profile__add(kp, id[0], KMEM_PROFILE_INUSE_SPACE, 4096);
+	kmem_profile__add(kp, id[1], KMEM_PROFILE_ALLOC_OBJECTS, 1);
+	kmem_profile__add(kp, id[1], KMEM_PROFILE_ALLOC_SPACE, 16384);
+	kmem_profile__add(kp, id[2], KMEM_PROFILE_FALLBACKS, 2);
+	kmem_profile__add(kp, id[3], KMEM_PROFILE_ALLOC_OBJECTS, 1);
+	kmem_profile__add(kp, id[3], KMEM_PROFILE_ALLOC_SPACE, 4096);
+	if (kmem_profile__close(kp, 1000, 500)) {
+		kmem_profile__delete(kp);
+		return NULL;
+	}
+	return kp;
+}
+
+/* A numeric label of @s: @key, @num bytes. */
+static bool num_label_is(const struct decoded *d, const struct dec_sample *s,
+			 const char *key, s64 num)
+{
+	const struct dec_label *l = label_of(d, s, key);
+
+	return l && !l->str && l->num == num && str_is(d, l->unit, "bytes");
+}
+
+static bool values_are(const struct dec_sample *s, const s64 *want, int nr)
+{
+	int i;
+
+	if (s->nr_val != nr)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (s->val[i] != want[i])
+			return false;
+	return true;
+}
+
+/* The locations of @s name @names, leaf first, in mapping 1. */
+static bool stack_is(const struct decoded *d, const struct dec_sample *s,
+		     const char * const *names, int nr)
+{
+	const struct dec_location *l;
+	int i;
+
+	if (s->nr_loc != nr)
+		return false;
+	for (i = 0; i < nr; i++) {
+		l = loc_by_id(d, s->loc[i]);
+		if (!l || l->mapping != 1 ||
+		    !str_is(d, func_name(d, l->function), names[i]))
+			return false;
+	}
+	return true;
+}
+
+static bool header_is(const struct decoded *d, int nr_types)
+{
+	static const char * const types[][2] = {
+		{ "alloc_objects", "count" }, { "alloc_space", "bytes" },
+		{ "inuse_objects", "count" }, { "inuse_space", "bytes" },
+		{ "fallbacks", "count" },
+	};
+	int i;
+
+	if (d->nr_type != nr_types)
+		return false;
+	for (i = 0; i < nr_types; i++)
+		if (!str_is(d, d->type[i][0], types[i][0]) ||
+		    !str_is(d, d->type[i][1], types[i][1]))
+			return false;
+	return str_is(d, d->default_type, "alloc_space") &&
+	       str_is(d, d->period_type[0], "space") &&
+	       str_is(d, d->period_type[1], "bytes") && d->period == 1 &&
+	       d->time == 1000 + 1000000000 && d->duration == 500 &&
+	       d->nr_comment == 1 && str_is(d, d->comment[0], "exact") &&
+	       d->nr_map == 1 && d->map_start == 0x100 && d->map_limit == 0x1000 &&
+	       str_is(d, d->map_file, "[kernel.kallsyms]") &&
+	       str_is(d, d->map_build_id, "abcd") && d->map_fn == 1;
+}
+
+static bool page_samples_are(const struct decoded *d)
+{
+	static const char * const a[] = { "do_anonymous_page", "handle_mm_fault" };
+	static const char * const b[] = { "pte_alloc_one" };
+	static const s64 va[] = { 3, 12288, 1, 4096, 0 }, vb[] = { 1, 16384, 0, 0, 0 };
+	static const s64 vf[] = { 0, 0, 0, 0, 2 }, vn[] = { 1, 4096, 0, 0, 0 };
+	const struct dec_sample *s = d->sample;
+
+	return d->nr_sample == 4 &&
+	       stack_is(d, &s[0], a, 2) && values_are(&s[0], va, 5) &&
+	       num_label_is(d, &s[0], "bytes", 4096) &&
+	       label_is(d, &s[0], "order", "0") &&
+	       label_is(d, &s[0], "migtype", "Movable") &&
+	       label_is(d, &s[0], "gfp", "GFP_KERNEL") &&
+	       label_is(d, &s[0], "node", "0") && label_is(d, &s[0], "pid", "1234") &&
+	       s[0].nr_label == 6 &&
+	       stack_is(d, &s[1], b, 1) && values_are(&s[1], vb, 5) &&
+	       num_label_is(d, &s[1], "bytes", 16384) &&
+	       label_is(d, &s[1], "order", "2") &&
+	       label_is(d, &s[1], "migtype", "Unmovable") &&
+	       label_is(d, &s[1], "gfp", "__GFP_DMA") && !label_of(d, &s[1], "node") &&
+	       stack_is(d, &s[2], b, 1) && values_are(&s[2], vf, 5) &&
+	       !label_of(d, &s[2], "gfp") && label_is(d, &s[2], "node", "1") &&
+	       s[3].nr_loc == 0 && values_are(&s[3], vn, 5);
+}
+
+/* Write period 0 of @kp as pprof, and read it back into @d. */
+static bool write_page_profile(struct kmem_profile *kp, struct kmem_stacks *st,
+			       struct kmem_profile_write_config *c,
+			       struct decoded *d)
+{
+	struct kmem_pprof *pp = kmem_profile__pprof(kp, 0, st, c);
+	size_t len = 0;
+	const u8 *buf = pp ? kmem_pprof__encode(pp, &len) : NULL;
+	bool ok;
+
+	memset(d, 0, sizeof(*d));
+	ok = buf && decode(buf, len, d);
+	/* The strings are the profile's: keep it until the checks are done. */
+	d->owner = pp;
+	return ok;
+}
+
+static void page_profile_done(struct decoded *d)
+{
+	kmem_pprof__delete(d->owner);
+	decoded_exit(d);
+}
+
+static int test__kmem_pprof_page(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	static const char * const comments[] = { "exact" };
+	struct kmem_profile_write_config c = {
+		.page_size = 4096, .task = KMEM_PROFILE_TASK_PID, .fallbacks = true,
+		.time_offset = 1000000000, .comments = comments, .nr_comments = 1,
+		.kernel = { .start = 0x100, .limit = 0x1000,
+			    .file = "[kernel.kallsyms]", .build_id = "abcd",
+			    .has_functions = true },
+		.names = { .frame = page_frame, .gfp = page_gfp,
+			   .migtype = page_migtype, .comm = page_comm },
+	};
+	struct kmem_stacks *st = kmem_stacks__new();
+	struct kmem_profile *kp = st ? page_profile(st) : NULL;
+	struct decoded d;
+	bool ok;
+
+	TEST_ASSERT_VAL("profile", kp);
+	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 5) &&
+	     page_samples_are(&d);
+	page_profile_done(&d);
+	TEST_ASSERT_VAL("samples, labels, stacks, header as put in", ok);
+	/* The task as a command name, and no fallbacks: four types. */
+	c.task = KMEM_PROFILE_TASK_COMM;
+	c.fallbacks = false;
+	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 4) &&
+	     d.nr_sample == 4 && d.sample[0].nr_val == 4 &&
+	     label_is(&d, &d.sample[0], "comm", "sh") &&
+	     !label_of(&d, &d.sample[0], "pid");
+	page_profile_done(&d);
+	TEST_ASSERT_VAL("comm labels, four sample types", ok);
+	TEST_ASSERT_VAL("no such period", !kmem_profile__pprof(kp, 1, st, &c));
+	kmem_profile__delete(kp);
+	kmem_stacks__delete(st);
+	return TEST_OK;
+}
+
 static struct test_case kmem_pprof_tests[] = {
 	TEST_CASE("kmem pprof: protobuf bytes of a small profile", kmem_pprof_bytes),
 	TEST_CASE("kmem pprof: gzip that inflates to them", kmem_pprof_gzip),
@@ -774,6 +1059,8 @@ static struct test_case kmem_pprof_tests[] = {
 	TEST_CASE("kmem pprof: misuse refused", kmem_pprof_misuse),
 	TEST_CASE("kmem pprof: write error", kmem_pprof_write_error),
 	TEST_CASE("kmem pprof: random profiles read back", kmem_pprof_random),
+	TEST_CASE("kmem pprof: page profile sums, period by period", kmem_pprof_periods),
+	TEST_CASE("kmem pprof: page profile written as pprof", kmem_pprof_page),
 	{ .name = NULL, }
 };
 
