@@ -785,6 +785,8 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 	if (dec->config.resolver && sample->callchain)
 		frag->callsite = callsite_resolver__callsite(dec->config.resolver,
 							     sample->callchain);
+	if (dec->config.stacks && chain_tag(dec, sample, &frag->tag))
+		return -ENOMEM;
 	return 1;
 }
 
