@@ -228,7 +228,8 @@ run_shellcheck() {
 	done
 }
 
-# (d) perf kmem stat under ASan+UBSan on a fresh recording of each mode.
+# (d) perf kmem stat under ASan+UBSan on a fresh recording of each mode,
+# --pprof among them.
 run_asan_stat() {
 	local data="$logdir/asan.data" log="$logdir/asan-stat.log" opts rc
 
@@ -250,7 +251,8 @@ run_asan_stat() {
 	for opts in "--page" "--page --caller --alloc -l 1000000" \
 		"--page --live -s order,hit" "--page --caller --raw-ip -v" \
 		"--slab" "--slab --caller --alloc -s hit,bytes" \
-		"--slab --page --raw-ip"; do
+		"--slab --page --raw-ip" "--page --pprof $logdir/asan.pb.gz" \
+		"--page -I 100 -s pid --pprof $logdir/asan-iv.pb.gz"; do
 		# shellcheck disable=SC2086 # $opts is a list of options
 		"$asan_perf" kmem stat $opts -i "$data" >"$log" 2>&1
 		rc=$?
