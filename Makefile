@@ -54,7 +54,7 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 # each links its engine (FUZZ_SRC_name) and the tables the engines share.
 W            := util/kmem
 FUZZ_NAMES   := kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-	kmem-map kmem-frag kmem-pageblock kmem-diff
+	kmem-map kmem-frag kmem-pageblock kmem-diff kmem-pprof
 FUZZ_BINS    := $(patsubst %,$(B)/fuzz/%-fuzz,$(FUZZ_NAMES))
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -76,6 +76,9 @@ FUZZ_SRC_kmem-diff      := $(W)/report-diff.c
 # walks, and none of the tables.
 FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c
 FUZZ_LINK_kmem-pageblock := -ltraceevent
+# The pprof writer compresses with zlib, and needs none of the tables.
+FUZZ_SRC_kmem-pprof     := $(W)/print-pprof.c
+FUZZ_LINK_kmem-pprof    := -lz
 
 .PHONY: all perf perf-asan overlay upstream fuzz fuzz-files test demo bench deps \
 	series series-check clean FORCE

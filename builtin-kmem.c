@@ -78,6 +78,7 @@ struct perf_kmem {
 	const char		*folded;	/* "bytes", "hits" or "stall" */
 	const char		*output_name;	/* -o; NULL: stdout */
 	const char		*map_name;	/* --map */
+	const char		*pprof_name;	/* --pprof */
 	const char		*interval_str;	/* -I */
 	bool			diff;		/* perf kmem diff */
 	/* perf config */
@@ -260,6 +261,12 @@ static void list_alloc_funcs(struct kmem_run *run)
 		pr_err("perf kmem: no kernel symbols to list allocator functions from\n");
 }
 
+static void pprof_needs_callchains(struct kmem_input *in)
+{
+	pr_err("perf kmem: --pprof needs the callchains of the page allocations, which %s has not: record with perf kmem record --page\n",
+	       in->path);
+}
+
 /* Set up the analyses, or say why not. */
 static int setup_analyses(struct kmem_input *in)
 {
@@ -271,9 +278,15 @@ static int setup_analyses(struct kmem_input *in)
 	err = kmem_run__setup(in->run, in->session, why, sizeof(why));
 	info = kmem_run__info(in->run);
 	if (in->kmem->opts.page && info && info->has_page_alloc &&
-	    !info->has_callchains)
+	    !info->has_callchains) {
+		if (in->kmem->pprof_name) {
+			pprof_needs_callchains(in);
+			in->setup_failed = true;
+			return -EINVAL;
+		}
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
 		       in->path);
+	}
 	/* The decoder's advice names stat: under diff, diff takes the same. */
 	if (err == -EINVAL && in->kmem->diff && strstr(why, "'perf kmem stat "))
 		memcpy(strstr(why, "'perf kmem stat ") + 11, "diff", 4);
@@ -604,6 +617,114 @@ static int print_folded(struct kmem_input *in, FILE *fp)
 	return err;
 }
 
+/* --- the memory profile (--pprof) ------------------------------------ */
+
+/* The file of profile @i: FILE, or with -I one per interval, FILE.i. */
+static char *pprof_path(const struct perf_kmem *kmem, size_t i)
+{
+	char *path;
+
+	if (!kmem->opts.interval)
+		return strdup(kmem->pprof_name);
+	if (asprintf(&path, "%s.%zu", kmem->pprof_name, i) < 0)
+		return NULL;
+	return path;
+}
+
+/* Where a profile is written first: a regular file is renamed after. */
+static char *pprof_tmp(const char *path)
+{
+	struct stat st;
+	char *tmp;
+
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return strdup(path);
+	if (asprintf(&tmp, "%s.tmp.%d", path, getpid()) < 0)
+		return NULL;
+	return tmp;
+}
+
+/* Before the trace is read: can the first profile be written? */
+static int check_pprof_output(const struct perf_kmem *kmem)
+{
+	char *path = pprof_path(kmem, 0), *tmp = path ? pprof_tmp(path) : NULL;
+	bool created = tmp && access(tmp, F_OK);
+	FILE *fp = tmp ? fopen(tmp, "a") : NULL;
+	int err = fp ? 0 : -errno ?: -ENOMEM;
+
+	if (fp)
+		fclose(fp);
+	if (fp && created)
+		unlink(tmp);
+	if (err)
+		pr_err("perf kmem: cannot write %s: %s\n", path ?: kmem->pprof_name,
+		       strerror(-err));
+	free(tmp);
+	free(path);
+	return err;
+}
+
+/* Profile @i into its temporary file; 0 or an error, said. */
+static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
+			   const char *tmp)
+{
+	FILE *fp = fopen(tmp, "w");
+	int err;
+
+	if (!fp) {
+		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
+		return -EIO;
+	}
+	err = kmem_run__write_pprof(in->run, i, fp);
+	if (fclose(fp) && !err)
+		err = -EIO;
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory writing the profile %s\n", path);
+	else if (err)
+		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+/*
+ * --pprof: every profile under a name of its own, renamed when all are
+ * written, so that a failed run leaves none of them behind.
+ */
+static int write_pprof(struct kmem_input *in)
+{
+	size_t nr = kmem_run__nr_profiles(in->run), i, done = 0;
+	char **paths = calloc(nr + 1, sizeof(*paths));
+	char **tmps = calloc(nr + 1, sizeof(*tmps));
+	int err = paths && tmps ? 0 : -ENOMEM;
+
+	if (!kmem_run__info(in->run)->has_callchains) {
+		pprof_needs_callchains(in);
+		err = -EINVAL;
+	}
+	for (i = 0; !err && i < nr; i++, done++) {
+		paths[i] = pprof_path(in->kmem, i);
+		tmps[i] = paths[i] ? pprof_tmp(paths[i]) : NULL;
+		err = tmps[i] ? write_one_pprof(in, i, paths[i], tmps[i]) : -ENOMEM;
+	}
+	for (i = 0; i < done; i++) {
+		if (!err && strcmp(tmps[i], paths[i]) && rename(tmps[i], paths[i])) {
+			err = -errno;
+			pr_err("perf kmem: cannot write %s: %s\n", paths[i],
+			       strerror(errno));
+		}
+	}
+	for (i = 0; i < done; i++) {
+		if (err && tmps[i] && strcmp(tmps[i], paths[i]))
+			unlink(tmps[i]);
+		free(paths[i]);
+		free(tmps[i]);
+	}
+	if (err == -ENOMEM && paths && tmps)
+		pr_err("perf kmem: out of memory writing the profiles\n");
+	free(paths);
+	free(tmps);
+	return err;
+}
+
 /* Text goes to stdout: the pager, or for -o the file. */
 static int text_output(struct kmem_output *out)
 {
@@ -621,6 +742,8 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 
 	if (in->kmem->folded)
 		return print_folded(in, out->fp);
+	if (in->kmem->pprof_name)
+		return write_pprof(in);
 	kmem_run__report(in->run, &report);
 	if (in->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
@@ -1098,6 +1221,10 @@ static void set_derived_options(struct perf_kmem *kmem)
 	o->offsets = o->raw_ip || verbose > 0;
 	o->folded = kmem->folded;
 	o->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
+	o->pprof = kmem->pprof_name;
+	/* A profile of chosen tasks says which task allocated. */
+	if (o->pprof && o->task_filter && o->tasks.key == KMEM_TASK_NONE)
+		o->tasks.key = KMEM_TASK_PID;
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
 	o->kallsyms = symbol_conf.kallsyms_name;
@@ -1169,6 +1296,20 @@ static int check_options(struct perf_kmem *kmem)
 	return 0;
 }
 
+/* --pprof is the page analysis, in a file of its own. */
+static int check_pprof(const struct perf_kmem *kmem)
+{
+	if (!kmem->opts.page) {
+		pr_err("perf kmem: --pprof writes the page analysis: add --page\n");
+		return -EINVAL;
+	}
+	if (kmem->json || kmem->folded || kmem->output_name) {
+		pr_err("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
+		return -EINVAL;
+	}
+	return check_pprof_output(kmem);
+}
+
 static int kmem_stat(struct perf_kmem *kmem)
 {
 	struct kmem_output out, map = { .fp = NULL };
@@ -1225,7 +1366,7 @@ static int kmem_stat(struct perf_kmem *kmem)
 	}
 	if (check_folded_options(kmem) || check_live_sort(kmem))
 		return -EINVAL;
-	if (check_options(kmem))
+	if (check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
 	/* An output that cannot be written is found before the trace is read. */
 	err = output_open(&out, kmem->output_name);
@@ -1283,7 +1424,8 @@ static int check_diff_options(const struct perf_kmem *kmem)
 {
 	const char *opt = kmem->opts.alloc ? "--alloc" :
 			  kmem->folded ? "--folded" :
-			  kmem->map_name ? "--map" : NULL;
+			  kmem->map_name ? "--map" :
+			  kmem->pprof_name ? "--pprof" : NULL;
 
 	if (kmem->input_name) {
 		pr_err("perf kmem: diff takes its traces as arguments, not -i: perf kmem diff [<options>] OLD.data NEW.data\n");
@@ -1856,6 +1998,8 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits|stall",
 			  "write page allocations as folded stacks for flame graphs",
 			  "bytes"),
+	OPT_STRING(0, "pprof", &kmem.pprof_name, "file",
+		   "write the page allocations as a pprof memory profile (-I: file.N)"),
 	OPT_STRING(0, "map", &kmem.map_name, "file.svg",
 		   "draw the pageblocks the trace allocated into, as SVG"),
 	OPT_STRING('o', "output", &kmem.output_name, "file",

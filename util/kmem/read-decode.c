@@ -201,6 +201,10 @@ struct kmem_decoder {
 	struct recent_name	recent_names[1 << RECENT_NAMES_BITS];
 	struct recent_callsite	recent_callsites[1 << RECENT_CALLSITES_BITS];
 	u64			nr_short;
+	/* With config.stacks: callchains as recorded, and their tags. */
+	struct kmem_stacks	*raw_chains;
+	u32			*raw_tags;	/* by raw chain id */
+	size_t			nr_raw_tags, max_raw_tags;
 };
 
 /* --- fields ---------------------------------------------------------- */
@@ -722,20 +726,17 @@ static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
 	ev->page_node = page_to_node(dec, ev->pfn);
 }
 
-/* The tag of an allocation: its callchain's id in config.stacks, + 1. */
-static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
-		     u32 *tag)
+/* The tag of a chain not seen before: its frames interned, + 1. */
+static int new_chain_tag(struct kmem_decoder *dec,
+			 const struct ip_callchain *chain, u32 *tag)
 {
 	/* More than the kernel keeps: kernel.perf_event_max_stack is 127. */
 	u64 ips[512];
 	size_t n;
 	int id;
 
-	*tag = 0;
-	if (!dec->config.stacks || !dec->config.resolver || !sample->callchain)
-		return 0;
-	n = callsite_resolver__frames(dec->config.resolver, sample->callchain,
-				      ips, ARRAY_SIZE(ips));
+	n = callsite_resolver__frames(dec->config.resolver, chain, ips,
+				      ARRAY_SIZE(ips));
 	if (!n)
 		return 0;
 	id = kmem_stacks__intern(dec->config.stacks, ips, n);
@@ -744,6 +745,52 @@ static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
 	if (id >= 0)
 		*tag = id + 1;
 	return 0;
+}
+
+/* Remember what raw chain @raw, new, became. */
+static int note_raw_tag(struct kmem_decoder *dec, int raw, u32 tag)
+{
+	if ((size_t)raw >= dec->max_raw_tags) {
+		size_t max = dec->max_raw_tags ? 2 * dec->max_raw_tags : 256;
+		u32 *tags = realloc(dec->raw_tags, max * sizeof(*tags));
+
+		if (!tags)
+			return -ENOMEM;
+		dec->raw_tags = tags;
+		dec->max_raw_tags = max;
+	}
+	dec->raw_tags[raw] = tag;
+	dec->nr_raw_tags = raw + 1;
+	return 0;
+}
+
+/*
+ * The tag of an allocation: its callchain's id in config.stacks, + 1.
+ * Dropping the allocator's frames looks up frame after frame, and the
+ * same chains come again and again: the chain as recorded is interned
+ * first, and what it became is remembered by its id.
+ */
+static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
+		     u32 *tag)
+{
+	const struct ip_callchain *chain = sample->callchain;
+	int raw, err;
+
+	*tag = 0;
+	if (!dec->config.stacks || !dec->config.resolver || !chain)
+		return 0;
+	raw = kmem_stacks__intern(dec->raw_chains, chain->ips, chain->nr);
+	if (raw == -ENOMEM)
+		return raw;
+	if (raw >= 0 && (size_t)raw < dec->nr_raw_tags) {
+		*tag = dec->raw_tags[raw];
+		return 0;
+	}
+	err = new_chain_tag(dec, chain, tag);
+	/* A chain too long to intern is dropped anew each time. */
+	if (!err && raw >= 0)
+		err = note_raw_tag(dec, raw, *tag);
+	return err;
 }
 
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
@@ -806,6 +853,8 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 	if (dec->config.resolver && sample->callchain)
 		frag->callsite = callsite_resolver__callsite(dec->config.resolver,
 							     sample->callchain);
+	if (dec->config.stacks && chain_tag(dec, sample, &frag->tag))
+		return -ENOMEM;
 	return 1;
 }
 
@@ -1290,6 +1339,11 @@ struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
 	dec->info.pre_v4_4 = kernel_before(session->header.env.os_release,
 					   4, 4);
 	ret = setup_nodes(dec);
+	if (!ret && config->stacks) {
+		dec->raw_chains = kmem_stacks__new();
+		if (!dec->raw_chains)
+			ret = -ENOMEM;
+	}
 	if (!ret && config->slab)
 		ret = setup_slab(dec, err, err_size);
 	if (!ret && config->page)
@@ -1313,6 +1367,8 @@ void kmem_decoder__delete(struct kmem_decoder *dec)
 		free(dec->status_names[i]);
 	free_names(dec->gfp_names);
 	free_names(dec->cache_names);
+	kmem_stacks__delete(dec->raw_chains);
+	free(dec->raw_tags);
 	if (dec->info.has_mem2node)
 		mem2node__exit(&dec->mem2node);
 	free(dec->cpu_node);

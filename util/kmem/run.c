@@ -19,6 +19,7 @@
 #include "count-frag.h"
 #include "count-interval.h"
 #include "count-page.h"
+#include "count-profile.h"
 #include "count-slab.h"
 #include "count-stall.h"
 #include "dso.h"
@@ -28,6 +29,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "machine.h"
+#include "map.h"
 #include "print-map.h"
 #include "read-callsite.h"
 #include "read-queue.h"
@@ -46,7 +48,12 @@ struct kmem_run {
 	struct kmem_frag		*kf;		/* with kp */
 	struct kmem_stall		*st;		/* with kp, of stall events */
 	struct callsite_resolver	*memcg_resolver;	/* with st */
-	struct kmem_stacks		*stacks;	/* folded */
+	struct kmem_stacks		*stacks;	/* folded, pprof */
+	struct kmem_profile		*profile;	/* pprof */
+	u64				profile_first;	/* its span */
+	u64				profile_last;
+	bool				profile_started;
+	size_t				profile_rows;	/* -I: closed */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
@@ -87,6 +94,7 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_stall__delete(run->st);
 	callsite_resolver__delete(run->memcg_resolver);
 	kmem_stacks__delete(run->stacks);
+	kmem_profile__delete(run->profile);
 	kmem_tasks__delete(run->tasks);
 	kmem_interval__delete(run->iv);
 	kmem_decoder__delete(run->dec);
@@ -179,6 +187,111 @@ static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
 	return err;
 }
 
+/* --- the memory profile (--pprof) ----------------------------------- */
+
+/*
+ * An allocation of the profile: its key's id is its tag, which the live
+ * page keeps, so that what is still allocated is found at the end of a
+ * period without a look at each free.
+ */
+static int profile_alloc(struct kmem_run *run, struct kmem_page_event *page)
+{
+	struct kmem_profile_key key = {
+		.chain = (int)page->tag - 1,
+		.order = page->order,
+		.migtype = page->migtype,
+		.node = page->page_node,
+		.task = page->task,
+		.gfp = page->gfp,
+		.has_gfp = true,
+	};
+	int id;
+
+	page->tag = 0;
+	if (page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
+	    page->order > KMEM_PAGE_MAX_ORDER)
+		return 0;
+	id = kmem_profile__key(run->profile, &key);
+	if (id < 0)
+		return id;
+	page->tag = id + 1;
+	kmem_profile__add(run->profile, id, KMEM_PROFILE_ALLOC_OBJECTS, 1);
+	return kmem_profile__add(run->profile, id, KMEM_PROFILE_ALLOC_SPACE,
+				 run->info->page_size << page->order);
+}
+
+/* A fallback the fragmentation analysis took, to its own sample. */
+static int profile_fallback(struct kmem_run *run,
+			    const struct kmem_frag_event *f, u32 task)
+{
+	bool order_ok = f->alloc_order >= 0 &&
+			f->alloc_order <= KMEM_PAGE_MAX_ORDER;
+	struct kmem_profile_key key = {
+		.chain = (int)f->tag - 1,
+		.order = order_ok ? f->alloc_order : -1,
+		.migtype = f->alloc_migtype >= 0 &&
+			   f->alloc_migtype <= KMEM_PAGE_MAX_MIGTYPE ?
+			   f->alloc_migtype : SHRT_MAX,
+		.node = kmem_decoder__page_node(run->dec, f->pfn),
+		.task = task,
+	};
+	int id = kmem_profile__key(run->profile, &key);
+
+	return id < 0 ? id : kmem_profile__add(run->profile, id,
+					       KMEM_PROFILE_FALLBACKS, 1);
+}
+
+static void profile_live_page(u32 tag, int order, void *arg)
+{
+	struct kmem_run *run = arg;
+
+	if (!tag)
+		return;
+	kmem_profile__add(run->profile, tag - 1, KMEM_PROFILE_INUSE_OBJECTS, 1);
+	kmem_profile__add(run->profile, tag - 1, KMEM_PROFILE_INUSE_SPACE,
+			  run->info->page_size << order);
+}
+
+/* The end of a period: what is live then, and the sums kept. */
+static int profile_close(struct kmem_run *run, u64 start, u64 length)
+{
+	kmem_page__walk_live(run->kp, profile_live_page, run);
+	return kmem_profile__close(run->profile, start, length);
+}
+
+/* -I: a profile for each interval the last event closed. */
+static int profile_intervals(struct kmem_run *run)
+{
+	size_t nr = kmem_interval__nr_rows(run->iv);
+	u64 length = kmem_interval__length(run->iv);
+	int err = 0;
+
+	for (; !err && run->profile_rows < nr; run->profile_rows++)
+		err = profile_close(run, run->profile_first +
+				    kmem_interval__row(run->iv,
+						       run->profile_rows)->start,
+				    length);
+	return err;
+}
+
+/* The span of the page events, which a profile of the trace covers. */
+static void profile_time(struct kmem_run *run, u64 time)
+{
+	if (!run->profile_started) {
+		run->profile_started = true;
+		run->profile_first = time;
+	}
+	run->profile_last = time;
+}
+
+static int profile_finish(struct kmem_run *run)
+{
+	if (run->iv)
+		return profile_intervals(run);
+	return profile_close(run, run->profile_first,
+			     run->profile_last - run->profile_first);
+}
+
 /*
  * -I: close the intervals before a page event's, and count an
  * allocation's bytes to its callsite in its interval.
@@ -190,6 +303,8 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 
 	err = kmem_interval__advance(run->iv, ev->time, kmem_page__summary(run->kp),
 				     kmem_frag__summary(run->kf));
+	if (!err && run->profile)
+		err = profile_intervals(run);
 	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
 	    page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
 	    page->order > KMEM_PAGE_MAX_ORDER)
@@ -198,12 +313,25 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 				    run->info->page_size << page->order);
 }
 
+/* A fallback; those the fragmentation analysis takes, to the profile. */
+static int deliver_fallback(struct kmem_run *run,
+			    const struct kmem_frag_event *f, u32 task)
+{
+	u64 taken = kmem_frag__summary(run->kf)->fallbacks.nr;
+	int err = kmem_frag__fallback(run->kf, f);
+
+	if (err || !run->profile ||
+	    kmem_frag__summary(run->kf)->fallbacks.nr == taken)
+		return err;
+	return profile_fallback(run, f, task);
+}
+
 /* Analyses count the events they cannot take; only -ENOMEM stops. */
 static int deliver_queued(void *record, void *arg)
 {
 	struct kmem_event *ev = record;
 	struct kmem_run *run = arg;
-	u32 task;
+	u32 task = 0;
 	int err;
 
 	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
@@ -223,12 +351,22 @@ static int deliver_queued(void *record, void *arg)
 		if (err)
 			return err;
 	}
+	if (run->profile && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+			     ev->kind == KMEM_EVENT_PAGE_FREE ||
+			     ev->kind == KMEM_EVENT_EXTFRAG)) {
+		profile_time(run, ev->time);
+		if (ev->kind == KMEM_EVENT_PAGE_ALLOC) {
+			err = profile_alloc(run, &ev->page);
+			if (err)
+				return err;
+		}
+	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 		err = kmem_page__alloc(run->kp, &ev->page);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
-		if (!err && run->stacks && !run->config.live &&
+		if (!err && run->config.folded && !run->config.live &&
 		    !run->config.folded_stall)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
@@ -239,7 +377,7 @@ static int deliver_queued(void *record, void *arg)
 			err = count_stall_stack(run, ev->page.tag);
 		break;
 	case KMEM_EVENT_EXTFRAG:
-		err = kmem_frag__fallback(run->kf, &ev->extfrag);
+		err = deliver_fallback(run, &ev->extfrag, task);
 		break;
 	case KMEM_EVENT_STALL:
 		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
@@ -377,6 +515,8 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
 	if (!err && run->iv)
 		err = kmem_interval__finish(run->iv, kmem_page__summary(run->kp),
 					    kmem_frag__summary(run->kf));
+	if (!err && run->profile)
+		err = profile_finish(run);
 	run->stats.nr_queue_bounds = kmem_queue__nr_half_flushes(run->queue);
 	return err ?: settle_report(run);
 }
@@ -602,7 +742,12 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 	ret = setup_time_shares(run, err, err_size);
 	if (ret)
 		return ret;
-	if (c->folded) {
+	if (c->pprof) {
+		run->profile = kmem_profile__new();
+		if (!run->profile)
+			return -ENOMEM;
+	}
+	if (c->folded || c->pprof) {
 		run->stacks = kmem_stacks__new();
 		if (!run->stacks)
 			return -ENOMEM;
@@ -1073,6 +1218,123 @@ int kmem_run__write_folded(struct kmem_run *run,
 		kmem_page__walk_live(run->kp, count_live_stack, run);
 	return kmem_stacks__write(run->stacks, weight, frame_name, run, fp,
 				  NULL);
+}
+
+size_t kmem_run__nr_profiles(const struct kmem_run *run)
+{
+	return run->profile ? kmem_profile__nr_periods(run->profile) : 0;
+}
+
+static const char *profile_gfp(u64 gfp, void *arg)
+{
+	return gfp_name(arg, gfp);
+}
+
+static const char *profile_migtype(int migtype, char *buf, size_t size,
+				   void *arg)
+{
+	struct kmem_run *run = arg;
+
+	return kmem_migtype__name(migtype, run->info->pre_v4_4, buf, size);
+}
+
+static const char *profile_comm(u32 task, void *arg)
+{
+	return comm_name(arg, task);
+}
+
+/* The kernel's image: the range of its map, and its build-id. */
+static void kernel_mapping(struct kmem_run *run, struct kmem_pprof_mapping *m,
+			   char *build_id)
+{
+	struct map *kmap = machine__kernel_map(&run->session->machines.host);
+	struct dso *dso = kmap ? map__dso(kmap) : NULL;
+
+	*m = (struct kmem_pprof_mapping){
+		.limit = ~0ULL,
+		.file = "[kernel.kallsyms]",
+		.has_functions = true,
+	};
+	if (kmap && map__end(kmap) > map__start(kmap)) {
+		m->start = map__start(kmap);
+		m->limit = map__end(kmap);
+	}
+	if (dso && dso__has_build_id(dso)) {
+		build_id__sprintf(dso__bid(dso), build_id);
+		m->build_id = build_id;
+	}
+}
+
+/* What the profile says of itself: its trace, and how exact it is. */
+static size_t profile_comments(struct kmem_run *run, size_t i,
+			       char lines[][PATH_MAX + 160], bool clock)
+{
+	const struct kmem_profile_period *p = kmem_profile__period(run->profile, i);
+	const struct perf_env *env = &run->session->header.env;
+	size_t n = 0;
+
+	snprintf(lines[n++], sizeof(lines[0]),
+		 "perf kmem stat --page --pprof of %s: every page allocation of the trace, exact counts and bytes, not sampled",
+		 run->config.path);
+	snprintf(lines[n++], sizeof(lines[0]), "recorded on %s, kernel %s",
+		 env->hostname ?: "an unknown host",
+		 env->os_release ?: "unknown");
+	if (run->iv)
+		snprintf(lines[n++], sizeof(lines[0]),
+			 "interval %zu of -I %" PRIu64 " ms: %.9f s to %.9f s of the trace clock",
+			 i, run->config.interval / 1000000, p->start / 1e9,
+			 (p->start + p->length) / 1e9);
+	if (!clock)
+		snprintf(lines[n++], sizeof(lines[0]),
+			 "time_nanos is of the trace clock, not wall-clock time: the trace has no clock reference (perf kmem record -k CLOCK_MONOTONIC records one)");
+	return n;
+}
+
+static enum kmem_profile_task profile_task(const struct kmem_run *run)
+{
+	if (run->config.tasks.key == KMEM_TASK_PID)
+		return KMEM_PROFILE_TASK_PID;
+	if (run->config.tasks.key == KMEM_TASK_COMM)
+		return KMEM_PROFILE_TASK_COMM;
+	return KMEM_PROFILE_TASK_NONE;
+}
+
+int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp)
+{
+	const struct perf_env *env = &run->session->header.env;
+	char lines[4][PATH_MAX + 160], build_id[SBUILD_ID_SIZE];
+	const char *comments[4];
+	struct kmem_profile_write_config c = {
+		.page_size = run->info->page_size,
+		.task = profile_task(run),
+		.fallbacks = run->info->has_extfrag,
+		.comments = comments,
+		.names = {
+			.frame = frame_name,
+			.gfp = profile_gfp,
+			.migtype = profile_migtype,
+			.comm = profile_comm,
+			.arg = run,
+		},
+	};
+	struct kmem_pprof *pp;
+	size_t k;
+	int err;
+
+	if (i >= kmem_run__nr_profiles(run))
+		return -EINVAL;
+	if (env->clock.enabled)
+		c.time_offset = (s64)(env->clock.tod_ns - env->clock.clockid_ns);
+	c.nr_comments = profile_comments(run, i, lines, env->clock.enabled);
+	for (k = 0; k < c.nr_comments; k++)
+		comments[k] = lines[k];
+	kernel_mapping(run, &c.kernel, build_id);
+	pp = kmem_profile__pprof(run->profile, i, run->stacks, &c);
+	if (!pp)
+		return -ENOMEM;
+	err = kmem_pprof__write(pp, fp);
+	kmem_pprof__delete(pp);
+	return err;
 }
 
 static void add_node_range(int node, u64 start, u64 end, void *arg)

@@ -61,6 +61,7 @@ struct kmem_run_config {
 	bool			live;		/* --live */
 	bool			folded;		/* --folded: keep the callchains */
 	bool			folded_stall;	/* --folded=stall: by stall time */
+	bool			pprof;		/* --pprof: a memory profile */
 	bool			raw_ip;		/* --raw-ip: a row per call address */
 	bool			offsets;	/* callsites named func+0xoff */
 	int			lines;		/* the rows a table shows; -1: all */
@@ -264,6 +265,31 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
  */
 int kmem_run__write_folded(struct kmem_run *run,
 			   enum kmem_stacks_weight weight, FILE *fp);
+
+/**
+ * kmem_run__nr_profiles - the memory profiles of a run, for --pprof
+ * @run: a finished run of a config with pprof
+ *
+ * Return: one per -I interval, or one of the whole trace; 0 without
+ * pprof.
+ */
+size_t kmem_run__nr_profiles(const struct kmem_run *run);
+
+/**
+ * kmem_run__write_pprof - a memory profile of the page allocations
+ * @run: a finished run of a config with pprof, on a trace with callchains
+ * @i: which profile, from 0
+ * @fp: where it goes, gzip-compressed profile.proto
+ *
+ * A sample per distinct callchain, order, migration type, GFP flags,
+ * node and, where the run follows tasks, task: the objects and bytes
+ * allocated in the profile's time, those still allocated at its end,
+ * and the fallbacks, where the trace has them.
+ *
+ * Return: 0; -ENOMEM; -EIO when @fp could not be written; -EINVAL for
+ * a profile that does not exist.
+ */
+int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp);
 
 /**
  * kmem_run__fill_map - give a map the pageblocks of the run
