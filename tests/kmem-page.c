@@ -1059,7 +1059,9 @@ static const char * const alloc_frames_v6[] = {
 	/* v6.15: frozen pages */
 	"__alloc_frozen_pages_noprof", "alloc_frozen_pages_noprof",
 	"alloc_frozen_pages_nolock_noprof", "alloc_pages_nolock_noprof",
-	"__alloc_frozen_pages_noprof.constprop.0", NULL,
+	"__alloc_frozen_pages_noprof.constprop.0",
+	/* with a second probe on the tracepoint */
+	"__traceiter_mm_page_alloc", "__traceiter_mm_page_alloc_extfrag", NULL,
 };
 
 static const char * const callers[] = {

@@ -72,6 +72,12 @@ static const char * const alloc_funcs[] = {
 	"try_to_claim_block", "alloc_pages_slowpath", "alloc_pages_direct_compact",
 	"alloc_pages_direct_reclaim", "alloc_pages_cpuset_fallback",
 	"alloc_pages_may_oom",
+	/*
+	 * A tracepoint's iterator, __traceiter_mm_page_alloc: it heads the
+	 * callchain when a second probe (a BPF program, another perf) is
+	 * on the tracepoint, and is never where an allocation comes from.
+	 */
+	"traceiter_[a-z0-9_]+",
 };
 
 /*
