@@ -63,16 +63,17 @@ static int cmp_cache(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/*
- * Of the columns row_cmp_key() compares; the cache name by its address,
- * which is one per cache where names are interned and otherwise only
- * spreads equal names over more slots: the comparison decides.
- */
-static u64 row_hash(const void *r)
-{
-	const struct kmem_slab_row *row = r;
+#define ROW_KEY_WORDS	3
 
-	return row->callsite ^ row->ptr ^ (u64)(uintptr_t)row->cache;
+/*
+ * The columns row_cmp_key() compares, as the key of the row; the cache
+ * name by its address, one per name as the decoder interns them.
+ */
+static void row_key(u64 callsite, u64 ptr, const char *cache, u64 *key)
+{
+	key[0] = ptr;
+	key[1] = callsite;
+	key[2] = (uintptr_t)cache;
 }
 
 /* The columns that make a row of any of the tables. */
@@ -87,12 +88,7 @@ static int row_cmp_key(const void *pa, const void *pb)
 	return cmp_cache(a->cache, b->cache);
 }
 
-static u64 pair_hash(const void *p)
-{
-	const struct row_pair *pair = p;
-
-	return pair->callsite ^ (u64)(uintptr_t)pair->cache;
-}
+#define PAIR_KEY_WORDS	2
 
 static int pair_cmp(const void *pa, const void *pb)
 {
@@ -115,13 +111,11 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 		free(ks);
 		return NULL;
 	}
-	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
+	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
 		kmem_rows__init(&ks->rows[t], sizeof(struct kmem_slab_row),
-				row_cmp_key);
-		ks->rows[t].hash = row_hash;
-	}
-	kmem_rows__init(&ks->pairs, sizeof(struct row_pair), pair_cmp);
-	ks->pairs.hash = pair_hash;
+				ROW_KEY_WORDS, row_cmp_key);
+	kmem_rows__init(&ks->pairs, sizeof(struct row_pair), PAIR_KEY_WORDS,
+			pair_cmp);
 	return ks;
 }
 
@@ -142,21 +136,26 @@ static struct kmem_slab_row *find_row(struct kmem_slab *ks,
 				      enum kmem_slab_table table,
 				      u64 callsite, u64 ptr, const char *cache)
 {
-	struct kmem_slab_row key = {
+	struct kmem_slab_row new = {
 		.callsite = callsite,
 		.ptr = ptr,
 		.cache = cache,
 	};
+	u64 key[ROW_KEY_WORDS];
 
-	return kmem_rows__findnew(&ks->rows[table], &key);
+	row_key(callsite, ptr, cache, key);
+	return kmem_rows__find(&ks->rows[table], key, ROW_KEY_WORDS) ?:
+	       kmem_rows__add(&ks->rows[table], key, &new);
 }
 
 /* The rows of allocations from @callsite of @cache (NULL: kmalloc). */
 static struct row_pair *find_pair(struct kmem_slab *ks, u64 callsite,
 				  const char *cache)
 {
-	struct row_pair key = { .callsite = callsite, .cache = cache };
-	struct row_pair *pair = kmem_rows__findnew(&ks->pairs, &key);
+	struct row_pair new = { .callsite = callsite, .cache = cache };
+	u64 key[PAIR_KEY_WORDS] = { callsite, (uintptr_t)cache };
+	struct row_pair *pair = kmem_rows__find(&ks->pairs, key, PAIR_KEY_WORDS) ?:
+				kmem_rows__add(&ks->pairs, key, &new);
 
 	if (!pair || pair->caller)
 		return pair;
@@ -255,7 +254,7 @@ int kmem_slab__alloc(struct kmem_slab *ks,
 
 	obj = kmem_live__probe(&ks->objects, ev->ptr);
 	if (obj->ptr != ev->ptr) {
-		obj = kmem_live__add(&ks->objects, obj, ev->ptr);
+		obj = kmem_live__add(&ks->objects, obj, &ev->ptr);
 		if (!obj)
 			return -ENOMEM;
 	} else if (obj->cpu != FREED) {
@@ -317,7 +316,7 @@ int kmem_slab__free(struct kmem_slab *ks, const struct kmem_slab_free_event *ev)
 	}
 	/* Allocated before the trace began; remember it to see it freed again. */
 	s->free_unknown++;
-	obj = kmem_live__add(&ks->objects, obj, ev->ptr);
+	obj = kmem_live__add(&ks->objects, obj, &ev->ptr);
 	if (!obj)
 		return -ENOMEM;
 	obj->cpu = FREED;
