@@ -947,7 +947,8 @@ static int test__kmem_page_rows_table(struct test_suite *t __maybe_unused,
 	int ret;
 
 	memset(&w, 0, sizeof(w));
-	kmem_rows__init(&rows, sizeof(struct tab_row), 2, tab_row_cmp);
+	TEST_ASSERT_VAL("init", !kmem_rows__init(&rows, sizeof(struct tab_row),
+						 2, tab_row_cmp));
 	ret = check_rows_table(&rows, &w);
 	kmem_rows__exit(&rows);
 	return ret;

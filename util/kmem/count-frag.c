@@ -155,10 +155,13 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 		free(kf);
 		return NULL;
 	}
-	kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row), ROW_KEY_WORDS,
-			row_cmp_identity);
-	kmem_rows__init(&kf->fail_rows, sizeof(struct kmem_frag_fail_row),
-			FAIL_KEY_WORDS, fail_cmp_identity);
+	if (kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
+			    ROW_KEY_WORDS, row_cmp_identity) ||
+	    kmem_rows__init(&kf->fail_rows, sizeof(struct kmem_frag_fail_row),
+			    FAIL_KEY_WORDS, fail_cmp_identity)) {
+		kmem_frag__delete(kf);
+		return NULL;
+	}
 	return kf;
 }
 

@@ -100,8 +100,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		return NULL;
 	}
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {
-		kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
-				ROW_KEY_WORDS, row_cmp_key);
+		if (kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
+				    ROW_KEY_WORDS, row_cmp_key)) {
+			kmem_page__delete(kp);
+			return NULL;
+		}
 	}
 	return kp;
 }

@@ -108,7 +108,10 @@ int kmem_slab__alloc(struct kmem_slab *ks,
 int kmem_slab__free(struct kmem_slab *ks,
 		    const struct kmem_slab_free_event *ev);
 
-/* After the last event: settle the live objects. */
+/*
+ * After the last event: settle the live objects, add up the tables by
+ * callsite and by cache.
+ */
 void kmem_slab__finish(struct kmem_slab *ks);
 
 /* The totals: running ones, and the still-live split after _finish(). */

@@ -22,13 +22,19 @@
 /* Slots of the index to begin with: room for half as many rows. */
 #define ROWS_INDEX_BITS		6
 
-void kmem_rows__init(struct kmem_rows *rows, size_t row_size,
-		     size_t key_words, kmem_rows_cmp_fn cmp_identity)
+int kmem_rows__init(struct kmem_rows *rows, size_t row_size,
+		    size_t key_words, kmem_rows_cmp_fn cmp_identity)
 {
 	memset(rows, 0, sizeof(*rows));
 	rows->row_size = row_size;
 	rows->key_words = key_words;
 	rows->cmp_identity = cmp_identity;
+	/* The row's address follows its key, and marks the slot used. */
+	if (key_words < 2)
+		return -EINVAL;
+	return kmem_live__init_keyed(&rows->index,
+				     (key_words + 1) * sizeof(u64), key_words,
+				     ROWS_INDEX_BITS);
 }
 
 void kmem_rows__exit(struct kmem_rows *rows)
@@ -79,10 +85,6 @@ void *kmem_rows__add(struct kmem_rows *rows, const u64 *key, const void *row)
 	u64 *slot;
 	void *new;
 
-	if (!index->slots &&
-	    kmem_live__init_keyed(index, (words + 1) * sizeof(u64), words,
-				  ROWS_INDEX_BITS))
-		return NULL;
 	slot = kmem_live__probe_key(index, key, words,
 				    kmem_live__hash_words(key, words));
 	new = next_row(rows);

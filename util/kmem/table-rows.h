@@ -32,13 +32,19 @@ struct kmem_rows {
 	kmem_rows_cmp_fn	cmp_identity;
 };
 
-/*
+/**
+ * kmem_rows__init - an empty table
+ * @rows: the table
+ * @row_size: the bytes of a row
  * @key_words: the u64 words of the key the caller makes of the columns
- * that make a row; @cmp_identity compares those columns, to sort rows
- * that tie on every sort key.
+ *	       that make a row, at least 2
+ * @cmp_identity: compares those columns, to sort rows that tie on every
+ *		  sort key
+ *
+ * Return: 0, -EINVAL or -ENOMEM; kmem_rows__exit() frees what it made.
  */
-void kmem_rows__init(struct kmem_rows *rows, size_t row_size,
-		     size_t key_words, kmem_rows_cmp_fn cmp_identity);
+int kmem_rows__init(struct kmem_rows *rows, size_t row_size,
+		    size_t key_words, kmem_rows_cmp_fn cmp_identity);
 void kmem_rows__exit(struct kmem_rows *rows);
 
 /**
@@ -57,8 +63,6 @@ static __always_inline void *kmem_rows__find(const struct kmem_rows *rows,
 {
 	const u64 *slot;
 
-	if (!rows->index.slots)
-		return NULL;
 	slot = kmem_live__probe_key(&rows->index, key, words,
 				    kmem_live__hash_words(key, words));
 	if (kmem_live__empty_mark(slot, words))
