@@ -20,6 +20,7 @@ static int alloc_slots(struct kmem_live *t, int bits)
 	for (i = 0; i < nr; i++)
 		((u64 *)kmem_live__slot(t, i))[mark] = KMEM_LIVE_EMPTY;
 	t->bits = bits;
+	t->shift = 64 - bits;
 	t->mask = nr - 1;
 	t->nr = 0;
 	return 0;

@@ -33,6 +33,7 @@ struct kmem_live {
 	size_t	key_words;
 	size_t	mask;		/* slots - 1, a power of two less one */
 	int	bits;		/* log2(slots) */
+	int	shift;		/* 64 - bits: hash_64()'s, once */
 	size_t	nr;		/* keys in the table */
 };
 
@@ -104,7 +105,7 @@ static inline u64 kmem_live__hash_words(const u64 *key, size_t words)
 
 static inline size_t kmem_live__home(const struct kmem_live *t, u64 hash)
 {
-	return hash_64(hash, t->bits);
+	return (hash * GOLDEN_RATIO_64) >> t->shift;
 }
 
 /* Start loading the slot of @key: an event of it comes soon. */
