@@ -6,12 +6,14 @@
  * address, live or freed: a freed object stays so that a second free of it
  * can be told from a free of something allocated before the trace began.
  *
- * An allocation is counted in the row of its callsite and cache together,
- * and a live object points at that row, so that its free can mark it
- * without looking it up again.  The tables by callsite and by cache are
- * added up from those rows after the last event: each event finds one
- * row, not one in each table.  Table rows sit in one struct kmem_rows per
- * table.
+ * An allocation is counted in the row of its call_site and cache
+ * together, and a live object points at that row, so that its free can
+ * mark it without looking it up again.  The tables by callsite (the
+ * function of a call_site, say) and by cache are added up from those rows
+ * after the last event, and with --alloc the table by object from rows by
+ * object and call_site: each event finds one row, not one in each table,
+ * and each distinct call_site is resolved once, not at every event.
+ * Table rows sit in one struct kmem_rows per table.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -38,8 +40,10 @@ struct kmem_slab {
 	struct kmem_slab_config		config;
 	struct kmem_slab_summary	summary;
 	struct kmem_live		objects;	/* struct object */
-	/* By callsite and cache: what the caller and cache rows add up. */
+	/* By call_site and cache: what the caller and cache rows add up. */
 	struct kmem_rows		sites;
+	/* By object and call_site: what the --alloc rows add up. */
+	struct kmem_rows		by_object;
 	struct kmem_rows		rows[KMEM_SLAB_NR_TABLES];
 	bool				finished;
 	int				finish_err;
@@ -94,7 +98,9 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 		return NULL;
 	}
 	err = kmem_rows__init(&ks->sites, sizeof(struct kmem_slab_row),
-			      SITE_KEY_WORDS, row_cmp_key);
+			      SITE_KEY_WORDS, row_cmp_key) ?:
+	      kmem_rows__init(&ks->by_object, sizeof(struct kmem_slab_row),
+			      ROW_KEY_WORDS, row_cmp_key);
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
 		err = err ?: kmem_rows__init(&ks->rows[t],
 					     sizeof(struct kmem_slab_row),
@@ -114,6 +120,7 @@ void kmem_slab__delete(struct kmem_slab *ks)
 		return;
 	kmem_live__exit(&ks->objects);
 	kmem_rows__exit(&ks->sites);
+	kmem_rows__exit(&ks->by_object);
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
 		kmem_rows__exit(&ks->rows[t]);
 	free(ks);
@@ -184,8 +191,7 @@ static int count_in_rows(struct kmem_slab *ks, struct object *obj,
 	count_alloc_in(obj->site, ev, xnode);
 	if (!ks->config.want_alloc_table)
 		return 0;
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_ALLOC], ev->callsite, ev->ptr,
-		       NULL);
+	row = find_row(&ks->by_object, ev->callsite, ev->ptr, NULL);
 	if (!row)
 		return -ENOMEM;
 	count_alloc_in(row, ev, xnode);
@@ -257,8 +263,7 @@ static void free_live(struct kmem_slab *ks, struct object *obj,
 	if (!ks->config.want_alloc_table)
 		return;
 	/* Found when it was allocated: no memory is needed. */
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_ALLOC], obj->site->callsite,
-		       obj->ptr, NULL);
+	row = find_row(&ks->by_object, obj->site->callsite, obj->ptr, NULL);
 	if (row)
 		count_free_in(row, pingpong);
 }
@@ -315,15 +320,22 @@ static void sum_row(struct kmem_slab_row *to, const struct kmem_slab_row *from)
 	to->xnode += from->xnode;
 }
 
-/* A row of callsite and cache, added to its callsite's and its cache's. */
+static u64 callsite_of(const struct kmem_slab *ks, u64 call_site)
+{
+	if (!ks->config.callsite)
+		return call_site;
+	return ks->config.callsite(call_site, ks->config.callsite_arg);
+}
+
+/* A row of call_site and cache, added to its callsite's and its cache's. */
 static void sum_site(void *r, void *arg)
 {
 	const struct kmem_slab_row *site = r;
 	struct kmem_slab *ks = arg;
 	struct kmem_slab_row *row;
 
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CALLER], site->callsite, 0,
-		       NULL);
+	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CALLER],
+		       callsite_of(ks, site->callsite), 0, NULL);
 	if (!row) {
 		ks->finish_err = -ENOMEM;
 		return;
@@ -340,6 +352,22 @@ static void sum_site(void *r, void *arg)
 	sum_row(row, site);
 }
 
+/* A row of object and call_site, added to its object and callsite's. */
+static void sum_object(void *r, void *arg)
+{
+	const struct kmem_slab_row *from = r;
+	struct kmem_slab *ks = arg;
+	struct kmem_slab_row *row;
+
+	row = find_row(&ks->rows[KMEM_SLAB_TABLE_ALLOC],
+		       callsite_of(ks, from->callsite), from->ptr, NULL);
+	if (!row) {
+		ks->finish_err = -ENOMEM;
+		return;
+	}
+	sum_row(row, from);
+}
+
 void kmem_slab__finish(struct kmem_slab *ks)
 {
 	if (ks->finished)
@@ -347,6 +375,7 @@ void kmem_slab__finish(struct kmem_slab *ks)
 	ks->finished = true;
 	kmem_live__for_each(&ks->objects, count_live, ks);
 	kmem_rows__for_each(&ks->sites, sum_site, ks);
+	kmem_rows__for_each(&ks->by_object, sum_object, ks);
 }
 
 const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks)
