@@ -14,8 +14,9 @@ case "${1:-}" in
 # go tool pprof (golang-go) and draw its flame graph in chromium.
 --test) pkgs="shellcheck procps python3 python3-jsonschema libxml2-utils chromium
 librsvg2-bin golang-go" ;;
-# The benchmark reads peak RSS with GNU time.
---bench) pkgs="time procps python3" ;;
+# The benchmark reads peak RSS with GNU time and counts instructions with
+# valgrind's cachegrind.
+--bench) pkgs="time procps python3 valgrind" ;;
 esac
 missing=
 for p in $pkgs; do

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
-#include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
 #include "count-page.h"
@@ -58,13 +57,19 @@ static int row_cmp_key(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Of the columns row_cmp_key() compares. */
-static u64 row_hash(const void *r)
-{
-	const struct kmem_page_row *row = r;
+#define ROW_KEY_WORDS	5
 
-	return row->callsite ^ row->pfn ^ row->gfp ^ ((u64)row->order << 40) ^
-	       ((u64)(u32)row->migtype << 48) ^ ((u64)row->task << 20);
+/*
+ * The key of an allocation's row: the columns row_cmp_key() compares,
+ * @pfn the allocation's in the --alloc table, 0 in the other.
+ */
+static void event_key(const struct kmem_page_event *ev, u64 pfn, u64 *key)
+{
+	key[0] = pfn;
+	key[1] = ev->callsite;
+	key[2] = ev->gfp;
+	key[3] = (u64)(u32)(int)ev->order << 32 | (u32)(int)ev->migtype;
+	key[4] = ev->task;
 }
 
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
@@ -95,9 +100,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		return NULL;
 	}
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {
-		kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
-				row_cmp_key);
-		kp->rows[t].hash = row_hash;
+		if (kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
+				    ROW_KEY_WORDS, row_cmp_key)) {
+			kmem_page__delete(kp);
+			return NULL;
+		}
 	}
 	return kp;
 }
@@ -181,17 +188,28 @@ void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
 	kmem_live__prefetch(&kp->live, pfn);
 }
 
-/* Count the allocation in the rows of each table asked for. */
-static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
-			 const struct kmem_page_event *ev)
+/* The first allocation of a row: its columns are the allocation's. */
+static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
+					      const struct kmem_page_event *ev,
+					      const u64 *key)
 {
-	struct kmem_page_row key = {
+	struct kmem_page_row row = {
+		.pfn = key[0],
 		.callsite = ev->callsite,
 		.gfp = ev->gfp,
 		.order = ev->order,
 		.migtype = ev->migtype,
 		.task = ev->task,
 	};
+
+	return kmem_rows__add(&kp->rows[table], key, &row);
+}
+
+/* Count the allocation in the rows of each table asked for. */
+static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
+			 const struct kmem_page_event *ev)
+{
+	u64 key[ROW_KEY_WORDS];
 	bool want[KMEM_PAGE_NR_TABLES] = {
 		[KMEM_PAGE_TABLE_CALLER] = true,
 		[KMEM_PAGE_TABLE_ALLOC] = kp->config.want_alloc_table,
@@ -204,8 +222,9 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		lp->rows[t] = NULL;
 		if (!want[t])
 			continue;
-		key.pfn = t == KMEM_PAGE_TABLE_ALLOC ? ev->pfn : 0;
-		row = kmem_rows__findnew(&kp->rows[t], &key);
+		event_key(ev, t == KMEM_PAGE_TABLE_ALLOC ? ev->pfn : 0, key);
+		row = kmem_rows__find(&kp->rows[t], key, ROW_KEY_WORDS) ?:
+		      add_row(kp, t, ev, key);
 		if (!row)
 			return -ENOMEM;
 		row->hits++;
@@ -254,7 +273,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (lp->pfn == ev->pfn)
 		drop_unfreed(kp, lp);
 	else
-		lp = kmem_live__add(&kp->live, lp, ev->pfn);
+		lp = kmem_live__add(&kp->live, lp, &ev->pfn);
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;

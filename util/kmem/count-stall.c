@@ -96,6 +96,13 @@ struct kmem_stall {
 	int				finish_err;
 };
 
+/*
+ * The keys of the rows in their keyed tables: callsite, GFP flags and
+ * order with migration type in one word; a memcg row's callsite and GFP.
+ */
+#define STALL_KEY_WORDS	3
+#define MEMCG_KEY_WORDS	2
+
 static int row_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_stall_row *a = pa, *b = pb;
@@ -133,10 +140,16 @@ struct kmem_stall *kmem_stall__new(void)
 		free(ks);
 		return NULL;
 	}
-	kmem_rows__init(&ks->rows, sizeof(struct kmem_stall_row),
-			row_cmp_identity);
-	kmem_rows__init(&ks->memcg_rows, sizeof(struct kmem_stall_memcg_row),
-			memcg_cmp_identity);
+	if (kmem_rows__init(&ks->rows, sizeof(struct kmem_stall_row),
+			    STALL_KEY_WORDS, row_cmp_identity) ||
+	    kmem_rows__init(&ks->memcg_rows, sizeof(struct kmem_stall_memcg_row),
+			    MEMCG_KEY_WORDS, memcg_cmp_identity)) {
+		kmem_rows__exit(&ks->rows);
+		kmem_rows__exit(&ks->memcg_rows);
+		kmem_live__exit(&ks->tasks);
+		free(ks);
+		return NULL;
+	}
 	ks->summary.all.order = -1;
 	for (i = 0; i <= KMEM_STALL_MAX_ORDER; i++)
 		ks->orders[i].order = i;
@@ -168,11 +181,12 @@ static struct task *find_task(struct kmem_stall *ks, u32 tid)
 static struct task *task_of(struct kmem_stall *ks, u32 tid)
 {
 	void *slot = kmem_live__probe(&ks->tasks, tid);
+	u64 key = tid;
 	struct task *t;
 
 	if (kmem_live__key(slot) == tid)
 		return slot;
-	t = kmem_live__add(&ks->tasks, slot, tid);
+	t = kmem_live__add(&ks->tasks, slot, &key);
 	if (t)
 		t->order = -1;
 	return t;
@@ -329,6 +343,7 @@ static int memcg_end(struct kmem_stall *ks, struct task *t, u64 time,
 		.callsite = t->memcg_callsite,
 		.gfp = t->memcg_gfp,
 	}, *row;
+	u64 k[MEMCG_KEY_WORDS] = { key.callsite, key.gfp };
 	u64 ns;
 
 	s->events.memcg_reclaim_ends++;
@@ -338,7 +353,7 @@ static int memcg_end(struct kmem_stall *ks, struct task *t, u64 time,
 		return 0;
 	}
 	t->memcg_open = false;
-	row = kmem_rows__findnew(&ks->memcg_rows, &key);
+	row = kmem_rows__findnew(&ks->memcg_rows, k, &key);
 	if (!row)
 		return -ENOMEM;
 	ns = time - t->memcg_begin;
@@ -497,11 +512,15 @@ static int count_stall(struct kmem_stall *ks, const struct task *t, u64 time,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	}, *row;
+	u64 k[STALL_KEY_WORDS] = {
+		ev->callsite, ev->gfp,
+		(u64)(u32)(int)ev->order << 32 | (u32)(int)ev->migtype,
+	};
 	bool failed = ev->pfn == KMEM_PAGE_NO_PFN;
 	u64 ns = time - t->begin;
 	int i;
 
-	row = kmem_rows__findnew(&ks->rows, &key);
+	row = kmem_rows__findnew(&ks->rows, k, &key);
 	if (!row)
 		return -ENOMEM;
 	add_to_row(row, t, ns, failed);
@@ -639,14 +658,12 @@ static int settle_percentiles(struct kmem_stall *ks)
 	return 0;
 }
 
-static void sum_callsite(void *r, void *arg)
+static void sum_callsite(struct kmem_stall *ks, const struct kmem_stall_row *row)
 {
-	const struct kmem_stall_row *row = r;
-	struct kmem_stall *ks = arg;
 	struct callsite_ns *last = ks->nr_callsites ?
 				   &ks->by_callsite[ks->nr_callsites - 1] : NULL;
 
-	/* Rows come by callsite first: a callsite's rows are a run. */
+	/* Rows in identity order, callsite first: a callsite's rows are a run. */
 	if (last && last->callsite == row->callsite) {
 		last->ns += row->total_ns;
 		return;
@@ -659,10 +676,16 @@ static void sum_callsite(void *r, void *arg)
 
 static int settle_callsites(struct kmem_stall *ks)
 {
+	struct kmem_stall_row **rows;
+	size_t i, nr;
+
 	ks->by_callsite = calloc(ks->rows.nr + 1, sizeof(*ks->by_callsite));
-	if (!ks->by_callsite)
+	rows = (struct kmem_stall_row **)kmem_rows__sort(&ks->rows, NULL, NULL,
+							 0, &nr);
+	if (!ks->by_callsite || !rows)
 		return -ENOMEM;
-	kmem_rows__for_each(&ks->rows, sum_callsite, ks);
+	for (i = 0; i < nr; i++)
+		sum_callsite(ks, rows[i]);
 	return 0;
 }
 

@@ -97,14 +97,6 @@ struct recent_name {
 
 #define RECENT_NAMES_BITS	6
 
-/* A slab event's call_site recently resolved, in a direct-mapped cache. */
-struct recent_callsite {
-	u64	call_site;
-	u64	callsite;	/* what the resolver made of it */
-};
-
-#define RECENT_CALLSITES_BITS	8
-
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev);
 static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
@@ -199,7 +191,6 @@ struct kmem_decoder {
 	bool			named_a_gfp;
 	struct hashmap		*cache_names;	/* interned: name -> name */
 	struct recent_name	recent_names[1 << RECENT_NAMES_BITS];
-	struct recent_callsite	recent_callsites[1 << RECENT_CALLSITES_BITS];
 	u64			nr_short;
 	/* With config.stacks: callchains as recorded, and their tags. */
 	struct kmem_stacks	*raw_chains;
@@ -894,28 +885,6 @@ static int decode_stall(struct kmem_decoder *dec, struct evsel *evsel,
 	return note_gfp_name(dec, evsel, sample, stall->gfp) ?: 1;
 }
 
-/*
- * Rows go by function unless --raw-ip asks for one per return address.
- * Every slab allocation resolves its call_site, mostly one of a few
- * hundred: the decoder keeps those it resolved lately, which spares a
- * call into the resolver for each.  An empty slot holds call_site 0,
- * which the resolver leaves 0 too.
- */
-static u64 slab_callsite(struct kmem_decoder *dec, u64 call_site)
-{
-	struct recent_callsite *slot;
-
-	if (!dec->config.resolver)
-		return call_site;
-	slot = &dec->recent_callsites[hash_64(call_site, RECENT_CALLSITES_BITS)];
-	if (slot->call_site != call_site) {
-		slot->call_site = call_site;
-		slot->callsite = callsite_resolver__function(dec->config.resolver,
-							     call_site);
-	}
-	return slot->callsite;
-}
-
 /* A number of a slab event; the sample holds it (see too_short()). */
 static __always_inline u64 slab_val(const struct slab_fields *f,
 				    struct tep_format_field *field,
@@ -962,8 +931,7 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	}
 	ev->kind = KMEM_EVENT_SLAB_ALLOC;
 	ev->slab_alloc = (struct kmem_slab_alloc_event){
-		.callsite = slab_callsite(dec, slab_val(f, f->call_site, sample,
-							evsel)),
+		.callsite = slab_val(f, f->call_site, sample, evsel),
 		.ptr = slab_val(f, f->ptr, sample, evsel),
 		.bytes_req = slab_val(f, f->bytes_req, sample, evsel),
 		.bytes_alloc = slab_val(f, f->bytes_alloc, sample, evsel),

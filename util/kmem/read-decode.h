@@ -82,8 +82,9 @@ struct kmem_decode_config {
 	bool	slab;		/* decode the slab allocator's events */
 	/*
 	 * Resolves callsites: the first non-allocator frame of a page
-	 * allocation's callchain, the function of a slab event's call_site.
-	 * NULL: callsites are left as raw addresses (slab) or 0 (page).
+	 * allocation's callchain.  NULL: page callsites are 0.  A slab
+	 * event's call_site is left as it came, for the slab analysis to
+	 * resolve once per distinct address (kmem_slab_config::callsite).
 	 */
 	struct callsite_resolver *resolver;
 	/* The kernel's pageblock_order as the user says; -1: from the trace. */

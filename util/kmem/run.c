@@ -717,10 +717,18 @@ static int setup_time_shares(struct kmem_run *run, char *err,
 	return -EINVAL;
 }
 
+/* Rows go by function unless --raw-ip asks for one per return address. */
+static u64 slab_callsite(u64 call_site, void *arg)
+{
+	return callsite_resolver__function(arg, call_site);
+}
+
 static int setup_slab_analysis(struct kmem_run *run)
 {
 	struct kmem_slab_config config = {
 		.want_alloc_table = run->config.alloc,
+		.callsite = run->resolver ? slab_callsite : NULL,
+		.callsite_arg = run->resolver,
 	};
 
 	run->ks = kmem_slab__new(&config);
