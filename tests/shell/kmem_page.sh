@@ -76,6 +76,9 @@ count_script() {
 		while (sym ~ /\.(isra|constprop|part|cold|llvm)\.[0-9]+$/)
 			sub(/\.[a-z]+\.[0-9]+$/, "", sym)
 		sub(/_noprof$/, "", sym)
+		# A tracepoint's iterator heads the chain under a second probe.
+		if (sym ~ /^__traceiter_/)
+			return 1
 		if (sym in allocator)
 			return 1
 		if (substr(sym, 1, 1) == "_" && (substr(sym, 2) in allocator))

@@ -33,7 +33,7 @@ STALLS) from perf script's text, sharing no code with perf kmem:
 
 The callsite of a chain is its first frame whose function is not in the
 lists below (any leading underscores, a _noprof suffix and compiler
-suffixes removed first).
+suffixes removed first), nor a tracepoint's __traceiter_ iterator.
 """
 
 import argparse
@@ -102,6 +102,9 @@ def bare(sym):
 
 def callsite(chain, skip):
     for sym in chain:
+        # A tracepoint's iterator heads the chain under a second probe.
+        if sym.startswith('__traceiter_'):
+            continue
         if bare(sym) not in skip:
             return sym
     return '(none)'
