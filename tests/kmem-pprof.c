@@ -891,6 +891,7 @@ static struct kmem_profile *page_profile(struct kmem_stacks *st)
 	kmem_profile__add(kp, id[0], KMEM_PROFILE_INUSE_SPACE, 4096);
 	kmem_profile__add(kp, id[1], KMEM_PROFILE_ALLOC_OBJECTS, 1);
 	kmem_profile__add(kp, id[1], KMEM_PROFILE_ALLOC_SPACE, 16384);
+	kmem_profile__add(kp, id[1], KMEM_PROFILE_STALL, 7000);
 	kmem_profile__add(kp, id[2], KMEM_PROFILE_FALLBACKS, 2);
 	kmem_profile__add(kp, id[3], KMEM_PROFILE_ALLOC_OBJECTS, 1);
 	kmem_profile__add(kp, id[3], KMEM_PROFILE_ALLOC_SPACE, 4096);
@@ -940,12 +941,15 @@ static bool stack_is(const struct decoded *d, const struct dec_sample *s,
 	return true;
 }
 
-static bool header_is(const struct decoded *d, int nr_types)
+/* Go's four sample types, and @fifth after them if not NULL. */
+static bool header_is(const struct decoded *d, int nr_types,
+		      const char *fifth)
 {
-	static const char * const types[][2] = {
+	const char *types[][2] = {
 		{ "alloc_objects", "count" }, { "alloc_space", "bytes" },
 		{ "inuse_objects", "count" }, { "inuse_space", "bytes" },
-		{ "fallbacks", "count" },
+		{ fifth, !fifth ? NULL : strcmp(fifth, "stall") ? "count" :
+		  "nanoseconds" },
 	};
 	int i;
 
@@ -1033,19 +1037,26 @@ static int test__kmem_pprof_page(struct test_suite *t __maybe_unused,
 	bool ok;
 
 	TEST_ASSERT_VAL("profile", kp);
-	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 5) &&
+	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 5, "fallbacks") &&
 	     page_samples_are(&d);
 	page_profile_done(&d);
 	TEST_ASSERT_VAL("samples, labels, stacks, header as put in", ok);
 	/* The task as a command name, and no fallbacks: four types. */
 	c.task = KMEM_PROFILE_TASK_COMM;
 	c.fallbacks = false;
-	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 4) &&
+	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 4, NULL) &&
 	     d.nr_sample == 4 && d.sample[0].nr_val == 4 &&
 	     label_is(&d, &d.sample[0], "comm", "sh") &&
 	     !label_of(&d, &d.sample[0], "pid");
 	page_profile_done(&d);
 	TEST_ASSERT_VAL("comm labels, four sample types", ok);
+	/* Stall time without fallbacks: the fifth type, right after Go's. */
+	c.stalls = true;
+	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 5, "stall") &&
+	     d.sample[1].nr_val == 5 && d.sample[1].val[4] == 7000 &&
+	     d.sample[0].val[4] == 0;
+	page_profile_done(&d);
+	TEST_ASSERT_VAL("stall/nanoseconds, five sample types", ok);
 	TEST_ASSERT_VAL("no such period", !kmem_profile__pprof(kp, 1, st, &c));
 	kmem_profile__delete(kp);
 	kmem_stacks__delete(st);

@@ -146,6 +146,9 @@ def want_sums(j):
     frag = j['page'].get('fragmentation', {})
     if 'fallbacks' in frag:
         want['fallbacks/count'] = frag['fallbacks']['count']
+    stalls = j['page'].get('stalls', {})
+    if 'all' in stalls:
+        want['stall/nanoseconds'] = stalls['all']['total_ns']
     return want
 
 
@@ -189,8 +192,9 @@ page_size = load('a.json')['page']['page_size']
 build_id = open(d + '/build_id').read().split()
 want = ['alloc_objects/count', 'alloc_space/bytes', 'inuse_objects/count',
         'inuse_space/bytes']
-if 'fallbacks/count' in p['sums']:
-    want.append('fallbacks/count')
+for extra in ('fallbacks/count', 'stall/nanoseconds'):
+    if extra in p['sums']:
+        want.append(extra)
 if p['types'] != want:
     bad('sample types %s' % p['types'])
 if p['default_sample_type'] != 'alloc_space' or p['period_type'] != ['space', 'bytes']:

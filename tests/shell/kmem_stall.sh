@@ -167,6 +167,23 @@ if ! diff "$dir/rows.want" "$dir/rows.txt" >/dev/null; then
 fi
 [ -s "$dir/rows.txt" ] || fail "no stall table"
 
+# --- pprof: the stall time of each sample --------------------------------
+
+# The profile's stall/nanoseconds, summed by the test's own reader of
+# profile.proto, is the count's stall time of all stalled allocations.
+if perf kmem stat --page --pprof "$dir/stall.pb.gz" -i "$dir/perf.data" \
+	2>"$dir/pprof.err"; then
+	got=$(python3 "$here/lib/kmem_pprof_decode.py" "$dir/stall.pb.gz" |
+	      python3 -c 'import json, sys
+print(json.load(sys.stdin)["sums"].get("stall/nanoseconds", "none"))')
+	[ "$got" = "$(value all.total_ns)" ] ||
+		fail "--pprof stall/nanoseconds $got, the count $(value all.total_ns)"
+	echo "  --pprof stall/nanoseconds = count: $got"
+else
+	cat "$dir/pprof.err"
+	fail "perf kmem stat --page --pprof"
+fi
+
 # --- /proc/vmstat -------------------------------------------------------
 
 vmdelta() {

@@ -202,14 +202,28 @@ kmem_profile__period(const struct kmem_profile *kp, size_t i)
 
 /* --- written as pprof ------------------------------------------------- */
 
-/* Go's heap profile types, and the fallbacks of the page allocator. */
+/*
+ * Go's heap profile types, and the fallbacks and stall time of the page
+ * allocator.
+ */
 static const struct kmem_pprof_type sample_types[KMEM_PROFILE_NR_VALUES] = {
 	[KMEM_PROFILE_ALLOC_OBJECTS]	= { "alloc_objects", "count" },
 	[KMEM_PROFILE_ALLOC_SPACE]	= { "alloc_space", "bytes" },
 	[KMEM_PROFILE_INUSE_OBJECTS]	= { "inuse_objects", "count" },
 	[KMEM_PROFILE_INUSE_SPACE]	= { "inuse_space", "bytes" },
 	[KMEM_PROFILE_FALLBACKS]	= { "fallbacks", "count" },
+	[KMEM_PROFILE_STALL]		= { "stall", "nanoseconds" },
 };
+
+/* The types after Go's four are there where the trace has their events. */
+static bool has_type(const struct kmem_profile_write_config *c, int v)
+{
+	if (v == KMEM_PROFILE_FALLBACKS)
+		return c->fallbacks;
+	if (v == KMEM_PROFILE_STALL)
+		return c->stalls;
+	return true;
+}
 
 #define MAX_LABELS	7
 
@@ -261,7 +275,7 @@ static int add_sample(struct kmem_pprof *pp, const struct kmem_profile_sample *s
 	s64 values[KMEM_PROFILE_NR_VALUES];
 	const u64 *frames = NULL;
 	char bufs[4][32];
-	size_t nr = 0, nr_labels;
+	size_t nr = 0, nr_labels, n;
 	int v;
 
 	if (s->key.chain >= 0) {
@@ -269,8 +283,9 @@ static int add_sample(struct kmem_pprof *pp, const struct kmem_profile_sample *s
 		if (!frames)
 			nr = 0;
 	}
-	for (v = 0; v < KMEM_PROFILE_NR_VALUES; v++)
-		values[v] = (s64)s->values[v];
+	for (v = 0, n = 0; v < KMEM_PROFILE_NR_VALUES; v++)
+		if (has_type(c, v))
+			values[n++] = (s64)s->values[v];
 	nr_labels = sample_labels(s, c, labels, bufs);
 	return kmem_pprof__add_sample(pp, frames, nr, values, labels, nr_labels);
 }
@@ -278,10 +293,9 @@ static int add_sample(struct kmem_pprof *pp, const struct kmem_profile_sample *s
 static struct kmem_pprof *new_pprof(const struct kmem_profile_period *p,
 				    const struct kmem_profile_write_config *c)
 {
+	struct kmem_pprof_type types[KMEM_PROFILE_NR_VALUES];
 	struct kmem_pprof_config config = {
-		.sample_types = sample_types,
-		.nr_sample_types = c->fallbacks ? KMEM_PROFILE_NR_VALUES :
-						  KMEM_PROFILE_FALLBACKS,
+		.sample_types = types,
 		.default_sample_type = "alloc_space",
 		/* Every allocation, each of its bytes, is counted. */
 		.period_type = { "space", "bytes" },
@@ -291,7 +305,11 @@ static struct kmem_pprof *new_pprof(const struct kmem_profile_period *p,
 		.name_of = c->names.frame,
 		.arg = c->names.arg,
 	};
+	int v;
 
+	for (v = 0; v < KMEM_PROFILE_NR_VALUES; v++)
+		if (has_type(c, v))
+			types[config.nr_sample_types++] = sample_types[v];
 	return kmem_pprof__new(&config);
 }
 

@@ -47,6 +47,7 @@ enum kmem_profile_value {
 	KMEM_PROFILE_INUSE_OBJECTS,
 	KMEM_PROFILE_INUSE_SPACE,
 	KMEM_PROFILE_FALLBACKS,
+	KMEM_PROFILE_STALL,		/* nanoseconds */
 	KMEM_PROFILE_NR_VALUES,
 };
 
@@ -139,6 +140,7 @@ struct kmem_profile_write_config {
 	u64				page_size;
 	enum kmem_profile_task		task;
 	bool				fallbacks;	/* the sample type */
+	bool				stalls;		/* stall/nanoseconds */
 	/* Added to trace times to make time_nanos: 0 keeps them. */
 	s64				time_offset;
 	const char * const		*comments;

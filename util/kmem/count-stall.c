@@ -636,6 +636,9 @@ static int settle_percentiles(struct kmem_stall *ks)
 	size_t i, start;
 	u64 *all;
 
+	/* No stall: every percentile stays 0 (and qsort() takes no NULL). */
+	if (!ks->nr_lengths)
+		return 0;
 	qsort(ks->lengths, ks->nr_lengths, sizeof(u64), cmp_u64);
 	for (start = 0; start < ks->nr_lengths; start = i) {
 		int order = ks->lengths[start] >> LEN_BITS;

@@ -136,12 +136,21 @@ static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
 			 1);
 }
 
-/* --folded=stall: a stalled allocation's stall time, to its callchain. */
+/*
+ * A stalled allocation's stall time, to its callchain for --folded=stall,
+ * to its sample for --pprof (where the tag is the sample's).
+ */
 static int count_stall_stack(struct kmem_run *run, u32 tag)
 {
-	if (tag && run->stacks && run->config.folded_stall)
-		kmem_stacks__add(run->stacks, tag - 1,
-				 kmem_stall__ended_ns(run->st), 1);
+	u64 ns = kmem_stall__ended_ns(run->st);
+
+	if (!tag)
+		return 0;
+	if (run->profile)
+		return kmem_profile__add(run->profile, tag - 1,
+					 KMEM_PROFILE_STALL, ns);
+	if (run->stacks && run->config.folded_stall)
+		kmem_stacks__add(run->stacks, tag - 1, ns, 1);
 	return 0;
 }
 
@@ -208,13 +217,15 @@ static int profile_alloc(struct kmem_run *run, struct kmem_page_event *page)
 	int id;
 
 	page->tag = 0;
-	if (page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
-	    page->order > KMEM_PAGE_MAX_ORDER)
+	if (page->order < 0 || page->order > KMEM_PAGE_MAX_ORDER)
 		return 0;
 	id = kmem_profile__key(run->profile, &key);
 	if (id < 0)
 		return id;
+	/* A failed allocation's sample is there for its stall time only. */
 	page->tag = id + 1;
+	if (page->pfn == KMEM_PAGE_NO_PFN)
+		return 0;
 	kmem_profile__add(run->profile, id, KMEM_PROFILE_ALLOC_OBJECTS, 1);
 	return kmem_profile__add(run->profile, id, KMEM_PROFILE_ALLOC_SPACE,
 				 run->info->page_size << page->order);
@@ -1316,6 +1327,7 @@ int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp)
 		.page_size = run->info->page_size,
 		.task = profile_task(run),
 		.fallbacks = run->info->has_extfrag,
+		.stalls = !!run->st,
 		.comments = comments,
 		.names = {
 			.frame = frame_name,
