@@ -76,7 +76,7 @@ count_script() {
 		while (sym ~ /\.(isra|constprop|part|cold|llvm)\.[0-9]+$/)
 			sub(/\.[a-z]+\.[0-9]+$/, "", sym)
 		sub(/_noprof$/, "", sym)
-		# A tracepoint's iterator heads the chain under a second probe.
+		# __traceiter_*, an iterator, heads the chain under a second probe.
 		if (sym ~ /^__traceiter_/)
 			return 1
 		if (sym in allocator)
