@@ -249,16 +249,25 @@ parse_caller_table() {
 }
 
 parse_text_caller_table() {
+	# The columns by their headers: a Fragmenting column comes and goes
+	# with the trace's fallbacks.
 	awk -F ' [|] ' '
 	function trim(s) {
 		gsub(/^ +| +$/, "", s)
 		return s
 	}
-	NF == 6 && trim($2) != "Hits" {
-		hits = trim($2)
+	trim($2) == "Hits" {
+		for (i = 1; i <= NF; i++)
+			col[trim($i)] = i
+		nf = NF
+		next
+	}
+	nf && NF == nf {
+		hits = trim($col["Hits"])
 		gsub(/,/, "", hits)
-		printf "%s\t%s\t%s\t%s\t%s\n", trim($6), trim($3), trim($4),
-		       trim($5), hits
+		printf "%s\t%s\t%s\t%s\t%s\n", trim($col["Callsite"]),
+		       trim($col["Order"]), trim($col["Migration type"]),
+		       trim($col["GFP flags"]), hits
 	}'
 }
 
