@@ -547,6 +547,9 @@ static const char *kallsyms_to_use(struct kmem_run *run)
 
 	if (run->config.kallsyms || run->config.vmlinux)
 		return run->config.kallsyms;
+	/* Asked again for the memcg resolver: the copy found the first time. */
+	if (run->recorded_kallsyms)
+		return run->recorded_kallsyms;
 	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
 	if (!kernel)
 		return NULL;
