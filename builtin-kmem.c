@@ -44,6 +44,7 @@
 #include "util/evlist.h"
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
+#include "util/kmem/print-csv.h"
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-map.h"
 #include "util/kmem/read-callsite.h"
@@ -77,6 +78,7 @@ struct perf_kmem {
 	bool			json;
 	const char		*folded;	/* "bytes", "hits" or "stall" */
 	const char		*output_name;	/* -o; NULL: stdout */
+	const char		*field_sep;	/* -x; NULL: no CSV */
 	const char		*map_name;	/* --map */
 	const char		*pprof_name;	/* --pprof */
 	const char		*interval_str;	/* -I */
@@ -747,6 +749,8 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 	kmem_run__report(in->run, &report);
 	if (in->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
+	} else if (in->kmem->field_sep) {
+		err = kmem_report__csv(&report, in->kmem->field_sep, out->fp);
 	} else {
 		err = text_output(out);
 		if (err)
@@ -799,6 +803,38 @@ static int check_live_sort(const struct perf_kmem *kmem)
 			return -EINVAL;
 		}
 		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/*
+ * -x: the tables as CSV, as perf lock contention -x writes them; one
+ * format at a time, as perf stat takes -x or -j, and a separator that
+ * no cell holds.
+ */
+static int check_csv(struct perf_kmem *kmem)
+{
+	const char *other = kmem->json ? "--json" :
+			    kmem->pprof_name ? "--pprof" :
+			    kmem->folded ? "--folded" : NULL;
+
+	if (!kmem->field_sep)
+		return 0;
+	if (!strcmp(kmem->field_sep, "\\t"))
+		kmem->field_sep = "\t";
+	if (other) {
+		pr_err("perf kmem: -x and %s are two output formats: use one of them\n",
+		       other);
+		return -EINVAL;
+	}
+	if (kmem->interval_str) {
+		pr_err("perf kmem: -x prints the tables, not the intervals of -I: use -I without -x\n");
+		return -EINVAL;
+	}
+	if (!kmem_csv__sep_ok(kmem->field_sep)) {
+		pr_err("perf kmem: -x '%s': a separator cannot hold '|', '+', '.' or ':', which the cells hold (GFP flags, callsite offsets, symbol names, percentages)\n",
+		       kmem->field_sep);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -1353,6 +1389,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 		       kmem->map_name);
 		return -EINVAL;
 	}
+	if (check_csv(kmem))
+		return -EINVAL;
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits") &&
@@ -1515,6 +1553,8 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 
 	if (kmem->json) {
 		err = kmem_diff_report__json(d, &o, out->fp);
+	} else if (kmem->field_sep) {
+		err = kmem_diff_report__csv(d, &o, kmem->field_sep, out->fp);
 	} else {
 		err = text_output(out);
 		if (!err)
@@ -1645,7 +1685,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		texts[side] = read_saved_report(paths[side], &lens[side], &err);
 	if (kmem->mode_from_trace && !(texts[0] && texts[1]))
 		choose_diff_analysis(kmem, paths, texts);
-	if (check_diff_options(kmem) || parse_time(kmem) ||
+	if (check_diff_options(kmem) || check_csv(kmem) || parse_time(kmem) ||
 	    check_saved_sides(kmem, texts, lens, paths) ||
 	    check_sort_syntax(kmem->sort_str) || check_diff_sort(kmem) ||
 	    check_options(kmem)) {
@@ -2004,6 +2044,8 @@ int cmd_kmem(int argc, const char **argv)
 		   "draw the pageblocks the trace allocated into, as SVG"),
 	OPT_STRING('o', "output", &kmem.output_name, "file",
 		   "write the results to this file"),
+	OPT_STRING_NOEMPTY('x', "field-separator", &kmem.field_sep, "separator",
+			   "print the tables as CSV, cells separated by this"),
 	OPT_BOOLEAN(0, "live", &kmem.opts.live,
 		    "show only pages still allocated at the end of the trace"),
 	OPT_STRING(0, "time", &kmem.opts.time_window, "start,stop",

@@ -13,6 +13,7 @@
 #include <linux/zalloc.h>
 
 #include "json.h"
+#include "print-csv.h"
 #include "print-diff.h"
 #include "print-layout.h"
 #include "print.h"
@@ -30,6 +31,8 @@
 #define NR_SPECS		(KMEM_NR_TABLES + 2)
 #define MAX_COLUMNS		16
 #define NO_SLOT			(-1)
+/* A header of a value column: "fallbacks.count.delta_percent". */
+#define HEAD_SIZE		64
 
 static const char * const column_names[] = {
 	"Unmovable", "Reclaimable", "Movable", "Special",
@@ -520,9 +523,30 @@ static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
 /* The four cells of a value: old, new, delta and delta %. */
 enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
 
-static const char *value_cell(const struct kmem_diff_value *v, int which,
-			      char *buf, size_t size)
+/*
+ * -x: the numbers of the JSON, nothing where it has null: a side a trace
+ * lacks, a delta without both, a percentage of 0.
+ */
+static const char *raw_cell(const struct kmem_diff_value *v, int which,
+			    char *buf, size_t size)
 {
+	double pct;
+
+	buf[0] = '\0';
+	if (which <= CELL_NEW && v->has[which])
+		snprintf(buf, size, "%" PRIu64, v->v[which]);
+	else if (which == CELL_DELTA && kmem_diff_value__both(v))
+		snprintf(buf, size, "%" PRId64, kmem_diff_value__delta(v));
+	else if (which == CELL_PERCENT && kmem_diff_value__percent(v, &pct))
+		snprintf(buf, size, "%.1f", pct);
+	return buf;
+}
+
+static const char *value_cell(const struct kmem_diff_value *v, int which,
+			      bool raw, char *buf, size_t size)
+{
+	if (raw)
+		return raw_cell(v, which, buf, size);
 	switch (which) {
 	case CELL_OLD:
 	case CELL_NEW:
@@ -558,9 +582,9 @@ static void print_line(const char *label, const struct kmem_diff_value *count,
 
 	for (i = 0; i < NR_CELLS; i++) {
 		if (count)
-			value_cell(count, i, c[i], sizeof(c[i]));
+			value_cell(count, i, false, c[i], sizeof(c[i]));
 		if (bytes)
-			value_cell(bytes, i, b[i], sizeof(b[i]));
+			value_cell(bytes, i, false, b[i], sizeof(b[i]));
 	}
 	if (!bytes)
 		printf(" %-*s %13s %13s %13s %9s\n", LABEL_WIDTH, label, c[0],
@@ -795,24 +819,26 @@ static const struct kmem_diff_value no_value;
 
 /* A value's cell: the member is the column's offset, the cell its offset2. */
 static void member_cell(const struct kmem_column *col,
-			const struct kmem_cell_ctx *ctx __maybe_unused,
+			const struct kmem_cell_ctx *ctx,
 			const void *r, char *buf, size_t size)
 {
 	ROW(r);
 	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
 					  &no_value : &row->values[col->offset];
 
-	value_cell(v, col->offset2, buf, size);
+	value_cell(v, col->offset2, ctx->raw, buf, size);
 }
 
+/* "new", "gone"; "" in the text and "both" in the CSV for the others. */
 static void in_cell(const struct kmem_column *col __maybe_unused,
-		    const struct kmem_cell_ctx *ctx __maybe_unused,
+		    const struct kmem_cell_ctx *ctx,
 		    const void *r, char *buf, size_t size)
 {
 	ROW(r);
 
 	snprintf(buf, size, "%s", row->in == KMEM_DIFF_IN_NEW ? "new" :
-				  row->in == KMEM_DIFF_IN_OLD ? "gone" : "");
+				  row->in == KMEM_DIFF_IN_OLD ? "gone" :
+				  ctx->raw ? "both" : "");
 }
 
 /* An identity column's cell: the slot is the column's offset. */
@@ -836,15 +862,29 @@ static size_t rows_to_show(const struct kmem_diff_report_options *o,
 	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
 }
 
-/* The delta, %, old and new columns of the member of the -s @key column. */
+/* -x, as the JSON: every row, or -l. */
+static size_t csv_rows(const struct kmem_diff_report_options *o, size_t nr)
+{
+	return o->lines >= 0 && (size_t)o->lines < nr ? (size_t)o->lines : nr;
+}
+
+/*
+ * The delta, %, old and new columns of the member of the -s @key column;
+ * for -x (@raw) old, new, delta and delta percent, named as the JSON's
+ * members ("bytes.old").
+ */
 static size_t value_columns(const struct kmem_table *desc,
 			    const struct kmem_diff_table *t, const char *key,
-			    struct kmem_column *cols, char (*heads)[32])
+			    bool raw, struct kmem_column *cols,
+			    char (*heads)[HEAD_SIZE])
 {
 	static const char * const suffix[] = { "delta", NULL, "old", "new" };
 	static const int cell[] = { CELL_DELTA, CELL_PERCENT, CELL_OLD, CELL_NEW };
+	static const char * const raw_suffix[] = {
+		"old", "new", "delta", "delta_percent",
+	};
 	const struct kmem_column *col = kmem_table__column(desc, key, strlen(key));
-	const char *head;
+	const char *head, *path;
 	char member[64];
 	int m;
 	size_t i;
@@ -852,50 +892,64 @@ static size_t value_columns(const struct kmem_table *desc,
 	if (!col)
 		return 0;
 	head = col->diff_header ?: col->header;
-	m = kmem_diff_table__member(t, member_path(desc, col, member,
-						   sizeof(member)));
+	path = member_path(desc, col, member, sizeof(member));
+	m = kmem_diff_table__member(t, path);
 
 	for (i = 0; i < ARRAY_SIZE(cell); i++) {
-		snprintf(heads[i], sizeof(heads[i]), "%s%s%s",
-			 suffix[i] ? head : "%", suffix[i] ? " " : "",
-			 suffix[i] ?: "");
+		if (raw)
+			snprintf(heads[i], HEAD_SIZE, "%s.%s", path ?: key,
+				 raw_suffix[i]);
+		else
+			snprintf(heads[i], HEAD_SIZE, "%s%s%s",
+				 suffix[i] ? head : "%", suffix[i] ? " " : "",
+				 suffix[i] ?: "");
 		cols[i] = (struct kmem_column){
-			.header = heads[i], .cell = member_cell,
-			.offset = m < 0 ? (u16)NO_SLOT : m, .offset2 = cell[i],
-			.tables = 1,
+			.header = heads[i], .json = raw ? heads[i] : NULL,
+			.cell = member_cell,
+			.offset = m < 0 ? (u16)NO_SLOT : m,
+			.offset2 = raw ? (int)i : cell[i], .tables = 1,
 		};
 	}
 	return ARRAY_SIZE(cell);
 }
 
+/*
+ * Table @id of the diff, as text, or for -x (@sep) as CSV: the same
+ * columns, the CSV's named as the JSON's members, with a row's side in
+ * every row.
+ */
 static void print_table(struct kmem_diff_report *dr, int id,
-			const struct kmem_diff_report_options *o)
+			const struct kmem_diff_report_options *o,
+			const char *sep, FILE *fp)
 {
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
 	struct kmem_column cols[MAX_COLUMNS];
-	struct kmem_cell_ctx ctx = { .page_size = 0 };
-	char heads[8][32], first[32];
+	struct kmem_cell_ctx ctx = { .raw = !!sep };
+	char heads[8][HEAD_SIZE], first[32];
 	const char *keys;
 	size_t nr = 0, c;
 
 	if (!t || (!t->present[0] && !t->present[1]))
 		return;
-	printf("\n %s: %s row%s, %s in both traces, %s new, %s gone\n",
-	       desc->what, COMMAS(t->nr_rows), t->nr_rows == 1 ? "" : "s",
-	       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
-	       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
-	       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
+	if (!sep)
+		printf("\n %s: %s row%s, %s in both traces, %s new, %s gone\n",
+		       desc->what, COMMAS(t->nr_rows),
+		       t->nr_rows == 1 ? "" : "s",
+		       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
+		       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
+		       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
 	/* The measures: the table's own two, or bytes and hits. */
 	keys = desc->diff_keys ?: DEFAULT_SORT;
 	snprintf(first, sizeof(first), "%.*s", (int)strcspn(keys, ","), keys);
-	nr += value_columns(desc, t, first, cols, heads);
+	nr += value_columns(desc, t, first, sep, cols, heads);
 	if (keys[strlen(first)])
-		nr += value_columns(desc, t, keys + strlen(first) + 1, cols + nr,
-				    heads + 4);
-	if (t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
+		nr += value_columns(desc, t, keys + strlen(first) + 1, sep,
+				    cols + nr, heads + 4);
+	if (sep || t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
 		cols[nr++] = (struct kmem_column){
-			.header = "Row", .cell = in_cell, .tables = 1,
+			.header = "Row", .json = "in", .cell = in_cell,
+			.tables = 1,
 			.flags = KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT,
 		};
 	for (c = 0; c < desc->nr_cols && nr < MAX_COLUMNS; c++) {
@@ -904,13 +958,18 @@ static void print_table(struct kmem_diff_report *dr, int id,
 		if (dr->slot[id][c] == NO_SLOT)
 			continue;
 		cols[nr++] = (struct kmem_column){
-			.header = col->header, .cell = ident_cell,
-			.offset = dr->slot[id][c], .tables = 1,
+			.header = col->header, .json = col->json,
+			.cell = ident_cell, .offset = dr->slot[id][c],
+			.tables = 1,
 			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
 		};
 	}
-	kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows, t->nr_rows,
-			  rows_to_show(o, t->nr_rows));
+	if (sep)
+		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
+				      (void **)t->rows, csv_rows(o, t->nr_rows));
+	else
+		kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows,
+				  t->nr_rows, rows_to_show(o, t->nr_rows));
 }
 
 /* --- sections --------------------------------------------------------- */
@@ -1014,15 +1073,15 @@ static void print_fragmentation(struct printing *p)
 	print_numbers(p, "page.fragmentation");
 	print_frag_matrix(p->dr->d);
 	if (p->o->caller) {
-		print_table(p->dr, KMEM_FRAG_CALLERS, p->o);
-		print_table(p->dr, KMEM_FRAG_FAILURES, p->o);
+		print_table(p->dr, KMEM_FRAG_CALLERS, p->o, NULL, NULL);
+		print_table(p->dr, KMEM_FRAG_FAILURES, p->o, NULL, NULL);
 	}
 }
 
 static void print_view(struct printing *p, int id)
 {
 	if (p->o->caller || kmem_tables[id].by_default)
-		print_table(p->dr, id, p->o);
+		print_table(p->dr, id, p->o, NULL, NULL);
 }
 
 static void print_stalls(struct printing *p)
@@ -1136,6 +1195,24 @@ int kmem_diff_report__text(struct kmem_diff_report *dr,
 	}
 	free(p.printed);
 	return 0;
+}
+
+/* --- CSV -------------------------------------------------------------- */
+
+int kmem_diff_report__csv(struct kmem_diff_report *dr,
+			  const struct kmem_diff_report_options *o,
+			  const char *sep, FILE *fp)
+{
+	int id, err = pair(dr, o);
+
+	if (err)
+		return err;
+	/* The tables of the text, in the order of the report's. */
+	for (id = 0; id < KMEM_NR_TABLES; id++)
+		if (kmem_tables[id].what &&
+		    (o->caller || kmem_tables[id].by_default))
+			print_table(dr, id, o, sep, fp);
+	return fflush(fp) || ferror(fp) ? -EIO : 0;
 }
 
 /* --- JSON ------------------------------------------------------------- */

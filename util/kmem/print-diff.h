@@ -108,6 +108,22 @@ int kmem_diff_report__text(struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o);
 
 /**
+ * kmem_diff_report__csv - the diff's tables as CSV (-x)
+ * @dr: the diff, both sides added
+ * @o: what to show: the tables of the text, each with all its rows or -l
+ * @sep: the separator
+ * @fp: where
+ *
+ * Each table is a block of print-csv.h's: the row's side ("in"), its
+ * identity, and old, new, delta and delta percent of each measure.
+ *
+ * Return: 0; -EIO when @fp could not be written; -ENOMEM.
+ */
+int kmem_diff_report__csv(struct kmem_diff_report *dr,
+			  const struct kmem_diff_report_options *o,
+			  const char *sep, FILE *fp);
+
+/**
  * kmem_diff_report__json - the diff as one JSON document
  * @dr: the diff, both sides added
  * @o: what to show

@@ -800,6 +800,32 @@ static void total_per(u64 total, u64 per, char *buf, size_t size)
 		 kmem_commas(total, digits, sizeof(digits)), per);
 }
 
+/* -x: a number as the JSON has it; false for a cell that is a name. */
+static bool raw_cell(const struct kmem_column *col,
+		     const struct kmem_cell_ctx *ctx, const void *row, u64 v,
+		     char *buf, size_t size)
+{
+	switch (col->kind) {
+	case KMEM_CELL_PFN:
+		if (ctx->pfn_is_page)
+			return false;
+		fallthrough;
+	case KMEM_CELL_PAGES:
+	case KMEM_CELL_MEAN:
+	case KMEM_CELL_NS:
+	case KMEM_CELL_COUNT:
+	case KMEM_CELL_U64:
+		snprintf(buf, size, "%" PRIu64, v);
+		return true;
+	case KMEM_CELL_WASTE:
+		snprintf(buf, size, "%.3f",
+			 kmem_sort__waste(v, VALUE(row, col->offset2, u64)));
+		return true;
+	default:
+		return false;
+	}
+}
+
 void kmem_column__cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx, const void *row,
 		       char *buf, size_t size)
@@ -811,6 +837,8 @@ void kmem_column__cell(const struct kmem_column *col,
 	v = col->kind == KMEM_CELL_ORDER || col->kind == KMEM_CELL_MIGTYPE ||
 	    col->kind == KMEM_CELL_PID || col->kind == KMEM_CELL_COMM ||
 	    col->kind == KMEM_CELL_STRING ? 0 : VALUE(row, col->offset, u64);
+	if (ctx->raw && raw_cell(col, ctx, row, v, buf, size))
+		return;
 	switch (col->kind) {
 	case KMEM_CELL_PAGES:
 		total_per(v, ctx->page_size << VALUE(row, col->offset2, int),

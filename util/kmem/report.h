@@ -50,6 +50,8 @@ struct kmem_cell_ctx {
 	bool		frag_classes;	/* ...and the trace has fallbacks */
 	bool		fragmenting;	/* ...and some fragmented */
 	bool		stalls;		/* the trace has stall events */
+	/* -x: cells as the JSON has their numbers, unformatted. */
+	bool		raw;
 	enum kmem_task_key task_key;	/* what kmem_page_row::task holds */
 	/* The command name of a task key under KMEM_TASK_COMM. */
 	const char	*(*comm_name)(void *arg, u32 task);
@@ -344,7 +346,10 @@ bool kmem_column__shown(const struct kmem_column *col,
 /* Does --live, and nothing else, leave @col out of the text? */
 bool kmem_column__hidden_by_live(const struct kmem_column *col);
 
-/* The text of the cell of @col in @row. */
+/*
+ * The text of the cell of @col in @row; under @ctx->raw the number the
+ * JSON has, without thousands separators: bytes and ns, a pfn in decimal.
+ */
 void kmem_column__cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx, const void *row,
 		       char *buf, size_t size);
