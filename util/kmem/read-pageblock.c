@@ -11,8 +11,7 @@
  * recording kernel's size.
  *
  * The text is parsed by recursive descent, one function per level of C's
- * operator precedence; libtraceevent's trees are walked.  Both end in the
- * same operators.
+ * operator precedence.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,7 +22,6 @@
 #include <string.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
-#include <traceevent/event-parse.h>
 
 #include "count-page.h"
 #include "read-pageblock.h"
@@ -808,8 +806,8 @@ static int parse_conditional(struct parser *ps, struct cval *v)
 	return 0;
 }
 
-int kmem_pageblock__eval_text(const char *expr, size_t len, int long_size,
-			      long long *value, char *why, size_t why_size)
+int kmem_pageblock__eval(const char *expr, size_t len, int long_size,
+			 long long *value, char *why, size_t why_size)
 {
 	struct eval_ctx ctx;
 	struct parser ps = {
@@ -828,169 +826,6 @@ int kmem_pageblock__eval_text(const char *expr, size_t len, int long_size,
 	if (!err)
 		*value = to_long_long(v);
 	return err;
-}
-
-/* --- libtraceevent's tree ------------------------------------------------- */
-
-static int eval_arg(struct eval_ctx *ctx, const struct tep_print_arg *arg,
-		    int depth, struct cval *v);
-
-/* libtraceevent folds constants, and may make negative numbers. */
-static int eval_atom(struct eval_ctx *ctx, const char *atom, struct cval *v)
-{
-	struct cval n;
-
-	if (atom[0] != '-')
-		return eval_number(ctx, atom, v);
-	if (eval_number(ctx, atom + 1, &n))
-		return -EINVAL;
-	return eval_unary(ctx, "-", n, v);
-}
-
-/* a && b, a || b: b only when a leaves the answer open, as in C. */
-static int eval_logical(struct eval_ctx *ctx, const struct tep_print_arg *arg,
-			int depth, struct cval *v)
-{
-	bool is_and = !strcmp(arg->op.op, "&&");
-	struct cval a, b;
-	int err;
-
-	err = eval_arg(ctx, arg->op.left, depth, &a);
-	if (err)
-		return err;
-	if (is_and ? !a.bits : !!a.bits) {
-		*v = int_of(!is_and);
-		return 0;
-	}
-	err = eval_arg(ctx, arg->op.right, depth, &b);
-	if (!err)
-		*v = int_of(!!b.bits);
-	return err;
-}
-
-/*
- * c ? x : y, which libtraceevent makes a '?' whose right is a ':'.  Only
- * the branch taken must be a constant, but the other one still gives the
- * result its type when it can be evaluated.
- */
-static int eval_conditional(struct eval_ctx *ctx,
-			    const struct tep_print_arg *arg, int depth,
-			    struct cval *v)
-{
-	const struct tep_print_arg *branches = arg->op.right;
-	struct cval cond, taken, other;
-	int err;
-
-	if (!branches || branches->type != TEP_PRINT_OP || !branches->op.op ||
-	    strcmp(branches->op.op, ":"))
-		return fail(ctx, "a '?' without its ':'");
-	err = eval_arg(ctx, arg->op.left, depth, &cond);
-	if (!err)
-		err = eval_arg(ctx, cond.bits ? branches->op.left :
-						branches->op.right, depth, &taken);
-	if (err)
-		return err;
-	if (!eval_arg(ctx, cond.bits ? branches->op.right : branches->op.left,
-		      depth, &other))
-		conditional_type(&taken, other);
-	*v = taken;
-	return 0;
-}
-
-static int eval_op(struct eval_ctx *ctx, const struct tep_print_arg *arg,
-		   int depth, struct cval *v)
-{
-	const char *op = arg->op.op;
-	struct cval a, b;
-	int err;
-
-	if (!op)
-		return fail(ctx, "an operator without a name");
-	if (!strcmp(op, "?"))
-		return eval_conditional(ctx, arg, depth, v);
-	if (!strcmp(op, "&&") || !strcmp(op, "||"))
-		return eval_logical(ctx, arg, depth, v);
-	/* libtraceevent gives a unary operator an empty left operand. */
-	if (!arg->op.left || arg->op.left->type == TEP_PRINT_NULL) {
-		err = eval_arg(ctx, arg->op.right, depth, &a);
-		return err ? err : eval_unary(ctx, op, a, v);
-	}
-	err = eval_arg(ctx, arg->op.left, depth, &a);
-	if (!err)
-		err = eval_arg(ctx, arg->op.right, depth, &b);
-	return err ? err : eval_binary(ctx, op, a, b, v);
-}
-
-static const char *kind_name(enum tep_print_arg_type type)
-{
-	switch (type) {
-	case TEP_PRINT_ATOM:
-	case TEP_PRINT_FIELD:
-	case TEP_PRINT_TYPE:
-	case TEP_PRINT_OP:
-		return "an argument";
-	case TEP_PRINT_NULL:
-		return "a missing operand";
-	case TEP_PRINT_FLAGS:
-		return "__print_flags()";
-	case TEP_PRINT_SYMBOL:
-		return "__print_symbolic()";
-	case TEP_PRINT_HEX:
-	case TEP_PRINT_HEX_STR:
-		return "__print_hex()";
-	case TEP_PRINT_INT_ARRAY:
-		return "__print_array()";
-	case TEP_PRINT_STRING:
-	case TEP_PRINT_BSTRING:
-		return "a string";
-	case TEP_PRINT_DYNAMIC_ARRAY:
-	case TEP_PRINT_DYNAMIC_ARRAY_LEN:
-		return "a dynamic array";
-	case TEP_PRINT_FUNC:
-		return "a function call";
-	case TEP_PRINT_BITMASK:
-	case TEP_PRINT_CPUMASK:
-		return "a bitmask";
-	default:
-		return "an argument of an unknown kind";
-	}
-}
-
-static int eval_arg(struct eval_ctx *ctx, const struct tep_print_arg *arg,
-		    int depth, struct cval *v)
-{
-	struct cval item;
-
-	if (!arg)
-		return fail(ctx, "a missing operand");
-	if (++depth > MAX_DEPTH)
-		return fail(ctx, "an expression nested more than %d deep",
-			    MAX_DEPTH);
-	if (arg->type == TEP_PRINT_ATOM)
-		return eval_atom(ctx, arg->atom.atom ? arg->atom.atom : "", v);
-	if (arg->type == TEP_PRINT_OP)
-		return eval_op(ctx, arg, depth, v);
-	if (arg->type == TEP_PRINT_FIELD)
-		return fail(ctx, "it reads the field '%s' of each event",
-			    arg->field.name ? arg->field.name : "?");
-	if (arg->type != TEP_PRINT_TYPE)
-		return fail(ctx, "%s", kind_name(arg->type));
-	if (eval_arg(ctx, arg->typecast.item, depth, &item))
-		return -EINVAL;
-	return cast(ctx, arg->typecast.type ? arg->typecast.type : "", item, v);
-}
-
-int kmem_pageblock__eval(const struct tep_print_arg *arg, int long_size,
-			 long long *value, char *why, size_t why_size)
-{
-	struct eval_ctx ctx;
-	struct cval v;
-
-	init_ctx(&ctx, long_size, why, why_size);
-	if (eval_arg(&ctx, arg, 0, &v))
-		return -EINVAL;
-	*value = to_long_long(v);
-	return 0;
 }
 
 /* --- the argument of pageblock_order=%d ------------------------------------ */
@@ -1166,174 +1001,11 @@ int kmem_pageblock__order_of_format(const char *text, size_t len,
 			 PAGEBLOCK_NAME);
 	if (err)
 		return err;
-	if (kmem_pageblock__eval_text(arg, arg_len, long_size, &order, reason,
-				      sizeof(reason))) {
+	if (kmem_pageblock__eval(arg, arg_len, long_size, &order, reason,
+				 sizeof(reason))) {
 		snprintf(why, why_size, "cannot evaluate %s: %s", PAGEBLOCK_NAME,
 			 reason);
 		return -EINVAL;
 	}
 	return in_range(order, why, why_size);
-}
-
-static const struct tep_print_arg *nth_arg(const struct tep_print_arg *arg,
-					   int n)
-{
-	while (arg && n--)
-		arg = arg->next;
-	return arg;
-}
-
-int kmem_pageblock__order(const struct tep_event *event, char *why,
-			  size_t why_size)
-{
-	const struct tep_print_arg *arg;
-	char reason[160];
-	long long order;
-	int index;
-
-	if (event->flags & TEP_EVENT_FL_FAILED) {
-		snprintf(why, why_size,
-			 "libtraceevent could not parse the print format of %s",
-			 event->name ? event->name : "the event");
-		return -EINVAL;
-	}
-	index = event->print_fmt.format ?
-		kmem_pageblock__arg_index(event->print_fmt.format,
-					  PAGEBLOCK_NAME) : -ENOENT;
-	if (index < 0) {
-		snprintf(why, why_size, "the print format has no %s=%%d",
-			 PAGEBLOCK_NAME);
-		return -ENOENT;
-	}
-	arg = nth_arg(event->print_fmt.args, index);
-	if (!arg) {
-		snprintf(why, why_size, "the print format has no argument for %s",
-			 PAGEBLOCK_NAME);
-		return -EINVAL;
-	}
-	if (kmem_pageblock__eval(arg, event->tep ?
-				 tep_get_long_size(event->tep) : 0, &order,
-				 reason, sizeof(reason))) {
-		snprintf(why, why_size, "cannot evaluate %s: %s", PAGEBLOCK_NAME,
-			 reason);
-		return -EINVAL;
-	}
-	return in_range(order, why, why_size);
-}
-
-/* --- tracing data ----------------------------------------------------------- */
-
-/* A reader of the tracing data perf record writes (trace-event-info.c). */
-struct td_reader {
-	const u8	*p, *end;
-	bool		big_endian;	/* the recording machine's byte order */
-};
-
-static int td_skip(struct td_reader *r, u64 n)
-{
-	if (n > (u64)(r->end - r->p))
-		return -EINVAL;
-	r->p += n;
-	return 0;
-}
-
-/* A number of @size bytes in the recording machine's byte order. */
-static int td_read(struct td_reader *r, u64 *val, int size)
-{
-	int i;
-
-	if (r->end - r->p < size)
-		return -EINVAL;
-	*val = 0;
-	for (i = 0; i < size; i++)
-		*val |= (u64)r->p[i] << 8 * (r->big_endian ? size - 1 - i : i);
-	r->p += size;
-	return 0;
-}
-
-/* A NUL-terminated string, which must be @expect when given. */
-static int td_string(struct td_reader *r, const char **s, const char *expect)
-{
-	const u8 *nul = memchr(r->p, '\0', r->end - r->p);
-
-	if (!nul || (expect && strcmp((const char *)r->p, expect)))
-		return -EINVAL;
-	*s = (const char *)r->p;
-	r->p = nul + 1;
-	return 0;
-}
-
-/* Past a size (of @size_bytes) and the block of that many bytes. */
-static int td_skip_block(struct td_reader *r, int size_bytes)
-{
-	u64 n;
-
-	if (td_read(r, &n, size_bytes))
-		return -EINVAL;
-	return td_skip(r, n);
-}
-
-/* The header up to the event files: magic, version, sizes, headers. */
-static int td_header(struct td_reader *r, int *long_size)
-{
-	static const u8 magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	const char *s;
-	u64 count, i;
-
-	if (r->end - r->p < (long)sizeof(magic) + 2 ||
-	    memcmp(r->p, magic, sizeof(magic)))
-		return -EINVAL;
-	r->p += sizeof(magic);
-	if (td_string(r, &s, NULL) || r->end - r->p < 2)
-		return -EINVAL;
-	r->big_endian = r->p[0];
-	*long_size = r->p[1];
-	r->p += 2;
-	if (td_skip(r, 4) ||				/* page size */
-	    td_string(r, &s, "header_page") || td_skip_block(r, 8) ||
-	    td_string(r, &s, "header_event") || td_skip_block(r, 8) ||
-	    td_read(r, &count, 4))
-		return -EINVAL;
-	for (i = 0; i < count; i++)			/* ftrace formats */
-		if (td_skip_block(r, 8))
-			return -EINVAL;
-	return 0;
-}
-
-/* Does the format file @text name the event @name? */
-static bool names_event(const char *text, size_t len, const char *name)
-{
-	size_t n = strlen(name);
-
-	return len > 6 + n && !strncmp(text, "name: ", 6) &&
-	       !strncmp(text + 6, name, n) &&
-	       (text[6 + n] == '\n' || text[6 + n] == '\r');
-}
-
-int kmem_pageblock__find_format(const void *data, size_t size, const char *sys,
-				const char *name, const char **text,
-				size_t *len, int *long_size)
-{
-	struct td_reader r = { .p = data, .end = (const u8 *)data + size };
-	u64 systems, events, i, j, n;
-	const char *s;
-
-	if (td_header(&r, long_size) || td_read(&r, &systems, 4))
-		return -EINVAL;
-	for (i = 0; i < systems; i++) {
-		if (td_string(&r, &s, NULL) || td_read(&r, &events, 4))
-			return -EINVAL;
-		for (j = 0; j < events; j++) {
-			if (td_read(&r, &n, 8) || n > (u64)(r.end - r.p))
-				return -EINVAL;
-			if (!strcmp(s, sys) &&
-			    names_event((const char *)r.p, n, name)) {
-				*text = (const char *)r.p;
-				*len = n;
-				return 0;
-			}
-			r.p += n;
-		}
-	}
-	return -ENOENT;
 }
