@@ -4,20 +4,16 @@
 
 /*
  * The recording kernel's pageblock_order, read from the print format of
- * kmem:mm_page_alloc_extfrag, which prints it as "pageblock_order=%d".
- * The argument is whatever the kernel's preprocessor made of the macro:
- * min(21 - 12, 10) spelled out as casts and a conditional on x86-64,
- * MAX_PAGE_ORDER (10) without huge pages, on arm64 a product of shifts.
- *
- * It is evaluated from the text of the format, which perf keeps for each
- * event of the tracing data (trace_event__format()), as C would: integer
- * constants, casts to integer types, sizeof of one, unary, binary,
- * comparison, logical and conditional operators.  Anything else (a field
- * of the record, a variable, a function) cannot be evaluated: the caller
- * then needs the order from the user.  libtraceevent's parse of the same
- * text is no substitute: it drops the parentheses around an operator's
- * right operand when that binds less tightly ("9 * (4 - 2)" is 34 to it),
- * and arm64's formats, with sizeof(struct page), defeat it.
+ * kmem:mm_page_alloc_extfrag, which prints it as "pageblock_order=%d"
+ * of whatever the kernel's preprocessor made of the macro: min(21 - 12,
+ * 10) spelled out as casts and a conditional on x86-64, 10 without huge
+ * pages, a product of shifts on arm64.  It is evaluated from the text of
+ * the format, which perf keeps (trace_event__format()), as C would:
+ * integer constants, casts to integer types, sizeof of one, unary,
+ * binary, logical and conditional operators.  Anything else (a field, a
+ * variable, a function) cannot be: the user then gives the order.
+ * libtraceevent's parse of the format is no substitute: it reads
+ * "9 * (4 - 2)" as 34, and cannot parse arm64's sizeof(struct page).
  */
 
 #include <stddef.h>
@@ -43,8 +39,6 @@ int kmem_pageblock__order_of_format(const char *text, size_t len,
  *	"@name="
  * @format: the format string, without its quotes
  * @name: the name printed before the conversion, e.g. "pageblock_order"
- *
- * Counts the conversions before it, a '*' width or precision as one more.
  *
  * Return: the index of the argument, or -ENOENT.
  */
