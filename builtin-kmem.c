@@ -359,10 +359,63 @@ static int open_fifo(struct kmem_input *in, const char *path)
 	return 0;
 }
 
+/* Why perf's session cannot read @in's file (@err), in one line. */
+static const char *open_error(struct kmem_input *in, int err, char *buf,
+			      size_t size)
+{
+	if (!strcmp(in->data.path, "-"))
+		return "no 'perf record -o -' stream on it";
+	switch (err) {
+	case PERF_DATA_ERRNO__NOT_OWNER:
+		return "it is owned by another user: -f (--force) reads it anyway";
+	case PERF_DATA_ERRNO__EMPTY:
+		return "the file is empty";
+	case PERF_DATA_ERRNO__NOT_PERF_DATA:
+		return "not a perf.data file";
+	case PERF_DATA_ERRNO__UNFINISHED:
+		return "its data size is 0: the perf record that wrote it did not finish (killed?)";
+	case PERF_DATA_ERRNO__TRUNCATED:
+		snprintf(buf, size, "truncated: the file ends inside its data section, after %s bytes",
+			 COMMAS(in->data.file.size));
+		return buf;
+	case PERF_DATA_ERRNO__NO_TRACING_DATA:
+		return "it has no tracepoint formats (the tracing data feature is missing)";
+	case PERF_DATA_ERRNO__TRACING_DATA:
+		return "its tracing data is corrupt";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		break;
+	}
+	/* The rest are errnos, of open() or fstat(); -1 and -EINVAL say nothing. */
+	if (err < -1 && err > __PERF_DATA_ERRNO__START && err != -EINVAL)
+		return strerror(-err);
+	return "its header is corrupt";
+}
+
+/*
+ * A file perf's session opened that cannot be read all the same: one
+ * that a killed perf record left (a directory has no data size of its
+ * own), or cut short.  perf fails to open one with tracepoint events.
+ */
+static int unreadable(struct kmem_input *in)
+{
+	const struct perf_header *h = &in->session->header;
+
+	if (perf_data__is_pipe(&in->data))
+		return 0;
+	if (!h->data_size && !perf_data__is_dir(&in->data))
+		return PERF_DATA_ERRNO__UNFINISHED;
+	if (h->data_offset + h->data_size > in->data.file.size)
+		return PERF_DATA_ERRNO__TRUNCATED;
+	return 0;
+}
+
 static int open_session(struct kmem_input *in)
 {
 	const char *path = in->path;
-	char why[160] = "no 'perf record -o -' stream on it";
+	char why[160];
+	int err;
 
 	/* The session keeps a pointer to its perf_data until it is deleted. */
 	in->data.path = path;
@@ -397,23 +450,20 @@ static int open_session(struct kmem_input *in)
 		in->tool.exit = process_task_event;
 	}
 
-	/* Problems perf's reader would report in several lines, in one. */
-	if (strcmp(in->data.path, "-") &&
-	    kmem_file__check(path, in->kmem->force, why, sizeof(why))) {
-		pr_err("perf kmem: cannot read %s: %s\n", path, why);
-		return -EINVAL;
-	}
+	/* perf's session says why it cannot read a file: in one line. */
 	hold_perf_messages(in);
 	in->session = perf_session__new(&in->data, &in->tool);
 	release_perf_messages(in);
 	if (IS_ERR(in->session)) {
-		int err = PTR_ERR(in->session);
-
+		err = PTR_ERR(in->session);
 		in->session = NULL;
-		pr_err("perf kmem: cannot read %s: %s\n", path, why);
-		return err ?: -EINVAL;
+	} else {
+		err = unreadable(in);
 	}
-	return 0;
+	if (err)
+		pr_err("perf kmem: cannot read %s: %s\n", path,
+		       open_error(in, err, why, sizeof(why)));
+	return err ? -EINVAL : 0;
 }
 
 static void kmem_input__delete(struct kmem_input *in)
@@ -718,6 +768,23 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 	return err;
 }
 
+/*
+ * Where perf's reader stopped: how far into a file's data section, or of
+ * a pipe or a directory (perf record --threads), after how many of the
+ * records it counted, the one it stopped at included or not.
+ */
+static void stop_place(struct kmem_input *in, char *buf, size_t size)
+{
+	u64 nr = in->session->evlist->stats.nr_events[0];
+
+	if (perf_data__is_pipe(&in->data) || perf_data__is_dir(&in->data))
+		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
+	else
+		snprintf(buf, size, "after %s of its %s bytes of events",
+			 COMMAS(in->session->data_read),
+			 COMMAS(in->session->header.data_size));
+}
+
 /* Where perf's reader stopped, and what the analysis covers: a line. */
 static void stop_line(struct kmem_input *in, char *buf, size_t size)
 {
@@ -725,9 +792,7 @@ static void stop_line(struct kmem_input *in, char *buf, size_t size)
 	const char *path = in->path;
 	char where[128];
 
-	kmem_file__stop_place(path, in->session->evlist->stats.nr_events[0],
-			      in->session->header.data_size, where,
-			      sizeof(where));
+	stop_place(in, where, sizeof(where));
 	if (!nr_events)
 		snprintf(buf, size, "perf kmem: cannot read %s: corrupt data %s, before any kmem event",
 			 path, where);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What perf kmem can still read of a damaged perf.data; see
- * read-file.h.
+ * The feature sections of a perf.data file; see read-file.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,106 +18,6 @@
 
 #include "header.h"
 #include "read-file.h"
-#include "report-columns.h"
-
-/*
- * Does the file record a tracepoint?  Each entry of the attrs section is a
- * perf_event_attr, whose first field is the event's type.
- */
-static bool has_tracepoint_attr(const char *path,
-				const struct perf_file_header *h)
-{
-	u64 pos, end = h->attrs.offset + h->attrs.size;
-	bool found = false;
-	int fd, n = 0;
-	u32 type;
-
-	if (h->attr_size < sizeof(type))
-		return false;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	/* A corrupt header may announce any number: look at the first few. */
-	for (pos = h->attrs.offset; !found && pos + h->attr_size <= end &&
-	     n++ < 4096; pos += h->attr_size) {
-		if (pread(fd, &type, sizeof(type), pos) != sizeof(type))
-			break;
-		found = type == PERF_TYPE_TRACEPOINT;
-	}
-	close(fd);
-	return found;
-}
-
-/* The file, or why it cannot be read: in the words a user needs. */
-static int read_file_header(const char *path, struct perf_file_header *h,
-			    struct stat *st, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0) {
-		snprintf(buf, size, "%s", strerror(errno));
-		return -1;
-	}
-	n = fstat(fd, st) ? -1 : pread(fd, h, sizeof(*h), 0);
-	close(fd);
-	if (n < 0) {
-		snprintf(buf, size, "%s", strerror(errno));
-		return -1;
-	}
-	if (st->st_size == 0) {
-		snprintf(buf, size, "the file is empty");
-		return -1;
-	}
-	if ((size_t)n < sizeof(*h) || memcmp(&h->magic, "PERFILE2", 8)) {
-		snprintf(buf, size, "not a perf.data file");
-		return -1;
-	}
-	return 0;
-}
-
-int kmem_file__check(const char *path, bool force, char *buf, size_t size)
-{
-	struct perf_file_header h;
-	char header_path[PATH_MAX], announced[32], present[32];
-	struct stat st;
-	bool is_dir;
-
-	/* perf record --threads writes a directory: its header is in "data". */
-	is_dir = !stat(path, &st) && S_ISDIR(st.st_mode);
-	if (is_dir) {
-		snprintf(header_path, sizeof(header_path), "%s/data", path);
-		path = header_path;
-	}
-	if (read_file_header(path, &h, &st, buf, size))
-		return -1;
-	if (!force && st.st_uid && st.st_uid != geteuid()) {
-		snprintf(buf, size,
-			 "it is owned by another user: -f (--force) reads it anyway");
-		return -1;
-	}
-	if (h.data.size == 0 && !is_dir) {
-		snprintf(buf, size,
-			 "its data size is 0: the perf record that wrote it did not finish (killed?)");
-		return -1;
-	}
-	if (h.data.offset + h.data.size > (u64)st.st_size) {
-		snprintf(buf, size,
-			 "truncated: %s bytes of data announced, %s in the file",
-			 kmem_commas(h.data.size, announced, sizeof(announced)),
-			 kmem_commas((u64)st.st_size - min((u64)st.st_size, h.data.offset),
-				     present, sizeof(present)));
-		return -1;
-	}
-	if (!test_bit(HEADER_TRACING_DATA, h.adds_features) &&
-	    has_tracepoint_attr(path, &h)) {
-		snprintf(buf, size,
-			 "it has no tracepoint formats (the tracing data feature is missing)");
-		return -1;
-	}
-	snprintf(buf, size, "its header is corrupt");
-	return 0;
-}
 
 /* The header of @path, of its "data" file if it is a directory. */
 static int open_header(const char *path, struct perf_file_header *h)
@@ -183,65 +82,6 @@ int kmem_file__feature(const char *path, int feat, void **buf, size_t *size)
 	*buf = data;
 	*size = sec.size;
 	return 0;
-}
-
-static bool broken_header(const struct perf_event_header *eh, u64 pos,
-			  u64 end)
-{
-	return eh->type == 0 || eh->type >= PERF_RECORD_HEADER_MAX ||
-	       eh->size < sizeof(*eh) || pos + eh->size > end;
-}
-
-/*
- * The offset of record @nr (0 for the first) of @path's event stream from
- * the start of its data section, or of the first record whose header
- * cannot be right if that comes first; KMEM_FILE_UNKNOWN for a file that
- * cannot be read or a directory.
- */
-static u64 record_offset(const char *path, u64 nr)
-{
-	struct perf_file_header h;
-	struct perf_event_header eh;
-	struct stat st;
-	u64 pos, end, i;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return KMEM_FILE_UNKNOWN;
-	pos = KMEM_FILE_UNKNOWN;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    pread(fd, &h, sizeof(h), 0) != sizeof(h))
-		goto out;
-	end = min(h.data.offset + h.data.size, (u64)st.st_size);
-	for (pos = h.data.offset, i = 0; i < nr && pos + sizeof(eh) <= end;
-	     pos += eh.size, i++) {
-		if (pread(fd, &eh, sizeof(eh), pos) != sizeof(eh) ||
-		    broken_header(&eh, pos, end))
-			break;
-	}
-	pos -= min(pos, h.data.offset);
-out:
-	close(fd);
-	return pos;
-}
-
-const char *kmem_file__stop_place(const char *path, u64 nr_records,
-				  u64 data_size, char *buf, size_t size)
-{
-	/* The record it stopped at was counted, or the one before it. */
-	u64 nr = nr_records ? nr_records - 1 : 0;
-	u64 at = record_offset(path, nr);
-	char n[32], total[32];
-
-	if (at == KMEM_FILE_UNKNOWN) {
-		snprintf(buf, size, "after %s records",
-			 kmem_commas(nr, n, sizeof(n)));
-		return buf;
-	}
-	snprintf(buf, size, "after %s of its %s bytes of events",
-		 kmem_commas(at, n, sizeof(n)),
-		 kmem_commas(data_size, total, sizeof(total)));
-	return buf;
 }
 
 /*
