@@ -46,7 +46,6 @@
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-map.h"
 #include "util/kmem/read-callsite.h"
-#include "util/kmem/read-file.h"
 #include "util/kmem/read-queue.h"
 #include "util/kmem/report-columns.h"
 #include "util/kmem/report-diff.h"
@@ -442,13 +441,6 @@ static int open_session(struct kmem_input *in)
 	in->tool.id_index = perf_event__process_id_index;
 	in->tool.build_id = perf_event__process_build_id;
 	in->tool.finished_init = process_finished_init;
-	/* Only the tasks' keys and filters need perf to follow the tasks. */
-	if (in->kmem->opts.tasks.key != KMEM_TASK_NONE ||
-	    in->kmem->opts.task_filter) {
-		in->tool.comm = process_task_event;
-		in->tool.fork = process_task_event;
-		in->tool.exit = process_task_event;
-	}
 
 	/* perf's session says why it cannot read a file: in one line. */
 	hold_perf_messages(in);
@@ -480,15 +472,14 @@ static void kmem_input__delete(struct kmem_input *in)
 }
 
 /*
- * The trace @path, open, with a run of the analyses @kmem asks for set up
- * on it, ready to read.  NULL: it could not be, and perf kmem said why.
+ * The trace @path, open: its attrs and formats read (the events of a
+ * pipe come with its records).  NULL: it could not be, and perf kmem
+ * said why.
  */
-static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
-					  const char *path)
+static struct kmem_input *kmem_input__open(const struct perf_kmem *kmem,
+					   const char *path)
 {
 	struct kmem_input *in = zalloc(sizeof(*in));
-	struct kmem_run_config config;
-	int err;
 
 	if (!in)
 		return NULL;
@@ -496,17 +487,37 @@ static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
 	in->path = path;
 	/* Without it, perf's messages are not held back. */
 	in->perf_messages = fopen("/dev/null", "w");
-	if (open_session(in))
-		goto fail;
+	if (!open_session(in))
+		return in;
+	kmem_input__delete(in);
+	return NULL;
+}
+
+/*
+ * A run of the analyses @in->kmem asks for, set up on the open trace
+ * @in, ready to read, or one line saying why not.
+ */
+static int kmem_input__setup(struct kmem_input *in)
+{
+	const struct perf_kmem *kmem = in->kmem;
+	struct kmem_run_config config;
+	int err;
+
+	/* Only the tasks' keys and filters need perf to follow the tasks. */
+	if (kmem->opts.tasks.key != KMEM_TASK_NONE || kmem->opts.task_filter) {
+		in->tool.comm = process_task_event;
+		in->tool.fork = process_task_event;
+		in->tool.exit = process_task_event;
+	}
 	hold_perf_messages(in);
 	err = symbol__init(&in->session->header.env);
 	release_perf_messages(in);
 	if (err < 0) {
 		pr_err("perf kmem: cannot set up symbol resolution\n");
-		goto fail;
+		return -EINVAL;
 	}
 	config = kmem->opts;
-	config.path = path;
+	config.path = in->path;
 	/* symbol__init() made these of --pid, --tid and --comm. */
 	config.tasks.pids = symbol_conf.pid_list;
 	config.tasks.tids = symbol_conf.tid_list;
@@ -514,17 +525,12 @@ static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
 	in->run = kmem_run__new(&config);
 	if (!in->run) {
 		pr_err("perf kmem: out of memory setting up the analyses\n");
-		goto fail;
+		return -ENOMEM;
 	}
 	/* A pipe's analyses are set up as its first records come. */
 	if (perf_data__is_pipe(&in->data))
-		return in;
-	if (setup_analyses(in))
-		goto fail;
-	return in;
-fail:
-	kmem_input__delete(in);
-	return NULL;
+		return 0;
+	return setup_analyses(in);
 }
 
 /*
@@ -912,20 +918,19 @@ static bool time_window_empty(struct kmem_input *in)
 /*
  * Without --page, --slab or kmem.default: slab if the trace has slab
  * events, as perf kmem always did, the page allocator if it has only
- * page events.  A pipe cannot be looked into first: slab.
+ * page events.  A pipe has no events before its records are read: slab.
  */
-static void choose_analysis(struct perf_kmem *kmem)
+static void choose_analysis(struct perf_kmem *kmem,
+			    struct perf_session *session)
 {
-	const char *path = kmem->input_name;
-	struct stat st;
 	size_t i;
 
-	if (!strcmp(path, "-") || stat(path, &st) || S_ISFIFO(st.st_mode))
-		return;
 	for (i = 0; i < ARRAY_SIZE(slab_tracepoints); i++)
-		if (kmem_file__has_event(path, slab_tracepoints[i]))
+		if (evlist__find_tracepoint_by_name(session->evlist,
+						    slab_tracepoints[i]))
 			return;
-	if (kmem_file__has_event(path, "kmem:mm_page_alloc")) {
+	if (evlist__find_tracepoint_by_name(session->evlist,
+					    "kmem:mm_page_alloc")) {
 		kmem->opts.slab = false;
 		kmem->opts.page = true;
 	}
@@ -985,24 +990,9 @@ static int check_options(struct perf_kmem *kmem)
 	return 0;
 }
 
-static int kmem_stat(struct perf_kmem *kmem)
+/* stat's options, against each other and the analyses chosen. */
+static int check_stat_options(struct perf_kmem *kmem)
 {
-	struct kmem_output out, map = { .fp = NULL };
-	struct kmem_input *in;
-	bool stopped, analysed;
-	int err;
-
-	/* As perf report: without -i, a pipe on standard input is the input. */
-	if (!kmem->input_name || !*kmem->input_name) {
-		struct stat st;
-
-		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-			kmem->input_name = "-";
-		else
-			kmem->input_name = "perf.data";
-	}
-	if (kmem->mode_from_trace)
-		choose_analysis(kmem);
 	if (parse_time(kmem) || parse_sort_keys(kmem))
 		return -EINVAL;
 	kmem->opts.task_filter = symbol_conf.pid_list_str ||
@@ -1029,24 +1019,63 @@ static int kmem_stat(struct perf_kmem *kmem)
 		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
 		return -EINVAL;
 	}
-	if (check_options(kmem))
-		return -EINVAL;
+	return check_options(kmem);
+}
+
+/*
+ * stat's trace, open, its analyses chosen and set up, and its outputs
+ * open: what the options ask is checked against what the trace has
+ * before its events are read.  NULL: one line said why not.
+ */
+static struct kmem_input *stat_input(struct perf_kmem *kmem,
+				     struct kmem_output *out,
+				     struct kmem_output *map)
+{
+	struct kmem_input *in = kmem_input__open(kmem, kmem->input_name);
+	int err;
+
+	if (!in)
+		return NULL;
+	if (kmem->mode_from_trace)
+		choose_analysis(kmem, in->session);
+	err = check_stat_options(kmem);
 	/* An output that cannot be written is found before the trace is read. */
-	err = output_open(&out, kmem->output_name);
+	if (!err)
+		err = output_open(out, kmem->output_name);
 	if (!err && kmem->map_name)
-		err = output_open(&map, kmem->map_name);
-	if (err)
-		return output_close(&out, err);
-	in = kmem_input__new(kmem, kmem->input_name);
+		err = output_open(map, kmem->map_name);
+	if (!err)
+		err = kmem_input__setup(in);
 	/* A file's pageblock order is known before its events are read. */
-	if (in && kmem->map_name && in->set_up && map_unusable(in)) {
-		kmem_input__delete(in);
-		in = NULL;
+	if (!err && kmem->map_name && in->set_up && map_unusable(in))
+		err = -EINVAL;
+	if (!err)
+		return in;
+	kmem_input__delete(in);
+	output_close(map, err);
+	output_close(out, err);
+	return NULL;
+}
+
+static int kmem_stat(struct perf_kmem *kmem)
+{
+	struct kmem_output out = { .fp = NULL }, map = { .fp = NULL };
+	struct kmem_input *in;
+	bool stopped, analysed;
+	int err;
+
+	/* As perf report: without -i, a pipe on standard input is the input. */
+	if (!kmem->input_name || !*kmem->input_name) {
+		struct stat st;
+
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+			kmem->input_name = "-";
+		else
+			kmem->input_name = "perf.data";
 	}
-	if (!in) {
-		output_close(&map, -EINVAL);
-		return output_close(&out, -EINVAL);
-	}
+	in = stat_input(kmem, &out, &map);
+	if (!in)
+		return -EINVAL;
 	err = kmem_input__read(in, &stopped);
 	if (!err && time_window_empty(in))
 		err = -EINVAL;
@@ -1200,8 +1229,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		goto out;
 	}
 	for (side = 0; side < 2; side++) {
-		ins[side] = kmem_input__new(kmem, paths[side]);
-		if (!ins[side]) {
+		ins[side] = kmem_input__open(kmem, paths[side]);
+		if (!ins[side] || kmem_input__setup(ins[side])) {
 			err = -EINVAL;
 			goto out;
 		}
