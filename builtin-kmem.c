@@ -503,8 +503,7 @@ static int kmem_input__setup(struct kmem_input *in)
 	struct kmem_run_config config;
 	int err;
 
-	/* Only the tasks' keys and filters need perf to follow the tasks. */
-	if (kmem->opts.tasks.key != KMEM_TASK_NONE || kmem->opts.task_filter) {
+	if (kmem->opts.follow_tasks) {
 		in->tool.comm = process_task_event;
 		in->tool.fork = process_task_event;
 		in->tool.exit = process_task_event;
@@ -951,6 +950,8 @@ static void set_derived_options(struct perf_kmem *kmem)
 	struct kmem_run_config *o = &kmem->opts;
 
 	o->offsets = o->raw_ip || verbose > 0;
+	/* Only the tasks' keys and filters need perf to follow the tasks. */
+	o->follow_tasks = o->tasks.key != KMEM_TASK_NONE || o->task_filter;
 	o->folded = kmem->folded;
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
@@ -998,13 +999,6 @@ static int check_stat_options(struct perf_kmem *kmem)
 	kmem->opts.task_filter = symbol_conf.pid_list_str ||
 				 symbol_conf.tid_list_str ||
 				 symbol_conf.comm_list_str;
-	/*
-	 * A thread still allocates after its EXIT record (exit_mmap() takes
-	 * pages for the TLB batches): keep exited threads, as perf report
-	 * does, so that those allocations keep the thread's pid and name.
-	 */
-	if (kmem->opts.task_filter || kmem->opts.tasks.key != KMEM_TASK_NONE)
-		symbol_conf.keep_exited_threads = true;
 	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page)) {
 		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
 		return -EINVAL;
@@ -1019,7 +1013,16 @@ static int check_stat_options(struct perf_kmem *kmem)
 		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
 		return -EINVAL;
 	}
-	return check_options(kmem);
+	if (check_options(kmem))
+		return -EINVAL;
+	/*
+	 * A thread still allocates after its EXIT record (exit_mmap() takes
+	 * pages for the TLB batches): keep exited threads, as perf report
+	 * does, so that those allocations keep the thread's pid and name.
+	 */
+	if (kmem->opts.follow_tasks)
+		symbol_conf.keep_exited_threads = true;
+	return 0;
 }
 
 /*

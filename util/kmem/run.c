@@ -433,7 +433,7 @@ static int setup_page_analysis(struct kmem_run *run)
 		if (!run->iv)
 			return -ENOMEM;
 	}
-	if (c->tasks.key == KMEM_TASK_NONE && !c->task_filter)
+	if (!c->follow_tasks)
 		return 0;
 	run->tasks = kmem_tasks__new(&run->session->machines.host, &c->tasks);
 	return run->tasks ? 0 : -ENOMEM;

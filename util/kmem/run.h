@@ -65,6 +65,8 @@ struct kmem_run_config {
 	/* -s pid or comm, --pid, --tid, --comm: not owned. */
 	struct kmem_tasks_config tasks;
 	bool			task_filter;	/* --pid, --tid or --comm */
+	/* Either of the two: COMM, FORK and EXIT go to the run. */
+	bool			follow_tasks;
 	const char		*alloc_regex;	/* --alloc-func */
 	const char		*alloc_regex_add; /* --alloc-func-add */
 	const char		*kallsyms;	/* --kallsyms */
