@@ -36,8 +36,6 @@
 #include "util/config.h"
 #include "util/data.h"
 #include "util/debug.h"
-#include "util/dso.h"
-#include "util/dsos.h"
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
@@ -856,16 +854,9 @@ static int check_readable(const char *opt, const char *path)
  */
 static void report_no_symbols(struct kmem_input *in)
 {
-	char bid[SBUILD_ID_SIZE] = "unknown";
-	struct dso *kernel;
-
-	kernel = dsos__find_kernel_dso(&in->session->machines.host.dsos);
-	if (kernel && dso__has_build_id(kernel))
-		build_id__sprintf(dso__bid(kernel), bid);
-	dso__put(kernel);
 	pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
 		   in->session->header.env.os_release ?: "release unknown",
-		   bid, buildid_dir);
+		   kmem_run__kernel_build_id(in->run) ?: "unknown", buildid_dir);
 }
 
 /* Were there kernel addresses, and no symbols for any of them? */

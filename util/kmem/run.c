@@ -49,6 +49,8 @@ struct kmem_run {
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
+	/* Of the trace's kernel, from its build-id records; "": none yet. */
+	char				kernel_build_id[SBUILD_ID_SIZE];
 	struct kmem_run_stats		stats;
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
@@ -339,6 +341,17 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
 
 /* --- setting up ----------------------------------------------------- */
 
+/* The build-id of the trace's kernel, as its build-id records give it. */
+static void find_kernel_build_id(struct kmem_run *run)
+{
+	struct dso *kernel;
+
+	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
+	if (kernel && dso__has_build_id(kernel))
+		build_id__sprintf(dso__bid(kernel), run->kernel_build_id);
+	dso__put(kernel);
+}
+
 /*
  * perf record keeps a copy of the kernel's symbols in the build-id cache.
  * It is the recording kernel's for sure, and reading it takes a tenth of
@@ -347,21 +360,15 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
  */
 static const char *kallsyms_to_use(struct kmem_run *run)
 {
-	char sbuild_id[SBUILD_ID_SIZE], path[PATH_MAX];
-	struct dso *kernel;
+	char path[PATH_MAX];
 
 	if (run->config.kallsyms || run->config.vmlinux)
 		return run->config.kallsyms;
-	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
-	if (!kernel)
-		return NULL;
-	if (dso__has_build_id(kernel)) {
-		build_id__sprintf(dso__bid(kernel), sbuild_id);
-		if (build_id_cache__kallsyms_path(sbuild_id, path, sizeof(path)) &&
-		    !access(path, R_OK))
-			run->recorded_kallsyms = strdup(path);
-	}
-	dso__put(kernel);
+	if (run->kernel_build_id[0] &&
+	    build_id_cache__kallsyms_path(run->kernel_build_id, path,
+					  sizeof(path)) &&
+	    !access(path, R_OK))
+		run->recorded_kallsyms = strdup(path);
 	return run->recorded_kallsyms;
 }
 
@@ -382,6 +389,7 @@ static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 					       err, err_size);
 	if (!run->resolver)
 		return -EINVAL;
+	find_kernel_build_id(run);
 	kallsyms = kallsyms_to_use(run);
 	if (c->vmlinux || !kallsyms)
 		return 0;
@@ -503,6 +511,14 @@ const struct kmem_run_stats *kmem_run__stats(const struct kmem_run *run)
 const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run)
 {
 	return run->info;
+}
+
+const char *kmem_run__kernel_build_id(struct kmem_run *run)
+{
+	/* A pipe may bring its build-id records after the set-up. */
+	if (!run->kernel_build_id[0])
+		find_kernel_build_id(run);
+	return run->kernel_build_id[0] ? run->kernel_build_id : NULL;
 }
 
 struct callsite_resolver *kmem_run__resolver(const struct kmem_run *run)

@@ -201,6 +201,16 @@ const struct kmem_run_stats *kmem_run__stats(const struct kmem_run *run);
 const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run);
 
 /**
+ * kmem_run__kernel_build_id - the build-id of the trace's kernel
+ * @run: a run set up with a callsite resolver
+ *
+ * Return: the build-id the trace's build-id records give its kernel, the
+ * one whose symbols the resolver looked for (or, of a pipe whose records
+ * came later, read since); NULL when they give none.
+ */
+const char *kmem_run__kernel_build_id(struct kmem_run *run);
+
+/**
  * kmem_run__resolver - the callsite resolver of the run
  * @run: the run
  *
