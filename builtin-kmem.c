@@ -272,9 +272,6 @@ static int setup_analyses(struct kmem_input *in)
 	    !info->has_callchains)
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
 		       in->path);
-	/* The decoder's advice names stat: under diff, diff takes the same. */
-	if (err == -EINVAL && in->kmem->diff && strstr(why, "'perf kmem stat "))
-		memcpy(strstr(why, "'perf kmem stat ") + 11, "diff", 4);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory setting up the analyses\n");
 	else if (err)
@@ -515,6 +512,7 @@ static int kmem_input__setup(struct kmem_input *in)
 	}
 	config = kmem->opts;
 	config.path = in->path;
+	config.command = kmem->diff ? "diff" : "stat";
 	/* symbol__init() made these of --pid, --tid and --comm. */
 	config.tasks.pids = symbol_conf.pid_list;
 	config.tasks.tids = symbol_conf.tid_list;

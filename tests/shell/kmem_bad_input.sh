@@ -112,6 +112,17 @@ else
 fi
 expect "no slab events at all" "no slab allocator events: record them with 'perf kmem record --slab'" \
 	"$dir/cycles.data"
+# The same advice under diff names diff.
+want="no slab allocator events, but page allocator events: use 'perf kmem diff --page'"
+perf kmem diff --slab "$good" "$good" >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ "$rc" -ne 1 ] || [ "$(grep -c . "$dir/err")" -ne 1 ] ||
+   ! grep -q "^perf kmem: .*$want" "$dir/err"; then
+	echo "FAIL no slab events, diff: exit $rc: $(head -n 2 "$dir/err")"
+	failures=$((failures + 1))
+else
+	echo "ok   no slab events, diff: $(cat "$dir/err")"
+fi
 
 # A perf.data file given as standard input is not a stream.
 expect "file on stdin" "no 'perf record -o -' stream on it" - --page <"$good"

@@ -1046,8 +1046,8 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 	/* Without --page or --slab, perf kmem stat analyses slab. */
 	if (!found && find_event(dec, page_handlers[0].name)) {
 		snprintf(err, err_size,
-			 "%s has no slab allocator events, but page allocator events: use 'perf kmem stat --page'",
-			 dec->session->data->path);
+			 "%s has no slab allocator events, but page allocator events: use 'perf kmem %s --page'",
+			 dec->session->data->path, dec->config.command);
 		return -EINVAL;
 	}
 	if (!found) {

@@ -465,6 +465,7 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 		.page = c->page,
 		.slab = c->slab,
 		.pageblock_order = c->pageblock_order,
+		.command = c->command,
 	};
 	int ret = 0;
 

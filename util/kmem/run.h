@@ -47,6 +47,7 @@ union perf_event;
 /* What perf kmem stat's options ask of a run. */
 struct kmem_run_config {
 	const char		*path;		/* the trace, as the report names it */
+	const char		*command;	/* "stat" or "diff", as advice names it */
 	bool			page;		/* the page allocator's analyses */
 	bool			slab;		/* the slab allocator's */
 	bool			caller;		/* --caller: the tables by callsite */
