@@ -27,6 +27,12 @@
 /* pfn of a failed allocation, as the tracepoint records it (-1UL). */
 #define KMEM_PAGE_NO_PFN	(~0ULL)
 
+/* Can @order be of a real allocation: 0..KMEM_PAGE_MAX_ORDER? */
+static inline bool kmem_page__valid_order(int order)
+{
+	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
+}
+
 /* Columns of the order x migration type grid. */
 enum kmem_migtype_column {
 	KMEM_MIGTYPE_UNMOVABLE,

@@ -109,7 +109,7 @@ static void prefetch_queued(const void *record, void *arg)
 /* --folded: the bytes and count of an allocation, to its callchain. */
 static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
 {
-	if (!tag || !got || order < 0 || order > KMEM_PAGE_MAX_ORDER)
+	if (!tag || !got || !kmem_page__valid_order(order))
 		return;
 	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
 			 1);
@@ -169,8 +169,8 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 	err = kmem_interval__advance(run->iv, ev->time, kmem_page__summary(run->kp),
 				     kmem_frag__summary(run->kf));
 	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
-	    page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
-	    page->order > KMEM_PAGE_MAX_ORDER)
+	    page->pfn == KMEM_PAGE_NO_PFN ||
+	    !kmem_page__valid_order(page->order))
 		return err;
 	return kmem_interval__alloc(run->iv, page->callsite,
 				    run->info->page_size << page->order);
