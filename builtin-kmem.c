@@ -69,6 +69,9 @@ struct perf_kmem {
 	bool			force;
 	const char		*lines_str;	/* -l */
 	const char		*sort_str;
+	/* -s split once; without it, the default of each analysis. */
+	struct kmem_sort_keys	page_names;
+	struct kmem_sort_keys	slab_names;
 	kmem_rows_cmp_fn	page_keys[KMEM_MAX_SORT_KEYS];
 	kmem_rows_cmp_fn	slab_keys[KMEM_MAX_SORT_KEYS];
 	const char		*pageblock_order_str;
@@ -666,12 +669,13 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 
 /* -s for one analysis: its keys, or one line naming the unknown key. */
 static int parse_keys(const char *what, const struct kmem_column *cols,
-		      size_t nr_cols, const char *str, kmem_rows_cmp_fn *keys)
+		      size_t nr_cols, const struct kmem_sort_keys *names,
+		      kmem_rows_cmp_fn *keys)
 {
 	char bad[64], known[256];
 	int nr;
 
-	nr = kmem_columns__parse(cols, nr_cols, str, keys, KMEM_MAX_SORT_KEYS,
+	nr = kmem_columns__parse(cols, nr_cols, names, keys, KMEM_MAX_SORT_KEYS,
 				 bad, sizeof(bad));
 	if (nr >= 0)
 		return nr;
@@ -690,14 +694,14 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 {
 	struct kmem_run_config *o = &kmem->opts;
 
-	if (kmem_columns__task_key(kmem->sort_str, &o->tasks.key)) {
+	if (kmem_columns__task_key(&kmem->page_names, &o->tasks.key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
 		return -EINVAL;
 	}
 	if (o->page) {
 		o->page_sort.nr_keys = parse_keys("page", kmem_page_columns,
 						  kmem_page_nr_columns,
-						  kmem->sort_str ?: DEFAULT_PAGE_SORT,
+						  &kmem->page_names,
 						  kmem->page_keys);
 		if (o->page_sort.nr_keys < 0)
 			return -EINVAL;
@@ -705,7 +709,7 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 	if (o->slab) {
 		o->slab_sort.nr_keys = parse_keys("slab", kmem_slab_columns,
 						  kmem_slab_nr_columns,
-						  kmem->sort_str ?: DEFAULT_SLAB_SORT,
+						  &kmem->slab_names,
 						  kmem->slab_keys);
 		if (o->slab_sort.nr_keys < 0)
 			return -EINVAL;
@@ -944,9 +948,9 @@ static void set_derived_options(struct perf_kmem *kmem)
 	o->folded = kmem->folded;
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
-	o->page_sort.names = kmem->sort_str ?: DEFAULT_PAGE_SORT;
+	o->page_sort.names = &kmem->page_names;
 	o->page_sort.keys = kmem->page_keys;
-	o->slab_sort.names = kmem->sort_str ?: DEFAULT_SLAB_SORT;
+	o->slab_sort.names = &kmem->slab_names;
 	o->slab_sort.keys = kmem->slab_keys;
 	o->kallsyms = symbol_conf.kallsyms_name;
 	o->vmlinux = symbol_conf.vmlinux_name;
@@ -1113,6 +1117,12 @@ static int check_diff_options(const struct perf_kmem *kmem)
 	return 0;
 }
 
+/* -s, or NULL: the diff has one default for both analyses. */
+static const struct kmem_sort_keys *diff_sort(const struct perf_kmem *kmem)
+{
+	return kmem->sort_str ? &kmem->page_names : NULL;
+}
+
 /* -s: the keys diff sorts the rows of each analysis by. */
 static int check_diff_sort(const struct perf_kmem *kmem)
 {
@@ -1122,7 +1132,7 @@ static int check_diff_sort(const struct perf_kmem *kmem)
 	for (slab = 0; slab < 2; slab++) {
 		if (!(slab ? kmem->opts.slab : kmem->opts.page))
 			continue;
-		err = kmem_diff_report__check_sort(kmem->sort_str, slab, bad,
+		err = kmem_diff_report__check_sort(diff_sort(kmem), slab, bad,
 						   sizeof(bad), known,
 						   sizeof(known));
 		if (err == -E2BIG)
@@ -1178,7 +1188,7 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
 		.slab = kmem->opts.slab,
 		.caller = kmem->opts.caller,
 		.lines = kmem->opts.lines,
-		.sort = kmem->sort_str,
+		.sort = diff_sort(kmem),
 	};
 	int err = kmem_diff__pair(d);
 
@@ -1353,6 +1363,17 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 
 /* --- options --------------------------------------------------------- */
 
+/* -s, split once for all that read it. */
+static void split_sort_keys(struct perf_kmem *kmem)
+{
+	kmem_sort_keys__split(&kmem->page_names,
+			      kmem->sort_str ?: DEFAULT_PAGE_SORT);
+	if (kmem->sort_str)
+		kmem->slab_names = kmem->page_names;
+	else
+		kmem_sort_keys__split(&kmem->slab_names, DEFAULT_SLAB_SORT);
+}
+
 static int kmem_config(const char *var, const char *value, void *cb)
 {
 	struct perf_kmem *kmem = cb;
@@ -1487,6 +1508,7 @@ int cmd_kmem(int argc, const char **argv)
 			kmem.opts.slab = true;
 		kmem.mode_from_trace = !kmem.default_mode;
 	}
+	split_sort_keys(&kmem);
 	if (kmem.diff)
 		err = diff_traces(argc, argv) ?: kmem_diff(&kmem, argv);
 	else

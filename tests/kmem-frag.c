@@ -491,13 +491,15 @@ static void row_name(const struct kmem_frag_row *row, char *buf)
 static bool rows_are(struct kmem_frag *kf, const char *sort, const char *want)
 {
 	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_keys given;
 	struct kmem_frag_row **rows;
 	char got[64] = "", bad[32];
 	size_t i, nr;
 	int nr_keys;
 
+	kmem_sort_keys__split(&given, sort);
 	nr_keys = kmem_columns__parse(kmem_frag_columns, kmem_frag_nr_columns,
-				      sort, keys, KMEM_MAX_SORT_KEYS, bad,
+				      &given, keys, KMEM_MAX_SORT_KEYS, bad,
 				      sizeof(bad));
 	if (nr_keys < 0)
 		return false;
@@ -567,7 +569,10 @@ static int frag_parse(const struct kmem_column *cols, size_t nr_cols,
 		      const char *str, kmem_rows_cmp_fn *keys, int max,
 		      char *bad)
 {
-	return kmem_columns__parse(cols, nr_cols, str, keys, max, bad, 32);
+	struct kmem_sort_keys given;
+
+	kmem_sort_keys__split(&given, str);
+	return kmem_columns__parse(cols, nr_cols, &given, keys, max, bad, 32);
 }
 
 #define PARSE_FALLBACKS(str, keys, max, bad) \

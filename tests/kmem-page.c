@@ -690,10 +690,19 @@ static int test__kmem_page_random(struct test_suite *t __maybe_unused,
 
 /* --- sorting ----------------------------------------------------------- */
 
+static int parse_max(const char *str, kmem_rows_cmp_fn *keys, int max,
+		     char *bad)
+{
+	struct kmem_sort_keys given;
+
+	kmem_sort_keys__split(&given, str);
+	return kmem_columns__parse(kmem_page_columns, kmem_page_nr_columns,
+				   &given, keys, max, bad, 32);
+}
+
 static int parse(const char *str, kmem_rows_cmp_fn *keys, char *bad)
 {
-	return kmem_columns__parse(kmem_page_columns, kmem_page_nr_columns, str,
-				   keys, KMEM_MAX_SORT_KEYS, bad, 32);
+	return parse_max(str, keys, KMEM_MAX_SORT_KEYS, bad);
 }
 
 #define PAGE_KEYS \
@@ -735,14 +744,15 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("longer named", !strcmp(bad, "hits"));
 	/* One key more than fits, even a known one: its own error. */
 	TEST_ASSERT_VAL("too many",
-			eq(kmem_columns__parse(kmem_page_columns,
-					       kmem_page_nr_columns,
-					       "hit,hit,hit", keys, 2, bad, 32),
-			   -E2BIG));
-	TEST_ASSERT_VAL("two fit",
-			eq(kmem_columns__parse(kmem_page_columns,
-					       kmem_page_nr_columns,
-					       "hit,hit", keys, 2, bad, 32), 2));
+			eq(parse_max("hit,hit,hit", keys, 2, bad), -E2BIG));
+	TEST_ASSERT_VAL("two fit", eq(parse_max("hit,hit", keys, 2, bad), 2));
+	/* More than -s takes: a bad key among the first is named first. */
+	TEST_ASSERT_VAL("nine keys",
+			eq(parse("hit,hit,hit,hit,hit,hit,hit,hit,hit", keys,
+				 bad), -E2BIG));
+	TEST_ASSERT_VAL("nine keys, one bad",
+			eq(parse("hit,frob,hit,hit,hit,hit,hit,hit,hit", keys,
+				 bad), -EINVAL) && !strcmp(bad, "frob"));
 	/* The keys -s takes, in the order of the columns. */
 	kmem_columns__keys(kmem_page_columns, kmem_page_nr_columns, known,
 			   sizeof(known));

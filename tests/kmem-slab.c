@@ -203,8 +203,11 @@ static int add_cache_alloc(struct kmem_slab *ks, const char *cache, u64 ptr,
 
 static int slab_parse(const char *str, kmem_rows_cmp_fn *keys, char *bad)
 {
-	return kmem_columns__parse(kmem_slab_columns, kmem_slab_nr_columns, str,
-				   keys, KMEM_MAX_SORT_KEYS, bad, 16);
+	struct kmem_sort_keys given;
+
+	kmem_sort_keys__split(&given, str);
+	return kmem_columns__parse(kmem_slab_columns, kmem_slab_nr_columns,
+				   &given, keys, KMEM_MAX_SORT_KEYS, bad, 16);
 }
 
 static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,

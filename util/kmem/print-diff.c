@@ -195,42 +195,40 @@ static const struct sort_name *find_sort(const struct sort_name *names,
 	return NULL;
 }
 
-int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
-				 size_t bad_size, char *known,
+int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
+				 char *bad, size_t bad_size, char *known,
 				 size_t known_size)
 {
-	int nr = 0;
+	int i;
 
 	snprintf(known, known_size, "%s",
 		 slab ? "bytes, hit, pingpong, callsite, cache" :
 			"bytes, hit, xnode, callsite, order, migtype, gfp");
-	while (sort && *sort) {
-		size_t len = strcspn(sort, ",");
-		bool known_key = slab ? find_sort(slab_caller_sort, sort, len) ||
-					find_sort(slab_cache_sort, sort, len) :
-					!!find_sort(page_sort, sort, len);
+	for (i = 0; sort && i < sort->nr; i++) {
+		const char *key = sort->name[i];
+		size_t len = sort->len[i];
+		bool known_key = slab ? find_sort(slab_caller_sort, key, len) ||
+					find_sort(slab_cache_sort, key, len) :
+					!!find_sort(page_sort, key, len);
 
-		if (nr++ == KMEM_MAX_SORT_KEYS)
-			return -E2BIG;
 		if (!known_key) {
-			snprintf(bad, bad_size, "%.*s", (int)len, sort);
+			snprintf(bad, bad_size, "%.*s", (int)len, key);
 			return -EINVAL;
 		}
-		sort += len + (sort[len] == ',');
 	}
-	return 0;
+	return sort && sort->too_many ? -E2BIG : 0;
 }
 
 /* Sort @t by the keys of @sort that @names knows, largest delta first. */
 static void sort_table(struct kmem_diff_table *t, const struct sort_name *names,
-		       const char *sort)
+		       const struct kmem_sort_keys *sort)
 {
 	struct kmem_diff_key keys[KMEM_MAX_SORT_KEYS];
-	int nr = 0;
+	int i, nr = 0;
 
-	while (sort && *sort && nr < KMEM_MAX_SORT_KEYS) {
-		size_t len = strcspn(sort, ",");
-		const struct sort_name *n = find_sort(names, sort, len);
+	for (i = 0; i < sort->nr; i++) {
+		const struct sort_name *n = find_sort(names, sort->name[i],
+						      sort->len[i]);
 
 		if (n && n->member) {
 			keys[nr].kind = KMEM_DIFF_KEY_DELTA;
@@ -240,7 +238,6 @@ static void sort_table(struct kmem_diff_table *t, const struct sort_name *names,
 			keys[nr].kind = KMEM_DIFF_KEY_IDENTITY;
 			keys[nr++].index = n->slot;
 		}
-		sort += len + (sort[len] == ',');
 	}
 	kmem_diff_table__sort(t, keys, nr);
 }
@@ -248,7 +245,7 @@ static void sort_table(struct kmem_diff_table *t, const struct sort_name *names,
 static void sort_tables(struct kmem_diff *d,
 			const struct kmem_diff_report_options *o)
 {
-	const char *sort = o->sort ?: DEFAULT_SORT;
+	struct kmem_sort_keys by_default;
 	static const struct {
 		const char		*table;
 		const struct sort_name	*names;
@@ -262,12 +259,13 @@ static void sort_tables(struct kmem_diff *d,
 	};
 	size_t i;
 
+	kmem_sort_keys__split(&by_default, DEFAULT_SORT);
 	for (i = 0; i < ARRAY_SIZE(how); i++) {
 		struct kmem_diff_table *t = kmem_diff__table(d, how[i].table);
 
 		if (t)
 			sort_table(t, how[i].names,
-				   how[i].user ? sort : DEFAULT_SORT);
+				   how[i].user && o->sort ? o->sort : &by_default);
 	}
 }
 
@@ -1262,12 +1260,8 @@ int kmem_diff_report__json(struct kmem_diff *d,
 	json_trace(j, s, nr, KMEM_DIFF_OLD);
 	json_trace(j, s, nr, KMEM_DIFF_NEW);
 	kmem_json__key_array(j, "sort");
-	for (i = 0; o->sort && o->sort[i];) {
-		size_t len = strcspn(o->sort + i, ",");
-
-		kmem_json__string_len(j, o->sort + i, len);
-		i += len + (o->sort[i + len] == ',');
-	}
+	for (i = 0; o->sort && i < (size_t)o->sort->nr; i++)
+		kmem_json__string_len(j, o->sort->name[i], o->sort->len[i]);
 	if (!o->sort) {
 		kmem_json__string(j, "bytes");
 		kmem_json__string(j, "hit");

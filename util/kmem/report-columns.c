@@ -575,41 +575,57 @@ static const struct kmem_column *column_by_key(const struct kmem_column *cols,
 	return NULL;
 }
 
-int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
-			const char *str, kmem_rows_cmp_fn *keys, int max_keys,
-			char *bad, size_t bad_size)
+void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str)
 {
-	int nr = 0;
-
+	keys->nr = 0;
+	keys->too_many = false;
 	while (str && *str) {
 		size_t len = strcspn(str, ",");
-		const struct kmem_column *col = column_by_key(cols, nr_cols,
-							      str, len);
 
-		if (nr == max_keys)
-			return -E2BIG;
-		if (!col) {
-			snprintf(bad, bad_size, "%.*s", (int)len, str);
-			return -EINVAL;
+		if (keys->nr == KMEM_MAX_SORT_KEYS) {
+			keys->too_many = true;
+			return;
 		}
-		keys[nr++] = col->cmp;
-		str += len;
-		if (*str == ',')
-			str++;
+		keys->name[keys->nr] = str;
+		keys->len[keys->nr++] = len;
+		str += len + (str[len] == ',');
 	}
-	return nr;
 }
 
-int kmem_columns__task_key(const char *str, enum kmem_task_key *key)
+/* Each key known, or the first unknown one; then, too many keys. */
+int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
+			const struct kmem_sort_keys *given,
+			kmem_rows_cmp_fn *keys, int max_keys,
+			char *bad, size_t bad_size)
+{
+	int i;
+
+	for (i = 0; i < given->nr; i++) {
+		const struct kmem_column *col;
+
+		if (i == max_keys)
+			return -E2BIG;
+		col = column_by_key(cols, nr_cols, given->name[i],
+				    given->len[i]);
+		if (!col) {
+			snprintf(bad, bad_size, "%.*s", (int)given->len[i],
+				 given->name[i]);
+			return -EINVAL;
+		}
+		keys[i] = col->cmp;
+	}
+	return given->too_many ? -E2BIG : given->nr;
+}
+
+int kmem_columns__task_key(const struct kmem_sort_keys *given,
+			   enum kmem_task_key *key)
 {
 	bool pid = false, comm = false;
+	int i;
 
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-
-		pid |= len == 3 && !strncmp(str, "pid", len);
-		comm |= len == 4 && !strncmp(str, "comm", len);
-		str += len + (str[len] == ',');
+	for (i = 0; i < given->nr; i++) {
+		pid |= is_named("pid", given->name[i], given->len[i]);
+		comm |= is_named("comm", given->name[i], given->len[i]);
 	}
 	if (pid && comm)
 		return -EINVAL;

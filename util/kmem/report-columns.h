@@ -78,11 +78,26 @@ extern const size_t kmem_frag_fail_nr_columns;
 /* The most sort keys -s takes. */
 #define KMEM_MAX_SORT_KEYS	8
 
+/* A -s argument split at its commas, once for all its readers. */
+struct kmem_sort_keys {
+	const char	*name[KMEM_MAX_SORT_KEYS];	/* into the argument */
+	size_t		len[KMEM_MAX_SORT_KEYS];
+	int		nr;
+	bool		too_many;	/* it had more than KMEM_MAX_SORT_KEYS */
+};
+
 /**
- * kmem_columns__parse - parse a -s argument
+ * kmem_sort_keys__split - split a -s argument into its keys
+ * @keys: filled in; its names point into @str, which must outlive it
+ * @str: "key[,key...]", or NULL: no keys
+ */
+void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str);
+
+/**
+ * kmem_columns__parse - the comparators of the keys of a -s argument
  * @cols: the columns
  * @nr_cols: how many
- * @str: "key[,key...]"
+ * @given: the argument, split
  * @keys: the comparators of the keys, in order
  * @max_keys: the room in @keys
  * @bad: the unknown key, on -EINVAL
@@ -92,12 +107,13 @@ extern const size_t kmem_frag_fail_nr_columns;
  * more than @max_keys.
  */
 int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
-			const char *str, kmem_rows_cmp_fn *keys, int max_keys,
+			const struct kmem_sort_keys *given,
+			kmem_rows_cmp_fn *keys, int max_keys,
 			char *bad, size_t bad_size);
 
 /**
  * kmem_columns__task_key - which task key a -s argument has
- * @str: "key[,key...]", or NULL
+ * @given: the argument, split
  * @key: where the key goes: KMEM_TASK_NONE when it has neither pid nor comm
  *
  * A page row is of one task, told by its pid or by its command name: not
@@ -105,7 +121,8 @@ int kmem_columns__parse(const struct kmem_column *cols, size_t nr_cols,
  *
  * Return: 0, or -EINVAL when @str has both pid and comm.
  */
-int kmem_columns__task_key(const char *str, enum kmem_task_key *key);
+int kmem_columns__task_key(const struct kmem_sort_keys *given,
+			   enum kmem_task_key *key);
 
 /* "key, key, ..." of the columns that are sort keys, into @buf. */
 const char *kmem_columns__keys(const struct kmem_column *cols, size_t nr_cols,

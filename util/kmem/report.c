@@ -89,18 +89,23 @@ static void callsite(struct kmem_json *j, const struct kmem_report *r,
 }
 
 /* "bytes,hit" as ["bytes", "hit"]. */
-static void sort_keys(struct kmem_json *j, const char *names)
+static void sort_keys(struct kmem_json *j, const struct kmem_sort_keys *names)
 {
-	const char *p = names;
+	int i;
 
 	kmem_json__key_array(j, "sort");
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-
-		kmem_json__string_len(j, p, len);
-		p += len + (p[len] == ',');
-	}
+	for (i = 0; i < names->nr; i++)
+		kmem_json__string_len(j, names->name[i], names->len[i]);
 	kmem_json__end_array(j);
+}
+
+/* The order of a table -s does not sort. */
+static void fixed_sort_keys(struct kmem_json *j, const char *names)
+{
+	struct kmem_sort_keys keys;
+
+	kmem_sort_keys__split(&keys, names);
+	sort_keys(j, &keys);
 }
 
 static size_t rows_shown(const struct kmem_report *r, size_t nr)
@@ -380,7 +385,7 @@ static int frag_callers(struct kmem_json *j, const struct kmem_report *r,
 		return -ENOMEM;
 	shown = rows_shown(r, nr);
 	kmem_json__key_object(j, "callers");
-	sort_keys(j, classes ? "frag,hit" : "hit");
+	fixed_sort_keys(j, classes ? "frag,hit" : "hit");
 	kmem_json__key_u64(j, "nr_rows", nr);
 	kmem_json__key_array(j, "rows");
 	for (i = 0; i < shown; i++) {
@@ -430,7 +435,7 @@ static int frag_failures(struct kmem_json *j, const struct kmem_report *r)
 		return -ENOMEM;
 	shown = rows_shown(r, nr);
 	kmem_json__key_object(j, "failures");
-	sort_keys(j, "hit,bytes");
+	fixed_sort_keys(j, "hit,bytes");
 	kmem_json__key_u64(j, "nr_rows", nr);
 	kmem_json__key_array(j, "rows");
 	for (i = 0; i < shown; i++) {

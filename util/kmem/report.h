@@ -31,7 +31,7 @@ struct kmem_slab;
 
 /* The -s keys of one analysis: their names and their comparators. */
 struct kmem_report_sort {
-	const char		*names;		/* "bytes,hit" */
+	const struct kmem_sort_keys *names;	/* "bytes,hit", split */
 	const kmem_rows_cmp_fn	*keys;
 	int			nr_keys;
 };
