@@ -32,9 +32,12 @@ for how in "help kmem" "kmem --help"; do
 done
 
 # The keys of -s, as perf kmem lists them for an unknown key, against
-# the man page's -s entry.
+# the man page's -s entry.  perf kmem checks -s once its input is open:
+# give it the smallest there is, the 16-byte header of a perf record -o -
+# stream.
 keys_of() {
-	perf kmem stat "--$1" -s no-such-key -i /dev/null 2>&1 |
+	printf 'PERFILE2\020\0\0\0\0\0\0\0' |
+		perf kmem stat "--$1" -s no-such-key -i - 2>&1 |
 		sed -n "s/.*unknown sort key 'no-such-key' for --$1: use //p" |
 		tr -d ' ' | tr ',' '\n' | sort
 }
