@@ -72,10 +72,7 @@ FUZZ_SRC_kmem-map       := $(W)/print-map.c
 # count-page.c.
 FUZZ_SRC_kmem-frag      := $(W)/count-frag.c $(W)/count-page.c
 FUZZ_SRC_kmem-diff      := $(W)/report-diff.c
-# The pageblock_order evaluator links libtraceevent for the trees it also
-# walks, and none of the tables.
 FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c
-FUZZ_LINK_kmem-pageblock := -ltraceevent
 # The pprof writer compresses with zlib, and needs none of the tables.
 FUZZ_SRC_kmem-pprof     := $(W)/print-pprof.c
 FUZZ_LINK_kmem-pprof    := -lz
@@ -172,7 +169,7 @@ $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c $$(FUZZ_SRC_$$*) $(wildcard $(W)/*.h) \
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"
 	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c $(FUZZ_SRC_$*) \
-		$(or $(FUZZ_LINK_$*),$(FUZZ_LIBS))
+		$(FUZZ_LIBS)
 
 # By hand: make fuzz FUZZ_SECONDS=3600 (each target).  make test runs a
 # short one of each.

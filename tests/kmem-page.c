@@ -261,10 +261,13 @@ static struct kmem_page_row **sorted(struct kmem_page *kp,
 				     const char *sort, size_t *nr)
 {
 	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_keys given;
 	char bad[32];
-	int n = kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], sort,
-				       keys, bad, sizeof(bad));
+	int n;
 
+	kmem_sort_keys__split(&given, sort);
+	n = kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], &given, keys,
+				   bad, sizeof(bad));
 	return n < 0 ? NULL : kmem_page__rows(kp, table, keys, n, nr);
 }
 
@@ -954,8 +957,11 @@ static int test__kmem_page_rows_table(struct test_suite *t __maybe_unused,
 
 static int parse(const char *str, struct kmem_sort_key *keys, char *bad)
 {
-	return kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], str, keys,
-				      bad, 32);
+	struct kmem_sort_keys given;
+
+	kmem_sort_keys__split(&given, str);
+	return kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], &given,
+				      keys, bad, 32);
 }
 
 #define PAGE_KEYS \
@@ -969,6 +975,7 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 				      int subtest __maybe_unused)
 {
 	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_keys given;
 	char bad[32], known[128];
 
 	TEST_ASSERT_VAL("order,hit", eq(parse("order,hit", keys, bad), 2));
@@ -1005,6 +1012,21 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 			   -E2BIG));
 	TEST_ASSERT_VAL("eight fit",
 			eq(parse("hit,hit,hit,hit,hit,hit,hit,hit", keys, bad), 8));
+	/* More than -s takes: a bad key among the first is named first. */
+	TEST_ASSERT_VAL("nine keys, one bad",
+			eq(parse("hit,frob,hit,hit,hit,hit,hit,hit,hit", keys,
+				 bad), -EINVAL) && !strcmp(bad, "frob"));
+	/* Every piece of -s is a key: an empty one, last too, is unknown. */
+	kmem_sort_keys__split(&given, ",hit,,bytes,");
+	TEST_ASSERT_VAL("pieces", eq(given.nr, 5) && !given.too_many &&
+			eq(given.len[0], 0) && eq(given.len[1], 3) &&
+			!strncmp(given.name[1], "hit", 3) && eq(given.len[2], 0) &&
+			!strncmp(given.name[3], "bytes,", 6) &&
+			eq(given.len[4], 0));
+	TEST_ASSERT_VAL("a last comma",
+			eq(parse("hit,", keys, bad), -EINVAL) && !bad[0]);
+	kmem_sort_keys__split(&given, "a,b,c,d,e,f,g,h,");
+	TEST_ASSERT_VAL("a ninth, empty", eq(given.nr, 8) && given.too_many);
 	/* The keys -s takes, in the order of the columns. */
 	kmem_table__keys(&kmem_tables[KMEM_PAGE_CALLERS], known, sizeof(known));
 	TEST_ASSERT_VAL("key list", !strcmp(known, PAGE_KEYS));

@@ -205,8 +205,11 @@ static int add_cache_alloc(struct kmem_slab *ks, const char *cache, u64 ptr,
 
 static int slab_parse(const char *str, struct kmem_sort_key *keys, char *bad)
 {
-	return kmem_table__parse_sort(&kmem_tables[KMEM_SLAB_CALLERS], str, keys,
-				      bad, 16);
+	struct kmem_sort_keys given;
+
+	kmem_sort_keys__split(&given, str);
+	return kmem_table__parse_sort(&kmem_tables[KMEM_SLAB_CALLERS], &given,
+				      keys, bad, 16);
 }
 
 static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,

@@ -143,8 +143,7 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 	kf->config = *config;
 	if (!kf->config.page_size)
 		kf->config.page_size = 4096;
-	if (kf->config.pageblock_order < 0 ||
-	    kf->config.pageblock_order > KMEM_PAGE_MAX_ORDER)
+	if (!kmem_page__valid_order(kf->config.pageblock_order))
 		kf->config.pageblock_order = KMEM_FRAG_ORDER_UNKNOWN;
 	kf->pageblock_order = kf->config.pageblock_order;
 	kf->classes = kf->pageblock_order != KMEM_FRAG_ORDER_UNKNOWN;
@@ -184,11 +183,6 @@ bool kmem_frag__has_classes(const struct kmem_frag *kf)
 static u64 order_bytes(const struct kmem_frag *kf, int order)
 {
 	return kf->config.page_size << order;
-}
-
-static bool valid_order(int order)
-{
-	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
 }
 
 /* Can a block of @order lie in few enough pageblocks to be real? */
@@ -366,7 +360,8 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 
 	if (kf->finished)
 		return -EBUSY;
-	if (!valid_order(ev->order) || !valid_span(kf, ev->order)) {
+	if (!kmem_page__valid_order(ev->order) ||
+	    !valid_span(kf, ev->order)) {
 		kf->summary.bad_allocs++;
 		return 0;
 	}
@@ -399,7 +394,8 @@ static bool valid_fallback(const struct kmem_frag *kf,
 			   const struct kmem_frag_event *ev)
 {
 	/* The kernel falls back to a free block at least the size asked for. */
-	return valid_order(ev->alloc_order) && valid_order(ev->fallback_order) &&
+	return kmem_page__valid_order(ev->alloc_order) &&
+	       kmem_page__valid_order(ev->fallback_order) &&
 	       ev->fallback_order >= ev->alloc_order &&
 	       valid_span(kf, ev->fallback_order) &&
 	       (ev->change_ownership == 0 || ev->change_ownership == 1) &&

@@ -127,11 +127,6 @@ static u64 order_bytes(const struct kmem_page *kp, int order)
 	return kp->config.page_size << order;
 }
 
-static bool valid_order(int order)
-{
-	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
-}
-
 static bool valid_node(const struct kmem_page *kp, int node)
 {
 	return node >= 0 && node < kp->config.nr_nodes;
@@ -250,7 +245,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	struct live_page *lp;
 	u64 bytes;
 
-	if (!valid_order(ev->order)) {
+	if (!kmem_page__valid_order(ev->order)) {
 		s->bad_order++;
 		return 0;
 	}
@@ -310,7 +305,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (kp->config.allocations_filtered &&
 	    !kmem_live__find(&kp->live, ev->pfn))
 		return 0;
-	if (!valid_order(ev->order)) {
+	if (!kmem_page__valid_order(ev->order)) {
 		s->bad_order++;
 		return 0;
 	}
@@ -405,7 +400,8 @@ int kmem_page__grid_orders(const struct kmem_page *kp)
 u64 kmem_page__grid(const struct kmem_page *kp, int order,
 		    enum kmem_migtype_column col)
 {
-	if (!valid_order(order) || col < 0 || col >= KMEM_NR_MIGTYPE_COLUMNS)
+	if (!kmem_page__valid_order(order) || col < 0 ||
+	    col >= KMEM_NR_MIGTYPE_COLUMNS)
 		return 0;
 	return kp->grid[order][col];
 }

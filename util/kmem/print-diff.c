@@ -382,8 +382,8 @@ static void diff_keys(const struct kmem_table *t, char *buf, size_t size,
 	}
 }
 
-int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
-				 size_t bad_size, char *known,
+int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
+				 char *bad, size_t bad_size, char *known,
 				 size_t known_size)
 {
 	const struct kmem_table *a = &kmem_tables[slab ? KMEM_SLAB_CALLERS :
@@ -391,37 +391,36 @@ int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
 	const struct kmem_table *b = &kmem_tables[slab ? KMEM_SLAB_CACHES :
 							 KMEM_PAGE_CALLERS];
 	size_t n = 0;
-	int nr = 0;
+	int i;
 
 	known[0] = '\0';
 	diff_keys(a, known, known_size, &n);
 	diff_keys(b, known, known_size, &n);
-	while (sort && *sort) {
-		size_t len = strcspn(sort, ",");
+	for (i = 0; sort && i < sort->nr; i++) {
+		const char *key = sort->name[i];
+		size_t len = sort->len[i];
 
-		if (nr++ == KMEM_MAX_SORT_KEYS)
-			return -E2BIG;
-		if (!len || (!diff_column(a, sort, len) && !diff_column(b, sort, len))) {
-			snprintf(bad, bad_size, "%.*s", (int)len, sort);
+		if (!len || (!diff_column(a, key, len) && !diff_column(b, key, len))) {
+			snprintf(bad, bad_size, "%.*s", (int)len, key);
 			return -EINVAL;
 		}
-		sort += len + (sort[len] == ',');
 	}
-	return 0;
+	return sort && sort->too_many ? -E2BIG : 0;
 }
 
 /* Sort the rows of table @id by the keys of @sort, largest delta first. */
-static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
+static void sort_table(struct kmem_diff_report *dr, int id,
+		       const struct kmem_sort_keys *sort)
 {
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
 	struct kmem_diff_key keys[KMEM_MAX_SORT_KEYS];
 	char member[64];
-	int nr = 0;
+	int i, nr = 0;
 
-	while (t && sort && *sort && nr < KMEM_MAX_SORT_KEYS) {
-		size_t len = strcspn(sort, ",");
-		const struct kmem_column *col = diff_column(desc, sort, len);
+	for (i = 0; t && i < sort->nr; i++) {
+		const struct kmem_column *col = diff_column(desc, sort->name[i],
+							    sort->len[i]);
 		int slot = col ? dr->slot[id][col - desc->cols] : NO_SLOT;
 
 		if (slot != NO_SLOT) {
@@ -433,7 +432,6 @@ static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
 			keys[nr].index = kmem_diff_table__member(t, member);
 			nr += keys[nr].index >= 0;
 		}
-		sort += len + (sort[len] == ',');
 	}
 	if (t)
 		kmem_diff_table__sort(t, keys, nr);
@@ -442,13 +440,21 @@ static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
 static void sort_tables(struct kmem_diff_report *dr,
 			const struct kmem_diff_report_options *o)
 {
+	struct kmem_sort_keys own;
 	int id;
 
-	for (id = 0; id < KMEM_NR_TABLES; id++)
-		if (kmem_tables[id].what)
-			sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
-					   o->sort : kmem_tables[id].diff_keys ?:
-					   DEFAULT_SORT);
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		const struct kmem_table *desc = &kmem_tables[id];
+
+		if (!desc->what)
+			continue;
+		if (desc->user_sort && o->sort) {
+			sort_table(dr, id, o->sort);
+			continue;
+		}
+		kmem_sort_keys__split(&own, desc->diff_keys ?: DEFAULT_SORT);
+		sort_table(dr, id, &own);
+	}
 }
 
 /* Pair both sides and sort, once. */
@@ -875,7 +881,7 @@ static size_t csv_rows(const struct kmem_diff_report_options *o, size_t nr)
  */
 static size_t value_columns(const struct kmem_table *desc,
 			    const struct kmem_diff_table *t, const char *key,
-			    bool raw, struct kmem_column *cols,
+			    size_t len, bool raw, struct kmem_column *cols,
 			    char (*heads)[HEAD_SIZE])
 {
 	static const char * const suffix[] = { "delta", NULL, "old", "new" };
@@ -883,7 +889,7 @@ static size_t value_columns(const struct kmem_table *desc,
 	static const char * const raw_suffix[] = {
 		"old", "new", "delta", "delta_percent",
 	};
-	const struct kmem_column *col = kmem_table__column(desc, key, strlen(key));
+	const struct kmem_column *col = kmem_table__column(desc, key, len);
 	const char *head, *path;
 	char member[64];
 	int m;
@@ -897,8 +903,9 @@ static size_t value_columns(const struct kmem_table *desc,
 
 	for (i = 0; i < ARRAY_SIZE(cell); i++) {
 		if (raw)
-			snprintf(heads[i], HEAD_SIZE, "%s.%s", path ?: key,
-				 raw_suffix[i]);
+			snprintf(heads[i], HEAD_SIZE, "%.*s.%s",
+				 path ? (int)strlen(path) : (int)len,
+				 path ?: key, raw_suffix[i]);
 		else
 			snprintf(heads[i], HEAD_SIZE, "%s%s%s",
 				 suffix[i] ? head : "%", suffix[i] ? " " : "",
@@ -926,9 +933,10 @@ static void print_table(struct kmem_diff_report *dr, int id,
 	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
 	struct kmem_column cols[MAX_COLUMNS];
 	struct kmem_cell_ctx ctx = { .raw = !!sep };
-	char heads[8][HEAD_SIZE], first[32];
-	const char *keys;
+	char heads[8][HEAD_SIZE];
+	struct kmem_sort_keys measures;
 	size_t nr = 0, c;
+	int m;
 
 	if (!t || (!t->present[0] && !t->present[1]))
 		return;
@@ -940,12 +948,10 @@ static void print_table(struct kmem_diff_report *dr, int id,
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
 	/* The measures: the table's own two, or bytes and hits. */
-	keys = desc->diff_keys ?: DEFAULT_SORT;
-	snprintf(first, sizeof(first), "%.*s", (int)strcspn(keys, ","), keys);
-	nr += value_columns(desc, t, first, sep, cols, heads);
-	if (keys[strlen(first)])
-		nr += value_columns(desc, t, keys + strlen(first) + 1, sep,
-				    cols + nr, heads + 4);
+	kmem_sort_keys__split(&measures, desc->diff_keys ?: DEFAULT_SORT);
+	for (m = 0; m < measures.nr && m < 2; m++)
+		nr += value_columns(desc, t, measures.name[m], measures.len[m],
+				    sep, cols + nr, heads + 4 * m);
 	if (sep || t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
 		cols[nr++] = (struct kmem_column){
 			.header = "Row", .json = "in", .cell = in_cell,
@@ -1375,17 +1381,19 @@ static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 	kmem_json__end_object(j);
 }
 
-static void json_sort(struct kmem_json *j, const char *sort)
+/* The -s keys, or the diff's own. */
+static void json_sort(struct kmem_json *j, const struct kmem_sort_keys *sort)
 {
-	size_t i;
+	struct kmem_sort_keys own;
+	int i;
 
-	kmem_json__key_array(j, "sort");
-	for (i = 0; sort[i];) {
-		size_t len = strcspn(sort + i, ",");
-
-		kmem_json__string_len(j, sort + i, len);
-		i += len + (sort[i + len] == ',');
+	if (!sort) {
+		kmem_sort_keys__split(&own, DEFAULT_SORT);
+		sort = &own;
 	}
+	kmem_json__key_array(j, "sort");
+	for (i = 0; i < sort->nr; i++)
+		kmem_json__string_len(j, sort->name[i], sort->len[i]);
 	kmem_json__end_array(j);
 }
 
@@ -1407,7 +1415,7 @@ int kmem_diff_report__json(struct kmem_diff_report *dr,
 	kmem_json__key_string(j, "schema", KMEM_DIFF_REPORT_SCHEMA);
 	json_trace(j, s, nr, KMEM_DIFF_OLD);
 	json_trace(j, s, nr, KMEM_DIFF_NEW);
-	json_sort(j, o->sort ?: DEFAULT_SORT);
+	json_sort(j, o->sort);
 	json_scalars(j, s, nr);
 	kmem_json__key_object(j, "tables");
 	for (i = 0; i < dr->config.nr_tables; i++) {

@@ -26,6 +26,7 @@
 
 struct kmem_report;
 struct kmem_diff_report;
+struct kmem_sort_keys;
 
 /* What is shown, and in what order. */
 struct kmem_diff_report_options {
@@ -33,7 +34,7 @@ struct kmem_diff_report_options {
 	bool		slab;
 	bool		caller;		/* every row, and the fallback tables */
 	int		lines;		/* rows a table shows; -1: the default */
-	const char	*sort;		/* -s keys, or NULL */
+	const struct kmem_sort_keys *sort; /* -s keys, or NULL */
 };
 
 /* A diff of two reports; NULL: no memory. */
@@ -84,7 +85,7 @@ int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
 
 /**
  * kmem_diff_report__check_sort - are the -s keys ones the diff sorts by?
- * @sort: "key[,key...]"
+ * @sort: the -s keys, or NULL
  * @slab: for the slab tables, else the page ones
  * @bad: the first unknown key, on -EINVAL
  * @bad_size: its size
@@ -93,8 +94,8 @@ int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
  *
  * Return: 0, -EINVAL or -E2BIG (more than KMEM_MAX_SORT_KEYS).
  */
-int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
-				 size_t bad_size, char *known,
+int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
+				 char *bad, size_t bad_size, char *known,
 				 size_t known_size);
 
 /**

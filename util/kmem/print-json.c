@@ -92,18 +92,14 @@ static void callsite(struct kmem_json *j, const struct kmem_report *r,
 	kmem_json__end_object(j);
 }
 
-/* "bytes,hit" as ["bytes", "hit"]. */
-static void sort_keys(struct kmem_json *j, const char *names)
+/* The keys bytes and hit as ["bytes", "hit"]. */
+static void sort_keys(struct kmem_json *j, const struct kmem_sort_keys *keys)
 {
-	const char *p = names;
+	int i;
 
 	kmem_json__key_array(j, "sort");
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-
-		kmem_json__string_len(j, p, len);
-		p += len + (p[len] == ',');
-	}
+	for (i = 0; i < keys->nr; i++)
+		kmem_json__string_len(j, keys->name[i], keys->len[i]);
 	kmem_json__end_array(j);
 }
 
@@ -295,7 +291,7 @@ static void write_table(struct kmem_json *j, const struct kmem_report *r,
 	if (r->lines >= 0 && (size_t)r->lines < shown)
 		shown = r->lines;
 	kmem_json__key_object(j, name);
-	sort_keys(j, t->sort);
+	sort_keys(j, &t->sort);
 	kmem_json__key_u64(j, "nr_rows", t->nr);
 	kmem_json__key_array(j, "rows");
 	for (i = 0; i < shown; i++)

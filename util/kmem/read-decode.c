@@ -27,7 +27,6 @@
 #include "mem2node.h"
 #include "read-callsite.h"
 #include "read-decode.h"
-#include "read-file.h"
 #include "read-pageblock.h"
 #include "sample.h"
 #include "session.h"
@@ -1060,31 +1059,26 @@ static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
 }
 
 /*
- * The recording kernel's pageblock_order, from the extfrag format in the
- * trace's tracing data: libtraceevent's parse of it cannot be trusted
- * (see read-pageblock.h), so its tree is only the second choice.
+ * The recording kernel's pageblock_order, from the text of the extfrag
+ * format that perf kept: libtraceevent's parse of it cannot be trusted
+ * (see read-pageblock.h).
  */
 static int trace_pageblock_order(struct kmem_decoder *dec, struct evsel *extfrag,
 				 char *why, size_t why_size)
 {
+	const struct tep_event *event = extfrag->tp_format;
+	unsigned long len;
 	const char *text;
-	size_t size, len;
-	int long_size, order = -ENOENT;
-	void *data;
 
-	if (!kmem_file__feature(dec->session->data->path, HEADER_TRACING_DATA,
-				&data, &size)) {
-		if (!kmem_pageblock__find_format(data, size, EXTFRAG_SYSTEM,
-						 EXTFRAG_NAME, &text, &len,
-						 &long_size))
-			order = kmem_pageblock__order_of_format(text, len,
-								long_size, why,
-								why_size);
-		free(data);
+	text = trace_event__format(&dec->session->tevent, event, &len);
+	if (!text) {
+		snprintf(why, why_size, "the trace has no text of the %s:%s format",
+			 EXTFRAG_SYSTEM, EXTFRAG_NAME);
+		return -ENOENT;
 	}
-	if (order < 0 && extfrag->tp_format)
-		order = kmem_pageblock__order(extfrag->tp_format, why, why_size);
-	return order;
+	return kmem_pageblock__order_of_format(text, len,
+					       tep_get_long_size(event->tep),
+					       why, why_size);
 }
 
 static void setup_pageblock_order(struct kmem_decoder *dec,
@@ -1268,8 +1262,8 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 	/* Without --page or --slab, perf kmem stat analyses slab. */
 	if (!found && find_event(dec, page_handlers[0].name)) {
 		snprintf(err, err_size,
-			 "%s has no slab allocator events, but page allocator events: use 'perf kmem stat --page'",
-			 dec->session->data->path);
+			 "%s has no slab allocator events, but page allocator events: use 'perf kmem %s --page'",
+			 dec->session->data->path, dec->config.command);
 		return -EINVAL;
 	}
 	if (!found) {

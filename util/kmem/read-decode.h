@@ -89,6 +89,8 @@ struct kmem_decode_config {
 	struct callsite_resolver *resolver;
 	/* The kernel's pageblock_order as the user says; -1: from the trace. */
 	int	pageblock_order;
+	/* The perf kmem command that advice names: "stat" or "diff". */
+	const char *command;
 	/*
 	 * Where page allocations' callchains are interned: the tag of
 	 * each allocation is then its chain's id + 1 (0: none).  NULL: no

@@ -949,28 +949,47 @@ const struct kmem_column *kmem_table__column(const struct kmem_table *t,
 	return NULL;
 }
 
-int kmem_table__parse_sort(const struct kmem_table *t, const char *str,
+void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str)
+{
+	keys->nr = 0;
+	keys->too_many = false;
+	if (!str || !*str)
+		return;
+	for (;;) {
+		size_t len = strcspn(str, ",");
+
+		if (keys->nr == KMEM_MAX_SORT_KEYS) {
+			keys->too_many = true;
+			return;
+		}
+		keys->name[keys->nr] = str;
+		keys->len[keys->nr++] = len;
+		if (!str[len])
+			return;
+		str += len + 1;
+	}
+}
+
+/* Each key known, or the first unknown one; then, too many keys. */
+int kmem_table__parse_sort(const struct kmem_table *t,
+			   const struct kmem_sort_keys *given,
 			   struct kmem_sort_key *keys, char *bad,
 			   size_t bad_size)
 {
-	int nr = 0;
+	int i;
 
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-		const struct kmem_column *col = kmem_table__column(t, str, len);
+	for (i = 0; i < given->nr; i++) {
+		const struct kmem_column *col;
 
-		if (nr == KMEM_MAX_SORT_KEYS)
-			return -E2BIG;
+		col = kmem_table__column(t, given->name[i], given->len[i]);
 		if (!col) {
-			snprintf(bad, bad_size, "%.*s", (int)len, str);
+			snprintf(bad, bad_size, "%.*s", (int)given->len[i],
+				 given->name[i]);
 			return -EINVAL;
 		}
-		keys[nr++] = sort_key(col);
-		str += len;
-		if (*str == ',')
-			str++;
+		keys[i] = sort_key(col);
 	}
-	return nr;
+	return given->too_many ? -E2BIG : given->nr;
 }
 
 const char *kmem_table__keys(const struct kmem_table *t, char *buf,
@@ -990,16 +1009,15 @@ const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 	return buf;
 }
 
-int kmem_sort__task_key(const char *str, enum kmem_task_key *key)
+int kmem_sort__task_key(const struct kmem_sort_keys *given,
+			enum kmem_task_key *key)
 {
 	bool pid = false, comm = false;
+	int i;
 
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-
-		pid |= is_named("pid", str, len);
-		comm |= is_named("comm", str, len);
-		str += len + (str[len] == ',');
+	for (i = 0; i < given->nr; i++) {
+		pid |= is_named("pid", given->name[i], given->len[i]);
+		comm |= is_named("comm", given->name[i], given->len[i]);
 	}
 	if (pid && comm)
 		return -EINVAL;

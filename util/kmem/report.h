@@ -32,6 +32,24 @@
 /* The most sort keys -s takes. */
 #define KMEM_MAX_SORT_KEYS	8
 
+/* A -s argument split at its commas, once for all its readers. */
+struct kmem_sort_keys {
+	const char	*name[KMEM_MAX_SORT_KEYS];	/* into the argument */
+	size_t		len[KMEM_MAX_SORT_KEYS];
+	int		nr;
+	bool		too_many;	/* it had more than KMEM_MAX_SORT_KEYS */
+};
+
+/**
+ * kmem_sort_keys__split - split a -s argument into its keys
+ * @keys: filled in; its names point into @str, which must outlive it
+ * @str: "key[,key...]", or NULL: no keys
+ *
+ * Every piece is a key: an empty one ("a,,b", "a,") one of length 0,
+ * which no table knows; "" has none.
+ */
+void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str);
+
 struct kmem_frag;
 struct kmem_interval;
 struct kmem_page;
@@ -295,7 +313,7 @@ extern const size_t kmem_nr_statuses;
 struct kmem_report_table {
 	void * const	*rows;		/* sorted; NULL: not in the report */
 	size_t		nr;
-	const char	*sort;		/* its keys, "bytes,hit" */
+	struct kmem_sort_keys sort;	/* its keys: bytes, hit */
 };
 
 /* The results of one run, ready to render. */
@@ -364,15 +382,16 @@ const struct kmem_column *kmem_table__column(const struct kmem_table *t,
 /**
  * kmem_table__parse_sort - the sort keys of a -s argument for a table
  * @t: the table
- * @str: "key[,key...]"
+ * @given: the argument, split
  * @keys: where the keys go, KMEM_MAX_SORT_KEYS of them
  * @bad: the unknown key, on -EINVAL
  * @bad_size: the size of @bad
  *
- * Return: the number of keys; -EINVAL for an unknown or empty key,
- * -E2BIG for more than KMEM_MAX_SORT_KEYS.
+ * Return: the number of keys; -EINVAL for an unknown or empty key (the
+ * first of them), else -E2BIG for more than KMEM_MAX_SORT_KEYS.
  */
-int kmem_table__parse_sort(const struct kmem_table *t, const char *str,
+int kmem_table__parse_sort(const struct kmem_table *t,
+			   const struct kmem_sort_keys *given,
 			   struct kmem_sort_key *keys, char *bad,
 			   size_t bad_size);
 
@@ -381,7 +400,8 @@ const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 			     size_t size);
 
 /* The task key a -s argument asks for; -EINVAL when both pid and comm. */
-int kmem_sort__task_key(const char *str, enum kmem_task_key *key);
+int kmem_sort__task_key(const struct kmem_sort_keys *given,
+			enum kmem_task_key *key);
 
 /* The text of a status of a section: the diff's words for it. */
 const char *kmem_status__text(const char *name);

@@ -61,6 +61,8 @@ struct kmem_run {
 	/* --time in shares of the trace's span: its windows. */
 	struct perf_time_interval	*time_ranges;
 	int				nr_time_ranges;
+	/* Of the trace's kernel, from its build-id records; "": none yet. */
+	char				kernel_build_id[SBUILD_ID_SIZE];
 	struct kmem_run_stats		stats;
 	/* The report, settled by kmem_run__finish(). */
 	struct kmem_cell_ctx		ctx;
@@ -68,7 +70,6 @@ struct kmem_run {
 	bool				has_node[KMEM_PAGE_MAX_NODES];
 	/* The stall tracepoints the trace lacks, "a,b", for the report. */
 	char				stall_missing[512];
-	char				sort_names[KMEM_NR_TABLES][160];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
 };
@@ -130,7 +131,7 @@ static void prefetch_queued(const void *record, void *arg)
 /* --folded: the bytes and count of an allocation, to its callchain. */
 static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
 {
-	if (!tag || !got || order < 0 || order > KMEM_PAGE_MAX_ORDER)
+	if (!tag || !got || !kmem_page__valid_order(order))
 		return;
 	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
 			 1);
@@ -217,7 +218,7 @@ static int profile_alloc(struct kmem_run *run, struct kmem_page_event *page)
 	int id;
 
 	page->tag = 0;
-	if (page->order < 0 || page->order > KMEM_PAGE_MAX_ORDER)
+	if (!kmem_page__valid_order(page->order))
 		return 0;
 	id = kmem_profile__key(run->profile, &key);
 	if (id < 0)
@@ -235,8 +236,7 @@ static int profile_alloc(struct kmem_run *run, struct kmem_page_event *page)
 static int profile_fallback(struct kmem_run *run,
 			    const struct kmem_frag_event *f, u32 task)
 {
-	bool order_ok = f->alloc_order >= 0 &&
-			f->alloc_order <= KMEM_PAGE_MAX_ORDER;
+	bool order_ok = kmem_page__valid_order(f->alloc_order);
 	struct kmem_profile_key key = {
 		.chain = (int)f->tag - 1,
 		.order = order_ok ? f->alloc_order : -1,
@@ -317,8 +317,8 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 	if (!err && run->profile)
 		err = profile_intervals(run);
 	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
-	    page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
-	    page->order > KMEM_PAGE_MAX_ORDER)
+	    page->pfn == KMEM_PAGE_NO_PFN ||
+	    !kmem_page__valid_order(page->order))
 		return err;
 	return kmem_interval__alloc(run->iv, page->callsite,
 				    run->info->page_size << page->order);
@@ -534,6 +534,17 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
 
 /* --- setting up ----------------------------------------------------- */
 
+/* The build-id of the trace's kernel, as its build-id records give it. */
+static void find_kernel_build_id(struct kmem_run *run)
+{
+	struct dso *kernel;
+
+	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
+	if (kernel && dso__has_build_id(kernel))
+		build_id__sprintf(dso__bid(kernel), run->kernel_build_id);
+	dso__put(kernel);
+}
+
 /*
  * perf record keeps a copy of the kernel's symbols in the build-id cache.
  * It is the recording kernel's for sure, and reading it takes a tenth of
@@ -542,24 +553,18 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
  */
 static const char *kallsyms_to_use(struct kmem_run *run)
 {
-	char sbuild_id[SBUILD_ID_SIZE], path[PATH_MAX];
-	struct dso *kernel;
+	char path[PATH_MAX];
 
 	if (run->config.kallsyms || run->config.vmlinux)
 		return run->config.kallsyms;
 	/* Asked again for the memcg resolver: the copy found the first time. */
 	if (run->recorded_kallsyms)
 		return run->recorded_kallsyms;
-	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
-	if (!kernel)
-		return NULL;
-	if (dso__has_build_id(kernel)) {
-		build_id__sprintf(dso__bid(kernel), sbuild_id);
-		if (build_id_cache__kallsyms_path(sbuild_id, path, sizeof(path)) &&
-		    !access(path, R_OK))
-			run->recorded_kallsyms = strdup(path);
-	}
-	dso__put(kernel);
+	if (run->kernel_build_id[0] &&
+	    build_id_cache__kallsyms_path(run->kernel_build_id, path,
+					  sizeof(path)) &&
+	    !access(path, R_OK))
+		run->recorded_kallsyms = strdup(path);
 	return run->recorded_kallsyms;
 }
 
@@ -580,6 +585,7 @@ static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 					       err, err_size);
 	if (!run->resolver)
 		return -EINVAL;
+	find_kernel_build_id(run);
 	kallsyms = kallsyms_to_use(run);
 	if (c->vmlinux || !kallsyms)
 		return 0;
@@ -691,7 +697,7 @@ static int setup_page_analysis(struct kmem_run *run)
 		if (!run->iv)
 			return -ENOMEM;
 	}
-	if (c->tasks.key == KMEM_TASK_NONE && !c->task_filter)
+	if (!c->follow_tasks)
 		return 0;
 	run->tasks = kmem_tasks__new(&run->session->machines.host, &c->tasks);
 	return run->tasks ? 0 : -ENOMEM;
@@ -757,6 +763,7 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 		.page = c->page,
 		.slab = c->slab,
 		.pageblock_order = c->pageblock_order,
+		.command = c->command,
 	};
 	int ret = 0;
 
@@ -817,6 +824,14 @@ const struct kmem_run_stats *kmem_run__stats(const struct kmem_run *run)
 const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run)
 {
 	return run->info;
+}
+
+const char *kmem_run__kernel_build_id(struct kmem_run *run)
+{
+	/* A pipe may bring its build-id records after the set-up. */
+	if (!run->kernel_build_id[0])
+		find_kernel_build_id(run);
+	return run->kernel_build_id[0] ? run->kernel_build_id : NULL;
 }
 
 struct callsite_resolver *kmem_run__resolver(const struct kmem_run *run)
@@ -936,52 +951,48 @@ static void set_fragmenting(struct kmem_page_row *row, void *arg)
 
 /* Does -s name, in @names, the column that @len bytes of @key name? */
 static bool among_keys(const struct kmem_table *t, const char *key,
-		       size_t len, const char *names)
+		       size_t len, const struct kmem_sort_keys *names)
 {
 	const struct kmem_column *col = kmem_table__column(t, key, len);
+	int i;
 
-	while (names && *names) {
-		size_t n = strcspn(names, ",");
-
-		if (kmem_table__column(t, names, n) == col)
+	for (i = 0; names && i < names->nr; i++)
+		if (kmem_table__column(t, names->name[i], names->len[i]) == col)
 			return true;
-		names += n + (names[n] == ',');
-	}
 	return false;
 }
 
 /*
- * The keys a table sorts by: those of -s (@names; NULL: none), then the
- * table's own that the trace has a column for and -s did not name, as
- * many as fit.  Rows tied on every key of -s (-s frag on a trace without
- * fallbacks, -s comm) then come in the table's usual order, largest
- * first, not in that of their callsites' addresses.
+ * The keys a table sorts by, into @keys: those of -s (@names; NULL:
+ * none), then the table's own that the trace has a column for and -s
+ * did not name, as many as fit.  Rows tied on every key of -s (-s frag
+ * on a trace without fallbacks, -s comm) then come in the table's usual
+ * order, largest first, not in that of their callsites' addresses.
  */
-static const char *sort_names(struct kmem_run *run,
-			      enum kmem_report_table_id id, const char *names)
+static void sort_names(struct kmem_run *run, enum kmem_report_table_id id,
+		       const struct kmem_sort_keys *names,
+		       struct kmem_sort_keys *keys)
 {
 	const struct kmem_table *t = &kmem_tables[id];
-	char *buf = run->sort_names[id];
-	size_t size = sizeof(run->sort_names[id]);
-	size_t n = snprintf(buf, size, "%s", names ?: "");
-	int nr = names && *names;
-	const char *p;
+	struct kmem_sort_keys own;
+	int i;
 
-	for (p = names; p && *p; p++)
-		nr += *p == ',';
-	for (p = t->sort; *p && n < size && nr < KMEM_MAX_SORT_KEYS;) {
-		size_t len = strcspn(p, ",");
+	if (names)
+		*keys = *names;
+	else
+		kmem_sort_keys__split(keys, NULL);
+	kmem_sort_keys__split(&own, t->sort);
+	for (i = 0; i < own.nr && keys->nr < KMEM_MAX_SORT_KEYS; i++) {
+		const char *p = own.name[i];
+		size_t len = own.len[i];
 		const struct kmem_column *col = kmem_table__column(t, p, len);
 
 		if (col && kmem_report__holds(&run->ctx, col->when) &&
 		    !among_keys(t, p, len, names)) {
-			n += snprintf(buf + n, size - n, "%s%.*s", n ? "," : "",
-				      (int)len, p);
-			nr++;
+			keys->name[keys->nr] = p;
+			keys->len[keys->nr++] = len;
 		}
-		p += len + (p[len] == ',');
 	}
-	return buf;
 }
 
 /* The names of the statuses of mm_compaction_end, as the trace has them. */
@@ -1035,10 +1046,12 @@ static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 	int nr_keys = 0;
 
 	if (sort && !sort->nr_keys) {
-		t->sort = sort->names;
+		kmem_sort_keys__split(&t->sort, NULL);
+		if (sort->names)
+			t->sort = *sort->names;
 	} else {
-		t->sort = sort_names(run, id, sort ? sort->names : NULL);
-		nr_keys = kmem_table__parse_sort(desc, t->sort, keys, bad,
+		sort_names(run, id, sort ? sort->names : NULL, &t->sort);
+		nr_keys = kmem_table__parse_sort(desc, &t->sort, keys, bad,
 						 sizeof(bad));
 		if (nr_keys < 0)
 			return nr_keys;

@@ -46,7 +46,7 @@ union perf_event;
 
 /* The -s keys of the page or the slab tables: their names and keys. */
 struct kmem_report_sort {
-	const char		*names;		/* "bytes,hit" */
+	const struct kmem_sort_keys *names;	/* -s split; NULL: none */
 	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
 	int			nr_keys;
 };
@@ -54,6 +54,7 @@ struct kmem_report_sort {
 /* What perf kmem stat's options ask of a run. */
 struct kmem_run_config {
 	const char		*path;		/* the trace, as the report names it */
+	const char		*command;	/* "stat" or "diff", as advice names it */
 	bool			page;		/* the page allocator's analyses */
 	bool			slab;		/* the slab allocator's */
 	bool			caller;		/* --caller: the tables by callsite */
@@ -74,6 +75,8 @@ struct kmem_run_config {
 	/* -s pid or comm, --pid, --tid, --comm: not owned. */
 	struct kmem_tasks_config tasks;
 	bool			task_filter;	/* --pid, --tid or --comm */
+	/* Either of the two: COMM, FORK and EXIT go to the run. */
+	bool			follow_tasks;
 	const char		*alloc_regex;	/* --alloc-func */
 	const char		*alloc_regex_add; /* --alloc-func-add */
 	const char		*kallsyms;	/* --kallsyms */
@@ -209,6 +212,16 @@ const struct kmem_run_stats *kmem_run__stats(const struct kmem_run *run);
  * until kmem_run__setup() got as far as the decoder.
  */
 const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run);
+
+/**
+ * kmem_run__kernel_build_id - the build-id of the trace's kernel
+ * @run: a run set up with a callsite resolver
+ *
+ * Return: the build-id the trace's build-id records give its kernel, the
+ * one whose symbols the resolver looked for (or, of a pipe whose records
+ * came later, read since); NULL when they give none.
+ */
+const char *kmem_run__kernel_build_id(struct kmem_run *run);
 
 /**
  * kmem_run__resolver - the callsite resolver of the run
