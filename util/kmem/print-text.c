@@ -380,6 +380,19 @@ static void print_histograms(const struct kmem_report *r)
 	}
 }
 
+/* No stall, no reclaim or compaction event: a line says so, not 40 zeros. */
+static bool nothing_stalled(const struct kmem_stall_summary *s)
+{
+	const struct kmem_stall_events *e = &s->events;
+	const struct kmem_stall_apart *a = &s->apart;
+
+	return !s->all.stalls && !e->reclaims && !e->reclaim_ends &&
+	       !e->memcg_reclaims && !e->memcg_reclaim_ends &&
+	       !e->compactions && !e->runs && !e->run_ends && !e->deferred &&
+	       !a->begun_before && !a->not_ended && !a->abandoned &&
+	       !a->memcg_begun_before && !a->memcg_not_ended && !a->unpaired;
+}
+
 static void print_stalls(const struct kmem_report *r)
 {
 	print_title("STALLS (allocations that waited in direct reclaim or compaction)");
@@ -389,6 +402,12 @@ static void print_stalls(const struct kmem_report *r)
 		return;
 	}
 	print_stall_missing(r->trace.stall_missing);
+	if (nothing_stalled(r->src[KMEM_SRC_STALL])) {
+		printf(" No allocation stalled: the trace has no direct reclaim, memcg reclaim or\n"
+		       " compaction in it.\n");
+		print_table(r, KMEM_STALL_WAKEUPS, false);
+		return;
+	}
 	print_section(r, &kmem_stall_section);
 	printf("\n Counted apart, not in the figures above:\n");
 	print_section(r, &kmem_stall_apart_section);
