@@ -25,13 +25,20 @@ MANPAGE   := $(MANDIR)/man1/perf-kmem.1
 ASANOUT   := $(B)/perf-asan
 
 # The same perf on every machine: only libtraceevent, libelf, libdw,
-# libunwind and zlib, whatever else happens to be installed.
-PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
-	BUILD_BPF_SKEL=0 NO_JEVENTS=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBAUDIT=1 \
-	NO_LIBBABELTRACE=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_AUXTRACE=1 \
-	NO_BACKTRACE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SDT=1 \
-	NO_JVMTI=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1 NO_AIO=1 NO_SHELLCHECK=1 \
-	NO_LIBBFD=1 WERROR=1 prefix=$(PREFIX)
+# libunwind and zlib, whatever else happens to be installed; ours also
+# with libbpf and the BPF skeletons (perf kmem stat -b), both built from
+# the kernel tree as perf builds them: libbpf from tools/lib/bpf, bpftool
+# bootstrapped from tools/bpf/bpftool, perf's minimal vmlinux.h and
+# Debian's clang.
+COMMON_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 \
+	NO_JEVENTS=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBAUDIT=1 NO_LIBBABELTRACE=1 \
+	NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_AUXTRACE=1 NO_BACKTRACE=1 \
+	NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SDT=1 NO_JVMTI=1 \
+	NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1 NO_AIO=1 NO_SHELLCHECK=1 NO_LIBBFD=1 \
+	WERROR=1 prefix=$(PREFIX)
+PERF_FLAGS := $(COMMON_FLAGS) BUILD_BPF_SKEL=1
+# Upstream perf for the benchmark, without libbpf.
+NOSKEL_FLAGS := $(COMMON_FLAGS) NO_LIBBPF=1 BUILD_BPF_SKEL=0
 
 # Our files, laid over tools/perf as symlinks so that editing one here
 # rebuilds only what depends on it: found by name, so that a new one
@@ -44,8 +51,9 @@ OURS := builtin-kmem.c \
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 	tools/perf tools/arch tools/scripts tools/build tools/include \
 	tools/lib/api tools/lib/subcmd tools/lib/perf tools/lib/symbol \
-	'tools/lib/*.c' scripts/checkpatch.pl scripts/spelling.txt \
-	scripts/const_structs.checkpatch scripts/kernel-doc
+	'tools/lib/*.c' tools/lib/bpf tools/bpf/bpftool kernel/bpf/disasm.c \
+	kernel/bpf/disasm.h scripts/bpf_doc.py scripts/checkpatch.pl \
+	scripts/spelling.txt scripts/const_structs.checkpatch scripts/kernel-doc
 
 SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
@@ -125,7 +133,7 @@ perf-asan: overlay
 upstream: $(PRISTINE)/.extracted
 	@mkdir -p $(UPOUT)
 	@echo "  BUILD   upstream perf (log: build/upstream-build.log)"
-	@$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(UPOUT) $(PERF_FLAGS) >$(B)/upstream-build.log 2>&1 || \
+	@$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(UPOUT) $(NOSKEL_FLAGS) >$(B)/upstream-build.log 2>&1 || \
 		{ tail -30 $(B)/upstream-build.log; exit 1; }
 
 # The ASan+UBSan build and runs are part of every make test: they add
