@@ -528,12 +528,19 @@ struct kmem_output {
 
 static int output_open(struct kmem_output *out, const char *path)
 {
+	struct stat st;
+
 	out->path = path;
 	out->tmp = NULL;
 	out->fp = stdout;
 	if (!path)
 		return 0;
-	if (asprintf(&out->tmp, "%s.tmp.%d", path, getpid()) < 0)
+	/* A device or a fifo is written in place: a rename would replace it. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		out->tmp = strdup(path);
+	else if (asprintf(&out->tmp, "%s.tmp.%d", path, getpid()) < 0)
+		out->tmp = NULL;
+	if (!out->tmp)
 		return -ENOMEM;
 	out->fp = fopen(out->tmp, "w");
 	if (out->fp)
@@ -552,12 +559,13 @@ static int output_close(struct kmem_output *out, int err)
 		return err;
 	if (fflush(stdout) || fclose(out->fp))
 		werr = -errno ?: -EIO;
-	if (!err && !werr && rename(out->tmp, out->path))
+	if (!err && !werr && strcmp(out->tmp, out->path) &&
+	    rename(out->tmp, out->path))
 		werr = -errno ?: -EIO;
 	if (werr)
 		pr_err("perf kmem: cannot write %s: %s\n", out->path,
 		       strerror(-werr));
-	if (err || werr)
+	if ((err || werr) && strcmp(out->tmp, out->path))
 		unlink(out->tmp);
 	zfree(&out->tmp);
 	return err ?: werr;
