@@ -44,7 +44,8 @@ NOSKEL_FLAGS := $(COMMON_FLAGS) NO_LIBBPF=1 BUILD_BPF_SKEL=0
 # rebuilds only what depends on it: found by name, so that a new one
 # cannot be left out.
 OURS := builtin-kmem.c \
-	$(wildcard util/kmem-*.[ch] tests/kmem-*.c) \
+	$(wildcard util/kmem-*.[ch] util/kmem/*.[ch] util/kmem/Build tests/kmem-*.c) \
+	util/bpf_skel/kmem.bpf.c util/bpf_skel/kmem_data.h \
 	$(wildcard tests/shell/kmem_*.sh tests/shell/lib/kmem_*) \
 	$(wildcard Documentation/perf-kmem*.*)
 
@@ -105,7 +106,7 @@ $(SRC)/.patched: $(PRISTINE)/.extracted $(wildcard patches/*.patch)
 	touch $@
 
 overlay: $(SRC)/.patched
-	@for f in $(OURS); do \
+	@for f in $(OURS); do mkdir -p $$(dirname $(SRC)/tools/perf/$$f); \
 		ln -sfn $(TOP)/$$f $(SRC)/tools/perf/$$f; done
 
 # perf's own Documentation makefile, with asciidoctor.
