@@ -933,6 +933,12 @@ static bool is_usable(struct kmem_decoder *dec, struct evsel *evsel, char *err,
 	return format_is_laid_out(evsel, err, err_size);
 }
 
+/* perf kmem stat -b decodes the running kernel's formats, of no file. */
+static const char *trace_path(const struct kmem_decoder *dec)
+{
+	return dec->session->data ? dec->session->data->path : "the kernel";
+}
+
 static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
 {
 	return evlist__find_tracepoint_by_name(dec->session->evlist, name);
@@ -951,7 +957,8 @@ static int trace_pageblock_order(struct kmem_decoder *dec, struct evsel *extfrag
 	int long_size, order = -ENOENT;
 	void *data;
 
-	if (!kmem_file__feature(dec->session->data->path, HEADER_TRACING_DATA,
+	if (dec->session->data &&
+	    !kmem_file__feature(dec->session->data->path, HEADER_TRACING_DATA,
 				&data, &size)) {
 		if (!kmem_pageblock__find_format(data, size, EXTFRAG_SYSTEM,
 						 EXTFRAG_NAME, &text, &len,
@@ -1004,7 +1011,7 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (!any) {
 		snprintf(err, err_size,
 			 "%s has no page allocator events: record them with 'perf kmem record --page'",
-			 dec->session->data->path);
+			 trace_path(dec));
 		return -EINVAL;
 	}
 	if (alloc && (!is_usable(dec, alloc, err, err_size) ||
@@ -1053,13 +1060,13 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (!found && find_event(dec, page_handlers[0].name)) {
 		snprintf(err, err_size,
 			 "%s has no slab allocator events, but page allocator events: use 'perf kmem stat --page'",
-			 dec->session->data->path);
+			 trace_path(dec));
 		return -EINVAL;
 	}
 	if (!found) {
 		snprintf(err, err_size,
 			 "%s has no slab allocator events: record them with 'perf kmem record --slab'",
-			 dec->session->data->path);
+			 trace_path(dec));
 		return -EINVAL;
 	}
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,

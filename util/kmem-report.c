@@ -137,6 +137,32 @@ static void perf_data(struct kmem_json *j, const struct kmem_report_trace *t)
 	kmem_json__end_object(j);
 }
 
+static void strings(struct kmem_json *j, const char *key,
+		    const char * const *s, size_t nr)
+{
+	size_t i;
+
+	kmem_json__key_array(j, key);
+	for (i = 0; i < nr; i++)
+		kmem_json__string(j, s[i]);
+	kmem_json__end_array(j);
+}
+
+static void source(struct kmem_json *j, const struct kmem_report_source *src)
+{
+	size_t i;
+
+	kmem_json__key_object(j, "source");
+	kmem_json__key_string(j, "name", src->name);
+	strings(j, "notes", src->notes, src->nr_notes);
+	strings(j, "estimated", src->estimated, src->nr_estimated);
+	kmem_json__key_object(j, "values");
+	for (i = 0; i < src->nr_values; i++)
+		kmem_json__key_u64(j, src->values[i].key, src->values[i].value);
+	kmem_json__end_object(j);
+	kmem_json__end_object(j);
+}
+
 /* --- page ------------------------------------------------------------ */
 
 static void allocated_only(struct kmem_json *j, const struct kmem_lifetime *l)
@@ -693,6 +719,8 @@ static int document(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__begin_object(j);
 	kmem_json__key_u64(j, "schema", KMEM_REPORT_SCHEMA);
 	perf_data(j, &r->trace);
+	if (r->source)
+		source(j, r->source);
 	if (r->kp)
 		err = page(j, r);
 	if (!err && r->ks)

@@ -55,8 +55,34 @@ struct kmem_report_trace {
 	const char	*sampled;	/* "": every event recorded */
 };
 
+/* A number of where the report's numbers come from, for the JSON. */
+struct kmem_report_value {
+	const char	*key;
+	u64		value;
+};
+
+/*
+ * Where the numbers come from when they are not all a recording's, as
+ * perf kmem stat -b counts in the kernel: its notes are printed before
+ * the text, and the JSON has them in "source", with the paths of the
+ * members that are estimates and the source's own numbers.
+ */
+struct kmem_report_source {
+	const char			*name;		/* "bpf" */
+	const char * const		*notes;		/* one line each */
+	size_t				nr_notes;
+	const char * const		*estimated;	/* "page.callers", ... */
+	size_t				nr_estimated;
+	const struct kmem_report_value	*values;
+	size_t				nr_values;
+	/* No slab object was paired with its free: no lifetimes, ping-pong. */
+	bool				slab_unpaired;
+};
+
 struct kmem_report {
 	struct kmem_report_trace	trace;
+	/* NULL: a recording, every number counted from its events. */
+	const struct kmem_report_source	*source;
 	/* Names, page size and what the trace has. */
 	const struct kmem_cell_ctx	*ctx;
 	const struct kmem_decoder	*dec;

@@ -452,18 +452,28 @@ static int print_page_result(const struct kmem_report *r)
 	return 0;
 }
 
-static void print_slab_frees(const struct kmem_slab_summary *s)
+/* Does the source pair slab objects with their frees, as a recording does? */
+static bool slab_paired(const struct kmem_report *r)
+{
+	return !sampled(r) && !(r->source && r->source->slab_unpaired);
+}
+
+static void print_slab_frees(const struct kmem_report *r,
+			     const struct kmem_slab_summary *s)
 {
 	kmem_print__plain("Total frees:", s->free);
-	kmem_print__plain("  of unknown pointers:", s->free_unknown);
-	kmem_print__plain("  repeated frees of a pointer:", s->free_again);
+	if (slab_paired(r)) {
+		kmem_print__plain("  of unknown pointers:", s->free_unknown);
+		kmem_print__plain("  repeated frees of a pointer:", s->free_again);
+	}
 	kmem_print__plain("  of NULL or ZERO_SIZE_PTR:", s->free_null);
 }
 
 static void print_slab_numa(const struct kmem_report *r,
 			    const struct kmem_slab_summary *s)
 {
-	kmem_print__count("Ping-pong frees (on another CPU):", &s->pingpong);
+	if (slab_paired(r))
+		kmem_print__count("Ping-pong frees (on another CPU):", &s->pingpong);
 	if (!kmem_decoder__info(r->dec)->has_cpu_nodes)
 		printf(" Cross-node analysis needs the NUMA topology of a newer perf record.\n");
 	else
@@ -485,7 +495,7 @@ static void print_slab_summary(const struct kmem_report *r)
 	printf(" %-34s %13.3f%%\n", "  wasted of allocated:",
 	       kmem_slab__frag(s->bytes_req, s->alloc.bytes));
 	printf("\n");
-	if (!sampled(r)) {
+	if (slab_paired(r)) {
 		kmem_print__count("Allocated+freed:", &s->life.freed);
 		kmem_print__count("Allocated-only:", &alloc_only);
 		kmem_print__count("  still allocated at the end:", &s->life.live);
@@ -493,7 +503,7 @@ static void print_slab_summary(const struct kmem_report *r)
 				  &s->life.dropped);
 		printf("\n");
 	}
-	print_slab_frees(s);
+	print_slab_frees(r, s);
 	printf("\n");
 	kmem_print__count("Allocation failures (requested):", &s->fail);
 	if (s->zero_size.nr)
@@ -537,6 +547,10 @@ static int print_slab_result(const struct kmem_report *r)
 int kmem_report__text(const struct kmem_report *r)
 {
 	int err = 0;
+	size_t i;
+
+	for (i = 0; r->source && i < r->source->nr_notes; i++)
+		printf(" %s\n", r->source->notes[i]);
 
 	if (r->ks)
 		err = print_slab_result(r);
