@@ -192,6 +192,10 @@ def build_line_file(target, line):
         m = re.search(r'\+=\s*(\S+)\.o\s*$', line)
         if m:
             return f'{os.path.dirname(target)}/{m.group(1)}.c'
+        # A folder of ours with its own Build: the patch that adds it.
+        m = re.search(r'\+=\s*(\S+)/\s*$', line)
+        if m:
+            return f'{os.path.dirname(target)}/{m.group(1)}/Build'
     elif target == 'tests/builtin-test.c':
         m = re.search(r'&suite__(\w+),', line)
         if m:

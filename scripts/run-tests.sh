@@ -52,7 +52,8 @@ show() {
 }
 
 # Our C suites are the ones whose cases are named "kmem page: ...",
-# "kmem slab: ...", "kmem input: ...", "kmem frag: ..." and "kmem diff: ...".
+# "kmem slab: ...", "kmem input: ...", "kmem frag: ...", "kmem diff: ..."
+# and "kmem bpf: ...".
 suite_number() {
 	"$1" test list 2>&1 |
 		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
@@ -181,12 +182,13 @@ run_kerneldoc() {
 		skip "kernel-doc: $kerneldoc missing (make clean; make)"
 		return
 	fi
-	out=$(perl "$kerneldoc" -Wall -none "$top"/util/kmem-*.h 2>&1)
+	out=$(perl "$kerneldoc" -Wall -none "$top"/util/kmem-*.h \
+		"$top"/util/kmem/*.h "$top"/util/bpf_skel/kmem_data.h 2>&1)
 	if [ -n "$out" ]; then
-		fail "kernel-doc: util/kmem-*.h"
+		fail "kernel-doc: util/kmem-*.h util/kmem/*.h"
 		echo "$out" | head -n 20 | sed 's/^/    /'
 	else
-		pass "kernel-doc: util/kmem-*.h"
+		pass "kernel-doc: util/kmem-*.h util/kmem/*.h"
 	fi
 }
 
@@ -374,6 +376,7 @@ run_c_suite "$perf" "" "" input
 run_c_suite "$perf" "" "" output
 run_c_suite "$perf" "" "" frag
 run_c_suite "$perf" "" "" diff
+run_c_suite "$perf" "" "" bpf
 run_shell_tests
 run_checkpatch
 run_kerneldoc
@@ -388,6 +391,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" output
 	run_c_suite "$asan_perf" "asan: " "-asan" frag
 	run_c_suite "$asan_perf" "asan: " "-asan" diff
+	run_c_suite "$asan_perf" "asan: " "-asan" bpf
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	run_fuzz_files
