@@ -23,6 +23,7 @@ PREFIX    := $(B)/prefix
 MANDIR    := $(PREFIX)/share/man
 MANPAGE   := $(MANDIR)/man1/perf-kmem.1
 ASANOUT   := $(B)/perf-asan
+NOSKELOUT := $(B)/perf-noskel
 
 # The same perf on every machine: only libtraceevent, libelf, libdw,
 # libunwind and zlib, whatever else happens to be installed; ours also
@@ -37,7 +38,8 @@ COMMON_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 \
 	NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1 NO_AIO=1 NO_SHELLCHECK=1 NO_LIBBFD=1 \
 	WERROR=1 prefix=$(PREFIX)
 PERF_FLAGS := $(COMMON_FLAGS) BUILD_BPF_SKEL=1
-# Upstream perf for the benchmark, without libbpf.
+# Upstream perf for the benchmark, and ours without skeletons (whose
+# perf kmem stat -b must say so), without libbpf.
 NOSKEL_FLAGS := $(COMMON_FLAGS) NO_LIBBPF=1 BUILD_BPF_SKEL=0
 
 # Our files, laid over tools/perf as symlinks so that editing one here
@@ -78,7 +80,7 @@ FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_LIBS    := util/kmem-rows.c util/kmem-live.c $(PRISTINE)/tools/lib/rbtree.c \
 	$(PRISTINE)/tools/lib/zalloc.c
 
-.PHONY: all perf perf-asan overlay upstream fuzz fuzz-files test demo bench deps \
+.PHONY: all perf perf-asan perf-noskel overlay upstream fuzz fuzz-files test demo bench deps \
 	series series-check clean FORCE
 
 all: perf
@@ -131,6 +133,12 @@ perf-asan: overlay
 		EXTRA_CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_CFLAGS)" >$(B)/perf-asan-build.log 2>&1 || \
 		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-asan-build.log | head -60; exit 1; }
 
+perf-noskel: overlay
+	@mkdir -p $(NOSKELOUT)
+	@echo "  BUILD   perf without BPF skeletons (log: build/perf-noskel-build.log)"
+	@$(MAKE) -s -C $(SRC)/tools/perf O=$(NOSKELOUT) $(NOSKEL_FLAGS) >$(B)/perf-noskel-build.log 2>&1 || \
+		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-noskel-build.log | head -60; exit 1; }
+
 upstream: $(PRISTINE)/.extracted
 	@mkdir -p $(UPOUT)
 	@echo "  BUILD   upstream perf (log: build/upstream-build.log)"
@@ -144,7 +152,7 @@ upstream: $(PRISTINE)/.extracted
 # SANITIZE=0 leaves them out.
 SANITIZE ?= 1
 
-test: perf $(FUZZ_BINS) $(if $(filter 1,$(SANITIZE)),perf-asan)
+test: perf perf-noskel $(FUZZ_BINS) $(if $(filter 1,$(SANITIZE)),perf-asan)
 	@scripts/install-deps.sh --test
 	@scripts/run-tests.sh $(if $(filter 1,$(SANITIZE)),--sanitize)
 

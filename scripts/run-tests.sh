@@ -15,6 +15,7 @@ cd "$top" || exit 1
 
 perf="$top/perf"
 asan_perf="$top/build/perf-asan/perf"
+noskel_perf="$top/build/perf-noskel/perf"
 checkpatch="$top/build/src/linux-source-6.12/scripts/checkpatch.pl"
 logdir=$(mktemp -d /tmp/kmem-run-tests.XXXXX)
 trap 'rm -rf "$logdir"' EXIT
@@ -125,7 +126,8 @@ run_shell_tests() {
 		[ -e "$t" ] || continue
 		name="shell: $(basename "$t")"
 		log="$logdir/$(basename "$t").log"
-		PATH="$top:$PATH" KMEM_ASAN_PERF="$asan" bash "$t" >"$log" 2>&1
+		PATH="$top:$PATH" KMEM_ASAN_PERF="$asan" \
+			KMEM_NOSKEL_PERF="$noskel_perf" bash "$t" >"$log" 2>&1
 		rc=$?
 		case $rc in
 		0) pass "$name" ;;
@@ -284,6 +286,31 @@ run_asan_stat() {
 			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
 		else
 			pass "asan: perf kmem diff $opts"
+		fi
+	done
+	run_asan_bpf
+}
+
+# perf kmem stat -b's user side: the maps read, filled in and printed.
+run_asan_bpf() {
+	local log="$logdir/asan-bpf.log" opts rc
+
+	if ! "$perf" kmem stat --page -b -a -o /dev/null -- true >"$log" 2>&1; then
+		skip "asan: perf kmem stat -b: $(head -n 1 "$log")"
+		return
+	fi
+	for opts in "--page --caller -v" "--page --slab --caller --json -I 100" \
+		"--page --folded --live --sample-bytes 4096" "--page --exact-live -M 8"; do
+		# shellcheck disable=SC2086 # $opts is a list of options
+		"$asan_perf" kmem stat -b -a $opts -- \
+			sh -c 'cat /usr/bin/ls >/dev/null; ls -R /usr/lib >/dev/null' \
+			>"$log" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ] || sanitizer_report "$log" >/dev/null; then
+			fail "asan: perf kmem stat -b $opts (exit $rc)"
+			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
+		else
+			pass "asan: perf kmem stat -b $opts"
 		fi
 	done
 }
