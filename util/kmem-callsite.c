@@ -72,6 +72,12 @@ static const char * const alloc_funcs[] = {
 	"try_to_claim_block", "alloc_pages_slowpath", "alloc_pages_direct_compact",
 	"alloc_pages_direct_reclaim", "alloc_pages_cpuset_fallback",
 	"alloc_pages_may_oom",
+	/*
+	 * With more than one probe on a tracepoint (a BPF program beside
+	 * perf's), the tracepoint calls them from its iterator: the frame
+	 * perf's callchain begins with.
+	 */
+	"traceiter_mm_page_alloc", "traceiter_mm_page_alloc_extfrag",
 };
 
 #define ALLOC_PREFIX	"^_?_?("
