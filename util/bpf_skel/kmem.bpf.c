@@ -627,24 +627,23 @@ static __always_inline void page_fail(void *ctx, __u32 order, int migtype,
 	rare_row(ctx, &rk, 1ULL << (page_shift + order));
 }
 
-SEC("tp/kmem/mm_page_alloc")
-int kmem_page_alloc(struct trace_event_raw_mm_page_alloc___kmem *ctx)
+static __always_inline void page_alloc(void *ctx, __u64 pfn, __u32 order,
+				       __u64 gfp, int migtype)
 {
-	__u64 pfn = ctx->pfn, gfp = ctx->gfp_flags, bytes;
-	__u32 order = ctx->order;
-	int migtype = ctx->migratetype, node, slot;
 	struct kmem_bpf_live lp = {};
 	struct kmem_bpf_cpu *st;
+	int node, slot;
+	__u64 bytes;
 
 	if (!tracked())
-		return PASS;
+		return;
 	if (order >= KMEM_BPF_NR_ORDERS) {
 		count(KMEM_BPF_BAD_ORDER);
-		return PASS;
+		return;
 	}
 	if (pfn == NO_PFN) {
 		page_fail(ctx, order, migtype, gfp);
-		return PASS;
+		return;
 	}
 	slot = migtype_slot(migtype);
 	count_at(order * KMEM_BPF_NR_MIGTYPES + slot, 1);
@@ -655,7 +654,7 @@ int kmem_page_alloc(struct trace_event_raw_mm_page_alloc___kmem *ctx)
 
 	st = this_cpu();
 	if (!st)
-		return PASS;
+		return;
 	bytes = 1ULL << (page_shift + order);
 	lp.order = order;
 	lp.node = node;
@@ -666,7 +665,72 @@ int kmem_page_alloc(struct trace_event_raw_mm_page_alloc___kmem *ctx)
 		sample_alloc(ctx, &lp);
 	}
 	track_live(pfn, &lp);
+}
+
+SEC("tp/kmem/mm_page_alloc")
+int kmem_page_alloc(struct trace_event_raw_mm_page_alloc___kmem *ctx)
+{
+	page_alloc(ctx, ctx->pfn, ctx->order, ctx->gfp_flags, ctx->migratetype);
 	return PASS;
+}
+
+/*
+ * The same tracepoints, raw: the arguments as the kernel passes them,
+ * without the record perf's tracepoint handler builds and the perf
+ * machinery around it, which cost more than the counting.  The pfn of a
+ * struct page is its index in vmemmap, whose address (vmemmap_base on
+ * x86-64, randomized) is in no kallsyms without KALLSYMS_ALL and in no
+ * BTF: until the user side has found it, the raw programs count nothing
+ * and keep the struct page * of the calibrating thread's allocations,
+ * whose pfns it reads from /proc/self/pagemap.
+ */
+__u64 vmemmap;
+__u32 calib_tid;
+__u32 nr_calib;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, KMEM_BPF_CALIB_PAGES);
+} calib_pages SEC(".maps");
+
+struct page___kmem {
+	unsigned long	flags;
+} __attribute__((preserve_access_index));
+
+/* A raw tracepoint's arguments are numbers: the page's address is one. */
+static __always_inline __u64 page_pfn(__u64 page)
+{
+	if (!page)
+		return NO_PFN;
+	return (page - vmemmap) / bpf_core_type_size(struct page___kmem);
+}
+
+static __always_inline void calibrate(__u64 page)
+{
+	__u32 i = nr_calib;
+	__u64 *slot;
+
+	if (!page || (__u32)bpf_get_current_pid_tgid() != calib_tid ||
+	    i >= KMEM_BPF_CALIB_PAGES)
+		return;
+	slot = bpf_map_lookup_elem(&calib_pages, &i);
+	if (slot)
+		*slot = page;
+	nr_calib = i + 1;
+}
+
+SEC("raw_tp/mm_page_alloc")
+int BPF_PROG(kmem_page_alloc_raw, __u64 page, unsigned int order,
+	     unsigned int gfp_flags, int migratetype)
+{
+	if (!vmemmap) {
+		calibrate(page);
+		return 0;
+	}
+	page_alloc(ctx, page_pfn(page), order, gfp_flags, migratetype);
+	return 0;
 }
 
 /* A free of a page in the live-page map ends its allocation. */
@@ -699,19 +763,16 @@ static __always_inline void free_live(struct kmem_bpf_live *lp, __u32 order,
 		__sync_fetch_and_add(&row->xnode_frees, 1);
 }
 
-SEC("tp/kmem/mm_page_free")
-int kmem_page_free(struct trace_event_raw_mm_page_free___kmem *ctx)
+static __always_inline void page_free(__u64 pfn, __u32 order)
 {
-	__u64 pfn = ctx->pfn;
-	__u32 order = ctx->order;
 	struct kmem_bpf_live *lp;
 	int node, pnode;
 
 	if (!tracked())
-		return PASS;
+		return;
 	if (order >= KMEM_BPF_NR_ORDERS) {
 		count(KMEM_BPF_BAD_FREE_ORDER);
-		return PASS;
+		return;
 	}
 	count_order(KMEM_BPF_FREE, order);
 	node = cpu_node();
@@ -723,14 +784,28 @@ int kmem_page_free(struct trace_event_raw_mm_page_free___kmem *ctx)
 	lp = maybe_live(pfn) ? bpf_map_lookup_elem(&live, &pfn) : NULL;
 	if (!lp) {
 		count_order(KMEM_BPF_FREE_ONLY, order);
-		return PASS;
+		return;
 	}
 	free_live(lp, order, node);
 	if (!bpf_map_delete_elem(&live, &pfn)) {
 		__sync_fetch_and_sub(&nr_live, 1);
 		mark_live(pfn, false);
 	}
+}
+
+SEC("tp/kmem/mm_page_free")
+int kmem_page_free(struct trace_event_raw_mm_page_free___kmem *ctx)
+{
+	page_free(ctx->pfn, ctx->order);
 	return PASS;
+}
+
+SEC("raw_tp/mm_page_free")
+int BPF_PROG(kmem_page_free_raw, __u64 page, unsigned int order)
+{
+	if (vmemmap)
+		page_free(page_pfn(page), order);
+	return 0;
 }
 
 SEC("tp/kmem/mm_page_alloc_extfrag")

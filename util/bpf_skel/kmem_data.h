@@ -9,6 +9,10 @@
 
 /* Orders 0..31 are counted; an event of a larger one cannot be real. */
 #define KMEM_BPF_NR_ORDERS	32
+/* Allocations of the calibrating thread kept to find vmemmap. */
+#define KMEM_BPF_CALIB_PAGES	128
+/* Frames of a stack from a raw tracepoint that are the BPF side's, at most. */
+#define KMEM_BPF_RAW_FRAMES	4
 /* Migration types 0..15 as traced; slot 16 takes any other value. */
 #define KMEM_BPF_NR_MIGTYPES	17
 #define KMEM_BPF_BAD_MIGTYPE	16

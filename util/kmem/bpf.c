@@ -11,6 +11,7 @@
  * sysfs.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -21,8 +22,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bitmap.h>
 #include <linux/err.h>
@@ -80,6 +83,11 @@ struct kmem_bpf_run {
 	u64				max_pfn;
 	u64				nr_blocks;
 	u32				live_entries;
+	/* Frames walked: --max-stack, and the BPF side's of a raw one. */
+	int				stack_depth;
+	bool				raw_pages;	/* the raw tracepoints */
+	/* The page programs' links: raw or not, chosen at the start. */
+	struct bpf_link			*page_links[2];
 	bool				has_extfrag;
 	bool				finished;
 	u64				start_ns;
@@ -457,7 +465,7 @@ static void size_maps(struct kmem_bpf_run *run)
 
 	run->live_entries = c->map_entries ?: c->exact_live ?
 			    KMEM_BPF_EXACT_LIVE_ENTRIES : KMEM_BPF_MAP_ENTRIES;
-	bpf_map__set_key_size(skel->maps.stacks, c->max_stack * sizeof(__u64));
+	bpf_map__set_key_size(skel->maps.stacks, run->stack_depth * sizeof(__u64));
 	set_entries(skel->maps.stacks, c->page ? entries : 0);
 	set_entries(skel->maps.rows, c->page ? entries : 0);
 	set_entries(skel->maps.rare_rows, c->page ? entries : 0);
@@ -486,7 +494,7 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->page_shift = __builtin_ctzll(run->page_size);
 	skel->rodata->pageblock_order = info->pageblock_order;
 	skel->rodata->nr_blocks = run->nr_blocks;
-	skel->rodata->max_stack = c->max_stack;
+	skel->rodata->max_stack = run->stack_depth;
 	skel->rodata->nr_nodes = run->nr_nodes > 1 ? run->nr_nodes : 1;
 	/* Before the load, rodata is plain memory of the skeleton's. */
 	fill_log2_table((__u64 *)skel->rodata->log2_table);
@@ -502,8 +510,15 @@ static void choose_programs(struct kmem_bpf_run *run)
 	const struct kmem_bpf_config *c = &run->config;
 	struct kmem_bpf *skel = run->skel;
 
+	/* Both kinds: the raw ones if the calibration works, else these. */
 	bpf_program__set_autoload(skel->progs.kmem_page_alloc, c->page);
 	bpf_program__set_autoload(skel->progs.kmem_page_free, c->page);
+	bpf_program__set_autoload(skel->progs.kmem_page_alloc_raw, c->page);
+	bpf_program__set_autoload(skel->progs.kmem_page_free_raw, c->page);
+	bpf_program__set_autoattach(skel->progs.kmem_page_alloc, false);
+	bpf_program__set_autoattach(skel->progs.kmem_page_free, false);
+	bpf_program__set_autoattach(skel->progs.kmem_page_alloc_raw, false);
+	bpf_program__set_autoattach(skel->progs.kmem_page_free_raw, false);
 	bpf_program__set_autoload(skel->progs.kmem_page_extfrag,
 				  run->has_extfrag);
 	bpf_program__set_autoload(skel->progs.kmem_kmalloc, c->slab);
@@ -659,6 +674,8 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 		goto fail;
 	if (live_session(run, err, err_size))
 		goto fail;
+	run->stack_depth = min(run->config.max_stack + KMEM_BPF_RAW_FRAMES,
+			       KMEM_BPF_MAX_STACK);
 	run->nr_nodes = kmem_decoder__info(run->dec)->nr_nodes;
 	run->snap.pageblock_order = kmem_decoder__info(run->dec)->pageblock_order;
 	if (kmem_decoder__info(run->dec)->pageblock_order >= 0)
@@ -676,6 +693,159 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 fail:
 	kmem_bpf_run__delete(run);
 	return NULL;
+}
+
+static void detach_pages(struct kmem_bpf_run *run)
+{
+	bpf_link__destroy(run->page_links[0]);
+	bpf_link__destroy(run->page_links[1]);
+	run->page_links[0] = NULL;
+	run->page_links[1] = NULL;
+}
+
+static int attach_pages(struct kmem_bpf_run *run, struct bpf_program *alloc,
+			struct bpf_program *free_prog)
+{
+	run->page_links[0] = bpf_program__attach(alloc);
+	run->page_links[1] = run->page_links[0] ?
+			     bpf_program__attach(free_prog) : NULL;
+	if (run->page_links[1])
+		return 0;
+	detach_pages(run);
+	return -errno ?: -EINVAL;
+}
+
+/* The kernel's size of struct page, from its BTF; 0 if unknown. */
+static u64 page_struct_size(const char *btf_path)
+{
+	struct btf *btf = btf__parse(btf_path ?: "/sys/kernel/btf/vmlinux", NULL);
+	s32 id;
+	s64 size = 0;
+
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, "page", BTF_KIND_STRUCT);
+	if (id > 0)
+		size = btf__resolve_size(btf, id);
+	btf__free(btf);
+	return size > 0 ? size : 0;
+}
+
+/* The pfns of @nr pages at @p, from /proc/self/pagemap (root sees them). */
+static int page_pfns(const char *p, size_t nr, u64 page_size, u64 *pfns)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	size_t i;
+	u64 e;
+
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < nr; i++) {
+		off_t off = ((uintptr_t)p / page_size + i) * sizeof(e);
+
+		if (pread(fd, &e, sizeof(e), off) != sizeof(e) ||
+		    !(e & (1ULL << 63)))
+			break;
+		pfns[i] = e & ((1ULL << 55) - 1);
+	}
+	close(fd);
+	return i == nr ? 0 : -ENOENT;
+}
+
+/*
+ * vmemmap: each of our own pages is both a struct page * the raw
+ * program kept and a pfn of pagemap; the address that most of the pairs
+ * agree on, ptr - pfn * sizeof(struct page), is vmemmap's.  Wrong pairs
+ * scatter, and the page tables the faults allocate too.
+ */
+static bool is_pfn_of(u64 pfn, const u64 *pfns, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (pfns[i] == pfn)
+			return true;
+	return false;
+}
+
+static u64 vote_vmemmap(const u64 *ptrs, size_t nr_ptrs, const u64 *pfns,
+			size_t nr_pfns, u64 size)
+{
+	u64 best = 0, cand;
+	size_t i, j, k, votes, most = 0;
+
+	for (i = 0; i < nr_ptrs; i++) {
+		for (j = 0; j < nr_pfns; j++) {
+			cand = ptrs[i] - pfns[j] * size;
+			for (k = 0, votes = 0; k < nr_ptrs; k++)
+				votes += ptrs[k] >= cand &&
+					 is_pfn_of((ptrs[k] - cand) / size, pfns,
+						   nr_pfns);
+			if (votes > most) {
+				most = votes;
+				best = cand;
+			}
+		}
+	}
+	/* Every page of ours, and each once: no chance agreement. */
+	return most == nr_pfns ? best : 0;
+}
+
+#define CALIB_PAGES	32
+
+static u64 find_vmemmap(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf *skel = run->skel;
+	u64 size = page_struct_size(run->config.btf), pfns[CALIB_PAGES];
+	u64 ptrs[KMEM_BPF_CALIB_PAGES];
+	size_t i, n, len = CALIB_PAGES * run->page_size;
+	int fd = bpf_map__fd(skel->maps.calib_pages);
+	char *p;
+
+	if (!size)
+		return 0;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	skel->bss->calib_tid = gettid();
+	for (i = 0; i < len; i += run->page_size)
+		p[i] = 1;
+	skel->bss->calib_tid = 0;
+	n = min_t(size_t, skel->bss->nr_calib, KMEM_BPF_CALIB_PAGES);
+	for (i = 0; i < n; i++) {
+		__u32 key = i;
+
+		if (bpf_map_lookup_elem(fd, &key, &ptrs[i]))
+			ptrs[i] = 0;
+	}
+	if (page_pfns(p, CALIB_PAGES, run->page_size, pfns))
+		n = 0;
+	munmap(p, len);
+	return n ? vote_vmemmap(ptrs, n, pfns, CALIB_PAGES, size) : 0;
+}
+
+/*
+ * The raw tracepoints where vmemmap could be found, else the
+ * tracepoints' records.  Nothing is counted before either is attached.
+ */
+static int attach_page_programs(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf *skel = run->skel;
+	u64 base;
+
+	if (!attach_pages(run, skel->progs.kmem_page_alloc_raw,
+			  skel->progs.kmem_page_free_raw)) {
+		base = find_vmemmap(run);
+		if (base) {
+			skel->bss->vmemmap = base;
+			run->raw_pages = true;
+			return 0;
+		}
+		detach_pages(run);
+	}
+	return attach_pages(run, skel->progs.kmem_page_alloc,
+			    skel->progs.kmem_page_free);
 }
 
 static void free_keys(struct hashmap *map)
@@ -696,6 +866,7 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 
 	if (!run)
 		return;
+	detach_pages(run);
 	kmem_bpf__destroy(run->skel);
 	kmem_page__delete(run->kp);
 	kmem_frag__delete(run->kf);
@@ -733,6 +904,8 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
 	int ret = kmem_bpf__attach(run->skel);
 
+	if (!ret && run->config.page)
+		ret = attach_page_programs(run);
 	if (ret) {
 		snprintf(err, err_size, "cannot attach the BPF program: %s",
 			 strerror(-ret));
@@ -866,7 +1039,7 @@ static int read_snapshot(struct kmem_bpf_run *run)
 static int read_stacks(struct kmem_bpf_run *run)
 {
 	int fd = bpf_map__fd(run->skel->maps.stacks);
-	size_t n = run->config.max_stack;
+	size_t n = run->stack_depth;
 	u64 *key = calloc(2, n * sizeof(u64)), *next = key + n;
 	void *prev = NULL;
 	__u32 id;
@@ -895,17 +1068,42 @@ static int read_stacks(struct kmem_bpf_run *run)
 
 /* --- naming ----------------------------------------------------------- */
 
+/*
+ * A stack walked from a raw tracepoint begins in the BPF side: the
+ * program, bpf_trace_run*(), the tracepoint's __bpf_trace_*() and
+ * __traceiter_*().  A recording's callchain begins where they were
+ * called from.
+ */
+static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip)
+{
+	static const char * const prefixes[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_",
+	};
+	char name[KSYM_NAME_LEN + 32];
+	size_t i;
+
+	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 /* The kernel frames of stack @id, as a recording's callchain has them. */
 static size_t stack_chain(struct kmem_bpf_run *run, u32 id, u64 *chain,
 			  size_t size)
 {
+	size_t i = 0, n = 0, depth = run->stack_depth;
 	u64 *ips;
-	size_t i, n = 0;
 
 	if (!hashmap__find(run->stack_ips, id, &ips))
 		return 0;
+	while (run->raw_pages && i < depth && ips[i] &&
+	       i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
+		i++;
 	chain[n++] = PERF_CONTEXT_KERNEL;
-	for (i = 0; i < (size_t)run->config.max_stack && ips[i] && n < size; i++)
+	for (; i < depth && ips[i] && n < size &&
+	     n <= (size_t)run->config.max_stack; i++)
 		chain[n++] = ips[i];
 	return n;
 }
@@ -1163,6 +1361,7 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	struct kmem_bpf_namer n = namer(run);
 	int err;
 
+	detach_pages(run);
 	kmem_bpf__detach(run->skel);
 	run->stop_ns = now_ns();
 	run->recursion_misses = recursion_misses(run);
