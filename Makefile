@@ -46,7 +46,7 @@ NOSKEL_FLAGS := $(COMMON_FLAGS) NO_LIBBPF=1 BUILD_BPF_SKEL=0
 # rebuilds only what depends on it: found by name, so that a new one
 # cannot be left out.
 OURS := builtin-kmem.c \
-	$(wildcard util/kmem-*.[ch] util/kmem/*.[ch] util/kmem/Build tests/kmem-*.c) \
+	$(wildcard util/kmem/*.[ch] util/kmem/Build tests/kmem-*.[ch]) \
 	util/bpf_skel/kmem.bpf.c util/bpf_skel/kmem_data.h \
 	$(wildcard tests/shell/kmem_*.sh tests/shell/lib/kmem_*) \
 	$(wildcard Documentation/perf-kmem*.*)
@@ -61,24 +61,32 @@ EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-# libFuzzer targets of the analysis cores, built outside perf with clang.
-FUZZ_PAGE    := $(B)/fuzz/kmem-page-fuzz
-FUZZ_SLAB    := $(B)/fuzz/kmem-slab-fuzz
-FUZZ_KSYMS   := $(B)/fuzz/kmem-kallsyms-fuzz
-FUZZ_JSON    := $(B)/fuzz/kmem-json-fuzz
-FUZZ_STACKS  := $(B)/fuzz/kmem-stacks-fuzz
-FUZZ_MAP     := $(B)/fuzz/kmem-map-fuzz
-FUZZ_FRAG    := $(B)/fuzz/kmem-frag-fuzz
-FUZZ_PBLOCK  := $(B)/fuzz/kmem-pageblock-fuzz
-FUZZ_DIFF    := $(B)/fuzz/kmem-diff-fuzz
-FUZZ_BINS    := $(FUZZ_PAGE) $(FUZZ_SLAB) $(FUZZ_KSYMS) $(FUZZ_JSON) \
-	$(FUZZ_STACKS) $(FUZZ_MAP) $(FUZZ_FRAG) $(FUZZ_PBLOCK) $(FUZZ_DIFF)
+# libFuzzer targets of the analysis cores, built outside perf with clang:
+# each links its engine (FUZZ_SRC_name) and the tables the engines share.
+W            := util/kmem
+FUZZ_NAMES   := kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
+	kmem-map kmem-frag kmem-pageblock kmem-diff
+FUZZ_BINS    := $(patsubst %,$(B)/fuzz/%-fuzz,$(FUZZ_NAMES))
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -D_GNU_SOURCE -Iutil \
+	-fno-sanitize-recover=undefined -D_GNU_SOURCE -I$(W) \
 	-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include
-FUZZ_LIBS    := util/kmem-rows.c util/kmem-live.c $(PRISTINE)/tools/lib/rbtree.c \
+FUZZ_LIBS    := $(W)/table-rows.c $(W)/table-live.c $(PRISTINE)/tools/lib/rbtree.c \
 	$(PRISTINE)/tools/lib/zalloc.c
+FUZZ_SRC_kmem-page      := $(W)/count-page.c
+FUZZ_SRC_kmem-slab      := $(W)/count-slab.c
+FUZZ_SRC_kmem-kallsyms  := $(W)/read-kallsyms.c
+FUZZ_SRC_kmem-json      := $(W)/json.c $(W)/read-json.c
+FUZZ_SRC_kmem-stacks    := $(W)/count-stacks.c
+FUZZ_SRC_kmem-map       := $(W)/print-map.c
+# The fragmentation analysis takes the migration type columns of
+# count-page.c.
+FUZZ_SRC_kmem-frag      := $(W)/count-frag.c $(W)/count-page.c
+FUZZ_SRC_kmem-diff      := $(W)/report-diff.c
+# The pageblock_order evaluator links libtraceevent for the trees it also
+# walks, and none of the tables.
+FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c
+FUZZ_LINK_kmem-pageblock := -ltraceevent
 
 .PHONY: all perf perf-asan perf-noskel overlay upstream fuzz fuzz-files test demo bench deps \
 	series series-check clean FORCE
@@ -99,8 +107,16 @@ $(PRISTINE)/.extracted: $(B)/.deps
 	echo '#define PERF_VERSION "6.12.kmem"' > $(PRISTINE)/PERF-VERSION-FILE
 	touch $@
 
+# The names of the patches: a patch taken away lays the tree out again too.
+PATCHES     := $(sort $(wildcard patches/*.patch))
+PATCH_LIST  := $(B)/.patch-list
+
+$(PATCH_LIST): FORCE
+	@mkdir -p $(B)
+	@echo "$(PATCHES)" | cmp -s - $@ || echo "$(PATCHES)" > $@
+
 # Debian's tree plus our patches to upstream files; our own files are links.
-$(SRC)/.patched: $(PRISTINE)/.extracted $(wildcard patches/*.patch)
+$(SRC)/.patched: $(PRISTINE)/.extracted $(PATCHES) $(PATCH_LIST)
 	rm -rf $(B)/src && mkdir -p $(B)/src
 	cp -a $(PRISTINE) $(B)/src/
 	for p in patches/*.patch; do \
@@ -108,7 +124,7 @@ $(SRC)/.patched: $(PRISTINE)/.extracted $(wildcard patches/*.patch)
 	touch $@
 
 overlay: $(SRC)/.patched
-	@for f in $(OURS); do mkdir -p $$(dirname $(SRC)/tools/perf/$$f); \
+	@for f in $(OURS); do mkdir -p $(SRC)/tools/perf/$$(dirname $$f) && \
 		ln -sfn $(TOP)/$$f $(SRC)/tools/perf/$$f; done
 
 # perf's own Documentation makefile, with asciidoctor.
@@ -163,33 +179,14 @@ bench: perf upstream
 	@scripts/install-deps.sh --bench
 	@scripts/bench.sh
 
-$(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c util/%.c util/%.h util/kmem-rows.c \
-		util/kmem-rows.h util/kmem-live.c util/kmem-live.h util/kmem-utf8.h \
-		$(PRISTINE)/.extracted
+.SECONDEXPANSION:
+$(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c $$(FUZZ_SRC_$$*) $(wildcard $(W)/*.h) \
+		$(FUZZ_LIBS) | $(PRISTINE)/.extracted
 	@scripts/install-deps.sh --fuzz
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"
-	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c util/$*.c $(FUZZ_LIBS)
-
-# The fragmentation analysis takes the migration type columns of
-# kmem-page.c; the pageblock_order evaluator links libtraceevent for the
-# trees it also walks.
-$(FUZZ_FRAG): tests/fuzz/kmem-frag-fuzz.c util/kmem-frag.c util/kmem-frag.h \
-		util/kmem-page.c util/kmem-page.h util/kmem-rows.c util/kmem-rows.h \
-		$(PRISTINE)/.extracted
-	@scripts/install-deps.sh --fuzz
-	@mkdir -p $(B)/fuzz/corpus-kmem-frag
-	@echo "  BUILD   kmem-frag-fuzz"
-	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/kmem-frag-fuzz.c util/kmem-frag.c \
-		util/kmem-page.c $(FUZZ_LIBS)
-
-$(FUZZ_PBLOCK): tests/fuzz/kmem-pageblock-fuzz.c util/kmem-pageblock.c \
-		util/kmem-pageblock.h $(PRISTINE)/.extracted
-	@scripts/install-deps.sh --fuzz
-	@mkdir -p $(B)/fuzz/corpus-kmem-pageblock
-	@echo "  BUILD   kmem-pageblock-fuzz"
-	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/kmem-pageblock-fuzz.c \
-		util/kmem-pageblock.c -ltraceevent
+	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c $(FUZZ_SRC_$*) \
+		$(or $(FUZZ_LINK_$*),$(FUZZ_LIBS))
 
 # By hand: make fuzz FUZZ_SECONDS=3600 (each target).  make test runs a
 # short one of each.

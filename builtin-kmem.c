@@ -5,15 +5,16 @@
  * 'perf kmem record' records the slab (--slab) and page allocator (--page)
  * tracepoints, 'perf kmem stat' replays them and 'perf kmem diff' compares
  * two traces.  A sample goes one way: perf's reader hands it to this file's
- * tool, which hands it to the run of the analyses (util/kmem-run.c): the
- * decoder (util/kmem-decode.c) reads it, the queue (util/kmem-queue.c) puts
- * it in time order, and the analyses (util/kmem-page.c, util/kmem-slab.c,
- * util/kmem-frag.c...) count it; util/kmem-report.c and util/kmem-text.c
+ * tool, which hands it to the run of the analyses (util/kmem/run.c): the
+ * decoder (util/kmem/read-decode.c) reads it, the queue (util/kmem/read-queue.c) puts
+ * it in time order, and the analyses (util/kmem/count-page.c, util/kmem/count-slab.c,
+ * util/kmem/count-frag.c...) count it; util/kmem/report.c and util/kmem/print-text.c
  * render the results as JSON or text.  This file does the options, the
  * session set-up and the choice of output.
  */
 #include "builtin.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -36,7 +37,6 @@
 
 #include "ui/util.h"
 #include "util/build-id.h"
-#include "util/kmem-callsite.h"
 #include "util/config.h"
 #include "util/data.h"
 #include "util/debug.h"
@@ -45,17 +45,20 @@
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-diff.h"
-#include "util/kmem-diff-report.h"
-#include "util/kmem-frag.h"
-#include "util/kmem-map.h"
-#include "util/kmem-page.h"
-#include "util/kmem-queue.h"
-#include "util/kmem-report.h"
-#include "util/kmem-run.h"
-#include "util/kmem-file.h"
 #include "util/kmem/bpf.h"
+#include "util/kmem/count-frag.h"
+#include "util/kmem/count-page.h"
+#include "util/kmem/print-diff.h"
+#include "util/kmem/print-map.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/read-file.h"
+#include "util/kmem/read-kallsyms.h"
+#include "util/kmem/read-queue.h"
+#include "util/kmem/report-diff.h"
+#include "util/kmem/print.h"
+#include "util/kmem/report.h"
+#include "util/kmem/run.h"
+#include "util/levenshtein.h"
 #include "util/machine.h"
 #include "util/session.h"
 #include "util/symbol.h"
@@ -65,21 +68,17 @@
 #include "util/tool.h"
 #include "util/tracepoint.h"
 
-#define DEFAULT_PAGE_SORT	"bytes,hit"
-#define DEFAULT_SLAB_SORT	"frag,hit,bytes"
 /* -I --caller: the callsites shown of each interval, without -l. */
 #define DEFAULT_INTERVAL_CALLERS	3
 
 /* What the user asked for, set once from the command line. */
 struct perf_kmem {
-	/* What the analyses of each trace take: see util/kmem-run.h. */
+	/* What the analyses of each trace take: see util/kmem/run.h. */
 	struct kmem_run_config	opts;
 	const char		*input_name;
 	bool			force;
 	const char		*lines_str;	/* -l */
 	const char		*sort_str;
-	kmem_rows_cmp_fn	page_keys[KMEM_MAX_SORT_KEYS];
-	kmem_rows_cmp_fn	slab_keys[KMEM_MAX_SORT_KEYS];
 	const char		*pageblock_order_str;
 	bool			json;
 	const char		*folded;	/* "bytes" or "hits" */
@@ -385,7 +384,7 @@ static int open_session(struct kmem_input *in)
 	if (open_fifo(in, path))
 		return -EINVAL;
 
-	/* Our queue puts the events in time order: see util/kmem-queue.h. */
+	/* Our queue puts the events in time order: see util/kmem/read-queue.h. */
 	perf_tool__init(&in->tool, /*ordered_events=*/false);
 	in->tool.finished_round = process_finished_round;
 	in->tool.sample = process_sample_event;
@@ -469,6 +468,14 @@ static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
 	}
 	config = kmem->opts;
 	config.path = path;
+	/* The diff pairs and sorts the rows itself: all of them, unsorted. */
+	if (kmem->diff) {
+		config.caller = true;
+		config.alloc = false;
+		config.lines = -1;
+		config.page_sort.nr_keys = 0;
+		config.slab_sort.nr_keys = 0;
+	}
 	/* symbol__init() made these of --pid, --tid and --comm. */
 	config.tasks.pids = symbol_conf.pid_list;
 	config.tasks.tids = symbol_conf.tid_list;
@@ -536,6 +543,7 @@ struct kmem_output {
 	const char	*path;
 	char		*tmp;
 	FILE		*fp;
+	bool		direct;		/* a device or a pipe, written as is */
 };
 
 static int output_open(struct kmem_output *out, const char *path)
@@ -545,14 +553,19 @@ static int output_open(struct kmem_output *out, const char *path)
 	out->path = path;
 	out->tmp = NULL;
 	out->fp = stdout;
+	out->direct = false;
 	if (!path)
 		return 0;
-	/* A device or a fifo is written in place: a rename would replace it. */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		out->tmp = strdup(path);
-	else if (asprintf(&out->tmp, "%s.tmp.%d", path, getpid()) < 0)
-		out->tmp = NULL;
-	if (!out->tmp)
+	/* Only a file is replaced whole: /dev/null stays a device. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		out->fp = fopen(path, "w");
+		out->direct = out->fp;
+		if (out->fp)
+			return 0;
+		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
+		return -errno ?: -EIO;
+	}
+	if (asprintf(&out->tmp, "%s.tmp.%d", path, getpid()) < 0)
 		return -ENOMEM;
 	out->fp = fopen(out->tmp, "w");
 	if (out->fp)
@@ -567,17 +580,21 @@ static int output_close(struct kmem_output *out, int err)
 {
 	int werr = 0;
 
+	if (out->direct) {
+		if (fflush(stdout) || fclose(out->fp))
+			werr = -errno ?: -EIO;
+		return err ?: werr;
+	}
 	if (!out->tmp)
 		return err;
 	if (fflush(stdout) || fclose(out->fp))
 		werr = -errno ?: -EIO;
-	if (!err && !werr && strcmp(out->tmp, out->path) &&
-	    rename(out->tmp, out->path))
+	if (!err && !werr && rename(out->tmp, out->path))
 		werr = -errno ?: -EIO;
 	if (werr)
 		pr_err("perf kmem: cannot write %s: %s\n", out->path,
 		       strerror(-werr));
-	if ((err || werr) && strcmp(out->tmp, out->path))
+	if (err || werr)
 		unlink(out->tmp);
 	zfree(&out->tmp);
 	return err ?: werr;
@@ -602,7 +619,7 @@ static int print_folded(struct kmem_input *in, FILE *fp)
 /* Text goes to stdout: the pager, or for -o the file. */
 static int text_output(struct kmem_output *out)
 {
-	if (!out->tmp)
+	if (out->fp == stdout)
 		setup_pager();
 	else if (fflush(stdout) || dup2(fileno(out->fp), STDOUT_FILENO) < 0)
 		return -errno;
@@ -612,21 +629,19 @@ static int text_output(struct kmem_output *out)
 static int print_results(struct kmem_input *in, struct kmem_output *out)
 {
 	struct kmem_report report;
-	struct kmem_cell_ctx ctx;
-	int err;
+	int err = 0;
 
 	if (in->kmem->folded)
 		return print_folded(in, out->fp);
-	kmem_run__report(in->run, &report, &ctx);
-	err = kmem_report__prepare(&report);
-	if (!err && in->kmem->json) {
+	kmem_run__report(in->run, &report);
+	if (in->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
-	} else if (!err) {
+	} else {
 		err = text_output(out);
 		if (err)
 			return err;
 		list_alloc_funcs(in->run);
-		err = kmem_report__text(&report);
+		kmem_report__text(&report);
 	}
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing the results\n");
@@ -634,24 +649,80 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 }
 
 /* -s for one analysis: its keys, or one line naming the unknown key. */
-static int parse_keys(const char *what, const struct kmem_column *cols,
-		      size_t nr_cols, const char *str, kmem_rows_cmp_fn *keys)
+static int parse_keys(const char *what, enum kmem_report_table_id table,
+		      const char *str, struct kmem_report_sort *sort)
 {
 	char bad[64], known[256];
 	int nr;
 
-	nr = kmem_columns__parse(cols, nr_cols, str, keys, KMEM_MAX_SORT_KEYS,
-				 bad, sizeof(bad));
-	if (nr >= 0)
-		return nr;
+	nr = kmem_table__parse_sort(&kmem_tables[table], str, sort->keys, bad,
+				    sizeof(bad));
+	if (nr >= 0) {
+		sort->nr_keys = nr;
+		sort->names = str;
+		return 0;
+	}
 	if (nr == -E2BIG) {
 		pr_err("perf kmem: too many sort keys for --%s: at most %d\n",
 		       what, KMEM_MAX_SORT_KEYS);
 		return -EINVAL;
 	}
 	pr_err("perf kmem: unknown sort key '%s' for --%s: use %s\n", bad, what,
-	       kmem_columns__keys(cols, nr_cols, known, sizeof(known)));
+	       kmem_table__keys(&kmem_tables[table], known, sizeof(known)));
 	return -EINVAL;
+}
+
+/* -s under --live: a key whose column --live leaves out sorts nothing. */
+static int check_live_sort(const struct perf_kmem *kmem)
+{
+	const struct kmem_table *t = &kmem_tables[KMEM_PAGE_CALLERS];
+	const char *p = kmem->sort_str;
+
+	while (kmem->opts.live && p && *p) {
+		size_t len = strcspn(p, ",");
+		const struct kmem_column *col = kmem_table__column(t, p, len);
+
+		if (col && kmem_column__hidden_by_live(col)) {
+			pr_err("perf kmem: -s %.*s sorts by the %s column, which --live leaves out\n",
+			       (int)len, p, col->header);
+			return -EINVAL;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* What --folded does not do: one line, not an option ignored. */
+static int check_folded_options(const struct perf_kmem *kmem)
+{
+	const char *opt = kmem->opts.alloc ? "--alloc" :
+			  kmem->opts.caller ? "--caller" :
+			  kmem->interval_str ? "-I" :
+			  kmem->sort_str ? "-s" :
+			  kmem->lines_str ? "-l" : NULL;
+
+	if (!kmem->folded || !opt)
+		return 0;
+	pr_err("perf kmem: --folded takes no %s: it writes the stacks of all the allocations, for flame graphs\n",
+	       opt);
+	return -EINVAL;
+}
+
+/*
+ * -s '' and -s bytes, were taken, as no key and as bytes: an empty key is
+ * a typo, or a key lost to the shell.
+ */
+static int check_sort_syntax(const char *str)
+{
+	size_t len = str ? strlen(str) : 1;
+
+	if (str && (!len || str[0] == ',' || str[len - 1] == ',' ||
+		    strstr(str, ",,"))) {
+		pr_err("perf kmem: invalid -s '%s': a sort key is empty: use key[,key...]\n",
+		       str);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Before reading a trace that may take a while: are the sort keys known? */
@@ -659,30 +730,39 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 {
 	struct kmem_run_config *o = &kmem->opts;
 
-	if (kmem_columns__task_key(kmem->sort_str, &o->tasks.key)) {
+	if (check_sort_syntax(kmem->sort_str))
+		return -EINVAL;
+
+	if (kmem_sort__task_key(kmem->sort_str, &o->tasks.key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
 		return -EINVAL;
 	}
-	if (o->page) {
-		o->page_sort.nr_keys = parse_keys("page", kmem_page_columns,
-						  kmem_page_nr_columns,
-						  kmem->sort_str ?: DEFAULT_PAGE_SORT,
-						  kmem->page_keys);
-		if (o->page_sort.nr_keys < 0)
-			return -EINVAL;
-	}
-	if (o->slab) {
-		o->slab_sort.nr_keys = parse_keys("slab", kmem_slab_columns,
-						  kmem_slab_nr_columns,
-						  kmem->sort_str ?: DEFAULT_SLAB_SORT,
-						  kmem->slab_keys);
-		if (o->slab_sort.nr_keys < 0)
-			return -EINVAL;
-	}
+	if (o->page &&
+	    parse_keys("page", KMEM_PAGE_CALLERS,
+		       kmem->sort_str ?: kmem_tables[KMEM_PAGE_CALLERS].sort,
+		       &o->page_sort))
+		return -EINVAL;
+	if (o->slab &&
+	    parse_keys("slab", KMEM_SLAB_CALLERS,
+		       kmem->sort_str ?: kmem_tables[KMEM_SLAB_CALLERS].sort,
+		       &o->slab_sort))
+		return -EINVAL;
 	return 0;
 }
 
 /* --- the map of physical memory ------------------------------------- */
+
+/*
+ * --map's file: one named .svg, or without a suffix (/dev/stdout); not
+ * SVG under a .png name.
+ */
+static bool svg_name(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	return !dot || dot == base || !strcasecmp(dot, ".svg");
+}
 
 /* --map: the map needs the pageblock order, and one it can draw. */
 static bool map_unusable(struct kmem_input *in)
@@ -690,7 +770,7 @@ static bool map_unusable(struct kmem_input *in)
 	const struct kmem_trace_info *info = kmem_run__info(in->run);
 
 	if (!kmem_frag__has_classes(kmem_run__frag(in->run))) {
-		pr_err("perf kmem: --map needs the pageblock order: %s\n",
+		pr_err("perf kmem: --map needs the pageblock order: %s; --pageblock-order N gives it\n",
 		       info->pageblock_why);
 		return true;
 	}
@@ -778,12 +858,8 @@ static int parse_int_arg(const char *opt, const char *str, int min, int max,
 	errno = 0;
 	v = strtol(str, &end, 10);
 	if (errno || end == str || *end || v < min || v > max) {
-		if (max == INT_MAX)
-			pr_err("perf kmem: invalid %s '%s': use a number from %d\n",
-			       opt, str, min);
-		else
-			pr_err("perf kmem: invalid %s '%s': use %d to %d\n",
-			       opt, str, min, max);
+		pr_err("perf kmem: invalid %s '%s': use %d to %d\n", opt, str,
+		       min, max);
 		return -EINVAL;
 	}
 	*val = v;
@@ -797,6 +873,91 @@ static int check_readable(const char *opt, const char *path)
 		return 0;
 	pr_err("perf kmem: cannot read %s %s: %s\n", opt, path,
 	       strerror(errno));
+	return -EINVAL;
+}
+
+/* Does @head begin as /proc/kallsyms lines do: "ffffffff81000000 T _text"? */
+static bool kallsyms_line(const char *head)
+{
+	size_t n = strspn(head, "0123456789abcdefABCDEF");
+
+	return n && head[n] == ' ' && isalpha(head[n + 1]) &&
+	       head[n + 2] == ' ' && head[n + 3] > ' ';
+}
+
+static const char not_kallsyms[] =
+	"not a kallsyms file: its first line is not 'address type symbol'";
+
+static bool elf_file(const char *head)
+{
+	return !memcmp(head, "\177ELF", 4);
+}
+
+/*
+ * --kallsyms and --vmlinux: a file of the kind, by its first bytes.  Of
+ * another, perf's loader finds no symbol, and every callsite would be an
+ * address, blamed on the build-id cache.
+ */
+static int check_symbols_kind(const char *opt, const char *path,
+			      bool (*of_kind)(const char *head),
+			      const char *kind)
+{
+	char head[64] = "";
+	FILE *fp;
+
+	if (!path)
+		return 0;
+	fp = fopen(path, "r");
+	if (fp) {
+		if (!fgets(head, sizeof(head), fp))
+			head[0] = '\0';
+		fclose(fp);
+	}
+	if (!fp || !of_kind(head)) {
+		pr_err("perf kmem: cannot use %s %s: %s\n", opt, path,
+		       fp ? kind : strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A --kallsyms or --vmlinux of the right kind gave no symbol for any
+ * callsite: it is not the recording kernel's.  Name it, and say why.
+ */
+static int report_unused_symbols(struct kmem_input *in)
+{
+	const char *kallsyms = symbol_conf.kallsyms_name;
+	const char *vmlinux = symbol_conf.vmlinux_name;
+	char why[PATH_MAX + 100] = "none of its symbols covers a callsite";
+	char bid[SBUILD_ID_SIZE], file_bid[SBUILD_ID_SIZE];
+	struct kmem_kallsyms *ks;
+	struct build_id id;
+	struct dso *kernel;
+
+	if (kallsyms) {
+		ks = kmem_kallsyms__read(kallsyms, why, sizeof(why));
+		kmem_kallsyms__delete(ks);
+		if (!ks)
+			pr_err("perf kmem: cannot use --kallsyms %s\n", why);
+		else
+			pr_err("perf kmem: no symbol of --kallsyms %s covers a callsite of %s: it is another kernel's\n",
+			       kallsyms, in->path);
+		return -EINVAL;
+	}
+	kernel = dsos__find_kernel_dso(&in->session->machines.host.dsos);
+	if (kernel && dso__has_build_id(kernel) &&
+	    filename__read_build_id(vmlinux, &id) > 0 &&
+	    (id.size != dso__bid(kernel)->size ||
+	     memcmp(id.data, dso__bid(kernel)->data, id.size))) {
+		build_id__sprintf(&id, file_bid);
+		build_id__sprintf(dso__bid(kernel), bid);
+		snprintf(why, sizeof(why), "its build-id is %s, the recording kernel's %s",
+			 file_bid, bid);
+	}
+	dso__put(kernel);
+	pr_err("perf kmem: no symbol of --vmlinux %s covers a callsite of %s: %s\n",
+	       vmlinux, in->path, why);
 	return -EINVAL;
 }
 
@@ -886,12 +1047,58 @@ static void choose_analysis(struct perf_kmem *kmem)
 	}
 }
 
+/*
+ * diff without --page, --slab or kmem.default: as stat chooses for each
+ * trace, the page allocator where both traces have only page events.
+ */
+static void choose_diff_analysis(struct perf_kmem *kmem,
+				 const char * const *paths, char * const *texts)
+{
+	struct perf_kmem side = *kmem;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		/* A saved report says itself what it holds. */
+		if (texts[i])
+			continue;
+		side.opts.page = false;
+		side.opts.slab = true;
+		side.input_name = paths[i];
+		choose_analysis(&side);
+		if (!side.opts.page)
+			return;
+	}
+	kmem->opts.slab = false;
+	kmem->opts.page = true;
+}
+
+/*
+ * perf report's shares of the trace's span, "10%/2" or "0%-10%,50%-60%",
+ * in a span of 1 s: the run takes them of each trace's own.
+ */
+static bool time_shares(const char *str)
+{
+	struct perf_time_interval *ranges;
+	int size, nr;
+
+	if (!strchr(str, '%'))
+		return false;
+	ranges = perf_time__range_alloc(str, &size);
+	nr = ranges ? perf_time__percent_parse_str(ranges, size, str, 1,
+						   1000000001) : -1;
+	free(ranges);
+	return nr > 0;
+}
+
 static int parse_time(struct perf_kmem *kmem)
 {
-	if (!perf_time__parse_str(&kmem->opts.ptime, kmem->opts.time_window))
+	const char *str = kmem->opts.time_window;
+
+	if (!str || time_shares(str) ||
+	    (!strchr(str, '%') && !perf_time__parse_str(&kmem->opts.ptime, str)))
 		return 0;
-	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds\n",
-	       kmem->opts.time_window);
+	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds, or shares of the trace's time as perf report takes them (10%%/2, 0%%-10%%)\n",
+	       str);
 	return -EINVAL;
 }
 
@@ -904,19 +1111,41 @@ static void set_derived_options(struct perf_kmem *kmem)
 	o->folded = kmem->folded;
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
-	o->page_sort.names = kmem->sort_str ?: DEFAULT_PAGE_SORT;
-	o->page_sort.keys = kmem->page_keys;
-	o->slab_sort.names = kmem->sort_str ?: DEFAULT_SLAB_SORT;
-	o->slab_sort.keys = kmem->slab_keys;
 	o->kallsyms = symbol_conf.kallsyms_name;
 	o->vmlinux = symbol_conf.vmlinux_name;
 }
 
-/* -l, --pageblock-order and the symbol files, before any trace is read. */
+/*
+ * --pid and --tid: decimal ids, each a number.  perf's list reader takes
+ * "-5" as a pid and says what it refuses only with -v.
+ */
+static int check_task_ids(const char *opt, const char *what,
+			  const char *list)
+{
+	const char *p = list;
+
+	while (p) {
+		size_t len = strcspn(p, ",");
+		size_t digits = strspn(p, "0123456789");
+
+		errno = 0;
+		if (!len || digits != len || strtol(p, NULL, 10) > INT_MAX ||
+		    errno) {
+			pr_err("perf kmem: invalid %s '%s': '%.*s' is not a %s id: use %s[,%s...]\n",
+			       opt, list, (int)len, p, what, opt + 2, opt + 2);
+			return -EINVAL;
+		}
+		p = p[len] ? p + len + 1 : NULL;
+	}
+	return 0;
+}
+
+/* -l, --pageblock-order and --pid, --tid, the symbol files, before any trace is read. */
 static int check_options(struct perf_kmem *kmem)
 {
+	/* -l 0 would print the tables' headers over no row. */
 	if (kmem->lines_str &&
-	    parse_int_arg("-l", kmem->lines_str, 0, INT_MAX, &kmem->opts.lines))
+	    parse_int_arg("-l", kmem->lines_str, 1, INT_MAX, &kmem->opts.lines))
 		return -EINVAL;
 	if (kmem->interval_str) {
 		int ms;
@@ -933,8 +1162,19 @@ static int check_options(struct perf_kmem *kmem)
 	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
 			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))
 		return -EINVAL;
+	if (kmem->opts.live && (kmem->opts.slab || !kmem->opts.page)) {
+		pr_err("perf kmem: --live is for the page analysis: use --page without --slab\n");
+		return -EINVAL;
+	}
+	if (check_task_ids("--pid", "process", symbol_conf.pid_list_str) ||
+	    check_task_ids("--tid", "thread", symbol_conf.tid_list_str))
+		return -EINVAL;
 	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
-	    check_readable("--vmlinux", symbol_conf.vmlinux_name))
+	    check_readable("--vmlinux", symbol_conf.vmlinux_name) ||
+	    check_symbols_kind("--kallsyms", symbol_conf.kallsyms_name,
+			       kallsyms_line, not_kallsyms) ||
+	    check_symbols_kind("--vmlinux", symbol_conf.vmlinux_name,
+			       elf_file, "not an ELF file"))
 		return -EINVAL;
 	set_derived_options(kmem);
 	return 0;
@@ -978,12 +1218,19 @@ static int kmem_stat(struct perf_kmem *kmem)
 		pr_err("perf kmem: --map draws the page analysis: add --page\n");
 		return -EINVAL;
 	}
+	if (kmem->map_name && !svg_name(kmem->map_name)) {
+		pr_err("perf kmem: --map writes SVG, which %s does not name: use a .svg name\n",
+		       kmem->map_name);
+		return -EINVAL;
+	}
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits")))) {
 		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
 		return -EINVAL;
 	}
+	if (check_folded_options(kmem) || check_live_sort(kmem))
+		return -EINVAL;
 	if (check_options(kmem))
 		return -EINVAL;
 	/* An output that cannot be written is found before the trace is read. */
@@ -1007,7 +1254,10 @@ static int kmem_stat(struct perf_kmem *kmem)
 		err = -EINVAL;
 	if (!err && kmem->opts.task_filter && no_task_allocated(in))
 		err = -EINVAL;
-	if (!err && no_kernel_symbols(in))
+	if (!err && no_kernel_symbols(in) &&
+	    (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name))
+		err = report_unused_symbols(in);
+	else if (!err && no_kernel_symbols(in))
 		report_no_symbols(in);
 	if (!err && kmem_run__info(in->run)->sampled[0])
 		pr_warning("perf kmem: %s: counts are of sampled events, and allocations and frees cannot be paired\n",
@@ -1016,6 +1266,12 @@ static int kmem_stat(struct perf_kmem *kmem)
 	analysed = !stopped || kmem_run__stats(in->run)->nr_events;
 	if (!err && analysed)
 		err = print_results(in, &out);
+	/*
+	 * What follows on stderr (the map's errors, where the reader
+	 * stopped) comes after the results, also where the two are one
+	 * pipe (2>&1 | less).
+	 */
+	fflush(stdout);
 	if (!err && kmem->map_name && analysed)
 		err = write_map(in, &map);
 	if (kmem->map_name)
@@ -1195,7 +1451,6 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 {
 	struct kmem_output out;
 	struct kmem_report report;
-	struct kmem_cell_ctx ctx;
 	int err = output_open(&out, kmem->output_name);
 
 	if (err)
@@ -1206,17 +1461,16 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 						 out.fp);
 		return output_close(&out, err);
 	}
-	kmem_bpf_run__report(run, &report, &ctx);
+	err = kmem_bpf_run__report(run, &report);
 	/* The text printed the intervals as they ended. */
 	if (!kmem->json)
 		report.iv = NULL;
-	err = kmem_report__prepare(&report);
 	if (!err && kmem->json) {
 		err = kmem_report__json(&report, out.fp);
 	} else if (!err) {
 		err = text_output(&out);
 		if (!err)
-			err = kmem_report__text(&report);
+			kmem_report__text(&report);
 	}
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing the results\n");
@@ -1359,9 +1613,10 @@ static int check_diff_sort(const struct perf_kmem *kmem)
  * taken.  A trace corrupt in the middle is taken up to there, and @stop
  * gets stat's line about it, to end the output with.
  */
-static int diff_side(struct kmem_input *in, struct kmem_diff *d, int side,
-		     char *stop, size_t stop_size)
+static int diff_side(struct kmem_input *in, struct kmem_diff_report *d,
+		     int side, char *stop, size_t stop_size)
 {
+	struct kmem_report report;
 	bool stopped;
 	int err;
 
@@ -1374,10 +1629,14 @@ static int diff_side(struct kmem_input *in, struct kmem_diff *d, int side,
 		return report_stop(in);
 	if (stopped)
 		stop_line(in, stop, stop_size);
+	if (no_kernel_symbols(in) &&
+	    (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name))
+		return report_unused_symbols(in);
 	if (no_kernel_symbols(in))
 		pr_warning("perf kmem: no kernel symbols of the kernel that recorded %s: its callsites are addresses, which match no other boot's; give its --kallsyms or --vmlinux\n",
 			   in->path);
-	err = kmem_run__add_to_diff(in->run, d, side);
+	kmem_run__report(in->run, &report);
+	err = kmem_diff_report__add(d, side, &report);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory comparing the traces\n");
 	else if (err)
@@ -1386,7 +1645,7 @@ static int diff_side(struct kmem_input *in, struct kmem_diff *d, int side,
 	return err;
 }
 
-static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
+static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 		      struct kmem_output *out)
 {
 	struct kmem_diff_report_options o = {
@@ -1396,11 +1655,11 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
 		.lines = kmem->opts.lines,
 		.sort = kmem->sort_str,
 	};
-	int err = kmem_diff__pair(d);
+	int err = 0;
 
-	if (!err && kmem->json) {
+	if (kmem->json) {
 		err = kmem_diff_report__json(d, &o, out->fp);
-	} else if (!err) {
+	} else {
 		err = text_output(out);
 		if (!err)
 			err = kmem_diff_report__text(d, &o);
@@ -1410,33 +1669,146 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff *d,
 	return err;
 }
 
+/* The most of a saved report perf kmem diff reads. */
+#define MAX_SAVED_REPORT	(1024UL * 1024 * 1024)
+
+/*
+ * A saved report (perf kmem stat --json), not a recording: its text, or
+ * NULL with *@err 0 for a file that is not one.
+ */
+static char *read_saved_report(const char *path, size_t *len, int *err)
+{
+	char *text = NULL;
+	struct stat st;
+	size_t i = 0;
+	FILE *fp;
+
+	*err = 0;
+	fp = fopen(path, "r");
+	if (!fp)
+		return NULL;
+	if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode) &&
+	    (u64)st.st_size <= MAX_SAVED_REPORT)
+		text = malloc(st.st_size + 1);
+	if (text)
+		*len = fread(text, 1, st.st_size, fp);
+	fclose(fp);
+	while (text && i < *len && isspace((unsigned char)text[i]))
+		i++;
+	if (!text || i == *len || text[i] != '{') {
+		free(text);
+		return NULL;
+	}
+	text[*len] = '\0';
+	return text;
+}
+
+/* What the saved sides are; one line for what the diff cannot take. */
+static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
+			     const size_t *lens, const char * const *paths)
+{
+	struct kmem_saved_report s[2];
+	bool page = true, slab = false;
+	char why[160];
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		if (!texts[side])
+			continue;
+		if (kmem_diff_report__add_saved(NULL, side, texts[side], lens[side],
+						NULL, &s[side], why, sizeof(why))) {
+			pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
+			       paths[side], why);
+			return -EINVAL;
+		}
+		page &= s[side].page;
+		slab |= s[side].slab;
+	}
+	if (kmem->mode_from_trace && page && !slab) {
+		kmem->opts.page = true;
+		kmem->opts.slab = false;
+	}
+	for (side = 0; side < 2; side++) {
+		const char *missing = !texts[side] ? NULL :
+				      kmem->opts.page && !s[side].page ? "page" :
+				      kmem->opts.slab && !s[side].slab ? "slab" : NULL;
+
+		if (missing) {
+			pr_err("perf kmem: %s has no %s analysis: save it with perf kmem stat --%s --json\n",
+			       paths[side], missing, missing);
+			return -EINVAL;
+		}
+	}
+	if ((texts[0] || texts[1]) && kmem->opts.time_window) {
+		pr_err("perf kmem: --time takes recordings, not saved reports\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int diff_saved_side(const struct perf_kmem *kmem,
+			   struct kmem_diff_report *d, int side,
+			   const char *path, const char *text, size_t len)
+{
+	struct kmem_diff_report_options o = {
+		.page = kmem->opts.page,
+		.slab = kmem->opts.slab,
+	};
+	struct kmem_saved_report saved;
+	char why[160];
+	int err;
+
+	err = kmem_diff_report__add_saved(d, side, text, len, &o, &saved, why,
+					  sizeof(why));
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory comparing the traces\n");
+	else if (err)
+		pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
+		       path, why);
+	return err;
+}
+
 /*
  * perf kmem diff OLD NEW: both traces read with stat's own code, one
- * after the other, each run deleted once its numbers are taken.  Both are
- * set up first, so that a trace that cannot be analysed is found before
- * the other one is read.
+ * after the other, each run deleted once its numbers are taken; a saved
+ * report (stat --json) taken as its document.  Both are set up first, so
+ * that a trace that cannot be analysed is found before the other one is
+ * read.
  */
 static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 {
 	struct kmem_input *ins[2] = { NULL, NULL };
 	char stops[2][PATH_MAX + 200] = { "", "" };
+	char *texts[2] = { NULL, NULL };
+	struct kmem_diff_report *d = NULL;
 	struct kmem_output out;
-	struct kmem_diff *d = NULL;
+	size_t lens[2] = { 0, 0 };
 	int side, err;
 
+	for (side = 0; side < 2; side++)
+		texts[side] = read_saved_report(paths[side], &lens[side], &err);
+	if (kmem->mode_from_trace && !(texts[0] && texts[1]))
+		choose_diff_analysis(kmem, paths, texts);
 	if (check_diff_options(kmem) || parse_time(kmem) ||
-	    check_diff_sort(kmem) || check_options(kmem))
+	    check_saved_sides(kmem, texts, lens, paths) ||
+	    check_sort_syntax(kmem->sort_str) || check_diff_sort(kmem) ||
+	    check_options(kmem)) {
+		free(texts[0]);
+		free(texts[1]);
 		return -EINVAL;
+	}
 	err = output_open(&out, kmem->output_name);
 	if (err)
-		return err;
-	d = kmem_diff__new(&kmem_diff_report_config);
+		goto out;
+	d = kmem_diff_report__new();
 	if (!d) {
 		pr_err("perf kmem: out of memory comparing the traces\n");
 		err = -ENOMEM;
 		goto out;
 	}
 	for (side = 0; side < 2; side++) {
+		if (texts[side])
+			continue;
 		ins[side] = kmem_input__new(kmem, paths[side]);
 		if (!ins[side]) {
 			err = -EINVAL;
@@ -1444,6 +1816,11 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		}
 	}
 	for (side = 0; side < 2 && !err; side++) {
+		if (texts[side]) {
+			err = diff_saved_side(kmem, d, side, paths[side],
+					      texts[side], lens[side]);
+			continue;
+		}
 		err = diff_side(ins[side], d, side, stops[side],
 				sizeof(stops[side]));
 		kmem_input__delete(ins[side]);
@@ -1451,6 +1828,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	}
 	if (!err)
 		err = print_diff(kmem, d, &out);
+	/* As stat's, the lines about where a reader stopped come last. */
+	fflush(stdout);
 	for (side = 0; side < 2 && !err; side++) {
 		if (stops[side][0]) {
 			pr_err("%s\n", stops[side]);
@@ -1458,9 +1837,11 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		}
 	}
 out:
-	for (side = 0; side < 2; side++)
+	for (side = 0; side < 2; side++) {
 		kmem_input__delete(ins[side]);
-	kmem_diff__delete(d);
+		free(texts[side]);
+	}
+	kmem_diff_report__delete(d);
 	return output_close(&out, err);
 }
 
@@ -1489,11 +1870,46 @@ static void add_arg(const char **argv, int *argc, const char *arg)
 	argv[(*argc)++] = arg;
 }
 
+/*
+ * perf record's -o among the options before a '--' (or a command's own
+ * -o, which only costs the stream test below its answer); NULL: none.
+ */
+static const char *record_output(int argc, const char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+			return i + 1 < argc ? argv[i + 1] : NULL;
+		if (strstarts(argv[i], "--output="))
+			return argv[i] + strlen("--output=");
+		if (strstarts(argv[i], "-o"))
+			return argv[i] + 2;
+	}
+	return NULL;
+}
+
+/*
+ * Does perf record write a stream, to a pipe on standard output?  Without
+ * -o it does so when standard output is a pipe, but then names its output
+ * "(null)": name it "-" for it.
+ */
+static bool record_to_pipe(int argc, const char **argv, bool *name_it)
+{
+	const char *output = record_output(argc, argv);
+	struct stat st;
+
+	*name_it = !output && !fstat(STDOUT_FILENO, &st) &&
+		   S_ISFIFO(st.st_mode);
+	return *name_it || (output && !strcmp(output, "-"));
+}
+
 static int kmem_record(const struct perf_kmem *kmem, int argc,
 		       const char **argv)
 {
 	const char **rec_argv;
 	int rec_argc = 0, i, err, nr_slab = 0;
+	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
 
 	rec_argv = calloc(argc + 32, sizeof(char *));
 	if (!rec_argv)
@@ -1530,21 +1946,38 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 		err = -ENOENT;
 		goto out;
 	}
+	if (name_pipe) {
+		add_arg(rec_argv, &rec_argc, "-o");
+		add_arg(rec_argv, &rec_argc, "-");
+	}
 	for (i = 0; i < argc; i++)
 		add_arg(rec_argv, &rec_argc, argv[i]);
 	err = cmd_record(rec_argc, rec_argv);
-	/* The kernel's symbols are in this machine's build-id cache. */
-	if (!err)
+	/*
+	 * The kernel's symbols are in this machine's build-id cache, which
+	 * perf archive packs with a file, not with a stream.
+	 */
+	if (!err && !pipe)
 		pr_info("perf kmem: to analyse it on another machine, take its kernel symbols along: perf archive\n");
 out:
 	free(rec_argv);
 	return err;
 }
 
+/* perf kmem record -h: our options, before perf record's help of its own. */
+static void record_help(void)
+{
+	fprintf(stderr, "\n Usage: perf kmem record [--page] [--slab] [<perf record options>] [-- <command>]\n\n"
+		"        --page            record the page allocator: allocations with their\n"
+		"                          kernel callchains, frees and fallbacks\n"
+		"        --slab            record the slab allocator (the default)\n"
+		"\n All other options are perf record's, passed on:\n");
+}
+
 /*
  * 'perf kmem record' passes what it does not know to perf record, so take
  * our own options out first: --page and --slab may stand anywhere before
- * a '--'.
+ * a '--'.  -h and --help go on to perf record, whose help follows ours.
  */
 static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 				    const char **argv)
@@ -1563,6 +1996,8 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 			kmem->opts.slab = true;
 		else
 			argv[n++] = argv[i];
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			record_help();
 	}
 	return n;
 }
@@ -1608,11 +2043,50 @@ static const char *sort_keys_help(char *buf, size_t size)
 	char page[256], slab[256];
 
 	snprintf(buf, size, "sort by keys: slab: %s; page: %s",
-		 kmem_columns__keys(kmem_slab_columns, kmem_slab_nr_columns,
-				    slab, sizeof(slab)),
-		 kmem_columns__keys(kmem_page_columns, kmem_page_nr_columns,
-				    page, sizeof(page)));
+		 kmem_table__keys(&kmem_tables[KMEM_SLAB_CALLERS], slab,
+				  sizeof(slab)),
+		 kmem_table__keys(&kmem_tables[KMEM_PAGE_CALLERS], page,
+				  sizeof(page)));
 	return buf;
+}
+
+/*
+ * Not a subcommand: name the nearest, as perf does for its commands, or
+ * the three.  A swap of two letters costs nothing, any other edit one,
+ * and one edit is near: "report" is not "record".
+ */
+static int unknown_subcommand(const char *cmd,
+			      const char * const *subcommands)
+{
+	const char *best = NULL;
+	int i, d, best_d = 2;
+
+	for (i = 0; subcommands[i]; i++) {
+		d = levenshtein(cmd, subcommands[i], 0, 1, 1, 1);
+		if (d < best_d) {
+			best_d = d;
+			best = subcommands[i];
+		}
+	}
+	if (best)
+		pr_err("perf kmem: unknown subcommand '%s': did you mean '%s'?\n",
+		       cmd, best);
+	else
+		pr_err("perf kmem: unknown subcommand '%s': use record, stat or diff\n",
+		       cmd);
+	return -EINVAL;
+}
+
+/* What stat has left after its options: a trace it takes with -i. */
+static int stat_arguments(int argc, const char **argv)
+{
+	if (argc == 1)
+		pr_err("perf kmem: stat takes its trace with -i: perf kmem stat -i %s\n",
+		       argv[0]);
+	else
+		pr_err("perf kmem: stat takes one trace, with -i, not %d: perf kmem diff compares two\n",
+		       argc);
+	return -EINVAL;
 }
 
 int cmd_kmem(int argc, const char **argv)
@@ -1716,12 +2190,17 @@ int cmd_kmem(int argc, const char **argv)
 	}
 	kmem.diff = !strcmp(argv[0], "diff");
 	if (strcmp(argv[0], "stat") && !kmem.diff)
-		usage_with_options(usage, options);
+		err = unknown_subcommand(argv[0], subcommands);
 
 	/* Options may follow 'stat' and 'diff' too. */
-	argc = parse_options(argc, argv, options, usage, 0);
-	if (argc && !kmem.diff && !kmem.use_bpf)
-		usage_with_options(usage, options);
+	if (!err)
+		argc = parse_options(argc, argv, options, usage, 0);
+	if (!err && argc && !kmem.diff && !kmem.use_bpf)
+		err = stat_arguments(argc, argv);
+	if (err) {
+		free((void *)usage[0]);
+		return 1;
+	}
 	if (!kmem.opts.page && !kmem.opts.slab) {
 		if (kmem.default_mode && !strcmp(kmem.default_mode, "page"))
 			kmem.opts.page = true;

@@ -95,20 +95,25 @@ def expand_names(value, where):
 
 
 def parse_series(path):
-    """The Build-lines patches and the list of patches of series.txt."""
+    """The Build-lines patches, our Build files and the list of patches of
+    series.txt."""
     with open(path) as f:
         lines = f.readlines()
     build_lines = []
+    build_files = []
     patches = []
     i = 0
-    # The preamble: comments and Build-lines: headers, up to the first %%.
+    # The preamble: comments, Build-lines: and Build-file: headers, up to
+    # the first %%.
     while i < len(lines) and lines[i].rstrip('\n') != '%%':
         text = lines[i].rstrip('\n')
-        m = re.match(r'Build-lines:\s*(\S+)\s*$', text)
-        if m:
-            build_lines.append((m.group(1), i + 1))
+        m = re.match(r'Build-(lines|file):\s*(\S+)\s*$', text)
+        if m and m.group(1) == 'lines':
+            build_lines.append((m.group(2), i + 1))
+        elif m:
+            build_files.append((m.group(2), i + 1))
         elif text and not text.startswith('#'):
-            die(f'series/series.txt:{i + 1}: before the first %%, only comments and Build-lines:')
+            die(f'series/series.txt:{i + 1}: before the first %%, only comments, Build-lines: and Build-file:')
         i += 1
     while i < len(lines):
         # lines[i] is a %% line
@@ -133,7 +138,7 @@ def parse_series(path):
             body.pop()
         p.body = '\n'.join(body)
         patches.append(p)
-    return build_lines, patches
+    return build_lines, build_files, patches
 
 
 def message_body(lines):
@@ -188,11 +193,11 @@ def patched_files(path):
 
 # Which of our files an added line of a Build-lines patch belongs to.
 def build_line_file(target, line):
-    if target in ('util/Build', 'tests/Build'):
+    if target in ('util/Build', 'tests/Build') or target.endswith('/Build'):
         m = re.search(r'\+=\s*(\S+)\.o\s*$', line)
         if m:
             return f'{os.path.dirname(target)}/{m.group(1)}.c'
-        # A folder of ours with its own Build: the patch that adds it.
+        # A directory of ours, with a Build file of its own.
         m = re.search(r'\+=\s*(\S+)/\s*$', line)
         if m:
             return f'{os.path.dirname(target)}/{m.group(1)}/Build'
@@ -277,7 +282,7 @@ def main():
     if not os.path.isfile(os.path.join(pristine, 'Makefile.perf')):
         die(f'{pristine} is not a tools/perf directory')
 
-    build_lines, patches = parse_series(args.definition)
+    build_lines, build_files, patches = parse_series(args.definition)
     ours = sorted(set(args.ours))
     repo_patches = sorted(os.path.join('patches', p)
                           for p in os.listdir('patches') if p.endswith('.patch'))
@@ -307,6 +312,12 @@ def main():
         where[b] = f'series/series.txt:{n}'
         if b not in repo_patches:
             error(f'series/series.txt:{n}: {b} does not exist')
+    for b, n in build_files:
+        if b in where:
+            error(f'{b} is in two places: {where[b]} and series/series.txt:{n}')
+        where[b] = f'series/series.txt:{n}'
+        if b not in ours:
+            error(f'series/series.txt:{n}: {b} is not a file of the tree (OURS)')
     for f in ours:
         if f not in where:
             error(f'{f} is in no patch of series/series.txt: add it to the Files: of one')
@@ -420,6 +431,9 @@ def main():
                     die(f'{p.where()}: patch {n} ({p.subject}): {f} does not apply '
                         f'without the patches the series carries after it')
         present = set(added)
+        for b, _ in build_files:
+            if write_build_file(state, b, present):
+                present.add(b)
         for b, entries in lines_of.items():
             for target, line, f in entries:
                 if f in present:
@@ -471,6 +485,23 @@ def main():
             total += sum(1 for _ in fh)
     print(f'  SERIES  {len(patches)} patches and a cover letter in '
           f'{os.path.relpath(out, TOP)} ({total:,} lines)')
+
+
+def write_build_file(tree, build, present):
+    """A Build file of ours, with the lines of the objects present: a
+    patch builds what it adds.  False when it has none of them yet."""
+    kept = []
+    for line in open(build):
+        ours = build_line_file(build, line.rstrip('\n'))
+        if ours is None or ours in present:
+            kept.append(line)
+    if not any(build_line_file(build, l.rstrip('\n')) for l in kept):
+        return False
+    dst = os.path.join(tree, build)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(dst, 'w') as f:
+        f.writelines(kept)
+    return True
 
 
 def apply_patch(tree, patch):

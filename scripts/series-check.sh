@@ -203,11 +203,11 @@ if [ "$applied" = "$nr" ] && [ -z "$failed_build" ]; then
 
 	# The tests, through perf test, as a perf developer runs them: from
 	# tools/perf, so that it finds tests/shell, with this perf first in
-	# PATH.  perf kmem's scripts/ and data/ stand in for what some tests
-	# need that is not in a kernel tree.
+	# PATH.  perf kmem's data/ stands in for the bundled trace, which is
+	# not in a kernel tree.
 	echo "  TEST    perf test kmem (log: ${log#"$top"/}/perf-test.log)"
 	(cd "$tree/tools/perf" &&
-		PATH="$out:$PATH" KMEM_SCRIPTS="$top/scripts" KMEM_DATA="$top/data" \
+		PATH="$out:$PATH" KMEM_DATA="$top/data" \
 		"$out/perf" test -S -vv kmem) >"$log/perf-test.log" 2>&1
 	# " 69.3: kmem page: free-only : Ok", " 87: perf kmem ... : Skip (...)"
 	sed -n 's/^ *\([0-9][0-9.]*\): \(.*[^ ]\) *: \(Ok\|FAILED!\|Skip.*\)$/\1|\2|\3/p' \

@@ -11,6 +11,7 @@
  * sqrt(n (1 - p) / p).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,10 +21,10 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-frag.h"
-#include "util/kmem-page.h"
-#include "util/kmem-slab.h"
 #include "util/kmem/bpf-fill.h"
+#include "util/kmem/count-frag.h"
+#include "util/kmem/count-page.h"
+#include "util/kmem/count-slab.h"
 
 #define PS		4096ULL
 #define N512K		(512 * 1024ULL)
@@ -277,7 +278,10 @@ static const struct kmem_page_row *row_of(struct kmem_page_row **rows,
 static int test__kmem_bpf_page_exact(struct test_suite *t __maybe_unused,
 				     int subtest __maybe_unused)
 {
-	static const kmem_rows_cmp_fn keys[] = { kmem_page_row__cmp_bytes };
+	static const struct kmem_sort_key keys[] = {
+		{ .offset = offsetof(struct kmem_page_row, bytes),
+		  .kind = KMEM_SORT_U64, .descending = true },
+	};
 	const struct kmem_page_summary *sum;
 	struct kmem_bpf_snapshot s;
 	struct kmem_page_row **rows;
@@ -316,7 +320,10 @@ static int test__kmem_bpf_page_exact(struct test_suite *t __maybe_unused,
 static int test__kmem_bpf_page_sampled(struct test_suite *t __maybe_unused,
 				       int subtest __maybe_unused)
 {
-	static const kmem_rows_cmp_fn keys[] = { kmem_page_row__cmp_bytes };
+	static const struct kmem_sort_key keys[] = {
+		{ .offset = offsetof(struct kmem_page_row, bytes),
+		  .kind = KMEM_SORT_U64, .descending = true },
+	};
 	double w0 = kmem_bpf_fill__weight(PS, N512K);
 	double w3 = kmem_bpf_fill__weight(8 * PS, N512K);
 	const struct kmem_page_summary *sum;
@@ -458,7 +465,10 @@ static const struct kmem_bpf_slab slab_rows[] = {
 static int test__kmem_bpf_slab(struct test_suite *t __maybe_unused,
 			       int subtest __maybe_unused)
 {
-	static const kmem_rows_cmp_fn keys[] = { kmem_slab_row__cmp_hits };
+	static const struct kmem_sort_key keys[] = {
+		{ .offset = offsetof(struct kmem_slab_row, hits),
+		  .kind = KMEM_SORT_U64, .descending = true },
+	};
 	struct kmem_slab_config config = { .want_alloc_table = false };
 	struct kmem_slab *ks = kmem_slab__new(&config);
 	const struct kmem_slab_summary *sum;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of perf kmem diff's engine (util/kmem-diff.c) and of the
- * JSON writer's visitor that feeds it (util/kmem-json.c): documents made
- * up here, their pairs worked out by hand.
+ * Unit tests of perf kmem diff's engine (util/kmem/report-diff.c), of the
+ * JSON writer's visitor that feeds it (util/kmem/json.c) and of the reader
+ * of saved documents (util/kmem/read-json.c): documents made up here,
+ * their pairs worked out by hand.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,8 +13,9 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-diff.h"
-#include "util/kmem-json.h"
+#include "util/kmem/json.h"
+#include "util/kmem/read-json.h"
+#include "util/kmem/report-diff.h"
 
 /* A table like perf kmem stat's page callers, and one of caches. */
 static const char * const caller_ident[] = {
@@ -625,6 +627,67 @@ static int test__kmem_diff_visitor(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* @text read back; its scalars as visit() writes them, or the error. */
+static const char *read_back(const char *text, struct visited *w, char *err,
+			     size_t size)
+{
+	struct kmem_json *j = kmem_json__new_visitor(visit, w);
+	int ret;
+
+	w->len = 0;
+	w->text[0] = '\0';
+	ret = j ? kmem_json__read(text, strlen(text), j, err, size) : -ENOMEM;
+	kmem_json__delete(j);
+	return ret ? err : w->text;
+}
+
+static bool reads_as(const char *text, const char *want)
+{
+	struct visited w;
+	char err[128];
+	const char *got = read_back(text, &w, err, sizeof(err));
+
+	if (!strcmp(got, want))
+		return true;
+	pr_debug("%s:\ngot:  %s\nwant: %s\n", text, got, want);
+	return false;
+}
+
+/* Documents and what they read as: their scalars, or the error. */
+static const struct {
+	const char	*text;
+	const char	*want;
+} saved_docs[] = {
+	{ .text =
+	  "{\"schema\": 1, \"page\": {\"rows\": [{\"n\": 0}, {\"n\": 18446744073709551615}], \"d\": -2, \"live\": false, \"pct\": 5.6, \"cs\": null, \"address\": \"0xffffffff81000000\"}}",
+	  .want =
+	  "schema=1\npage.rows.0.n=0\npage.rows.1.n=18446744073709551615\npage.d=-2\npage.live=false\npage.pct=5.6\npage.cs=null\npage.address='0xffffffff81000000'\n"
+	},
+	{ " [\"a\\n\\u00e9\\ud83d\\ude00\\/\\\"\"] ",
+	  "0='a\n\xc3\xa9\xf0\x9f\x98\x80/\"'\n" },
+	{ "{\"a\": {}, \"b\": []}", "" },
+	{ "{\"schema\": 1, \"page\": {", "it ends early, at byte 23" },
+	{ "{} {}", "more after the document at byte 3" },
+	{ "[\"\\x\"]", "an unknown escape in a string at byte 3" },
+	{ "[\"\\udc00\"]", "a lone low surrogate at byte 8" },
+	{ "[01]", "a ',' or ']' expected in an array at byte 2" },
+	{ "{\"a\": }", "a value expected at byte 6" },
+	{ "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+	  "nested too deep at byte 33" },
+};
+
+/* A saved document plays to the visitor as it did when it was written. */
+static int test__kmem_diff_reader(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(saved_docs); i++)
+		TEST_ASSERT_VAL("read back",
+				reads_as(saved_docs[i].text, saved_docs[i].want));
+	return TEST_OK;
+}
+
 static struct test_case kmem_diff_tests[] = {
 	TEST_CASE("kmem diff: a trace with itself", kmem_diff_same),
 	TEST_CASE("kmem diff: rows on one side only", kmem_diff_one_sided),
@@ -634,6 +697,7 @@ static struct test_case kmem_diff_tests[] = {
 	TEST_CASE("kmem diff: a column one trace lacks", kmem_diff_column),
 	TEST_CASE("kmem diff: delta percentages", kmem_diff_percent),
 	TEST_CASE("kmem diff: the JSON writer's visitor", kmem_diff_visitor),
+	TEST_CASE("kmem diff: a saved document read back", kmem_diff_reader),
 	{ .name = NULL, }
 };
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of util/kmem-frag.c and util/kmem-pageblock.c: synthetic
+ * Unit tests of util/kmem/count-frag.c and util/kmem/read-pageblock.c: synthetic
  * events and print formats with known answers.
  *
  * Every expected number is worked out by hand (the tables below say
  * which class each event is at each pageblock order), or, for the random
- * stream, by a model in this file that shares no code with kmem-frag.c.
+ * stream, by a model in this file that shares no code with count-frag.c.
  * The print formats are the kernel's extfrag format as its preprocessor
  * expands it for each configuration (include/trace/events/kmem.h and
  * include/linux/pageblock-flags.h of v6.12).
@@ -18,13 +18,14 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "debug.h"
+#include "kmem-random.h"
 #include "tests.h"
-#include "util/kmem-callsite.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-frag.h"
+#include "util/kmem/count-frag.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/report.h"
 #ifdef HAVE_LIBTRACEEVENT
 #include <traceevent/event-parse.h>
-#include "util/kmem-pageblock.h"
+#include "util/kmem/read-pageblock.h"
 #endif
 
 #define PS	4096ULL
@@ -484,18 +485,45 @@ static void row_name(const struct kmem_frag_row *row, char *buf)
 	buf[3] = ' ';
 }
 
+/* The sort keys of -s @sort for table @id; -1: a bad key. */
+static int keys_of(enum kmem_report_table_id id, const char *sort,
+		   struct kmem_sort_key *keys)
+{
+	char bad[32];
+
+	return kmem_table__parse_sort(&kmem_tables[id], sort, keys, bad,
+				      sizeof(bad));
+}
+
+/* The fallback rows as perf kmem shows them: by the table's own keys. */
+static struct kmem_frag_row **shown_rows(struct kmem_frag *kf, size_t *nr)
+{
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	int n = keys_of(KMEM_FRAG_CALLERS, kmem_tables[KMEM_FRAG_CALLERS].sort,
+			keys);
+
+	return n < 0 ? NULL : kmem_frag__rows(kf, keys, n, nr);
+}
+
+/* The failure rows as perf kmem shows them. */
+static struct kmem_frag_fail_row **shown_fails(struct kmem_frag *kf, size_t *nr)
+{
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	int n = keys_of(KMEM_FRAG_FAILURES,
+			kmem_tables[KMEM_FRAG_FAILURES].sort, keys);
+
+	return n < 0 ? NULL : kmem_frag__fail_rows(kf, keys, n, nr);
+}
+
 /* The rows sorted by @sort, named, e.g. "A01 C01 B21 C02 B01". */
 static bool rows_are(struct kmem_frag *kf, const char *sort, const char *want)
 {
-	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	struct kmem_frag_row **rows;
-	char got[64] = "", bad[32];
+	char got[64] = "";
 	size_t i, nr;
-	int nr_keys;
+	int nr_keys = keys_of(KMEM_FRAG_CALLERS, sort, keys);
 
-	nr_keys = kmem_columns__parse(kmem_frag_columns, kmem_frag_nr_columns,
-				      sort, keys, KMEM_MAX_SORT_KEYS, bad,
-				      sizeof(bad));
 	if (nr_keys < 0)
 		return false;
 	rows = kmem_frag__rows(kf, keys, nr_keys, &nr);
@@ -516,7 +544,7 @@ static int check_rows(struct kmem_frag *kf)
 	size_t nr;
 
 	TEST_ASSERT_VAL("feed", feed_rows(kf) == TEST_OK);
-	rows = kmem_frag__rows(kf, NULL, 0, &nr);
+	rows = shown_rows(kf, &nr);
 	TEST_ASSERT_VAL("rows", rows && eq(nr, 5));
 	/* The array is good until the next call: look at it first. */
 	TEST_ASSERT_VAL("first row",
@@ -525,7 +553,8 @@ static int check_rows(struct kmem_frag *kf)
 			eq(rows[0]->classes[KMEM_FRAG_POLLUTED], 3) &&
 			eq(rows[0]->severe, 3));
 	/* By default: frag, then hit, then callsite and types. */
-	TEST_ASSERT_VAL("default", rows_are(kf, "", "A01 C01 B21 C02 B01"));
+	TEST_ASSERT_VAL("default", rows_are(kf, kmem_tables[KMEM_FRAG_CALLERS].sort,
+					    "A01 C01 B21 C02 B01"));
 	TEST_ASSERT_VAL("frag", rows_are(kf, "frag", "A01 C01 B21 C02 B01"));
 	TEST_ASSERT_VAL("hit", rows_are(kf, "hit", "B01 A01 C01 B21 C02"));
 	TEST_ASSERT_VAL("bytes", rows_are(kf, "bytes", "C01 B01 A01 B21 C02"));
@@ -560,51 +589,45 @@ static int test__kmem_frag_rows(struct test_suite *t __maybe_unused,
 #define EIGHT_KEYS \
 	"claimed,converted,polluted,severe,callsite,mtype,fallback,bytes"
 
-static int frag_parse(const struct kmem_column *cols, size_t nr_cols,
-		      const char *str, kmem_rows_cmp_fn *keys, int max,
-		      char *bad)
-{
-	return kmem_columns__parse(cols, nr_cols, str, keys, max, bad, 32);
-}
-
-#define PARSE_FALLBACKS(str, keys, max, bad) \
-	frag_parse(kmem_frag_columns, kmem_frag_nr_columns, str, keys, max, bad)
-#define PARSE_FAILURES(str, keys, max, bad) \
-	frag_parse(kmem_frag_fail_columns, kmem_frag_fail_nr_columns, str, \
-		   keys, max, bad)
+/* A key sorts by the field @member of @type, largest first or not. */
+#define IS_KEY(k, type, member, desc) \
+	((k).offset == offsetof(type, member) && (k).descending == (desc))
+#define FALLBACK_KEY(k, member, desc) \
+	IS_KEY(k, struct kmem_frag_row, member, desc)
+#define FAILURE_KEY(k, member, desc) \
+	IS_KEY(k, struct kmem_frag_fail_row, member, desc)
 
 static int test__kmem_frag_parse_sort(struct test_suite *t __maybe_unused,
 				      int subtest __maybe_unused)
 {
-	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
-	char bad[32];
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 
 	TEST_ASSERT_VAL("frag,hit",
-			PARSE_FALLBACKS("frag,hit", keys, 8, bad) == 2 &&
-			keys[0] == kmem_frag_row__cmp_frag &&
-			keys[1] == kmem_frag_row__cmp_hits);
+			keys_of(KMEM_FRAG_CALLERS, "frag,hit", keys) == 2 &&
+			FALLBACK_KEY(keys[0], fragmenting, true) &&
+			FALLBACK_KEY(keys[1], fallbacks.nr, true));
 	TEST_ASSERT_VAL("eight",
-			PARSE_FALLBACKS(EIGHT_KEYS, keys, 8, bad) == 8 &&
-			keys[0] == kmem_frag_row__cmp_claimed &&
-			keys[1] == kmem_frag_row__cmp_converted &&
-			keys[2] == kmem_frag_row__cmp_polluted &&
-			keys[3] == kmem_frag_row__cmp_severe &&
-			keys[4] == kmem_frag_row__cmp_callsite &&
-			keys[5] == kmem_frag_row__cmp_migtype &&
-			keys[6] == kmem_frag_row__cmp_fallback &&
-			keys[7] == kmem_frag_row__cmp_bytes);
+			keys_of(KMEM_FRAG_CALLERS, EIGHT_KEYS, keys) == 8 &&
+			FALLBACK_KEY(keys[0], classes[KMEM_FRAG_CLAIMED], true) &&
+			FALLBACK_KEY(keys[1], classes[KMEM_FRAG_CONVERTED], true) &&
+			FALLBACK_KEY(keys[2], classes[KMEM_FRAG_POLLUTED], true) &&
+			FALLBACK_KEY(keys[3], severe, true) &&
+			FALLBACK_KEY(keys[4], callsite, false) &&
+			FALLBACK_KEY(keys[5], alloc_migtype, false) &&
+			FALLBACK_KEY(keys[6], fallback_migtype, false) &&
+			FALLBACK_KEY(keys[7], fallbacks.bytes, true));
 	TEST_ASSERT_VAL("order,gfp,migtype",
-			PARSE_FAILURES("order,gfp,migtype", keys, 8, bad) == 3 &&
-			keys[0] == kmem_frag_fail_row__cmp_order &&
-			keys[1] == kmem_frag_fail_row__cmp_gfp &&
-			keys[2] == kmem_frag_fail_row__cmp_migtype);
+			keys_of(KMEM_FRAG_FAILURES, "order,gfp,migtype", keys) == 3 &&
+			FAILURE_KEY(keys[0], order, true) &&
+			FAILURE_KEY(keys[1], gfp, false) &&
+			FAILURE_KEY(keys[2], migtype, false));
 	TEST_ASSERT_VAL("unknown",
-			PARSE_FALLBACKS("frag,fragmenting", keys, 8, bad) == -EINVAL &&
-			!strcmp(bad, "fragmenting"));
+			keys_of(KMEM_FRAG_CALLERS, "frag,fragmenting", keys) == -EINVAL);
 	TEST_ASSERT_VAL("no order in fallbacks",
-			PARSE_FALLBACKS("order", keys, 8, bad) == -EINVAL);
+			keys_of(KMEM_FRAG_CALLERS, "order", keys) == -EINVAL);
 	TEST_ASSERT_VAL("too many",
-			PARSE_FALLBACKS("hit,bytes,frag", keys, 2, bad) == -E2BIG);
+			keys_of(KMEM_FRAG_CALLERS, "hit,bytes,frag,hit,bytes,frag,hit,bytes,frag",
+				keys) == -E2BIG);
 	return TEST_OK;
 }
 
@@ -760,7 +783,7 @@ static int test__kmem_frag_no_pfns(struct test_suite *t __maybe_unused,
 
 static int check_failures(struct kmem_frag *kf)
 {
-	kmem_rows_cmp_fn by_bytes = kmem_frag_fail_row__cmp_bytes;
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	const struct kmem_frag_summary *s = kmem_frag__summary(kf);
 	struct kmem_frag_fail_row **rows;
 	size_t nr;
@@ -775,7 +798,7 @@ static int check_failures(struct kmem_frag *kf)
 	TEST_ASSERT_VAL("ok", !alloc(kf, 7, 9, MT_MOV, CS_A, GFP_THP));
 
 	TEST_ASSERT_VAL("fail", count_is(&s->fail, 6, 4 * (PS << 9) + 2 * PS));
-	rows = kmem_frag__fail_rows(kf, NULL, 0, &nr);
+	rows = shown_fails(kf, &nr);
 	TEST_ASSERT_VAL("rows", rows && eq(nr, 3));
 	TEST_ASSERT_VAL("1st",
 			eq(rows[0]->callsite, CS_A) && eq(rows[0]->gfp, GFP_THP) &&
@@ -785,7 +808,8 @@ static int check_failures(struct kmem_frag *kf)
 			eq(rows[1]->callsite, CS_B) && eq(rows[1]->order, 0) &&
 			count_is(&rows[1]->asked, 2, 2 * PS));
 	TEST_ASSERT_VAL("3rd", eq(rows[2]->gfp, 1) && count_is(&rows[2]->asked, 1, PS << 9));
-	rows = kmem_frag__fail_rows(kf, &by_bytes, 1, &nr);
+	rows = kmem_frag__fail_rows(kf, keys,
+				    keys_of(KMEM_FRAG_FAILURES, "bytes", keys), &nr);
 	TEST_ASSERT_VAL("by bytes",
 			rows && eq(nr, 3) && eq(rows[0]->gfp, GFP_THP) &&
 			eq(rows[1]->gfp, 1) && eq(rows[2]->callsite, CS_B));
@@ -823,17 +847,6 @@ struct model {
 	u64			row_frag[RND_CALLSITES];
 	u64			fail_nr[RND_CALLSITES][RND_MAX_ORDER + 1][RND_MIGTYPES];
 };
-
-static u64 rnd_next(u64 *state)
-{
-	u64 x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
 
 /* The blocks a block of 1 << @order pages at @pfn covers, as the model sees it. */
 static void model_blocks(u64 pfn, int order, u64 *first, u64 *n)
@@ -882,7 +895,7 @@ static int feed_random(struct kmem_frag *kf, struct model *m)
 	int i;
 
 	for (i = 0; i < RND_EVENTS; i++) {
-		u64 r = rnd_next(&state);
+		u64 r = kmem_test__rand(&state);
 		int cs = (r >> 8) % RND_CALLSITES;
 		int order = (r >> 12) % (RND_MAX_ORDER + 1);
 		/* Aligned to the order, as the buddy allocator's. */
@@ -983,7 +996,7 @@ static int check_random(struct kmem_frag *kf)
 		if (!eq(kmem_frag__callsite_fragmenting(kf, CS_A + i * (CS_B - CS_A)),
 			m->row_frag[i]))
 			goto out;
-	fails = kmem_frag__fail_rows(kf, NULL, 0, &nr);
+	fails = shown_fails(kf, &nr);
 	for (i = 0; fails && i < nr; i++) {
 		const struct kmem_frag_fail_row *row = fails[i];
 
@@ -1157,7 +1170,7 @@ static const struct format_case {
 	{ "a field",		FROM_FIELD,	-EINVAL, -EINVAL },
 };
 
-/* libtraceevent's answer: only right where it parses right (see kmem-pageblock.h). */
+/* libtraceevent's answer: only right where it parses right (see read-pageblock.h). */
 static int tree_order(const char *text, char *why, size_t size)
 {
 	struct tep_handle *tep = tep_alloc();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of how perf kmem reads its input: util/kmem-queue.c, which
- * puts events in time order, and util/kmem-kallsyms.c, which reads kernel
+ * Unit tests of how perf kmem reads its input: util/kmem/read-queue.c, which
+ * puts events in time order, and util/kmem/read-kallsyms.c, which reads kernel
  * symbols.  Expected orders and symbols are written out by hand, or, for
  * the random stream, computed by a plain insertion sort in this file.
  */
@@ -14,10 +14,11 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "event.h"
+#include "kmem-random.h"
 #include "tests.h"
-#include "util/kmem-callsite.h"
-#include "util/kmem-kallsyms.h"
-#include "util/kmem-queue.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/read-kallsyms.h"
+#include "util/kmem/read-queue.h"
 
 /* --- the queue -------------------------------------------------------- */
 
@@ -323,17 +324,6 @@ static int test__kmem_input_half(struct test_suite *t __maybe_unused,
 #define RND_CPUS	5
 #define RND_PER_CPU	20	/* at most, per round */
 
-static u64 xorshift(u64 *state)
-{
-	u64 x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -361,11 +351,11 @@ static int test__kmem_input_random(struct test_suite *t __maybe_unused,
 	for (round = 0; round < RND_ROUNDS; round++) {
 		for (cpu = 0; cpu < RND_CPUS; cpu++) {
 			u64 times[RND_PER_CPU];
-			int n = xorshift(&state) % RND_PER_CPU;
+			int n = kmem_test__rand(&state) % RND_PER_CPU;
 
 			/* Round r's times lie in [100r, 100r + 150). */
 			for (i = 0; i < n; i++)
-				times[i] = 100 * round + xorshift(&state) % 150;
+				times[i] = 100 * round + kmem_test__rand(&state) % 150;
 			qsort(times, n, sizeof(times[0]), cmp_u64);
 			for (i = 0; i < n; i++) {
 				all[nr] = (struct rec){ times[i], nr };
@@ -429,16 +419,16 @@ static int bounded_random(u64 max_recs, u64 per_cpu, u64 state)
 	TEST_ASSERT_VAL("queue", q);
 	for (round = 0; nr + RND_CPUS * per_cpu <= MAX_SEEN; round++) {
 		for (cpu = 0; cpu < RND_CPUS; cpu++) {
-			u64 n = xorshift(&state) % per_cpu;
+			u64 n = kmem_test__rand(&state) % per_cpu;
 
 			for (i = 0; i < n; i++)
 				times[i] = 10 * per_cpu * round +
-					   xorshift(&state) % (15 * per_cpu);
+					   kmem_test__rand(&state) % (15 * per_cpu);
 			qsort(times, n, sizeof(times[0]), cmp_u64);
 			for (i = 0; i < n; i++, nr++)
 				TEST_ASSERT_VAL("add", !add_from(q, times[i], cpu, nr));
 		}
-		if (xorshift(&state) % 4)
+		if (kmem_test__rand(&state) % 4)
 			TEST_ASSERT_VAL("round", !end_round(q));
 		TEST_ASSERT_VAL("bounded", kmem_queue__nr(q) <= max_recs);
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of perf kmem's output engines: the JSON writer
- * (util/kmem-json.c), the folded stacks (util/kmem-stacks.c) and the SVG
- * map of physical memory (util/kmem-map.c).
+ * (util/kmem/json.c), the folded stacks (util/kmem/count-stacks.c) and the SVG
+ * map of physical memory (util/kmem/print-map.c).
  *
  * Expected outputs are written out by hand; the JSON writer's strings are
  * also read back by Python's own json module, an independent parser, and
@@ -18,9 +18,9 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-json.h"
-#include "util/kmem-map.h"
-#include "util/kmem-stacks.h"
+#include "util/kmem/count-stacks.h"
+#include "util/kmem/json.h"
+#include "util/kmem/print-map.h"
 
 /* --- capturing what an engine writes ----------------------------------- */
 
@@ -993,6 +993,49 @@ static int test__kmem_output_map_nodes(struct test_suite *t __maybe_unused,
 	return with_map(&map_config, check_map_nodes);
 }
 
+/*
+ * One node on pageblocks 0-2 and 5-9, a hole between (as below 4 GiB):
+ * named once, at its start, where it was named again after the hole.
+ */
+static int check_map_one_node(struct kmem_map *map)
+{
+	char *svg;
+	const char *p;
+	int i, names = 0;
+	bool ok;
+
+	for (i = 0; i < 10; i++) {
+		if (i >= 3 && i <= 4)
+			continue;
+		TEST_ASSERT_VAL("block", !map_block(map, i << 9,
+						    KMEM_MAP_MOVABLE, 1, 0,
+						    NULL));
+	}
+	TEST_ASSERT_VAL("range 1", !kmem_map__add_node_range(map, 0, 0, 0x600));
+	TEST_ASSERT_VAL("range 2", !kmem_map__add_node_range(map, 0, 0xa00,
+							     0x1400));
+	svg = map_text(map);
+	TEST_ASSERT_VAL("written", svg);
+	for (p = svg; (p = strstr(p, ">node 0</text>")); p++)
+		names++;
+	ok = names == 1 &&
+	     has_parts(svg, (const char * const []){
+		      "<g><title>node 0: pfn 0x0-0x13ff</title>",
+		      "<text x=\"874\" y=\"70\">node 0</text></g>\n",
+		      NULL }) &&
+	     has(svg, "<g><title>hole: no memory of any node</title>\n") &&
+	     !strstr(svg, "</title><path d=");
+	free(svg);
+	TEST_ASSERT_VAL("one node named once, across the hole", ok);
+	return TEST_OK;
+}
+
+static int test__kmem_output_map_one_node(struct test_suite *t __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	return with_map(&map_config, check_map_one_node);
+}
+
 static int check_map_errors(struct kmem_map *map)
 {
 	struct kmem_map_config bad = { .pageblock_order = 31 };
@@ -1298,6 +1341,8 @@ static struct test_case kmem_output_tests[] = {
 		  kmem_output_map_aggregate),
 	TEST_CASE("kmem output: SVG map nodes, holes, node panel",
 		  kmem_output_map_nodes),
+	TEST_CASE("kmem output: SVG map of one node across a hole",
+		  kmem_output_map_one_node),
 	TEST_CASE("kmem output: SVG map errors", kmem_output_map_errors),
 	TEST_CASE("kmem output: SVG map of 1 TiB under 5 MB",
 		  kmem_output_map_size),

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of util/kmem-page.c: synthetic events with known answers.
+ * Unit tests of util/kmem/count-page.c: synthetic events with known answers.
  *
  * Every expected number below is worked out by hand (or, for the random
- * stream, by a model in this file that shares no code with kmem-page.c),
+ * stream, by a model in this file that shares no code with count-page.c),
  * so that a change in the analysis shows up as a failed assertion.
  */
 #include <errno.h>
@@ -11,11 +11,12 @@
 #include <string.h>
 #include <linux/kernel.h>
 #include "debug.h"
+#include "kmem-random.h"
 #include "tests.h"
-#include "util/kmem-callsite.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-interval.h"
-#include "util/kmem-page.h"
+#include "util/kmem/count-interval.h"
+#include "util/kmem/count-page.h"
+#include "util/kmem/read-callsite.h"
+#include "util/kmem/report.h"
 
 #define PS	4096ULL		/* the page size of most cases */
 
@@ -252,9 +253,18 @@ static int test__kmem_page_failure(struct test_suite *t __maybe_unused,
 	return with_kp(&plain_config, check_failure);
 }
 
-static const kmem_rows_cmp_fn by_callsite_order[] = {
-	kmem_page_row__cmp_callsite, kmem_page_row__cmp_order,
-};
+/* The rows of @table sorted as -s @sort sorts them; NULL: a bad key. */
+static struct kmem_page_row **sorted(struct kmem_page *kp,
+				     enum kmem_page_table table,
+				     const char *sort, size_t *nr)
+{
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	char bad[32];
+	int n = kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], sort,
+				       keys, bad, sizeof(bad));
+
+	return n < 0 ? NULL : kmem_page__rows(kp, table, keys, n, nr);
+}
 
 static int check_realloc(struct kmem_page *kp)
 {
@@ -275,8 +285,7 @@ static int check_realloc(struct kmem_page *kp)
 	TEST_ASSERT_VAL("free_order_differs", eq(s->free_order_differs, 0));
 
 	/* Sorted by callsite then order (largest first): order 1, order 0. */
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, by_callsite_order,
-			       ARRAY_SIZE(by_callsite_order), &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "callsite,order", &nr);
 	TEST_ASSERT_VAL("rows", rows);
 	TEST_ASSERT_VAL("nr rows", eq(nr, 2));
 	TEST_ASSERT_VAL("row 0 order", eq(rows[0]->order, 1));
@@ -287,8 +296,7 @@ static int check_realloc(struct kmem_page *kp)
 	TEST_ASSERT_VAL("row 1 dropped", eq(rows[1]->dropped, 0));
 	TEST_ASSERT_VAL("row 1 freed", eq(rows[1]->freed, 1));
 
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_ALLOC, by_callsite_order,
-			       ARRAY_SIZE(by_callsite_order), &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_ALLOC, "callsite,order", &nr);
 	TEST_ASSERT_VAL("alloc rows", rows);
 	TEST_ASSERT_VAL("nr alloc rows", eq(nr, 2));
 	TEST_ASSERT_VAL("alloc row 0 pfn", eq(rows[0]->pfn, 7));
@@ -503,18 +511,6 @@ static int test__kmem_page_names(struct test_suite *t __maybe_unused,
 #define RND_MAX_ORDER	3
 #define RND_MIGTYPES	6
 
-/* xorshift64: the same stream on every libc. */
-static u64 rnd_next(u64 *state)
-{
-	u64 x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
-
 /* The semantics of the summary restated in the plainest way possible. */
 struct model {
 	int			live_order[RND_PFNS];	/* -1: not live */
@@ -587,7 +583,7 @@ static int feed_random(struct kmem_page *kp, struct model *m)
 	for (i = 0; i < RND_PFNS; i++)
 		m->live_order[i] = -1;
 	for (i = 0; i < RND_EVENTS; i++) {
-		u64 r = rnd_next(&state);
+		u64 r = kmem_test__rand(&state);
 		u64 pfn = (r >> 8) % RND_PFNS;
 		int order = (r >> 20) % (RND_MAX_ORDER + 1);
 		int migtype = (r >> 24) % RND_MIGTYPES;
@@ -690,39 +686,43 @@ static int test__kmem_page_random(struct test_suite *t __maybe_unused,
 
 /* --- sorting ----------------------------------------------------------- */
 
-static int parse(const char *str, kmem_rows_cmp_fn *keys, char *bad)
+static int parse(const char *str, struct kmem_sort_key *keys, char *bad)
 {
-	return kmem_columns__parse(kmem_page_columns, kmem_page_nr_columns, str,
-				   keys, KMEM_MAX_SORT_KEYS, bad, 32);
+	return kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], str, keys,
+				      bad, 32);
 }
 
 #define PAGE_KEYS \
 	"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, callsite"
+/* A key sorts by the column of @member, largest first or not. */
+#define IS_KEY(k, member, desc) \
+	((k).offset == offsetof(struct kmem_page_row, member) && \
+	 (k).descending == (desc))
 
 static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 				      int subtest __maybe_unused)
 {
-	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	char bad[32], known[128];
 
 	TEST_ASSERT_VAL("order,hit", eq(parse("order,hit", keys, bad), 2));
-	TEST_ASSERT_VAL("order", keys[0] == kmem_page_row__cmp_order);
-	TEST_ASSERT_VAL("hit", keys[1] == kmem_page_row__cmp_hits);
+	TEST_ASSERT_VAL("order", IS_KEY(keys[0], order, true));
+	TEST_ASSERT_VAL("hit", IS_KEY(keys[1], hits, true));
 
 	TEST_ASSERT_VAL("all keys",
 			eq(parse("page,callsite,hit,bytes,order,migtype,gfp,xnode",
 				 keys, bad), 8));
-	TEST_ASSERT_VAL("page", keys[0] == kmem_page_row__cmp_pfn);
-	TEST_ASSERT_VAL("callsite", keys[1] == kmem_page_row__cmp_callsite);
-	TEST_ASSERT_VAL("hit", keys[2] == kmem_page_row__cmp_hits);
-	TEST_ASSERT_VAL("bytes", keys[3] == kmem_page_row__cmp_bytes);
-	TEST_ASSERT_VAL("order", keys[4] == kmem_page_row__cmp_order);
-	TEST_ASSERT_VAL("migtype", keys[5] == kmem_page_row__cmp_migtype);
-	TEST_ASSERT_VAL("gfp", keys[6] == kmem_page_row__cmp_gfp);
-	TEST_ASSERT_VAL("xnode", keys[7] == kmem_page_row__cmp_xnode);
+	TEST_ASSERT_VAL("page", IS_KEY(keys[0], pfn, false));
+	TEST_ASSERT_VAL("callsite", IS_KEY(keys[1], callsite, false));
+	TEST_ASSERT_VAL("hit", IS_KEY(keys[2], hits, true));
+	TEST_ASSERT_VAL("bytes", IS_KEY(keys[3], bytes, true));
+	TEST_ASSERT_VAL("order", IS_KEY(keys[4], order, true));
+	TEST_ASSERT_VAL("migtype", IS_KEY(keys[5], migtype, false));
+	TEST_ASSERT_VAL("gfp", IS_KEY(keys[6], gfp, false));
+	TEST_ASSERT_VAL("xnode", IS_KEY(keys[7], xnode_frees, true));
 
 	TEST_ASSERT_VAL("mtype", eq(parse("mtype", keys, bad), 1));
-	TEST_ASSERT_VAL("mtype alias", keys[0] == kmem_page_row__cmp_migtype);
+	TEST_ASSERT_VAL("mtype alias", IS_KEY(keys[0], migtype, false));
 	TEST_ASSERT_VAL("empty", eq(parse("", keys, bad), 0));
 
 	memset(bad, 0, sizeof(bad));
@@ -735,17 +735,12 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("longer named", !strcmp(bad, "hits"));
 	/* One key more than fits, even a known one: its own error. */
 	TEST_ASSERT_VAL("too many",
-			eq(kmem_columns__parse(kmem_page_columns,
-					       kmem_page_nr_columns,
-					       "hit,hit,hit", keys, 2, bad, 32),
+			eq(parse("hit,hit,hit,hit,hit,hit,hit,hit,hit", keys, bad),
 			   -E2BIG));
-	TEST_ASSERT_VAL("two fit",
-			eq(kmem_columns__parse(kmem_page_columns,
-					       kmem_page_nr_columns,
-					       "hit,hit", keys, 2, bad, 32), 2));
+	TEST_ASSERT_VAL("eight fit",
+			eq(parse("hit,hit,hit,hit,hit,hit,hit,hit", keys, bad), 8));
 	/* The keys -s takes, in the order of the columns. */
-	kmem_columns__keys(kmem_page_columns, kmem_page_nr_columns, known,
-			   sizeof(known));
+	kmem_table__keys(&kmem_tables[KMEM_PAGE_CALLERS], known, sizeof(known));
 	TEST_ASSERT_VAL("key list", !strcmp(known, PAGE_KEYS));
 	return TEST_OK;
 }
@@ -780,15 +775,10 @@ static int feed_rows(struct kmem_page *kp)
 static bool rows_are(struct kmem_page *kp, const char *sort,
 		     const u64 *want, size_t nr_want)
 {
-	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
 	struct kmem_page_row **rows;
-	char bad[32];
 	size_t i, nr;
-	int nr_keys = parse(sort, keys, bad);
 
-	if (nr_keys < 0)
-		return false;
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, keys, nr_keys, &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, sort, &nr);
 	if (!rows || !eq(nr, nr_want))
 		return false;
 	for (i = 0; i < nr; i++) {
@@ -808,9 +798,6 @@ static int check_sorted(struct kmem_page *kp)
 	static const u64 bytes_hit[] = { 0x30, 0x10, 0x40, 0x20, 0x50, 0x60 };
 	static const u64 hit[] = { 0x10, 0x30, 0x40, 0x50, 0x60, 0x20 };
 	static const u64 callsite[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60 };
-	static const kmem_rows_cmp_fn deflt[] = {
-		kmem_page_row__cmp_bytes, kmem_page_row__cmp_hits,
-	};
 	struct kmem_page_row **rows;
 	size_t nr;
 
@@ -820,8 +807,7 @@ static int check_sorted(struct kmem_page *kp)
 	TEST_ASSERT_VAL("-s hit", rows_are(kp, "hit", hit, 6));
 	TEST_ASSERT_VAL("-s callsite", rows_are(kp, "callsite", callsite, 6));
 
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, deflt,
-			       ARRAY_SIZE(deflt), &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "bytes,hit", &nr);
 	TEST_ASSERT_VAL("rows", rows && eq(nr, 6));
 	TEST_ASSERT_VAL("row 0 bytes", eq(rows[0]->bytes, 49152));
 	TEST_ASSERT_VAL("row 0 hits", eq(rows[0]->hits, 3));
@@ -859,8 +845,6 @@ static int feed_live(struct kmem_page *kp)
 	return TEST_OK;
 }
 
-static const kmem_rows_cmp_fn by_callsite[] = { kmem_page_row__cmp_callsite };
-
 static int check_live_only(struct kmem_page *kp)
 {
 	struct kmem_page_row **rows;
@@ -868,7 +852,7 @@ static int check_live_only(struct kmem_page *kp)
 
 	TEST_ASSERT_VAL("feed", feed_live(kp) == TEST_OK);
 	/* B is all freed and drops out. */
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, by_callsite, 1, &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "callsite", &nr);
 	TEST_ASSERT_VAL("rows", rows && eq(nr, 2));
 	TEST_ASSERT_VAL("A", eq(rows[0]->callsite, CS_A));
 	TEST_ASSERT_VAL("A hits", eq(rows[0]->hits, 1));
@@ -878,7 +862,7 @@ static int check_live_only(struct kmem_page *kp)
 	TEST_ASSERT_VAL("C bytes", eq(rows[1]->bytes, 4 * PS));
 
 	/* Per pfn: the second allocation of 3 and the one of 5. */
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_ALLOC, by_callsite, 1, &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_ALLOC, "callsite", &nr);
 	TEST_ASSERT_VAL("alloc rows", rows && eq(nr, 2));
 	TEST_ASSERT_VAL("pfn 3", eq(rows[0]->pfn, 3));
 	TEST_ASSERT_VAL("pfn 3 hits", eq(rows[0]->hits, 1));
@@ -896,7 +880,7 @@ static int check_not_live_only(struct kmem_page *kp)
 	size_t nr;
 
 	TEST_ASSERT_VAL("feed", feed_live(kp) == TEST_OK);
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, by_callsite, 1, &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "callsite", &nr);
 	TEST_ASSERT_VAL("rows", rows && eq(nr, 3));
 	TEST_ASSERT_VAL("A hits", eq(rows[0]->hits, 4));
 	TEST_ASSERT_VAL("A bytes", eq(rows[0]->bytes, 4 * PS));
@@ -906,7 +890,7 @@ static int check_not_live_only(struct kmem_page *kp)
 	TEST_ASSERT_VAL("B bytes", eq(rows[1]->bytes, 2 * PS));
 	TEST_ASSERT_VAL("B freed", eq(rows[1]->freed, 1));
 
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_ALLOC, by_callsite, 1, &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_ALLOC, "callsite", &nr);
 	TEST_ASSERT_VAL("alloc rows", rows && eq(nr, 5));
 	return TEST_OK;
 }
@@ -948,9 +932,6 @@ static int feed_nodes(struct kmem_page *kp)
 static int check_nodes(struct kmem_page *kp)
 {
 	const struct kmem_page_summary *s = kmem_page__summary(kp);
-	static const kmem_rows_cmp_fn keys[] = {
-		kmem_page_row__cmp_callsite, kmem_page_row__cmp_order,
-	};
 	struct kmem_page_row **rows;
 	size_t nr;
 
@@ -971,7 +952,7 @@ static int check_nodes(struct kmem_page *kp)
 	TEST_ASSERT_VAL("matrix 0,-1", eq(kmem_page__node_matrix(kp, 0, -1), 0));
 
 	/* Rows: A order 0 (pfn 10), A order 2 (pfn 12), B, C. */
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, keys, 2, &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "callsite,order", &nr);
 	TEST_ASSERT_VAL("rows", rows && eq(nr, 4));
 	TEST_ASSERT_VAL("A order 2", eq(rows[0]->order, 2));
 	TEST_ASSERT_VAL("A order 2 xnode", eq(rows[0]->xnode_frees, 1));
@@ -1179,7 +1160,7 @@ static int test__kmem_page_alloc_pattern(struct test_suite *t __maybe_unused,
 
 #define MS	1000000ULL
 
-/* An allocation at @time: the interval series first, as kmem-run.c does. */
+/* An allocation at @time: the interval series first, as run.c does. */
 static int iv_alloc(struct kmem_interval *iv, struct kmem_page *kp, u64 time,
 		    u64 pfn, int order, u64 callsite)
 {
@@ -1286,7 +1267,6 @@ static int check_task_rows(struct kmem_page *kp)
 {
 	struct kmem_page_event ev = { .pfn = 1, .callsite = CS_A, .cpu_node = -1,
 				      .page_node = -1, .task = 7 };
-	kmem_rows_cmp_fn by_task = kmem_page_row__cmp_task;
 	struct kmem_page_row **rows;
 	size_t nr;
 
@@ -1296,7 +1276,7 @@ static int check_task_rows(struct kmem_page *kp)
 	ev.pfn = 3;
 	ev.task = 9;
 	TEST_ASSERT_VAL("task 9", !kmem_page__alloc(kp, &ev));
-	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, &by_task, 1, &nr);
+	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "pid", &nr);
 	TEST_ASSERT_VAL("rows", rows);
 	TEST_ASSERT_VAL("two rows", eq(nr, 2));
 	TEST_ASSERT_VAL("task 7: two hits", eq(rows[0]->task, 7) &&

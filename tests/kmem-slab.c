@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of util/kmem-slab.c: synthetic events with known answers. */
+/* Unit tests of util/kmem/count-slab.c: synthetic events with known answers. */
 #include <errno.h>
 #include <string.h>
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
-#include "util/kmem-columns.h"
-#include "util/kmem-slab.h"
+#include "util/kmem/count-slab.h"
+#include "util/kmem/report.h"
 
-static const kmem_rows_cmp_fn by_callsite = kmem_slab_row__cmp_callsite;
+static const struct kmem_sort_key by_callsite = {
+	.offset = offsetof(struct kmem_slab_row, callsite),
+};
 
 #define CALLER_A	0xffffffff81000100ULL
 #define CALLER_B	0xffffffff81000200ULL
@@ -61,9 +63,9 @@ static int test__kmem_slab_frag(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("live", s->life.live.nr == 1 &&
 			s->life.live.bytes == 64);
 	/* 32 of 96 bytes wasted: a third. */
-	frag = kmem_slab__frag(s->bytes_req, s->alloc.bytes);
+	frag = kmem_sort__waste(s->bytes_req, s->alloc.bytes);
 	TEST_ASSERT_VAL("frag", frag > 33.333 && frag < 33.334);
-	TEST_ASSERT_VAL("frag of nothing", kmem_slab__frag(0, 0) == 0.0);
+	TEST_ASSERT_VAL("frag of nothing", kmem_sort__waste(0, 0) == 0.0);
 	kmem_slab__delete(ks);
 	return TEST_OK;
 }
@@ -201,17 +203,17 @@ static int add_cache_alloc(struct kmem_slab *ks, const char *cache, u64 ptr,
 	return kmem_slab__alloc(ks, &ev);
 }
 
-static int slab_parse(const char *str, kmem_rows_cmp_fn *keys, char *bad)
+static int slab_parse(const char *str, struct kmem_sort_key *keys, char *bad)
 {
-	return kmem_columns__parse(kmem_slab_columns, kmem_slab_nr_columns, str,
-				   keys, KMEM_MAX_SORT_KEYS, bad, 16);
+	return kmem_table__parse_sort(&kmem_tables[KMEM_SLAB_CALLERS], str, keys,
+				      bad, 16);
 }
 
 static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,
 				   int subtest __maybe_unused)
 {
 	struct kmem_slab *ks = kmem_slab__new(&all_tables);
-	kmem_rows_cmp_fn keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	struct kmem_slab_row **rows;
 	char bad[16];
 	size_t nr;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-diff.c: the input is two documents'
+ * libFuzzer target for util/kmem/report-diff.c: the input is two documents'
  * scalars, scalars of rows of two tables among them, as a visitor would
  * hand them over, rows in order or not, names, nulls and numbers mixed.
  * A model in this file pairs them its own way, by brute force; the
@@ -16,7 +16,7 @@
 
 #include <linux/kernel.h>
 
-#include "kmem-diff.h"
+#include "report-diff.h"
 
 #define MAX_OPS		512
 #define MAX_ROWS	32

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-frag.c: random streams of fallbacks,
+ * libFuzzer target for util/kmem/count-frag.c: random streams of fallbacks,
  * allocations and failures, with orders, migration types and flags out of
  * range, must never crash the analysis, and what it reports must add up.
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmem-frag.h"
+#include "count-frag.h"
 
 #define EVENT_BYTES	8
 #define NR_PFNS		65536
@@ -104,6 +104,16 @@ static void feed(struct kmem_frag *kf, const struct kmem_frag_config *config,
 	}
 }
 
+static const struct kmem_sort_key by_fragmenting = {
+	.offset = offsetof(struct kmem_frag_row, fragmenting),
+	.descending = true,
+};
+
+static const struct kmem_sort_key by_failures = {
+	.offset = offsetof(struct kmem_frag_fail_row, asked.nr),
+	.descending = true,
+};
+
 static void check_rows(struct kmem_frag *kf, const struct kmem_frag_summary *s)
 {
 	u64 hits = 0, classes[KMEM_FRAG_NR_CLASSES] = { 0 }, frag = 0;
@@ -113,7 +123,7 @@ static void check_rows(struct kmem_frag *kf, const struct kmem_frag_summary *s)
 	size_t nr, i;
 	int c;
 
-	rows = kmem_frag__rows(kf, NULL, 0, &nr);
+	rows = kmem_frag__rows(kf, &by_fragmenting, 1, &nr);
 	check(rows || !nr, "rows returned");
 	for (i = 0; i < nr; i++) {
 		hits += rows[i]->fallbacks.nr;
@@ -121,8 +131,7 @@ static void check_rows(struct kmem_frag *kf, const struct kmem_frag_summary *s)
 			classes[c] += rows[i]->classes[c];
 		check(rows[i]->severe <= rows[i]->fallbacks.nr, "row severe");
 		if (i)
-			check(kmem_frag_row__fragmenting(rows[i - 1]) >=
-			      kmem_frag_row__fragmenting(rows[i]),
+			check(rows[i - 1]->fragmenting >= rows[i]->fragmenting,
 			      "rows sorted by fragmenting");
 	}
 	check(hits == s->fallbacks.nr, "rows add up to fallbacks");
@@ -134,7 +143,7 @@ static void check_rows(struct kmem_frag *kf, const struct kmem_frag_summary *s)
 		      s->classes[KMEM_FRAG_POLLUTED].nr,
 	      "callsites add up to fragmenting");
 
-	fails = kmem_frag__fail_rows(kf, NULL, 0, &nr);
+	fails = kmem_frag__fail_rows(kf, &by_failures, 1, &nr);
 	check(fails || !nr, "failure rows returned");
 	for (i = 0; i < nr; i++) {
 		failed.nr += fails[i]->asked.nr;

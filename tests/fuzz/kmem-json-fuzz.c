@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-json.c: the input is a program of writer
+ * libFuzzer target for util/kmem/json.c: the input is a program of writer
  * calls with their keys, strings and numbers.  A model in this file says
  * which calls are allowed; the writer must accept exactly the programs the
  * model accepts, and then write a document that a validator of its own
  * (RFC 8259, strings of valid UTF-8) reads back, with the same scalars in
  * the same order: numbers equal, and each string equal to its bytes with
- * every maximal subpart of ill-formed UTF-8 replaced by U+FFFD.
+ * every maximal subpart of ill-formed UTF-8 replaced by U+FFFD.  The reader
+ * (util/kmem/read-json.c) reads each such document back to the same
+ * scalars, and takes the input itself as a document without a crash.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -17,7 +19,8 @@
 
 #include <linux/kernel.h>
 
-#include "kmem-json.h"
+#include "json.h"
+#include "read-json.h"
 
 #define MAX_SCALARS	4096
 #define MAX_STRING	64		/* bytes of input per string */
@@ -37,6 +40,7 @@ enum scalar_kind { S_STRING, S_UNSIGNED, S_SIGNED, S_TRUE, S_FALSE, S_NULL };
 
 struct scalar {
 	enum scalar_kind	kind;
+	bool			key;	/* an object's key, not a value */
 	u64			u;
 	s64			s;
 	size_t			len;
@@ -269,7 +273,11 @@ static bool members(struct reader *r, char close, bool keyed)
 	if (literal(r, close == '}' ? "}" : "]"))
 		return true;
 	for (;;) {
-		if (keyed && !(read_string(r) && ws(r) && literal(r, ":")))
+		if (keyed && !read_string(r))
+			return false;
+		if (keyed)
+			r->got->v[r->got->nr - 1].key = true;
+		if (keyed && !(ws(r) && literal(r, ":")))
 			return false;
 		if (!value(r))
 			return false;
@@ -530,7 +538,68 @@ static bool same_scalar(const struct scalar *a, const struct scalar *b)
 }
 
 static struct model model;
-static struct scalars got;
+static struct scalars got, reread;
+
+/* The reader's scalars, as the validator's are kept. */
+static void collect(void *arg, const char *path __maybe_unused,
+		    const struct kmem_json_value *v)
+{
+	struct scalars *s = arg;
+	struct scalar *x;
+
+	if (s->nr == MAX_SCALARS)
+		return;
+	x = &s->v[s->nr++];
+	memset(x, 0, sizeof(*x));
+	x->kind = S_NULL;
+	if (v->kind == KMEM_JSON_U64) {
+		x->kind = S_UNSIGNED;
+		x->u = v->u;
+	} else if (v->kind == KMEM_JSON_S64) {
+		x->kind = S_SIGNED;
+		x->s = v->s;
+	} else if (v->kind == KMEM_JSON_BOOL) {
+		x->kind = v->b ? S_TRUE : S_FALSE;
+	} else if (v->kind == KMEM_JSON_STRING) {
+		x->kind = S_STRING;
+		x->len = min_t(size_t, v->len, MAX_DECODED);
+		memcpy(x->str, v->str, x->len);
+	}
+}
+
+/* The reader gives a signed number that is not negative as unsigned. */
+static bool same_read(const struct scalar *w, const struct scalar *r)
+{
+	if (w->kind == S_SIGNED && w->s >= 0)
+		return r->kind == S_UNSIGNED && r->u == (u64)w->s;
+	return same_scalar(w, r);
+}
+
+/* Read @text back; with @want, to the scalars of @want. */
+static void read_back(const char *text, size_t len, const struct scalars *want)
+{
+	struct kmem_json *j = kmem_json__new_visitor(collect, &reread);
+	char err[128];
+	size_t i, n;
+	int ret;
+
+	check(j, "visitor");
+	reread.nr = 0;
+	ret = kmem_json__read(text, len, j, err, sizeof(err));
+	kmem_json__delete(j);
+	check(ret == 0 || ret == -EINVAL, "reads or says why not");
+	if (!want)
+		return;
+	check(!ret, "reads back its own document");
+	for (i = 0, n = 0; i < want->nr; i++) {
+		if (want->v[i].key)
+			continue;
+		check(n < reread.nr, "reads back as many values");
+		check(same_read(&want->v[i], &reread.v[n++]),
+		      "reads back each value as written");
+	}
+	check(n == reread.nr, "reads back no more values");
+}
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
@@ -563,7 +632,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		for (i = 0; i < got.nr; i++)
 			check(same_scalar(&got.v[i], &model.want.v[i]),
 			      "each scalar reads back as written");
+		read_back(text, text_len, &got);
 	}
 	free(text);
+	read_back((const char *)data, size, NULL);
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-kallsyms.c: any bytes as a kallsyms file
+ * libFuzzer target for util/kmem/read-kallsyms.c: any bytes as a kallsyms file
  * (the build-id cache's copy, or --kallsyms) must never crash the reader,
  * and what the table finds must be a symbol of the file that starts at or
  * below the address asked for.
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "kmem-kallsyms.h"
+#include "read-kallsyms.h"
 
 static void check(bool ok, const char *what)
 {

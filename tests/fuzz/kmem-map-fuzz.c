@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-map.c: pageblocks anywhere in the 64-bit
+ * libFuzzer target for util/kmem/print-map.c: pageblocks anywhere in the 64-bit
  * pfn space, node ranges of any shape, cross-node bytes, and a title and
  * callsite names of any bytes (perf.data and kallsyms are untrusted).
  * The SVG must be well-formed XML by a checker of this file (UTF-8, no
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <linux/kernel.h>
 
-#include "kmem-map.h"
+#include "print-map.h"
 
 #define MAX_BLOCKS	64
 #define MAX_NAME	80

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-page.c: random event streams, including
+ * libFuzzer target for util/kmem/count-page.c: random event streams, including
  * orders, migration types and nodes out of range, must never crash the
  * analysis, and what it reports must add up.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmem-page.h"
+#include "count-page.h"
 
 #define EVENT_BYTES	8
 #define NR_PFNS		64
@@ -40,7 +40,10 @@ static void decode(const u8 *b, struct kmem_page_event *ev)
 
 static u64 rows_hits(struct kmem_page *kp, enum kmem_page_table table)
 {
-	kmem_rows_cmp_fn key = kmem_page_row__cmp_bytes;
+	struct kmem_sort_key key = {
+		.offset = offsetof(struct kmem_page_row, bytes),
+		.descending = true,
+	};
 	struct kmem_page_row **rows;
 	u64 sum = 0;
 	size_t nr, i;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-pageblock.c: random C expressions,
+ * libFuzzer target for util/kmem/read-pageblock.c: random C expressions,
  * format files and tracing data must never crash the evaluator, and
  * every answer is an order or an error with a reason.
  *
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmem-page.h"
-#include "kmem-pageblock.h"
+#include "count-page.h"
+#include "read-pageblock.h"
 
 static void check(bool ok, const char *what)
 {

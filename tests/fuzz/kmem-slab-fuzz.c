@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-slab.c: random streams of allocations and
+ * libFuzzer target for util/kmem/count-slab.c: random streams of allocations and
  * frees, with NULL, ZERO_SIZE_PTR, repeated and unknown pointers, must
  * never crash the slab analysis, and what it reports must add up.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmem-slab.h"
+#include "count-slab.h"
 
 #define EVENT_BYTES	8
 #define NR_PTRS		48
@@ -57,7 +57,12 @@ static void decode_free(const u8 *b, struct kmem_slab_free_event *ev)
 
 static u64 rows_hits(struct kmem_slab *ks, enum kmem_slab_table table)
 {
-	kmem_rows_cmp_fn key = kmem_slab_row__cmp_frag;
+	struct kmem_sort_key key = {
+		.offset = offsetof(struct kmem_slab_row, bytes_req),
+		.offset2 = offsetof(struct kmem_slab_row, bytes_alloc),
+		.kind = KMEM_SORT_WASTE,
+		.descending = true,
+	};
 	struct kmem_slab_row **rows;
 	u64 sum = 0;
 	size_t nr, i;

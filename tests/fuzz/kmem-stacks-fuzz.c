@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem-stacks.c: callchains of any length and
+ * libFuzzer target for util/kmem/count-stacks.c: callchains of any length and
  * addresses (perf.data is untrusted) and frame names of any bytes (so is
  * a kallsyms file).  The input is a program of intern, add and subtract
  * steps; weights are modelled here per id.  The folded output must be
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <linux/kernel.h>
 
-#include "kmem-stacks.h"
+#include "count-stacks.h"
 
 #define MAX_IDS		512
 #define MAX_CHAIN	40

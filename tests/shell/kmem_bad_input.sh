@@ -14,15 +14,10 @@ set -u
 kmem_need_tracepoints
 
 kmem_scratch bad-input
-failures=0
 
 good="$dir/good.data"
-if ! perf kmem record --page -o "$good" -- \
-	sh -c 'cat /usr/bin/ls >/dev/null; ls -R /usr/lib >/dev/null' \
-	>"$dir/record.log" 2>&1; then
-	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+kmem_record_or_skip "$good" --page -- \
+	sh -c 'cat /usr/bin/ls >/dev/null; ls -R /usr/lib >/dev/null'
 size=$(stat -c %s "$good")
 
 # expect NAME WORDS FILE [OPTIONS...]: one line on stderr holding WORDS,
@@ -39,11 +34,28 @@ expect() {
 	   [ "$lines" -gt $((perf_lines + 1)) ] ||
 	   [ "$(grep -c '^perf kmem: ' "$dir/err")" -ne 1 ] ||
 	   ! tail -n 1 "$dir/err" | grep -q "^perf kmem: .*$words"; then
-		echo "FAIL $name: exit $rc, $lines stderr lines, want 1 line with '$words':"
+		fail "$name: exit $rc, $lines stderr lines, want 1 line with '$words':"
+		sed 's/^/    /' "$dir/err" | head -n 5
+	else
+		echo "ok   $name: $(tail -n 1 "$dir/err")"
+	fi
+}
+
+# expect_line NAME LINE COMMAND...: COMMAND prints LINE and nothing else
+# on stderr, nothing on stdout, and exits 1.
+expect_line() {
+	local name=$1 line=$2 rc
+
+	shift 2
+	"$@" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ "$rc" -ne 1 ] || [ "$(cat "$dir/err")" != "$line" ] ||
+	   [ -s "$dir/out" ]; then
+		echo "FAIL $name: exit $rc, $(wc -l <"$dir/out") lines of output, want exit 1 and only the line '$line':"
 		sed 's/^/    /' "$dir/err" | head -n 5
 		failures=$((failures + 1))
 	else
-		echo "ok   $name: $(tail -n 1 "$dir/err")"
+		echo "ok   $name: $line"
 	fi
 }
 
@@ -60,9 +72,20 @@ expect "garbage in the data" "corrupt after" "$dir/garbage.data" --page
 perf_lines=0
 # ...and what comes before the garbage is still analysed and shown.
 if ! grep -q "SUMMARY (page allocator)" "$dir/out"; then
-	echo "FAIL garbage in the data: no analysis of the intact part"
-	failures=$((failures + 1))
+	fail "garbage in the data: no analysis of the intact part"
 fi
+# The line comes last also where stdout and stderr are one pipe: it was
+# written into the middle of the buffered results.
+for cmd in "stat --page -i" "diff --page $good"; do
+	# shellcheck disable=SC2086 # $cmd is words
+	last=$(perf kmem $cmd "$dir/garbage.data" 2>&1 | cat | tail -n 1)
+	if [[ $last != "perf kmem: $dir/garbage.data is corrupt after "*" events before" ]]; then
+		echo "FAIL garbage, 2>&1 | cat, $cmd: the last line is '$last'"
+		failures=$((failures + 1))
+	else
+		echo "ok   garbage, 2>&1 | cat, ${cmd%% *}: the line about it is the last"
+	fi
+done
 
 # What a perf record killed by SIGKILL leaves: data size 0 in the header.
 perf kmem record --page -o "$dir/killed.data" -- sleep 10 >/dev/null 2>&1 &
@@ -78,6 +101,10 @@ echo "not a perf.data file" >"$dir/text.data"
 expect "not perf.data" "not a perf.data file" "$dir/text.data" --page
 
 expect "missing file" "No such file" "$dir/nonexistent.data" --page
+mkdir "$dir/notperf"
+expect_line "-i DIR" \
+	"perf kmem: cannot read $dir/notperf: a directory, not one of perf record --threads: it has no data file" \
+	perf kmem stat --page -i "$dir/notperf"
 
 # A trace whose tracepoint formats are gone: its header's feature table
 # without the HEADER_TRACING_DATA (bit 1) entry.
@@ -107,22 +134,69 @@ expect "no slab events" \
 if perf kmem stat -i "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocator)"; then
 	echo "ok   page-only trace, no --page: the page analysis"
 else
-	echo "FAIL page-only trace, no --page: $(head -n 1 "$dir/err")"
-	failures=$((failures + 1))
+	fail "page-only trace, no --page: $(head -n 1 "$dir/err")"
 fi
 expect "no slab events at all" "no slab allocator events: record them with 'perf kmem record --slab'" \
 	"$dir/cycles.data"
+# ...and diff of two page-only traces, as stat of each.
+if perf kmem diff "$good" "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocator)"; then
+	echo "ok   page-only traces, diff without --page: the page analysis"
+else
+	echo "FAIL page-only traces, diff without --page: $(head -n 1 "$dir/err")"
+	failures=$((failures + 1))
+fi
 
 # A perf.data file given as standard input is not a stream.
 expect "file on stdin" "no 'perf record -o -' stream on it" - --page <"$good"
 
 expect "unknown sort key" "unknown sort key 'bogus'" "$good" --page -s bogus
+for keys in "" "bytes," ",hit" "bytes,,hit"; do
+	expect_line "-s '$keys'" \
+		"perf kmem: invalid -s '$keys': a sort key is empty: use key[,key...]" \
+		perf kmem stat --page -s "$keys" -i "$good"
+done
+expect_line "diff -s 'bytes,'" \
+	"perf kmem: invalid -s 'bytes,': a sort key is empty: use key[,key...]" \
+	perf kmem diff --page -s bytes, "$good" "$good"
 expect "bad --time" "invalid --time" "$good" --page --time nonsense
 expect "--time outside" "no kmem event in --time 1,2: the trace's are from" \
 	"$good" --page --time 1,2
+# perf report's shares of the trace's time span were refused; they take
+# the allocations perf script --time counts in them, and under diff each
+# trace's own span.
+perf kmem record --page -o "$dir/later.data" -- \
+	sh -c 'sleep 0.2; ls -R /usr/share >/dev/null' >/dev/null 2>&1
+for window in 10%/2 0%-10%,50%-60%; do
+	want=$(perf script --time "$window" -F event,trace -i "$good" 2>/dev/null |
+		grep -c "kmem:mm_page_alloc: .* pfn=0x")
+	got=$(perf kmem stat --page --time "$window" -i "$good" 2>&1 |
+		sed -n 's/^ Total allocations: *\([0-9,]*\) .*/\1/p' | tr -d ,)
+	old_new=$(perf kmem diff --page --json --time "$window" "$good" "$dir/later.data" 2>/dev/null |
+		python3 -c 'import json, sys
+n = json.load(sys.stdin)["numbers"]["page.summary.total_allocations.count"]
+print(n["old"], n["new"])')
+	want_new=$(perf kmem stat --page --json --time "$window" -i "$dir/later.data" 2>/dev/null |
+		python3 -c 'import json, sys
+print(json.load(sys.stdin)["page"]["summary"]["total_allocations"]["count"])')
+	if [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ] &&
+	   [ "$old_new" = "$want $want_new" ]; then
+		echo "ok   --time $window: $got allocations, as perf script; diff: $old_new"
+	else
+		echo "FAIL --time $window: $got allocations, perf script $want; diff '$old_new', stat of the second $want_new"
+		failures=$((failures + 1))
+	fi
+done
+expect_line "--time 10%/0" \
+	"perf kmem: invalid --time '10%/0': use start,stop in seconds, or shares of the trace's time as perf report takes them (10%/2, 0%-10%)" \
+	perf kmem stat --page --time 10%/0 -i "$good"
 # parse-options' OPT_INTEGER would take 4294967297 as 1.
 expect "-l too big" "invalid -l '4294967297'" "$good" --page -l 4294967297
 expect "-l negative" "invalid -l '-3'" "$good" --page -l -3
+expect_line "-l 0" "perf kmem: invalid -l '0': use 1 to 2147483647" \
+	perf kmem stat --page -l 0 -i "$good"
+expect_line "-l 2147483648" \
+	"perf kmem: invalid -l '2147483648': use 1 to 2147483647" \
+	perf kmem stat --page -l 2147483648 -i "$good"
 expect "--pageblock-order" "invalid --pageblock-order '4294967305'" \
 	"$good" --page --pageblock-order 4294967305
 expect "nine sort keys" "too many sort keys for --page: at most 8" "$good" \
@@ -131,8 +205,161 @@ expect "--map of order 31" "--map draws pageblocks of order 30 at most, not 31" 
 	"$good" --page --map "$dir/map.svg" --pageblock-order 31
 expect "--map without --page" "--map draws the page analysis: add --page" \
 	"$good" --slab --map "$dir/map.svg"
+expect_line "--map x.png" \
+	"perf kmem: --map writes SVG, which $dir/x.png does not name: use a .svg name" \
+	perf kmem stat --page --map "$dir/x.png" -i "$good"
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
+
+# --pid and --tid take decimal ids: perf's list reader said only "cannot
+# set up symbol resolution", and took -5 as a pid.
+for bad in abc 1e3 -5 "12779,,"; do
+	item=${bad%%,*}
+	[ "$item" = "$bad" ] || item=
+	expect_line "--pid $bad" \
+		"perf kmem: invalid --pid '$bad': '$item' is not a process id: use pid[,pid...]" \
+		perf kmem stat --page --pid "$bad" -i "$good"
+done
+expect_line "--tid x1" \
+	"perf kmem: invalid --tid 'x1': 'x1' is not a thread id: use tid[,tid...]" \
+	perf kmem stat --page --tid x1 -i "$good"
+
+# Rows tied on every -s key come in the table's own order, bytes then
+# hits, largest first: -s frag of a trace without fragmenting fallbacks
+# listed them by callsite address.  ties_ordered KEY: the rows of
+# "perf kmem stat --page --caller -s KEY", read from its text, are in
+# (KEY, bytes, hits) order, and those of one Command are together.
+ties_ordered() {
+	perf kmem stat --page --caller -l 1000 -s "$1" -i "$good" 2>&1 |
+	python3 -c '
+import sys
+key = sys.argv[1]
+lines = [l for l in sys.stdin if " | " in l]
+head = [c.strip() for c in lines[0].split(" | ")]
+def num(s):
+	return int(s.split("/")[0].replace(",", "") or 0)
+rows = []
+for l in lines[1:]:
+	c = dict(zip(head, [x.strip() for x in l.split(" | ")]))
+	rows.append(({"frag": -num(c.get("Fragmenting", "0")),
+		      "xnode": -num(c.get("Freed remote", "0")),
+		      "comm": c.get("Command")}[key],
+		     -num(c["Total_alloc/Size"]), -num(c["Hits"])))
+comms = [r[0] for r in rows]
+grouped = all(comms.index(c) == i or comms[i - 1] == c
+	      for i, c in enumerate(comms))
+ordered = all(a[1:] <= b[1:] for a, b in zip(rows, rows[1:])
+	      if a[0] == b[0])
+if key != "comm":
+	ordered = ordered and rows == sorted(rows)
+if len(rows) <= 3 or not grouped or not ordered:
+	print("  %d rows, grouped %s, ordered %s: %s" %
+	      (len(rows), grouped, ordered, rows[:4]))
+	sys.exit(1)
+' "$1"
+}
+for key in frag xnode comm; do
+	if ties_ordered "$key"; then
+		echo "ok   -s $key: tied rows by bytes, then hits"
+	else
+		echo "FAIL -s $key: tied rows not by bytes, then hits"
+		failures=$((failures + 1))
+	fi
+done
+
+# A recording to a pipe, as "| tail -5" or -o - makes it: perf record
+# named it "(null)", and perf kmem advised perf archive, which packs a
+# file's symbols, not a stream's.
+for how in "pipe" "-o -"; do
+	if [ "$how" = pipe ]; then
+		perf kmem record --page -- true 2>"$dir/err" | cat >"$dir/stream.data"
+	else
+		perf kmem record --page -o - -- true 2>"$dir/err" >"$dir/stream.data"
+	fi
+	if grep -q -e "(null)" -e "perf archive" "$dir/err" ||
+	   [ "$(grep -c . "$dir/err")" -ne 2 ] ||
+	   ! tail -n 1 "$dir/err" | grep -q "^\[ perf record: Captured and wrote [0-9.]* MB - \]$" ||
+	   ! perf kmem stat --page -i - <"$dir/stream.data" 2>/dev/null |
+		grep -q "SUMMARY (page allocator)"; then
+		echo "FAIL record to a $how: $(tail -n 2 "$dir/err" | paste -sd' ')"
+		failures=$((failures + 1))
+	else
+		echo "ok   record to a $how: $(tail -n 1 "$dir/err")"
+	fi
+done
+# A stream has no first and last sample times to take shares of.
+expect_line "stream, --time 10%/2" \
+	"perf kmem: --time 10%/2 takes shares of the time span of -, which it does not record (a stream does not): use start,stop in seconds" \
+	sh -c 'perf kmem stat --page --time 10%/2 -i - <"$1"' sh "$dir/stream.data"
+
+# A file given to stat as diff takes them, and a subcommand mistyped:
+# one line naming the problem, not the usage and exit 129.
+expect_line "stat FILE" \
+	"perf kmem: stat takes its trace with -i: perf kmem stat -i $good" \
+	perf kmem stat --page "$good"
+expect_line "stat FILE FILE" \
+	"perf kmem: stat takes one trace, with -i, not 2: perf kmem diff compares two" \
+	perf kmem stat --page "$good" "$good"
+expect_line "kmem stats" \
+	"perf kmem: unknown subcommand 'stats': did you mean 'stat'?" \
+	perf kmem stats
+expect_line "kmem dif" \
+	"perf kmem: unknown subcommand 'dif': did you mean 'diff'?" \
+	perf kmem dif
+expect_line "kmem report" \
+	"perf kmem: unknown subcommand 'report': use record, stat or diff" \
+	perf kmem report
+
+# Under --live the bytes column holds live bytes, and says so.
+head=$(perf kmem stat --page --caller --live -i "$good" 2>/dev/null | sed -n 3p)
+if [[ $head == "     Live_bytes/Size |        Live | Order | "* ]]; then
+	echo "ok   --live header: ${head:0:40}"
+else
+	echo "FAIL --live header: '$head'"
+	failures=$((failures + 1))
+fi
+
+# Options that did nothing in these combinations are refused.
+expect_line "--slab --live" \
+	"perf kmem: --live is for the page analysis: use --page without --slab" \
+	perf kmem stat --slab --live -i "$good"
+expect_line "--live -s frag" \
+	"perf kmem: -s frag sorts by the Fragmenting column, which --live leaves out" \
+	perf kmem stat --page --live -s frag -i "$good"
+expect_line "--live -s xnode" \
+	"perf kmem: -s xnode sorts by the Freed remote column, which --live leaves out" \
+	perf kmem stat --page --live -s bytes,xnode -i "$good"
+for opt in "-I 100" --alloc; do
+	# shellcheck disable=SC2086 # $opt is an option and its value
+	expect_line "--folded $opt" \
+		"perf kmem: --folded takes no ${opt% *}: it writes the stacks of all the allocations, for flame graphs" \
+		perf kmem stat --page --folded $opt -i "$good"
+done
+
+# A --kallsyms or -k of the wrong kind, or of another kernel: one line
+# naming it.  It was blamed on the build-id cache and /proc/kallsyms,
+# with every callsite unresolved and exit 0.
+expect_line "-k /etc/passwd" \
+	"perf kmem: cannot use --vmlinux /etc/passwd: not an ELF file" \
+	perf kmem stat --page --caller -k /etc/passwd -i "$good"
+expect_line "--kallsyms /etc/passwd" \
+	"perf kmem: cannot use --kallsyms /etc/passwd: not a kallsyms file: its first line is not 'address type symbol'" \
+	perf kmem stat --page --caller --kallsyms /etc/passwd -i "$good"
+printf 'ffffffff00000000 T foo\n' >"$dir/other.kallsyms"
+expect_line "--kallsyms of another kernel" \
+	"perf kmem: no symbol of --kallsyms $dir/other.kallsyms covers a callsite of $good: it is another kernel's" \
+	perf kmem stat --page --caller --kallsyms "$dir/other.kallsyms" -i "$good"
+printf '0000000000000000 T foo\n0000000000000000 T bar\n' >"$dir/zero.kallsyms"
+expect_line "--kallsyms of zeros" \
+	"perf kmem: cannot use --kallsyms $dir/zero.kallsyms: every address is 0 (kptr_restrict)" \
+	perf kmem diff --page --kallsyms "$dir/zero.kallsyms" "$good" "$good"
+ls_bid=$(perf buildid-list -i /bin/ls 2>/dev/null)
+kernel_bid=$(perf buildid-list -i "$good" 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+if [ -n "$ls_bid" ] && [ -n "$kernel_bid" ]; then
+	expect_line "-k /bin/ls" \
+		"perf kmem: no symbol of --vmlinux /bin/ls covers a callsite of $good: its build-id is $ls_bid, the recording kernel's $kernel_bid" \
+		perf kmem stat --page --caller -k /bin/ls -i "$good"
+fi
 
 # Another machine's trace without its kernel's symbols (the bundled one,
 # an empty build-id cache): one line, and callsites marked unresolved.
@@ -145,10 +372,39 @@ if [ -f "$sample" ] && ! grep -q "$(uname -r)" "$sample" 2>/dev/null; then
 	line="$line in the build-id cache .*perf archive"
 	if [ "$(grep -c . "$dir/err")" -ne 1 ] || ! grep -q "$line" "$dir/err" ||
 	   ! grep -q "| (unresolved) 0x" "$dir/out"; then
-		echo "FAIL no kernel symbols: $(head -n 2 "$dir/err")"
-		failures=$((failures + 1))
+		fail "no kernel symbols: $(head -n 2 "$dir/err")"
 	else
 		echo "ok   no kernel symbols: $(cut -c1-100 "$dir/err")..."
+	fi
+fi
+
+# A trace without callchains: its tables end in the GFP flags, and the
+# rules were as wide as the header, 71 columns, over rows of 140.  Each
+# rule of a table is as wide as its widest line.
+if perf record -q -e kmem:mm_page_alloc -e kmem:mm_page_free \
+	-o "$dir/nocc.data" -- ls -R /usr/lib >/dev/null 2>&1; then
+	widths=$(perf kmem stat --page --caller -i "$dir/nocc.data" 2>/dev/null |
+		awk '/^-+$/ { rules[length($0)]++; next }
+		     / \| / && length($0) > widest { widest = length($0) }
+		     END { for (r in rules) printf "%s ", r; print "widest " widest }')
+	if [[ $widths =~ ^([0-9]+)\ widest\ ([0-9]+)$ ]] &&
+	   [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]; then
+		echo "ok   no callchains: rules and widest line $widths"
+	else
+		echo "FAIL no callchains: rules of width $widths"
+		failures=$((failures + 1))
+	fi
+	# Nor the extfrag format, which gives the pageblock order: the map's
+	# line says how to give it, as the text's does.
+	perf kmem stat --page --map "$dir/map.svg" -i "$dir/nocc.data" \
+		>/dev/null 2>"$dir/err"
+	rc=$?
+	line="perf kmem: --map needs the pageblock order: the trace has no kmem:mm_page_alloc_extfrag format to read it from; --pageblock-order N gives it"
+	if [ "$rc" -ne 1 ] || [ "$(tail -n 1 "$dir/err")" != "$line" ]; then
+		echo "FAIL --map, no pageblock order: exit $rc, $(tail -n 1 "$dir/err")"
+		failures=$((failures + 1))
+	else
+		echo "ok   --map, no pageblock order: $line"
 	fi
 fi
 
@@ -163,16 +419,10 @@ if perf record -q -c 2 -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	   ! grep -q "Total allocations:" "$dir/out" ||
 	   ! perf kmem stat --page --json -i "$dir/sampled.data" 2>/dev/null |
 		grep -q '"sampled": "kmem:mm_page_alloc was sampled, one event in 2"'; then
-		echo "FAIL sampled recording: $(tail -n 1 "$dir/err")"
-		failures=$((failures + 1))
+		fail "sampled recording: $(tail -n 1 "$dir/err")"
 	else
 		echo "ok   sampled recording: $(tail -n 1 "$dir/err")"
 	fi
 fi
 
-if [ "$failures" -ne 0 ]; then
-	echo "kmem bad input test [Failed: $failures]"
-	exit 1
-fi
-echo "kmem bad input test [Success]"
-exit 0
+kmem_result "kmem bad input test"

@@ -17,15 +17,10 @@ set -u
 kmem_need_tracepoints
 
 kmem_scratch corrupt
-failures=0
 
 good="$dir/good.data"
-if ! perf kmem record --page -o "$good" -- \
-	sh -c 'cat /usr/bin/ls >/dev/null; ls /usr/lib >/dev/null' \
-	>"$dir/record.log" 2>&1; then
-	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+kmem_record_or_skip "$good" --page -- \
+	sh -c 'cat /usr/bin/ls >/dev/null; ls /usr/lib >/dev/null'
 
 perfs=perf
 if [ -n "${KMEM_ASAN_PERF:-}" ] && [ -x "$KMEM_ASAN_PERF" ]; then
@@ -242,8 +237,7 @@ expect() {
 	local name=$1 words=${2:-} file="$dir/$1.data" p rc
 
 	if ! python3 "$dir/edit.py" "$good" "$file" "$name"; then
-		echo "FAIL $name: cannot make the input"
-		failures=$((failures + 1))
+		fail "$name: cannot make the input"
 		return
 	fi
 	for p in $perfs; do
@@ -253,9 +247,8 @@ expect() {
 		if crashed "$dir/err" "$rc" ||
 		   ! well_behaved "$rc" "$dir/err" "$dir/out" ||
 		   { [ -n "$words" ] && ! grep -qE "$words" "$dir/out"; }; then
-			echo "FAIL $name ($p): exit $rc${words:+, want: $words}"
+			fail "$name ($p): exit $rc${words:+, want: $words}"
 			grep -v '^ *#[0-9]* 0x' "$dir/err" | head -n 8 | sed 's/^/    /'
-			failures=$((failures + 1))
 		else
 			echo "ok   $name ($p): exit $rc, $(head -n 1 "$dir/err")"
 		fi
@@ -268,8 +261,7 @@ expect_error() {
 	local name=$1 words=$2 file="$dir/$1.data" p rc
 
 	if ! python3 "$dir/edit.py" "$good" "$file" "$name"; then
-		echo "FAIL $name: cannot make the input"
-		failures=$((failures + 1))
+		fail "$name: cannot make the input"
 		return
 	fi
 	for p in $perfs; do
@@ -279,9 +271,8 @@ expect_error() {
 		if crashed "$dir/err" "$rc" || [ "$rc" -ne 1 ] ||
 		   [ "$(grep -c . "$dir/err")" -ne 1 ] ||
 		   ! grep -qE "$words" "$dir/err"; then
-			echo "FAIL $name ($p): exit $rc, want: $words"
+			fail "$name ($p): exit $rc, want: $words"
 			head -n 8 "$dir/err" | sed 's/^/    /'
-			failures=$((failures + 1))
 		else
 			echo "ok   $name ($p): exit $rc, $(head -n 1 "$dir/err")"
 		fi
@@ -315,9 +306,4 @@ expect numa-node-id "NUMA or memory topology in this trace is corrupt"
 expect record-size-unaligned
 expect auxtrace-skip
 
-if [ "$failures" -ne 0 ]; then
-	echo "kmem corrupt input test [Failed: $failures]"
-	exit 1
-fi
-echo "kmem corrupt input test [Success]"
-exit 0
+kmem_result "kmem corrupt input test"

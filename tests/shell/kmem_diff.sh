@@ -28,24 +28,13 @@ shift_kernel="$here/lib/kmem_kaslr_shift.py"
 kmem_need_tracepoints
 
 kmem_scratch diff
-failures=0
-
 ok() {
 	echo "ok   $*"
 }
 
-fail() {
-	echo "FAIL $*"
-	failures=$((failures + 1))
-}
-
 # record FILE CMD: a page and slab trace of CMD.
 record() {
-	if ! perf kmem record --page --slab -o "$1" -- sh -c "$2" \
-		>"$dir/record.log" 2>&1; then
-		echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-		exit 2
-	fi
+	kmem_record_or_skip "$1" --page --slab -- sh -c "$2"
 }
 
 # File reads; anonymous memory and directory walks.  (cat fails on the
@@ -289,6 +278,40 @@ expect() {
 	fi
 }
 
+# Saved reports: each trace's perf kmem stat --json is taken as the
+# trace itself is, on either side or both: the same text, the same JSON.
+# (A report counts the samples of its analyses: saved with what diff
+# compares.)
+for side in old new; do
+	run "save $side" perf kmem stat --page --slab --caller --json \
+		-o "$dir/$side.json" -i "$dir/$side.data" || exit 1
+	run "save $side page" perf kmem stat --page --caller --json \
+		-o "$dir/$side-page.json" -i "$dir/$side.data" || exit 1
+done
+for args in "--page --slab --caller" "--page --caller --json -s hit -l 5"; do
+	saved=.json
+	[ "${args#*--slab}" = "$args" ] && saved=-page.json
+	# shellcheck disable=SC2086 # $args is a list of options
+	perf kmem diff $args "$dir/old.data" "$dir/new.data" >"$dir/want" 2>&1
+	for sides in "old$saved new.data" "old.data new$saved" \
+		     "old$saved new$saved"; do
+		# shellcheck disable=SC2086 # $args is a list of options
+		perf kmem diff $args "$dir/${sides% *}" "$dir/${sides#* }" \
+			>"$dir/got" 2>&1
+		if cmp -s "$dir/want" "$dir/got"; then
+			ok "saved $sides, $args: as the recordings"
+		else
+			fail "saved $sides, $args: not as the recordings:"
+			diff "$dir/want" "$dir/got" | head -n 6 | sed 's/^/    /'
+		fi
+	done
+done
+run "save page only" perf kmem stat --page --json -o "$dir/page.json" \
+	-i "$dir/old.data" || exit 1
+perf kmem diff --page --json "$dir/old.data" "$dir/new.data" \
+	>"$dir/diff.json" 2>/dev/null
+echo '{"page": {}}' >"$dir/schemaless.json"
+head -c 3000 "$dir/old.json" >"$dir/truncated.json"
 perf record -q -e cpu-clock -o "$dir/cycles.data" -- true >/dev/null 2>&1
 : >"$dir/empty.data"
 expect "no trace" "diff needs two traces" --page
@@ -307,12 +330,20 @@ expect "old trace without slab events" "$dir/cycles.data has no slab allocator e
 expect "-i" "not -i" --page -i "$dir/old.data" "$dir/old.data" "$dir/new.data"
 expect "--alloc" "diff takes no --alloc" --page --alloc "$dir/old.data" \
 	"$dir/new.data"
-expect "stat-only sort key" "unknown sort key 'frag' for diff --page" \
-	--page -s frag "$dir/old.data" "$dir/new.data"
+expect "stat-only sort key" "unknown sort key 'page' for diff --page" \
+	--page -s page "$dir/old.data" "$dir/new.data"
+not_saved="is not a perf kmem stat --json report"
+expect "saved without slab" \
+	"page.json has no slab analysis: save it with perf kmem stat --slab --json" \
+	--slab "$dir/page.json" "$dir/new.data"
+expect "a diff document" "diff.json $not_saved: its schema is not 1" \
+	--page "$dir/diff.json" "$dir/new.data"
+expect "no schema" "schemaless.json $not_saved: it has no \"schema\" member" \
+	--page "$dir/schemaless.json" "$dir/new.data"
+expect "truncated saved report" \
+	"truncated.json $not_saved: it ends early, at byte 3000" \
+	--page "$dir/old.data" "$dir/truncated.json"
+expect "--time on saved" "--time takes recordings, not saved reports" \
+	--page --time 1,2 "$dir/old.json" "$dir/new.data"
 
-if [ "$failures" -ne 0 ]; then
-	echo "kmem diff test [Failed: $failures]"
-	exit 1
-fi
-echo "kmem diff test [Success]"
-exit 0
+kmem_result "kmem diff test"

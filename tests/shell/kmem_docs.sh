@@ -10,24 +10,21 @@
 # that is not there.
 
 set -u
-err=0
-dir=$(mktemp -d /tmp/kmem-docs.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-src=$(cd "$(dirname "$0")/../.." && pwd)/Documentation/perf-kmem.txt
 
-if ! command -v man >/dev/null; then
-	echo "skip: no man command"
-	exit 2
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_commands man
+
+kmem_scratch docs
+src=$(cd "$(dirname "$0")/../.." && pwd)/Documentation/perf-kmem.txt
 
 # A line only our page has.
 for how in "help kmem" "kmem --help"; do
 	# shellcheck disable=SC2086 # $how is two words
 	MANPAGER=cat MANWIDTH=100 perf $how 2>&1 | col -b >"$dir/page"
 	if ! grep -q "kmem.queue-size" "$dir/page"; then
-		echo "FAIL: perf $how does not show our man page:"
+		fail "perf $how does not show our man page:"
 		head -n 12 "$dir/page" | sed 's/^/    /'
-		err=1
 	fi
 done
 
@@ -50,10 +47,9 @@ for what in page:Page slab:Slab; do
 	keys_of "${what%:*}" >"$dir/keys"
 	doc_keys "${what#*:}" >"$dir/doc"
 	if [ ! -s "$dir/keys" ] || ! cmp -s "$dir/keys" "$dir/doc"; then
-		echo "FAIL: --${what%:*} sort keys: perf kmem takes" \
+		fail "--${what%:*} sort keys: perf kmem takes" \
 		     "'$(paste -sd' ' "$dir/keys")', the man page lists" \
 		     "'$(paste -sd' ' "$dir/doc")'"
-		err=1
 	fi
 done
 
@@ -61,11 +57,58 @@ done
 perf kmem -h 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u >"$dir/options"
 while read -r opt; do
 	if ! grep -q -- "^$opt\b" "$src"; then
-		echo "FAIL: option $opt is not in the man page"
-		err=1
+		fail "option $opt is not in the man page"
 	fi
 done <"$dir/options"
-[ -s "$dir/options" ] || { echo "FAIL: perf kmem -h lists no option"; err=1; }
+[ -s "$dir/options" ] || fail "perf kmem -h lists no option"
+
+# perf kmem record -h: our options first (perf record's own follow),
+# each with an entry in the man page's OPTIONS.
+perf kmem record -h >"$dir/record-help" 2>&1
+grep -q "All other options are perf record's" "$dir/record-help" ||
+	: >"$dir/record-help"
+sed "/All other options are perf record's/q" "$dir/record-help" |
+	grep -o -- '^ *--[a-z][a-z-]*' | tr -d ' ' | sort -u >"$dir/record"
+[ "$(paste -sd' ' "$dir/record")" = "--page --slab" ] || {
+	echo "FAIL: perf kmem record -h lists '$(paste -sd' ' "$dir/record")' of its own, not '--page --slab'"
+	err=1
+}
+awk '/^OPTIONS$/ { on = 1 } on' "$src" >"$dir/options-section"
+while read -r opt; do
+	grep -q -- "^$opt::" "$dir/options-section" || {
+		echo "FAIL: perf kmem record's $opt is not in the man page's OPTIONS"
+		err=1
+	}
+done <"$dir/record"
+
+# The man page says that a trace holds perf's own writing of it, and how
+# to tell it apart: it was the second row of a fragmentation trace.
+awk '/^DESCRIPTION$/ { on = 1 } /^SLAB ALLOCATOR ANALYSIS$/ { exit } on' "$src" |
+	tr -s ' \n' ' ' | grep -q "The trace holds perf's own allocations too.*'perf kmem stat --page --comm perf'" || {
+	echo "FAIL: the man page's DESCRIPTION does not say that the trace holds perf's own allocations"
+	err=1
+}
+
+# The SYNOPSIS has a line for each subcommand perf kmem -h names.
+subs=$(perf kmem -h 2>&1 | sed -n 's/.*Usage: perf kmem \[<options>\] {\(.*\)}.*/\1/p')
+[ -n "$subs" ] || { echo "FAIL: perf kmem -h names no subcommands"; err=1; }
+awk '/^SYNOPSIS$/ { on = 1; next } on && /^[A-Z]+$/ { exit } on' "$src" >"$dir/synopsis"
+for sub in ${subs//|/ }; do
+	grep -q "^'perf kmem' \[<options>\] $sub\b" "$dir/synopsis" || {
+		echo "FAIL: the man page's SYNOPSIS has no line for perf kmem $sub"
+		err=1
+	}
+done
+
+# The summary's "Pages ..." lines count events of any order, not pages:
+# each one's definition says so.
+for label in "Pages allocated+freed" "Pages freed-only"; do
+	awk -v l="  $label::" '$0 == l { on = 1; next } on && /::$/ { exit } on' "$src" |
+		grep -q "of any order" || {
+		echo "FAIL: the man page's '$label' does not say it counts allocations of any order"
+		err=1
+	}
+done
 
 # The Layout table of docs/DEVELOPMENT.md against the files.  Its rows
 # start with one or more `names`: a path, a pair a.[ch] (a.c and a.h,
@@ -112,8 +155,8 @@ check_layout() {
 
 	layout_names >"$dir/names"
 	if [ ! -s "$dir/names" ]; then
-		echo "FAIL: docs/DEVELOPMENT.md has no Layout table"
-		return 1
+		fail "docs/DEVELOPMENT.md has no Layout table"
+		return
 	fi
 	# Every name is there.
 	while read -r line name; do
@@ -121,19 +164,16 @@ check_layout() {
 		*'[ch]')
 			for f in "${name%'[ch]'}c" "${name%'[ch]'}h"; do
 				[ -f "$top/$f" ] || {
-					echo "FAIL: $where:$line: the Layout table names $name, but there is no $f"
-					err=1
+					fail "$where:$line: the Layout table names $name, but there is no $f"
 				}
 			done ;;
 		*[*?[]*)
 			[ -n "$(cd "$top" && compgen -G "$name")" ] || {
-				echo "FAIL: $where:$line: the Layout table names $name, which matches no file"
-				err=1
+				fail "$where:$line: the Layout table names $name, which matches no file"
 			} ;;
 		*)
 			[ -e "$top/$name" ] || {
-				echo "FAIL: $where:$line: the Layout table names $name, which does not exist"
-				err=1
+				fail "$where:$line: the Layout table names $name, which does not exist"
 			} ;;
 		esac
 		n=$((n + 1))
@@ -141,8 +181,8 @@ check_layout() {
 	# Every file is in a row.
 	source_files >"$dir/files"
 	grep -qx builtin-kmem.c "$dir/files" || {
-		echo "FAIL: cannot list the files of $top"
-		return 1
+		fail "cannot list the files of $top"
+		return
 	}
 	while IFS= read -r f; do
 		missing=1
@@ -154,8 +194,7 @@ check_layout() {
 			fi
 		done <"$dir/names"
 		if [ -n "$missing" ]; then
-			echo "FAIL: $f is not in the Layout table of $where"
-			err=1
+			fail "$f is not in the Layout table of $where"
 		fi
 		files=$((files + 1))
 	done <"$dir/files"
@@ -163,10 +202,9 @@ check_layout() {
 }
 
 if [ -f "$layout" ]; then
-	check_layout || err=1
+	check_layout
 elif [ -f "$top/builtin-kmem.c" ] && [ -d "$top/patches" ]; then
-	echo "FAIL: no docs/DEVELOPMENT.md in $top"
-	err=1
+	fail "no docs/DEVELOPMENT.md in $top"
 else
 	echo "layout: not in the perf kmem sources ($top), not checked"
 fi
@@ -174,10 +212,9 @@ fi
 # perf test runs the shell tests it finds executable, and only those.
 for t in "$(dirname "$0")"/kmem_*.sh; do
 	if [ ! -x "$t" ]; then
-		echo "FAIL: $(basename "$t") is not executable: perf test would not run it"
-		err=1
+		fail "$(basename "$t") is not executable: perf test would not run it"
 	fi
 done
 
 [ $err -eq 0 ] && echo "kmem docs: man page shown, $(wc -l <"$dir/options") options and every sort key documented, Layout table complete"
-exit $err
+kmem_result "kmem docs test"

@@ -3,56 +3,38 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Record the page allocator under memory pressure that makes it fall back
-# between migration types (scripts/kmem-frag-record.sh: anonymous memory
+# between migration types (lib/kmem_frag_record.sh: anonymous memory
 # with holes, then page tables and pipes, then huge page faults), count
 # every number of the fragmentation analysis from 'perf script' output
-# with scripts/kmem-frag-count.py, and check that the recording has what
+# with lib/kmem_frag_count.py, and check that the recording has what
 # the analysis is about (fallbacks of each class, failures).  Every number
 # perf kmem stat --page --json gives of the fragmentation analysis must
 # equal the count.
-#
-# The scripts are perf kmem's (its scripts/ beside tests/, or where
-# KMEM_SCRIPTS says): in a kernel tree without them the test skips.
-#
-# Exit: 0 pass, 1 fail, 2 skip.
+
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints mm_page_alloc_extfrag
+kmem_need_commands python3 perf
 
 here=$(dirname "$(readlink -f "$0")")
-top=$(readlink -f "${here}/../..")
-scripts=${KMEM_SCRIPTS:-${top}/scripts}
-err=0
-
-skip() {
-	echo "Skip: $*"
-	exit 2
-}
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
-
-tmpdir=$(mktemp -d /tmp/kmem-frag.XXXXX)
-trap 'rm -rf "${tmpdir}"' EXIT
-
-[ -x "${scripts}/kmem-frag-record.sh" ] || skip "no ${scripts}/kmem-frag-record.sh"
-command -v python3 >/dev/null || skip "no python3"
-perf=$(command -v perf) || skip "no perf in PATH"
+perf=$(command -v perf)
+kmem_scratch frag
 
 # At least 4 GiB stay available whatever the workload does.
 record() {
-	PERF=$perf "${scripts}/kmem-frag-record.sh" "${tmpdir}" 4096 \
-		>"${tmpdir}/record.out" 2>&1
+	PERF=$perf bash "${here}/lib/kmem_frag_record.sh" "${dir}" 4096 \
+		>"${dir}/record.out" 2>&1
 	case $? in
 	0) ;;
-	2) skip "$(grep -m1 skip "${tmpdir}/record.out")" ;;
-	*) cat "${tmpdir}/record.out"; echo "FAIL: the recording"; exit 1 ;;
+	2) kmem_skip "$(sed -n 's/^skip: //p' "${dir}/record.out" | head -n 1)" ;;
+	*) cat "${dir}/record.out"; fail "the recording"; exit 1 ;;
 	esac
-	sed 's/^/  /' "${tmpdir}/workload.txt" "${tmpdir}/record.txt"
+	sed 's/^/  /' "${dir}/workload.txt" "${dir}/record.txt"
 }
 
 # Fallbacks of the pressure phase, without counting the whole trace.
 nr_fallbacks() {
-	perf kmem stat --page --json -i "${tmpdir}/perf.data" 2>/dev/null |
+	perf kmem stat --page --json -i "${dir}/perf.data" 2>/dev/null |
 		python3 -c 'import json, sys
 f = json.load(sys.stdin)["page"]["fragmentation"]
 print(f["classes"]["polluted"]["count"] if "classes" in f else 0)'
@@ -66,17 +48,17 @@ if [ "$(nr_fallbacks)" -lt 10000 ]; then
 	echo "  few polluting fallbacks ($(nr_fallbacks)): recording again"
 	record
 	[ "$(nr_fallbacks)" -ge 10000 ] ||
-		skip "memory could not be fragmented here: $(nr_fallbacks) polluting fallbacks"
+		kmem_skip "memory could not be fragmented here: $(nr_fallbacks) polluting fallbacks"
 fi
 
-pbo=$(cat "${tmpdir}/pageblock_order")
-python3 "${scripts}/kmem-frag-count.py" --perf "$perf" --pageblock-order "$pbo" \
-	-i "${tmpdir}/perf.data" --events "${tmpdir}/events" >"${tmpdir}/count" ||
-	fail "kmem-frag-count.py"
+pbo=$(cat "${dir}/pageblock_order")
+python3 "${here}/lib/kmem_frag_count.py" --perf "$perf" --pageblock-order "$pbo" \
+	-i "${dir}/perf.data" --events "${dir}/events" >"${dir}/count" ||
+	fail "kmem_frag_count.py"
 
 value() {
 	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' \
-		"${tmpdir}/count"
+		"${dir}/count"
 }
 
 # What the recording must hold for the analysis to be tested at all.
@@ -99,12 +81,12 @@ done
 # number it gives must be the count's (a number the count does not list
 # is 0 there).
 if ! perf kmem stat --page --caller -l 1000000 --json \
-	-i "${tmpdir}/perf.data" >"${tmpdir}/stat.json" 2>"${tmpdir}/stat.err"; then
-	cat "${tmpdir}/stat.err"
+	-i "${dir}/perf.data" >"${dir}/stat.json" 2>"${dir}/stat.err"; then
+	cat "${dir}/stat.err"
 	fail "perf kmem stat --page --json"
 else
-	python3 "${here}/lib/kmem_json_keys.py" frag "${tmpdir}/stat.json" \
-		>"${tmpdir}/stat.keys"
+	python3 "${here}/lib/kmem_json_keys.py" frag "${dir}/stat.json" \
+		>"${dir}/stat.keys"
 	awk 'NR == FNR { count[$1] = $2; next }
 	     { want = ($1 in count) ? count[$1] : 0
 	       n++
@@ -113,10 +95,10 @@ else
 			bad++
 	       } }
 	     END { printf "  perf kmem = count: %d numbers, %d differ\n", n, bad
-		   exit bad > 0 }' "${tmpdir}/count" "${tmpdir}/stat.keys" ||
+		   exit bad > 0 }' "${dir}/count" "${dir}/stat.keys" ||
 		fail "perf kmem stat --page and the count differ"
-	[ "$(wc -l <"${tmpdir}/stat.keys")" -ge 40 ] ||
-		fail "only $(wc -l <"${tmpdir}/stat.keys") numbers in the JSON"
+	[ "$(wc -l <"${dir}/stat.keys")" -ge 40 ] ||
+		fail "only $(wc -l <"${dir}/stat.keys") numbers in the JSON"
 fi
 
-exit $err
+kmem_result "kmem frag test"

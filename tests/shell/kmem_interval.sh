@@ -9,7 +9,8 @@
 # count of perf script --ns lines in [start, start + 200 ms) from the first
 # page event: allocations, frees and failures with their bytes, and the
 # callsite rows' hits and bytes are the interval's by their callsite.
-# -I 0 and -I x get one line.
+# Each row's time, in the JSON and the text, is its start in perf
+# script's clock, the one --time takes.  -I 0 and -I x get one line.
 
 set -u
 
@@ -25,6 +26,8 @@ kmem_record_or_skip "$data" --page -- sh -c \
 
 perf kmem stat --page --caller -l 1000000 -I 200 --json -i "$data" \
 	>"$dir/stat.json" 2>"$dir/err" || fail "-I 200: $(tail -n 1 "$dir/err")"
+perf kmem stat --page -I 200 -i "$data" >"$dir/stat.txt" 2>&1 ||
+	fail "-I 200 (text): $(tail -n 1 "$dir/stat.txt")"
 perf script -i "$data" --ns -F time,event,trace 2>/dev/null >"$dir/script" ||
 	fail "perf script"
 
@@ -91,6 +94,9 @@ busy = 0
 for i, r in enumerate(rows):
     if r['start_ns'] != i * length:
         fail(f'row {i} starts at {r["start_ns"]}')
+    # In the clock of perf script's times, which --time takes.
+    if r.get('time_ns') != first + i * length:
+        fail(f'row {i} starts at time {r.get("time_ns")}, not {first + i * length}')
     got = collections.Counter({
         'alloc': r['allocations']['count'], 'alloc_bytes': r['allocations']['bytes'],
         'free': r['frees']['count'], 'free_bytes': r['frees']['bytes'],
@@ -101,6 +107,14 @@ for i, r in enumerate(rows):
     if sum(c['hits'] for c in r.get('callers', [])) != r['allocations']['count']:
         fail(f'interval {i}: its callsites do not add up to its allocations')
     busy += bool(r['allocations']['count'])
+# The text's rows give their start as perf script and --time have times:
+# seconds since boot, to the microsecond.
+text = [l.split()[0] for l in open(f'{d}/stat.txt')
+        if re.match(r'^\s+\d+\.\d{6}\s', l)]
+starts = [f'{(first + i * length) // 10**9}.{(first + i * length) % 10**9 // 1000:06d}'
+          for i in range(len(rows))]
+if text != starts:
+    fail(f'the text rows start at {text[:3]}..., perf script says {starts[:3]}...')
 if len(rows) != max(want) + 1:
     fail(f'{len(rows)} rows, perf script spans {max(want) + 1} intervals')
 if busy < 3:

@@ -13,34 +13,17 @@
 
 set -u
 
-if [ "$(id -u)" != 0 ]; then
-	echo "skip: recording the kmem tracepoints needs root"
-	exit 2
-fi
-for tool in xmllint rsvg-convert python3; do
-	if ! command -v $tool >/dev/null; then
-		echo "skip: no $tool"
-		exit 2
-	fi
-done
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
+kmem_need_commands xmllint rsvg-convert python3
 
-dir=$(mktemp -d /tmp/kmem-map.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+kmem_scratch map
 data="$dir/perf.data"
-err=0
 
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
-
-if ! perf kmem record --page -o "$data" -- sh -c \
+kmem_record_or_skip "$data" --page -- sh -c \
 	'ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1
-	 seq 300000 | sort -r >/dev/null' \
-	>"$dir/record.log" 2>&1; then
-	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+	 seq 300000 | sort -r >/dev/null'
 
 # The pageblock order from the extfrag format, or the running kernel's.
 order=$(awk '/^Page block order:/ { print $4 }' /proc/pagetypeinfo 2>/dev/null)
@@ -187,4 +170,4 @@ if [ $rc -ne 1 ] || [ "$(wc -l <"$dir/err")" -ne 1 ] || [ -e "$dir/none.svg" ]; 
 fi
 [ -e /nonexistent/dir/map.svg ] && fail "a half-written map was left"
 
-exit $err
+kmem_result "kmem map test"

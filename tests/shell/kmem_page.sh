@@ -7,38 +7,14 @@
 # callsite table) against an independent count of the same file's
 # 'perf script' output, done by the awk program below; then the summary
 # and grid of a --time window against perf script of that window.
-#
-# Exit: 0 pass, 1 fail, 2 skip.
 
-err=0
-
-skip() {
-	echo "Skip: $*"
-	exit 2
-}
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
-
-check_env() {
-	[ "$(id -u)" = 0 ] || skip "needs root for system-wide tracepoints"
-	if [ ! -d /sys/kernel/tracing/events ]; then
-		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-	fi
-	[ -d /sys/kernel/tracing/events/kmem/mm_page_alloc ] ||
-		skip "no kmem:mm_page_alloc tracepoint"
-	[ -d /sys/kernel/tracing/events/kmem/mm_page_free ] ||
-		skip "no kmem:mm_page_free tracepoint"
-	perf kmem stat -h 2>&1 | grep -q -- --page ||
-		skip "this perf kmem has no --page"
-}
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
 
 # File writes and reads, fork+exec, anonymous memory: a few seconds of the
 # page allocator's main customers, well over 10000 allocations.
 workload() {
-	local f="${tmpdir}/file" i
+	local f="${dir}/file" i
 
 	for i in 1 2 3; do
 		dd if=/dev/urandom of="$f" bs=1M count=8 status=none
@@ -411,12 +387,12 @@ check_time_window() {
 		     END { if (n) print at[int(n / 4)], at[int(3 * n / 4)] }')
 	echo "Checking --time $a,$b..."
 	perf script -i "${perfdata}" --time "$a,$b" -F event,trace,ip,sym \
-		2>/dev/null | count_script "${page_size}" >"${tmpdir}/want-time"
+		2>/dev/null | count_script "${page_size}" >"${dir}/want-time"
 	perf kmem stat --page --json --time "$a,$b" -i "${perfdata}" \
-		>"${tmpdir}/stat-time" 2>"${tmpdir}/stat-time.err" ||
+		>"${dir}/stat-time" 2>"${dir}/stat-time.err" ||
 		{ fail "perf kmem stat --page --time failed"; return; }
-	parse_json_summary <"${tmpdir}/stat-time" >"${tmpdir}/got-time"
-	load_counts "${tmpdir}/want-time" "${tmpdir}/got-time"
+	parse_json_summary <"${dir}/stat-time" >"${dir}/got-time"
+	load_counts "${dir}/want-time" "${dir}/got-time"
 	if [ "${want[alloc]%% *}" -eq 0 ] ||
 	   [ "${want[alloc]%% *}" -ge "$all_alloc" ]; then
 		fail "--time window has ${want[alloc]%% *} of $all_alloc allocations"
@@ -429,31 +405,32 @@ check_time_window() {
 # callsites the trace's own does: perf kmem moves its symbols back.
 check_other_boot_kallsyms() {
 	perl -ne 'printf "%016x %s", hex($1) + 0x200000, $2 if /^(\S+) (.*\n)/' \
-		/proc/kallsyms >"${tmpdir}/shifted.kallsyms" 2>/dev/null
+		/proc/kallsyms >"${dir}/shifted.kallsyms" 2>/dev/null
 	perf kmem stat --page --caller -i "${perfdata}" \
-		--kallsyms /proc/kallsyms >"${tmpdir}/caller-proc" 2>&1
+		--kallsyms /proc/kallsyms >"${dir}/caller-proc" 2>&1
 	perf kmem stat --page --caller -i "${perfdata}" \
-		--kallsyms "${tmpdir}/shifted.kallsyms" >"${tmpdir}/caller-shifted" 2>&1
-	if ! grep -q do_anonymous_page "${tmpdir}/caller-proc"; then
+		--kallsyms "${dir}/shifted.kallsyms" >"${dir}/caller-shifted" 2>&1
+	if ! grep -q do_anonymous_page "${dir}/caller-proc"; then
 		fail "--kallsyms /proc/kallsyms: no do_anonymous_page callsite"
-	elif ! cmp -s "${tmpdir}/caller-proc" "${tmpdir}/caller-shifted"; then
+	elif ! cmp -s "${dir}/caller-proc" "${dir}/caller-shifted"; then
 		fail "--kallsyms of another boot gives other callsites:"
-		diff "${tmpdir}/caller-proc" "${tmpdir}/caller-shifted" | head -n 6
+		diff "${dir}/caller-proc" "${dir}/caller-shifted" | head -n 6
 	fi
 }
 
 # perf kmem record runs this script again to get the workload.
 if [ "$1" = "--workload" ]; then
-	tmpdir=$2
+	dir=$2
 	workload
 	exit 0
 fi
 
-check_env
-tmpdir=$(mktemp -d /tmp/__perf_test.kmem_page.XXXXX)
-perfdata="${tmpdir}/perf.data"
+kmem_need_tracepoints mm_page_alloc mm_page_free
+perf kmem stat -h 2>&1 | grep -q -- --page ||
+	kmem_skip "this perf kmem has no --page"
+kmem_scratch page
+perfdata="${dir}/perf.data"
 
-trap 'rm -rf "${tmpdir}"' EXIT
 trap 'exit 1' TERM INT
 
 page_size=$(getconf PAGESIZE)
@@ -465,44 +442,44 @@ if [ -n "${KMEM_PAGE_DATA:-}" ]; then
 else
 	echo "Recording..."
 	if ! perf kmem record --page -m 1024 -o "${perfdata}" -- \
-		bash "$0" --workload "${tmpdir}" \
-		>"${tmpdir}/record.log" 2>&1; then
-		cat "${tmpdir}/record.log"
+		bash "$0" --workload "${dir}" \
+		>"${dir}/record.log" 2>&1; then
+		cat "${dir}/record.log"
 		fail "perf kmem record --page failed"
 		exit 1
 	fi
 fi
 
-perf script -i "${perfdata}" -F event,trace,ip,sym >"${tmpdir}/script" \
+perf script -i "${perfdata}" -F event,trace,ip,sym >"${dir}/script" \
 	2>/dev/null || { fail "perf script failed"; exit 1; }
-count_script "${page_size}" <"${tmpdir}/script" >"${tmpdir}/want"
+count_script "${page_size}" <"${dir}/script" >"${dir}/want"
 
-perf kmem stat --page --json -i "${perfdata}" >"${tmpdir}/stat.json" \
-	2>"${tmpdir}/stat.err" ||
-	{ cat "${tmpdir}/stat.err"; fail "perf kmem stat --page --json failed"; exit 1; }
-parse_json_summary <"${tmpdir}/stat.json" >"${tmpdir}/got"
+perf kmem stat --page --json -i "${perfdata}" >"${dir}/stat.json" \
+	2>"${dir}/stat.err" ||
+	{ cat "${dir}/stat.err"; fail "perf kmem stat --page --json failed"; exit 1; }
+parse_json_summary <"${dir}/stat.json" >"${dir}/got"
 
 perf kmem stat --page --caller -l 1000000 --json -i "${perfdata}" \
-	>"${tmpdir}/caller.json" 2>&1 ||
+	>"${dir}/caller.json" 2>&1 ||
 	{ fail "perf kmem stat --page --caller --json failed"; exit 1; }
-parse_caller_table <"${tmpdir}/caller.json" >"${tmpdir}/table"
+parse_caller_table <"${dir}/caller.json" >"${dir}/table"
 
 # The text says what the JSON says.
-perf kmem stat --page -i "${perfdata}" >"${tmpdir}/stat" 2>&1 ||
-	{ cat "${tmpdir}/stat"; fail "perf kmem stat --page failed"; exit 1; }
+perf kmem stat --page -i "${perfdata}" >"${dir}/stat" 2>&1 ||
+	{ cat "${dir}/stat"; fail "perf kmem stat --page failed"; exit 1; }
 perf kmem stat --page --caller -l 1000000 -i "${perfdata}" \
-	>"${tmpdir}/caller" 2>&1 ||
+	>"${dir}/caller" 2>&1 ||
 	{ fail "perf kmem stat --page --caller failed"; exit 1; }
-if ! cmp -s <(parse_text_summary <"${tmpdir}/stat" | sort) <(sort "${tmpdir}/got"); then
+if ! cmp -s <(parse_text_summary <"${dir}/stat" | sort) <(sort "${dir}/got"); then
 	fail "the text summary and grid differ from the JSON:"
-	diff <(parse_text_summary <"${tmpdir}/stat" | sort) <(sort "${tmpdir}/got") | head
+	diff <(parse_text_summary <"${dir}/stat" | sort) <(sort "${dir}/got") | head
 fi
-if ! cmp -s <(parse_text_caller_table <"${tmpdir}/caller" | sort) <(sort "${tmpdir}/table"); then
+if ! cmp -s <(parse_text_caller_table <"${dir}/caller" | sort) <(sort "${dir}/table"); then
 	fail "the text caller table differs from the JSON:"
-	diff <(parse_text_caller_table <"${tmpdir}/caller" | sort) <(sort "${tmpdir}/table") | head
+	diff <(parse_text_caller_table <"${dir}/caller" | sort) <(sort "${dir}/table") | head
 fi
 
-load_counts "${tmpdir}/want" "${tmpdir}/got"
+load_counts "${dir}/want" "${dir}/got"
 
 alloc_nr=${want[alloc]%% *}
 echo "perf script: ${alloc_nr} allocations, ${want[free]%% *} frees," \
@@ -513,14 +490,14 @@ fi
 
 check_summary
 check_grid
-check_highuser_movable "${tmpdir}/table"
-check_callers "${tmpdir}/table" "${tmpdir}/want"
+check_highuser_movable "${dir}/table"
+check_callers "${dir}/table" "${dir}/want"
 check_time_window "${alloc_nr}"
 # /proc/kallsyms is of this boot only when the trace was recorded here.
 [ -n "${KMEM_PAGE_DATA:-}" ] || check_other_boot_kallsyms
 
 if [ "$err" -ne 0 ]; then
 	echo "--- perf kmem stat --page:"
-	cat "${tmpdir}/stat"
+	cat "${dir}/stat"
 fi
-exit $err
+kmem_result "kmem page test"

@@ -4,44 +4,17 @@
 #
 # Records page allocator events on this (likely one-node) machine, rewrites
 # the trace's NUMA and memory topology to say two nodes with
-# scripts/numa-rewrite.py, and checks every cross-node number perf kmem
+# lib/kmem_numa_rewrite.py, and checks every cross-node number perf kmem
 # prints against a computation of its own over 'perf script' output.  Also
 # checks what a one-node trace and a trace without memory topology print.
-#
-# PERF names the perf to test (default: ../../perf beside this script's
-# real path, else perf in PATH); NUMA_REWRITE the rewriting script (else
-# numa-rewrite.py of perf kmem's scripts/ beside tests/, or of
-# KMEM_SCRIPTS: in a kernel tree without it the test skips).
-# Exit: 0 pass, 1 fail, 2 skip.
 
-here=$(dirname "$(readlink -f "$0")")
-top=$(readlink -f "${here}/../..")
-if [ -z "${PERF}" ]; then
-	if [ -x "${top}/perf" ]; then
-		PERF="${top}/perf"
-	else
-		PERF=perf
-	fi
-fi
-rewrite=${NUMA_REWRITE:-${KMEM_SCRIPTS:-${top}/scripts}/numa-rewrite.py}
-err=0
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints mm_page_alloc mm_page_free
+kmem_need_commands python3
 
-if ! command -v python3 >/dev/null; then
-	echo "SKIP: no python3"
-	exit 2
-fi
-if [ ! -f "${rewrite}" ]; then
-	echo "SKIP: no ${rewrite}"
-	exit 2
-fi
-
-tmp=$(mktemp -d /tmp/perf-kmem-numa.XXXXXX)
-trap 'rm -rf "${tmp}"' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
+rewrite=$(dirname "$0")/lib/kmem_numa_rewrite.py
+kmem_scratch page-numa
 
 # Two pipes, each written on one CPU and read on the other when taskset is
 # there: pipe pages are allocated by the writer and freed by the reader, so
@@ -54,47 +27,41 @@ workload="$pin0 dd if=/dev/zero bs=64k count=1000 2>/dev/null | $pin1 cat >/dev/
 $pin1 dd if=/dev/zero bs=64k count=1000 2>/dev/null | $pin0 cat >/dev/null &
 wait"
 
-if ! "${PERF}" kmem record --page -o "${tmp}/one.data" -- \
-		bash -c "${workload}" >"${tmp}/record.log" 2>&1; then
-	echo "SKIP: cannot record kmem page events"
-	cat "${tmp}/record.log"
-	exit 2
-fi
+kmem_record_or_skip "${dir}/one.data" --page -- bash -c "${workload}"
 
-ncpus=$("${PERF}" report --header-only -I -i "${tmp}/one.data" 2>/dev/null |
+ncpus=$(perf report --header-only -I -i "${dir}/one.data" 2>/dev/null |
 	sed -n 's/^# nrcpus avail : //p')
 if [ -z "${ncpus}" ] || [ "${ncpus}" -lt 2 ]; then
-	echo "SKIP: two CPUs are needed to make two nodes"
-	exit 2
+	kmem_skip "two CPUs are needed to make two nodes"
 fi
 
-"${PERF}" script -F cpu,event,trace -i "${tmp}/one.data" \
-	>"${tmp}/trace.txt" 2>/dev/null || fail "perf script on the recording"
+perf script -F cpu,event,trace -i "${dir}/one.data" \
+	>"${dir}/trace.txt" 2>/dev/null || fail "perf script on the recording"
 
-python3 "${rewrite}" --nodes 1 --drop-mem-topology "${tmp}/one.data" \
-	"${tmp}/nomem.data" >/dev/null || fail "numa-rewrite.py --drop-mem-topology"
+python3 "${rewrite}" --nodes 1 --drop-mem-topology "${dir}/one.data" \
+	"${dir}/nomem.data" >/dev/null || fail "kmem_numa_rewrite.py --drop-mem-topology"
 
-# check_trace NAME NODES [numa-rewrite.py options]: make an NODES-node
+# check_trace NAME NODES [kmem_numa_rewrite.py options]: make an NODES-node
 # trace NAME.data and check what perf kmem says of it.
 check_trace() {
-	local name=$1 nodes=$2 f="${tmp}/$1"
+	local name=$1 nodes=$2 f="${dir}/$1"
 
 	shift 2
 	echo "${nodes} nodes ($*):"
 	if ! python3 "${rewrite}" --nodes "${nodes}" "$@" \
-			--pfns "${tmp}/trace.txt" "${tmp}/one.data" \
+			--pfns "${dir}/trace.txt" "${dir}/one.data" \
 			"${f}.data" >"${f}.topology"; then
-		fail "numa-rewrite.py for ${name}"
+		fail "kmem_numa_rewrite.py for ${name}"
 		return
 	fi
-	"${PERF}" script -F cpu,event,trace -i "${f}.data" 2>/dev/null |
-		cmp -s - "${tmp}/trace.txt" ||
+	perf script -F cpu,event,trace -i "${f}.data" 2>/dev/null |
+		cmp -s - "${dir}/trace.txt" ||
 		fail "perf script reads ${name}.data differently"
-	"${PERF}" report --header-only -I -i "${f}.data" \
+	perf report --header-only -I -i "${f}.data" \
 		>"${f}.header" 2>&1 || fail "perf report --header-only on ${name}"
-	"${PERF}" kmem stat --page -i "${f}.data" >"${f}.stat" 2>&1 ||
+	perf kmem stat --page -i "${f}.data" >"${f}.stat" 2>&1 ||
 		fail "perf kmem stat --page on ${name}"
-	"${PERF}" kmem stat --page --caller -l 1000000 -s xnode --json \
+	perf kmem stat --page --caller -l 1000000 -s xnode --json \
 		-i "${f}.data" >"${f}.json" 2>"${f}.err" ||
 		fail "perf kmem stat --page --caller -s xnode --json on ${name}"
 	check_numbers "${f}" "${nodes}" || err=1
@@ -103,7 +70,7 @@ check_trace() {
 # The independent computation: replay the trace with the topology that
 # perf report prints, and compare with what perf kmem said.
 check_numbers() {
-	python3 - "${tmp}/trace.txt" "$1" "$2" "$(getconf PAGESIZE)" <<'EOF'
+	python3 - "${dir}/trace.txt" "$1" "$2" "$(getconf PAGESIZE)" <<'EOF'
 import json
 import re
 import sys
@@ -121,7 +88,7 @@ def bad(msg):
 
 def parse_list(text):
     """'0-2,5'; perf prints the empty cpu list of a memory-only node as
-    '-1', numa-rewrite.py as 'none'."""
+    '-1', kmem_numa_rewrite.py as 'none'."""
     out = set()
     if text.strip() in ('-1', 'none'):
         return out
@@ -153,10 +120,10 @@ wrote = open(f + '.topology').read()
 for node, cpus, blocks in re.findall(r'^node (\d+) cpus (\S+) blocks (\S+)$',
                                      wrote, re.M):
     if {c for c, n in cpu_node.items() if n == int(node)} != parse_list(cpus):
-        bad('node %s CPUs differ from what numa-rewrite wrote' % node)
+        bad('node %s CPUs differ from what kmem_numa_rewrite wrote' % node)
     if {b for b, n in block_node.items() if n == int(node)} != \
             parse_list(blocks):
-        bad('node %s memory blocks differ from what numa-rewrite wrote' % node)
+        bad('node %s memory blocks differ from what kmem_numa_rewrite wrote' % node)
 nodes = sorted(set(cpu_node.values()) | set(block_node.values()))
 nr_nodes = max(nodes) + 1      # node numbers need not be dense
 if len(nodes) != want_nodes:
@@ -262,30 +229,30 @@ check_trace three 3 --cpuless 1
 check_trace sparse 2 --node-ids 0,2
 
 # One node, as recorded and numbered 1: a single line, no numbers.
-python3 "${rewrite}" --nodes 1 --node-ids 1 "${tmp}/one.data" \
-	"${tmp}/node1.data" >/dev/null || fail "numa-rewrite.py --node-ids 1"
+python3 "${rewrite}" --nodes 1 --node-ids 1 "${dir}/one.data" \
+	"${dir}/node1.data" >/dev/null || fail "kmem_numa_rewrite.py --node-ids 1"
 for one in one node1; do
-	"${PERF}" kmem stat --page -i "${tmp}/${one}.data" \
-		>"${tmp}/${one}.txt" 2>&1 ||
+	perf kmem stat --page -i "${dir}/${one}.data" \
+		>"${dir}/${one}.txt" 2>&1 ||
 		fail "perf kmem stat --page on ${one}.data"
-	if ! grep -q "^ All page traffic was node-local" "${tmp}/${one}.txt"; then
+	if ! grep -q "^ All page traffic was node-local" "${dir}/${one}.txt"; then
 		fail "${one}.data does not say all traffic was node-local"
 	fi
 	if grep -q -e "remote memory" -e 'alloc\\free' -e "Freed remote" \
-			"${tmp}/${one}.txt"; then
+			"${dir}/${one}.txt"; then
 		fail "${one}.data prints cross-node numbers"
 	fi
 done
 
 # No memory topology: a line saying the analysis needs it.
-"${PERF}" kmem stat --page -i "${tmp}/nomem.data" >"${tmp}/nomem.txt" 2>&1 ||
+perf kmem stat --page -i "${dir}/nomem.data" >"${dir}/nomem.txt" 2>&1 ||
 	fail "perf kmem stat --page on the trace without memory topology"
-if ! grep -q "^ Cross-node analysis needs" "${tmp}/nomem.txt"; then
+if ! grep -q "^ Cross-node analysis needs" "${dir}/nomem.txt"; then
 	fail "the trace without memory topology does not say what is missing"
 fi
 
 if [ "${err}" -ne 0 ]; then
 	echo "perf kmem stat --page output on the two-node trace:"
-	sed -n '/CROSS-NODE/,$p' "${tmp}/two.stat"
+	sed -n '/CROSS-NODE/,$p' "${dir}/two.stat"
 fi
-exit "${err}"
+kmem_result "kmem page numa test"

@@ -21,16 +21,13 @@ kmem_scratch page-threads
 data="$dir/threads.data"
 
 # Pipe traffic: every 64 KiB written allocates pages, read frees them.
-if ! perf kmem record --page --threads -o "$data" -- sh -c '
+kmem_record_or_skip "$data" --page --threads -- sh -c '
 	for i in 1 2; do
 		dd if=/dev/zero bs=64k count=25000 status=none | cat >/dev/null &
 	done
-	wait' >"$dir/record.log" 2>&1; then
-	echo "skip: cannot record with --threads: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+	wait'
 if [ ! -d "$data" ]; then
-	echo "FAIL: perf record --threads wrote no directory"
+	fail "perf record --threads wrote no directory"
 	exit 1
 fi
 
@@ -48,19 +45,15 @@ printf '[kmem]\n\tqueue-size = %d\n' "$bound" >"$dir/perfconfig"
 export PERF_CONFIG="$dir/perfconfig"
 echo "$nr page events, kmem.queue-size = $bound bytes"
 
-err=0
 perf kmem stat --page -v -i "$data" >"$dir/stat" 2>"$dir/stat.err"
 if ! grep -q "event queue reached kmem.queue-size" "$dir/stat.err"; then
-	echo "FAIL: the queue never reached its bound of $bound bytes"
-	err=1
+	fail "the queue never reached its bound of $bound bytes"
 fi
 if grep -q "Events out of time order" "$dir/stat"; then
-	echo "FAIL: events came out of time order:"
+	fail "events came out of time order:"
 	grep -A1 "Events out of time order" "$dir/stat"
-	err=1
 fi
 if ! KMEM_PAGE_DATA="$data" bash "$(dirname "$0")/kmem_page.sh"; then
-	echo "FAIL: the bounded analysis differs from perf script's count"
-	err=1
+	fail "the bounded analysis differs from perf script's count"
 fi
-exit $err
+kmem_result "kmem page threads test"

@@ -21,11 +21,7 @@ lib=$(cd "$(dirname "$0")" && pwd)/lib
 
 workload='ls -R /usr/lib >/dev/null; cat /usr/bin/* >/dev/null 2>&1
 	seq 100000 | sort -r >/dev/null'
-if ! perf kmem record --page --slab -o "$dir/file.data" -- sh -c "$workload" \
-	>"$dir/record.log" 2>&1; then
-	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+kmem_record_or_skip "$dir/file.data" --page --slab -- sh -c "$workload"
 python3 "$lib/kmem_pipe_format.py" "$dir/file.data" >"$dir/stream.data" ||
 	fail "cannot make the stream of the recording"
 mkfifo "$dir/fifo"
@@ -62,7 +58,7 @@ same() {
 }
 
 same "page callers" --page --caller
-same "page pages" --page --alloc --live -s frag,hit
+same "page pages" --page --alloc --live -s order,hit
 same "slab" --slab --caller --alloc
 same "json" --page --slab --caller --json
 same "folded" --page --folded=hits
@@ -99,9 +95,4 @@ head -c 100 "$dir/stream.data" | one_line "cut stream" "the stream ended before 
 cat "$dir/file.data" | one_line "a file through a pipe" "no 'perf record -o -' stream on it"
 true | one_line "empty pipe" "no 'perf record -o -' stream on it"
 
-if [ $err -ne 0 ]; then
-	echo "kmem pipe test [Failed]"
-	exit 1
-fi
-echo "kmem pipe test [Success]"
-exit 0
+kmem_result "kmem pipe test"

@@ -9,29 +9,16 @@
 
 set -u
 
-perf=${PERF:-perf}
-tmp=$(mktemp -d /tmp/perf-kmem-slab.XXXXXX)
-data=$tmp/perf.data
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints kmalloc
+kmem_need_commands python3
 
-trap 'rm -rf "$tmp"' EXIT
-
-skip() {
-	echo "kmem slab test [Skipped: $1]"
-	exit 2
-}
-
-fail() {
-	echo "kmem slab test [Failed: $1]"
-	exit 1
-}
-
-[ "$(id -u)" = 0 ] || skip "needs root to trace the whole system"
-command -v python3 >/dev/null || skip "no python3 for the independent count"
-"$perf" list tracepoint 2>/dev/null | grep -q 'kmem:kmalloc' ||
-	skip "no kmem:kmalloc tracepoint"
+kmem_scratch slab
+data=$dir/perf.data
 
 # Enough allocations and frees of every kind: files, pipes, processes.
-cat >"$tmp/workload.sh" <<'WORKLOAD'
+cat >"$dir/workload.sh" <<'WORKLOAD'
 for _ in $(seq 10); do
 	find /usr/include -maxdepth 2 -name '*.h' 2>/dev/null | head -300 |
 		xargs cat >/dev/null 2>&1
@@ -39,25 +26,26 @@ for _ in $(seq 10); do
 done
 WORKLOAD
 
-"$perf" kmem record --slab -o "$data" -m 1024 -- bash "$tmp/workload.sh" \
-	>"$tmp/record.log" 2>&1 ||
-	fail "perf kmem record --slab: $(tail -1 "$tmp/record.log")"
+perf kmem record --slab -o "$data" -m 1024 -- bash "$dir/workload.sh" \
+	>"$dir/record.log" 2>&1 ||
+	{ fail "perf kmem record --slab: $(tail -1 "$dir/record.log")"; exit 1; }
 
 # The default sort (frag,hit,bytes) and the busiest callsites, as JSON,
 # and the text of the first, which must say the same.
-"$perf" kmem stat -i "$data" --slab --caller -l 5 --json >"$tmp/stat.json" \
-	2>"$tmp/stat.err" || fail "perf kmem stat --json: $(tail -1 "$tmp/stat.err")"
-"$perf" kmem stat -i "$data" --slab --caller -l 5 >"$tmp/stat.txt" 2>"$tmp/stat.err" ||
-	fail "perf kmem stat: $(tail -1 "$tmp/stat.err")"
-"$perf" kmem stat -i "$data" --slab --caller -l 5 -s hit,bytes --json \
-	>"$tmp/stat-hit.json" 2>"$tmp/stat.err" ||
-	fail "perf kmem stat -s hit,bytes: $(tail -1 "$tmp/stat.err")"
-"$perf" script -i "$data" -F cpu,event,trace >"$tmp/script.txt" 2>/dev/null ||
-	fail "perf script"
-"$perf" report -i "$data" --header-only -I >"$tmp/header.txt" 2>/dev/null
+perf kmem stat -i "$data" --slab --caller -l 5 --json >"$dir/stat.json" \
+	2>"$dir/stat.err" ||
+	{ fail "perf kmem stat --json: $(tail -1 "$dir/stat.err")"; exit 1; }
+perf kmem stat -i "$data" --slab --caller -l 5 >"$dir/stat.txt" 2>"$dir/stat.err" ||
+	{ fail "perf kmem stat: $(tail -1 "$dir/stat.err")"; exit 1; }
+perf kmem stat -i "$data" --slab --caller -l 5 -s hit,bytes --json \
+	>"$dir/stat-hit.json" 2>"$dir/stat.err" ||
+	{ fail "perf kmem stat -s hit,bytes: $(tail -1 "$dir/stat.err")"; exit 1; }
+perf script -i "$data" -F cpu,event,trace >"$dir/script.txt" 2>/dev/null ||
+	{ fail "perf script"; exit 1; }
+perf report -i "$data" --header-only -I >"$dir/header.txt" 2>/dev/null
 
-python3 - "$tmp/script.txt" "$tmp/header.txt" "$tmp/stat.json" \
-	"$tmp/stat-hit.json" "$tmp/stat.txt" <<'PYEOF'
+python3 - "$dir/script.txt" "$dir/header.txt" "$dir/stat.json" \
+	"$dir/stat-hit.json" "$dir/stat.txt" <<'PYEOF'
 import json
 import re
 import sys
@@ -293,5 +281,4 @@ sys.exit(1 if bad else 0)
 PYEOF
 rc=$?
 [ $rc = 0 ] || fail "summary or --caller rows differ from the independent count"
-echo "kmem slab test [Success]"
-exit 0
+kmem_result "kmem slab test"

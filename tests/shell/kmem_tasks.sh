@@ -25,13 +25,9 @@ data="$dir/perf.data"
 # Names of our own, so that the count cannot be other tasks'.
 cp "$(readlink -f /bin/sh)" "$dir/kmemtest-sh"
 cp "$(command -v dd)" "$dir/kmemtest-dd"
-if ! perf kmem record --page -o "$data" -- "$dir/kmemtest-sh" -c \
+kmem_record_or_skip "$data" --page -- "$dir/kmemtest-sh" -c \
 	"cat /usr/bin/* >/dev/null 2>&1; echo \$\$ >$dir/pid;
-	 exec $dir/kmemtest-dd if=/dev/zero of=$dir/zero bs=1M count=64" \
-	>"$dir/record.log" 2>&1; then
-	echo "skip: cannot record: $(tail -n 1 "$dir/record.log")"
-	exit 2
-fi
+	 exec $dir/kmemtest-dd if=/dev/zero of=$dir/zero bs=1M count=64"
 pid=$(cat "$dir/pid")
 
 perf script -i "$data" --show-task-events -F pid,tid,comm,event,trace 2>/dev/null \
@@ -230,9 +226,4 @@ for name, chosen in tests.items():
 sys.exit(0 if ok else 1)
 PYEOF
 
-if [ $err -ne 0 ]; then
-	echo "kmem tasks test [Failed]"
-	exit 1
-fi
-echo "kmem tasks test [Success]"
-exit 0
+kmem_result "kmem tasks test"

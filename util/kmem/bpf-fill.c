@@ -9,10 +9,10 @@
 #include <string.h>
 #include <linux/kernel.h>
 
-#include "kmem-frag.h"
-#include "kmem-page.h"
-#include "kmem-slab.h"
-#include "kmem/bpf-fill.h"
+#include "bpf-fill.h"
+#include "count-frag.h"
+#include "count-page.h"
+#include "count-slab.h"
 
 double kmem_bpf_fill__weight(u64 bytes, u64 sample_bytes)
 {

@@ -41,26 +41,24 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "hashmap.h"
-#include "kmem-callsite.h"
-#include "kmem-decode.h"
-#include "kmem-frag.h"
-#include "kmem-interval.h"
-#include "kmem-page.h"
-#include "kmem-print.h"
-#include "kmem-slab.h"
-#include "kmem-stacks.h"
-#include "kmem/bpf.h"
-#include "kmem/bpf-fill.h"
+#include "bpf.h"
+#include "bpf-fill.h"
+#include "count-frag.h"
+#include "count-interval.h"
+#include "count-page.h"
+#include "count-slab.h"
+#include "count-stacks.h"
+#include "print-layout.h"
+#include "read-callsite.h"
+#include "read-decode.h"
 #include "sample.h"
 #include "session.h"
 #include "tracepoint.h"
 
 #include "bpf_skel/kmem.skel.h"
 
-#define NR_NOTES	12
 /* Thousands separators whatever the locale: "12,345,678". */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
-#define NR_VALUES	16
 #define NOTE_SIZE	256
 
 struct kmem_bpf_run {
@@ -101,12 +99,13 @@ struct kmem_bpf_run {
 	struct hashmap			*callsites;	/* stack id -> callsite */
 	struct hashmap			*stack_ips;	/* stack id -> frames */
 	struct hashmap			*caches;	/* interned cache names */
-	/* What the report says of where its numbers come from. */
-	char				note_buf[NR_NOTES][NOTE_SIZE];
-	const char			*notes[NR_NOTES];
-	const char			*estimated[8];
-	struct kmem_report_value	values[NR_VALUES];
+	/* The report: where its numbers come from, its tables. */
 	struct kmem_report_source	source;
+	struct kmem_cell_ctx		ctx;
+	struct kmem_report_table	tables[KMEM_NR_TABLES];
+	char				sort_names[KMEM_NR_TABLES][160];
+	bool				has_node[KMEM_PAGE_MAX_NODES];
+	bool				settled;
 	char				frame[KSYM_NAME_LEN + 32];
 };
 
@@ -1439,6 +1438,11 @@ static const char *symbol_name(void *arg, u64 addr, char *buf, size_t size)
 	return strncmp(buf, "0x", 2) ? buf : NULL;
 }
 
+static void set_fragmenting(struct kmem_page_row *row, void *arg)
+{
+	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
+}
+
 static u64 fragmenting(const struct kmem_bpf_run *run)
 {
 	const struct kmem_frag_summary *s;
@@ -1453,6 +1457,7 @@ static u64 fragmenting(const struct kmem_bpf_run *run)
 static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	bool pageblocks = run->kf && kmem_frag__has_classes(run->kf);
 
 	return (struct kmem_cell_ctx){
 		.page_size = run->page_size,
@@ -1460,9 +1465,13 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 		.xnode = kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
 			 info->has_mem2node &&
 			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
+		.cpu_nodes = info->has_cpu_nodes,
 		.callchains = true,
-		.frag_classes = run->has_extfrag && kmem_frag__has_classes(run->kf),
+		.pageblocks = pageblocks,
+		.frag_classes = run->has_extfrag && pageblocks,
 		.fragmenting = fragmenting(run) > 0,
+		.callers_estimated = run->config.sample_bytes > 1,
+		.slab_unpaired = true,
 		.task_key = KMEM_TASK_NONE,
 		.gfp_name = gfp_name,
 		.symbol = symbol_name,
@@ -1483,8 +1492,25 @@ static u64 nr_page_events(const struct kmem_bpf_run *run)
 	return s->alloc.nr + s->fail.nr + s->free.nr + s->bad_order;
 }
 
+/* As a recording's (run.c): the kernel's topology is the trace's. */
+static const char *cross_node_status(const struct kmem_bpf_run *run)
+{
+	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+
+	if (info->topology_corrupt)
+		return "corrupt_topology";
+	if (!info->nr_nodes || !info->has_mem2node)
+		return "no_topology";
+	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
+		return "one_node";
+	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
+		return "too_many_nodes";
+	return "analysed";
+}
+
 static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 {
+	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
 	const struct perf_env *env = &run->session->header.env;
 	u64 page = run->kp ? nr_page_events(run) : 0, slab = 0, extfrag = 0;
 	size_t i;
@@ -1507,132 +1533,150 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 		.nr_slab_events = slab,
 		.nr_extfrag_events = extfrag,
 		.sampled = "",
+		.page_size = run->page_size,
+		.live = run->config.live,
+		.cross_node = cross_node_status(run),
+		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
+		.fragmentation = run->has_extfrag ? "analysed" : "not_recorded",
+		.pageblock_order = info->pageblock_order,
+		.pageblock_why = info->pageblock_why,
 	};
-}
-
-static void note(struct kmem_bpf_run *run, const char *fmt, ...)
-{
-	size_t n = run->source.nr_notes;
-	va_list ap;
-
-	if (n >= NR_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(run->note_buf[n], NOTE_SIZE, fmt, ap);
-	va_end(ap);
-	run->notes[n] = run->note_buf[n];
-	run->source.nr_notes++;
-}
-
-static void value(struct kmem_bpf_run *run, const char *key, u64 v)
-{
-	if (run->source.nr_values < NR_VALUES)
-		run->values[run->source.nr_values++] =
-			(struct kmem_report_value){ key, v };
 }
 
 static const char *whose(const struct kmem_bpf_run *run)
 {
 	if (run->config.cgroup)
-		return "of the tasks of the cgroup";
+		return "the tasks of the cgroup";
 	if (run->config.tasks)
-		return "of the tasks followed and their children";
-	return "of all tasks";
+		return "the tasks followed and their children";
+	return "all tasks";
 }
 
 /* What is exact, what estimated, from how much; what was not counted. */
-static void page_notes(struct kmem_bpf_run *run)
-{
-	u64 sampled = count_of(run, KMEM_BPF_SAMPLED);
-	bool every = run->config.sample_bytes <= 1;
-	bool life = kmem_bpf_fill__lifetime_exact(&run->snap);
-
-	note(run, "perf kmem stat -b: counted in the kernel for %.3f s, events %s.",
-	     (run->stop_ns - run->start_ns) / 1e9, whose(run));
-	if (every) {
-		note(run, "Exact: every number; every allocation's stack was taken (--sample-bytes 1).");
-	} else {
-		note(run, "Exact: the totals, grid, failures, fallbacks and pageblocks%s.",
-		     life ? ", lifetime groups, free-only and cross-node frees" : "");
-		note(run, "Estimated from %s sampled allocations, one per %s bytes on average, each weighted 1/(1-exp(-size/%s)):",
-		     COMMAS(sampled), COMMAS(run->config.sample_bytes),
-		     COMMAS(run->config.sample_bytes));
-		note(run, "  the callsite rows%s.",
-		     life ? "" : ", lifetime groups, free-only and cross-node frees (exact with --exact-live)");
-	}
-	if (count_of(run, KMEM_BPF_UNTRACKED))
-		note(run, "Live-page map full (-M %s): %s allocations untracked (%s sampled), their frees counted as free-only.",
-		     COMMAS(run->live_entries), COMMAS(count_of(run, KMEM_BPF_UNTRACKED)),
-		     COMMAS(count_of(run, KMEM_BPF_UNTRACKED_SAMPLED)));
-	if (count_of(run, KMEM_BPF_STACK_FAILED) || count_of(run, KMEM_BPF_STACKS_FULL) ||
-	    count_of(run, KMEM_BPF_ROWS_FULL) || count_of(run, KMEM_BPF_RARE_FULL))
-		note(run, "Samples without a row: %s stack walks failed, %s stacks and %s rows found their maps full (-M): not in the callsite tables.",
-		     COMMAS(count_of(run, KMEM_BPF_STACK_FAILED)),
-		     COMMAS(count_of(run, KMEM_BPF_STACKS_FULL)),
-		     COMMAS(count_of(run, KMEM_BPF_ROWS_FULL) +
-			    count_of(run, KMEM_BPF_RARE_FULL)));
-	if (run->recursion_misses)
-		note(run, "Runs skipped: %s events of any task came while a program of perf kmem ran on their CPU; the counts miss those of the tasks counted.",
-		     COMMAS(run->recursion_misses));
-	if (!run->has_extfrag)
-		note(run, "The kernel has no kmem:mm_page_alloc_extfrag (or it was left out): fallbacks are not counted.");
-	if (count_of(run, KMEM_BPF_TASKS_FULL))
-		note(run, "Task map full (-M): %s forked tasks not followed.",
-		     COMMAS(count_of(run, KMEM_BPF_TASKS_FULL)));
-	run->estimated[run->source.nr_estimated++] = "page.callers";
-	run->estimated[run->source.nr_estimated++] = "page.fragmentation.callers";
-	run->estimated[run->source.nr_estimated++] = "page.fragmentation.failures";
-	if (!life)
-		run->estimated[run->source.nr_estimated++] = "page.summary.lifetime";
-	value(run, "sampled_allocations", sampled);
-	value(run, "sample_bytes", run->config.sample_bytes);
-	value(run, "rare_stacks_taken", count_of(run, KMEM_BPF_RARE_TAKEN));
-	value(run, "rare_stacks_sampled", count_of(run, KMEM_BPF_RARE_SAMPLED));
-	value(run, "untracked", count_of(run, KMEM_BPF_UNTRACKED));
-	value(run, "events_missed", run->recursion_misses);
-	value(run, "stack_walks_failed", count_of(run, KMEM_BPF_STACK_FAILED));
-	value(run, "stacks_map_full", count_of(run, KMEM_BPF_STACKS_FULL));
-	value(run, "rows_map_full", count_of(run, KMEM_BPF_ROWS_FULL) +
-	      count_of(run, KMEM_BPF_RARE_FULL));
-}
-
 static void fill_source(struct kmem_bpf_run *run)
 {
-	run->source = (struct kmem_report_source){
+	struct kmem_report_source *src = &run->source;
+	bool every = run->config.sample_bytes <= 1;
+	bool life = run->kp && kmem_bpf_fill__lifetime_exact(&run->snap);
+
+	*src = (struct kmem_report_source){
 		.name = "bpf",
-		.notes = run->notes,
-		.estimated = run->estimated,
-		.values = run->values,
-		.slab_unpaired = true,
+		.tasks = whose(run),
+		.duration_ns = run->stop_ns - run->start_ns,
+		.duration_ms = (run->stop_ns - run->start_ns) / 1000000,
+		.exact = "the totals, grid, failures, fallbacks and pageblocks",
+		.estimated = "",
+		.callers = every ? "exact" : "estimated",
+		.lifetimes = life ? "exact" : "estimated",
+		.sample_bytes = run->config.sample_bytes,
+		.sampled = count_of(run, KMEM_BPF_SAMPLED),
+		.rare_taken = count_of(run, KMEM_BPF_RARE_TAKEN),
+		.rare_sampled = count_of(run, KMEM_BPF_RARE_SAMPLED),
+		.live_entries = run->live_entries,
+		.untracked = count_of(run, KMEM_BPF_UNTRACKED),
+		.untracked_sampled = count_of(run, KMEM_BPF_UNTRACKED_SAMPLED),
+		.events_missed = run->recursion_misses,
+		.stack_walks_failed = count_of(run, KMEM_BPF_STACK_FAILED),
+		.stacks_map_full = count_of(run, KMEM_BPF_STACKS_FULL),
+		.rows_map_full = count_of(run, KMEM_BPF_ROWS_FULL) +
+				 count_of(run, KMEM_BPF_RARE_FULL),
+		.tasks_map_full = count_of(run, KMEM_BPF_TASKS_FULL),
+		.fallbacks = run->has_extfrag,
+		.no_fallbacks = run->has_extfrag ? "" :
+			"no kmem:mm_page_alloc_extfrag (or it was left out)",
+		.map_bytes = kmem_bpf_run__map_bytes(run),
 	};
-	if (run->kp)
-		page_notes(run);
-	if (run->ks)
-		note(run, "Slab: exact counts by callsite and cache; the kernel pairs no object with its free, so lifetimes and ping-pong are not counted.");
-	value(run, "map_bytes", kmem_bpf_run__map_bytes(run));
-	value(run, "duration_ns", run->stop_ns - run->start_ns);
+	if (!run->kp)
+		src->exact = "the slab counts by callsite and cache";
+	else if (every && life)
+		src->exact = "every number: every stack was taken";
+	else if (life)
+		src->exact =
+			"the totals, grid, failures, fallbacks, pageblocks and lifetime groups";
+	if (run->kp && !every && life)
+		src->estimated = "the callsite rows, from the sampled stacks";
+	else if (run->kp && !every)
+		src->estimated =
+			"the callsite rows and lifetime groups, from the sampled allocations";
+	else if (run->kp && !life)
+		src->estimated =
+			"the lifetime groups, from the allocations the live-page map tracked";
 }
 
-void kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r,
-			  struct kmem_cell_ctx *ctx)
+/* Every analysis finished and joined, the tables sorted. */
+static int settle(struct kmem_bpf_run *run)
 {
 	const struct kmem_bpf_config *c = &run->config;
+	const struct kmem_report_analyses a = {
+		.kp = run->kp, .kf = run->kf, .ks = run->ks,
+	};
+	static const struct {
+		enum kmem_report_table_id	id;
+		bool				slab;
+	} tables[] = {
+		{ KMEM_PAGE_CALLERS, false }, { KMEM_FRAG_CALLERS, false },
+		{ KMEM_FRAG_FAILURES, false }, { KMEM_SLAB_CALLERS, true },
+		{ KMEM_SLAB_CACHES, true },
+	};
+	size_t i;
+	int node, err = 0;
 
-	*ctx = cell_ctx(run);
-	if (!run->source.name)
-		fill_source(run);
+	if (run->settled)
+		return 0;
+	run->settled = true;
+	if (run->ks)
+		kmem_slab__finish(run->ks);
+	if (run->kp) {
+		kmem_page__finish(run->kp);
+		err = kmem_frag__finish(run->kf);
+	}
+	if (!err && run->kp && run->has_extfrag) {
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
+				     set_fragmenting, run->kf);
+	}
+	run->ctx = cell_ctx(run);
+	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
+		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
+	fill_source(run);
+	for (i = 0; !err && i < ARRAY_SIZE(tables); i++) {
+		if (tables[i].slab ? !run->ks : !run->kp)
+			continue;
+		err = kmem_report__sort_table(&run->tables[tables[i].id],
+					      tables[i].id, &run->ctx, &a,
+					      tables[i].slab ? &c->slab_sort :
+					      tables[i].id == KMEM_PAGE_CALLERS ?
+					      &c->page_sort : NULL,
+					      run->sort_names[tables[i].id],
+					      sizeof(run->sort_names[0]));
+	}
+	return err;
+}
+
+int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	int err = settle(run);
+
 	*r = (struct kmem_report){
 		.trace = report_trace(run),
-		.source = &run->source,
-		.ctx = ctx,
-		.dec = run->dec,
+		.ctx = &run->ctx,
 		.kp = run->kp,
 		.kf = run->kf,
-		.ks = run->ks,
 		.iv = run->iv,
+		.slab = run->ks,
+		.has_node = run->has_node,
+		.nr_node_ids = kmem_decoder__info(run->dec)->nr_nodes,
 		.caller = c->caller,
 		.lines = c->lines,
-		.page_sort = c->page_sort,
-		.slab_sort = c->slab_sort,
 	};
+	r->src[KMEM_SRC_TRACE] = &r->trace;
+	r->src[KMEM_SRC_COUNTED] = &run->source;
+	if (run->kp)
+		r->src[KMEM_SRC_PAGE] = kmem_page__summary(run->kp);
+	if (run->kf)
+		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
+	if (run->ks)
+		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	memcpy(r->tables, run->tables, sizeof(r->tables));
+	return err;
 }

@@ -23,9 +23,8 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-#include "kmem-columns.h"
-#include "kmem-report.h"
-#include "kmem-stacks.h"
+#include "count-stacks.h"
+#include "report.h"
 
 /* What perf kmem stat -b's options ask. */
 struct kmem_bpf_config {
@@ -107,13 +106,14 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print);
 int kmem_bpf_run__finish(struct kmem_bpf_run *run);
 
 /**
- * kmem_bpf_run__report - the results, for kmem_report__prepare()
+ * kmem_bpf_run__report - the results, for the renderers (print.h)
  * @run: a finished run
- * @r: filled in; points into @run and @ctx
- * @ctx: filled in: names and layout of the cells
+ * @r: filled in, points into @run: the analyses finished, the tables
+ *	sorted, and in src[KMEM_SRC_COUNTED] where the numbers come from
+ *
+ * Return: 0; -EINVAL for a bad sort key; -ENOMEM.
  */
-void kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r,
-			  struct kmem_cell_ctx *ctx);
+int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r);
 
 /* The kernel memory the maps take, as the kernel accounts it. */
 u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run);
@@ -170,10 +170,10 @@ static inline int kmem_bpf_run__finish(struct kmem_bpf_run *run __maybe_unused)
 	return -EOPNOTSUPP;
 }
 
-static inline void kmem_bpf_run__report(struct kmem_bpf_run *run __maybe_unused,
-					struct kmem_report *r __maybe_unused,
-					struct kmem_cell_ctx *ctx __maybe_unused)
+static inline int kmem_bpf_run__report(struct kmem_bpf_run *run __maybe_unused,
+				       struct kmem_report *r __maybe_unused)
 {
+	return -EOPNOTSUPP;
 }
 
 static inline u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run __maybe_unused)

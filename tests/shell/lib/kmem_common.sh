@@ -1,21 +1,58 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # What the perf kmem shell tests share: the checks that decide whether a
-# test can run here, its scratch directory and its failure count.
+# test can run here, its scratch directory, its failures and its result
+# line.  A test sources it first and keeps no preamble of its own:
+#
+#   # shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+#   . "$(dirname "$0")/lib/kmem_common.sh"
+#   kmem_need_tracepoints mm_page_alloc     # root and kmem:*, or skip
+#   kmem_need_commands python3              # or skip
+#   kmem_scratch page                       # $dir, removed at exit
+#   kmem_record_or_skip "$dir/perf.data" --page -- sh -c '...'
+#   [ "$got" = "$want" ] || fail "got $got, want $want"
+#   kmem_result "kmem page test"            # last line, exit 0 or 1
+#
+# The exit status is what perf test and scripts/run-tests.sh read: 0
+# pass, 1 fail, 2 skip.  A skip prints one line "skip: WHY"; a failure
+# one line "FAIL: WHAT" per check, and the test goes on to its end,
+# where kmem_result says "NAME [Success]" or "NAME [Failed]".  A test
+# that cannot go on after a failure ends with exit 1 after its fail.
+# The variables it sets: dir (kmem_scratch) and err (1 once a check
+# failed).  The scripts the tests run lie beside this file, as
+# lib/kmem_*, in this tree and in a kernel tree alike.
 
-# kmem_need_tracepoints: root and the kmem tracepoints, or skip (exit 2).
+# kmem_skip WORDS: say why the test cannot run here, and end it (exit 2).
+kmem_skip() {
+	echo "skip: $*"
+	exit 2
+}
+
+# kmem_need_commands CMD...: each CMD in PATH, or skip (exit 2).
+kmem_need_commands() {
+	local cmd
+
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null || kmem_skip "no $cmd"
+	done
+}
+
+# kmem_need_tracepoints [EVENT...]: root and the kmem tracepoints, and
+# kmem:EVENT for each EVENT given, or skip (exit 2).
 kmem_need_tracepoints() {
-	if [ "$(id -u)" != 0 ]; then
-		echo "skip: recording the kmem tracepoints needs root"
-		exit 2
-	fi
+	local ev
+
+	[ "$(id -u)" = 0 ] || kmem_skip "recording the kmem tracepoints needs root"
 	if [ ! -d /sys/kernel/tracing/events ]; then
 		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	fi
-	if [ ! -d /sys/kernel/tracing/events/kmem ]; then
-		echo "skip: no kmem tracepoints"
-		exit 2
-	fi
+	[ -d /sys/kernel/tracing/events/kmem ] || kmem_skip "no kmem tracepoints"
+	# Each argument: with "$@" shellcheck would flag every call without
+	# any (SC2119).
+	for ev; do
+		[ -d "/sys/kernel/tracing/events/kmem/$ev" ] ||
+			kmem_skip "no kmem:$ev tracepoint"
+	done
 }
 
 # kmem_scratch NAME: a directory in $dir, removed when the test exits.
@@ -40,8 +77,7 @@ kmem_record_or_skip() {
 
 	shift
 	if ! perf kmem record -o "$data" "$@" >"$data.log" 2>&1 </dev/null; then
-		echo "skip: cannot record: $(tail -n 1 "$data.log")"
-		exit 2
+		kmem_skip "cannot record: $(tail -n 1 "$data.log")"
 	fi
 }
 

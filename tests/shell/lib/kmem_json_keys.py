@@ -9,7 +9,7 @@ shell tests compare with their own counts of perf script output.
   kmem_json_keys.py slab-callers FILE    callsite, hits, bytes_alloc rows
   kmem_json_keys.py cross-node FILE      KEY VALUE lines of cross_node
   kmem_json_keys.py frag FILE            frag.* KEY VALUE lines, as
-                                         scripts/kmem-frag-count.py prints them
+                                         kmem_frag_count.py prints them
 """
 import json
 import sys

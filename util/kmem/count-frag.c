@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fragmentation analysis for perf kmem.
+ *
+ * The pageblocks sit in a hash table keyed by their first pfn (open
+ * addressing, linear probing, never a deletion): every allocation looks
+ * its pageblock up, and a machine has tens of thousands of them.
+ * Allocations come in runs from one pageblock, so the last one found is
+ * tried first.  After the last event the table is packed and sorted by
+ * pfn in place: it is then the array kmem_frag__pageblocks() returns.
+ *
+ * The two tables are kmem_rows (table-rows.h): fallbacks by callsite and
+ * pair of types, failures by callsite, order, type and GFP.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/hash.h>
+#include <linux/zalloc.h>
+
+#include "count-frag.h"
+#include "table-rows.h"
+
+#define BLOCKS_MIN_SLOTS	1024
+/* The first pfn of no pageblock: marks an empty slot. */
+#define NO_BLOCK		KMEM_PAGE_NO_PFN
+
+/* The fragmenting fallbacks of one callsite, for the allocation table. */
+struct callsite_frag {
+	u64	callsite;
+	u64	fragmenting;
+};
+
+struct kmem_frag {
+	struct kmem_frag_config		config;
+	/* What every event asks of the configuration, worked out once. */
+	bool				classes;	/* pageblock_order known */
+	bool				map;		/* ...and pfns are pfns */
+	int				pageblock_order;
+	u8				columns[KMEM_PAGE_MAX_MIGTYPE + 1];
+	struct kmem_frag_summary	summary;
+	struct kmem_frag_cell		matrix[KMEM_NR_MIGTYPE_COLUMNS][KMEM_NR_MIGTYPE_COLUMNS];
+	/* Pageblocks: a power of two slots, at most half of them used. */
+	struct kmem_frag_pageblock	*blocks;
+	size_t				blocks_mask;
+	size_t				nr_blocks;
+	struct kmem_frag_pageblock	*last_block;
+	struct kmem_rows		rows;
+	/* Fallbacks come in runs from one callsite: the last row first. */
+	struct kmem_frag_row		*last_row;
+	struct kmem_rows		fail_rows;
+	/* By callsite, from kmem_frag__finish(). */
+	struct callsite_frag		*by_callsite;
+	size_t				nr_callsites;
+	bool				finished;
+	int				finish_err;
+};
+
+static int row_cmp_identity(const void *pa, const void *pb)
+{
+	const struct kmem_frag_row *a = pa, *b = pb;
+
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	if (a->alloc_migtype != b->alloc_migtype)
+		return a->alloc_migtype < b->alloc_migtype ? -1 : 1;
+	if (a->fallback_migtype != b->fallback_migtype)
+		return a->fallback_migtype < b->fallback_migtype ? -1 : 1;
+	return 0;
+}
+
+static u64 row_hash(const void *r)
+{
+	const struct kmem_frag_row *row = r;
+
+	return row->callsite ^ ((u64)(u32)row->alloc_migtype << 40) ^
+	       ((u64)(u32)row->fallback_migtype << 48);
+}
+
+static int fail_cmp_identity(const void *pa, const void *pb)
+{
+	const struct kmem_frag_fail_row *a = pa, *b = pb;
+
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->migtype != b->migtype)
+		return a->migtype < b->migtype ? -1 : 1;
+	if (a->gfp != b->gfp)
+		return a->gfp < b->gfp ? -1 : 1;
+	return 0;
+}
+
+static u64 fail_hash(const void *r)
+{
+	const struct kmem_frag_fail_row *row = r;
+
+	return row->callsite ^ row->gfp ^ ((u64)row->order << 40) ^
+	       ((u64)(u32)row->migtype << 48);
+}
+
+static int blocks_init(struct kmem_frag *kf, size_t slots)
+{
+	size_t i;
+
+	kf->blocks = malloc(slots * sizeof(*kf->blocks));
+	if (!kf->blocks)
+		return -ENOMEM;
+	for (i = 0; i < slots; i++)
+		kf->blocks[i].pfn = NO_BLOCK;
+	kf->blocks_mask = slots - 1;
+	kf->nr_blocks = 0;
+	kf->last_block = NULL;
+	return 0;
+}
+
+struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
+{
+	struct kmem_frag *kf = zalloc(sizeof(*kf));
+	int mt;
+
+	if (!kf)
+		return NULL;
+	kf->config = *config;
+	if (!kf->config.page_size)
+		kf->config.page_size = 4096;
+	if (kf->config.pageblock_order < 0 ||
+	    kf->config.pageblock_order > KMEM_PAGE_MAX_ORDER)
+		kf->config.pageblock_order = KMEM_FRAG_ORDER_UNKNOWN;
+	kf->pageblock_order = kf->config.pageblock_order;
+	kf->classes = kf->pageblock_order != KMEM_FRAG_ORDER_UNKNOWN;
+	kf->map = kf->classes && !kf->config.no_pfns;
+	for (mt = 0; mt <= KMEM_PAGE_MAX_MIGTYPE; mt++)
+		kf->columns[mt] = kmem_migtype__column(mt, config->pre_v4_4_migtypes);
+	if (kf->map && blocks_init(kf, BLOCKS_MIN_SLOTS)) {
+		free(kf);
+		return NULL;
+	}
+	kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
+			row_cmp_identity);
+	kf->rows.hash = row_hash;
+	kmem_rows__init(&kf->fail_rows, sizeof(struct kmem_frag_fail_row),
+			fail_cmp_identity);
+	kf->fail_rows.hash = fail_hash;
+	return kf;
+}
+
+void kmem_frag__delete(struct kmem_frag *kf)
+{
+	if (!kf)
+		return;
+	free(kf->blocks);
+	kmem_rows__exit(&kf->rows);
+	kmem_rows__exit(&kf->fail_rows);
+	free(kf->by_callsite);
+	free(kf);
+}
+
+bool kmem_frag__has_classes(const struct kmem_frag *kf)
+{
+	return kf->classes;
+}
+
+static u64 order_bytes(const struct kmem_frag *kf, int order)
+{
+	return kf->config.page_size << order;
+}
+
+static bool valid_order(int order)
+{
+	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
+}
+
+/* Can a block of @order lie in few enough pageblocks to be real? */
+static bool valid_span(const struct kmem_frag *kf, int order)
+{
+	return !kf->map ||
+	       order - kf->pageblock_order <= KMEM_FRAG_MAX_SPAN_SHIFT;
+}
+
+/* The column of @nr events of @migtype, those out of range counted. */
+static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
+					  u64 nr)
+{
+	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE) {
+		kf->summary.bad_migtype += nr;
+		return KMEM_MIGTYPE_SPECIAL;
+	}
+	return kf->columns[migtype];
+}
+
+static enum kmem_migtype_column column(struct kmem_frag *kf, int migtype)
+{
+	return column_nr(kf, migtype, 1);
+}
+
+static size_t block_home(const struct kmem_frag *kf, u64 first_pfn)
+{
+	u64 nr = first_pfn >> kf->pageblock_order;
+
+	/* Consecutive pageblocks spread over the table. */
+	return hash_64(nr, 32) & kf->blocks_mask;
+}
+
+/* The slot of the pageblock starting at @first_pfn, or the empty one for it. */
+static struct kmem_frag_pageblock *probe_block(struct kmem_frag *kf,
+					       u64 first_pfn)
+{
+	size_t i = block_home(kf, first_pfn);
+
+	while (kf->blocks[i].pfn != NO_BLOCK && kf->blocks[i].pfn != first_pfn)
+		i = (i + 1) & kf->blocks_mask;
+	return &kf->blocks[i];
+}
+
+/* Twice the slots, the pageblocks hashed anew. */
+static int blocks_grow(struct kmem_frag *kf)
+{
+	struct kmem_frag_pageblock *old = kf->blocks;
+	size_t i, slots = kf->blocks_mask + 1, nr = kf->nr_blocks;
+
+	if (blocks_init(kf, 2 * slots)) {
+		kf->blocks = old;
+		kf->blocks_mask = slots - 1;
+		kf->nr_blocks = nr;
+		return -ENOMEM;
+	}
+	for (i = 0; i < slots; i++)
+		if (old[i].pfn != NO_BLOCK)
+			*probe_block(kf, old[i].pfn) = old[i];
+	kf->nr_blocks = nr;
+	free(old);
+	return 0;
+}
+
+/* The pageblock starting at @first_pfn, added if new; NULL: no memory. */
+static struct kmem_frag_pageblock *lookup_block(struct kmem_frag *kf,
+						u64 first_pfn)
+{
+	struct kmem_frag_pageblock *pb = probe_block(kf, first_pfn);
+
+	if (pb->pfn == NO_BLOCK) {
+		if (2 * (kf->nr_blocks + 1) > kf->blocks_mask + 1) {
+			if (blocks_grow(kf))
+				return NULL;
+			pb = probe_block(kf, first_pfn);
+		}
+		memset(pb, 0, sizeof(*pb));
+		pb->pfn = first_pfn;
+		kf->nr_blocks++;
+	}
+	kf->last_block = pb;
+	return pb;
+}
+
+/* The same, the last one found first: no call for most events. */
+static inline struct kmem_frag_pageblock *find_block(struct kmem_frag *kf,
+						     u64 first_pfn)
+{
+	struct kmem_frag_pageblock *pb = kf->last_block;
+
+	if (pb && pb->pfn == first_pfn)
+		return pb;
+	return lookup_block(kf, first_pfn);
+}
+
+/*
+ * The pageblocks of a block of 1 << @order pages at @pfn, one by one: the
+ * pageblock of @pfn, and those after it that a block larger than a
+ * pageblock covers (buddy blocks are aligned to their size).
+ */
+static u64 blocks_spanned(const struct kmem_frag *kf, int order)
+{
+	int pbo = kf->pageblock_order;
+
+	return order > pbo ? 1ULL << (order - pbo) : 1;
+}
+
+static u64 block_start(const struct kmem_frag *kf, u64 pfn, u64 i)
+{
+	int pbo = kf->pageblock_order;
+
+	return ((pfn >> pbo) + i) << pbo;
+}
+
+/* Boyer-Moore: a callsite of more than half the votes comes out on top. */
+static void vote(struct kmem_frag_pageblock *pb, u64 callsite)
+{
+	if (pb->main_callsite == callsite) {
+		pb->votes++;
+	} else if (!pb->votes) {
+		pb->main_callsite = callsite;
+		pb->votes = 1;
+	} else {
+		pb->votes--;
+	}
+}
+
+/* Count an allocation of @col in the pageblocks it lies in. */
+static int count_alloc_blocks(struct kmem_frag *kf,
+			      const struct kmem_page_event *ev,
+			      enum kmem_migtype_column col)
+{
+	u64 i, n = blocks_spanned(kf, ev->order);
+
+	for (i = 0; i < n; i++) {
+		struct kmem_frag_pageblock *pb;
+
+		pb = find_block(kf, block_start(kf, ev->pfn, i));
+		if (!pb)
+			return -ENOMEM;
+		pb->allocs[col]++;
+		vote(pb, ev->callsite);
+	}
+	return 0;
+}
+
+int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev)
+{
+	struct kmem_frag_pageblock *pb;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!kf->map || ev->pfn == KMEM_PAGE_NO_PFN || ev->cpu_node < 0 ||
+	    ev->page_node < 0 || ev->cpu_node == ev->page_node)
+		return 0;
+	pb = probe_block(kf, block_start(kf, ev->pfn, 0));
+	if (pb->pfn != NO_BLOCK)
+		pb->remote_frees++;
+	return 0;
+}
+
+static int count_fallback_blocks(struct kmem_frag *kf, u64 pfn, int order,
+				 enum kmem_frag_class cls)
+{
+	u64 i, n = blocks_spanned(kf, order);
+
+	for (i = 0; i < n; i++) {
+		struct kmem_frag_pageblock *pb;
+
+		pb = find_block(kf, block_start(kf, pfn, i));
+		if (!pb)
+			return -ENOMEM;
+		pb->fallbacks[cls]++;
+	}
+	return 0;
+}
+
+int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
+{
+	enum kmem_migtype_column col;
+	u64 bytes;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!valid_order(ev->order) || !valid_span(kf, ev->order)) {
+		kf->summary.bad_allocs++;
+		return 0;
+	}
+	bytes = order_bytes(kf, ev->order);
+	if (ev->pfn == KMEM_PAGE_NO_PFN) {
+		struct kmem_frag_fail_row key = {
+			.callsite = ev->callsite,
+			.gfp = ev->gfp,
+			.order = ev->order,
+			.migtype = ev->migtype,
+		}, *row;
+
+		row = kmem_rows__findnew(&kf->fail_rows, &key);
+		if (!row)
+			return -ENOMEM;
+		kmem_count__add(&kf->summary.fail, bytes);
+		kmem_count__add(&row->asked, bytes);
+		return 0;
+	}
+	col = column(kf, ev->migtype);
+	kmem_count__add(&kf->summary.alloc[col], bytes);
+	if (!kf->map)
+		return 0;
+	return count_alloc_blocks(kf, ev, col);
+}
+
+static bool valid_fallback(const struct kmem_frag *kf,
+			   const struct kmem_frag_event *ev)
+{
+	/* The kernel falls back to a free block at least the size asked for. */
+	return valid_order(ev->alloc_order) && valid_order(ev->fallback_order) &&
+	       ev->fallback_order >= ev->alloc_order &&
+	       valid_span(kf, ev->fallback_order) &&
+	       (ev->change_ownership == 0 || ev->change_ownership == 1) &&
+	       ev->pfn != KMEM_PAGE_NO_PFN;
+}
+
+static enum kmem_frag_class classify(const struct kmem_frag *kf,
+				     const struct kmem_frag_event *ev)
+{
+	if (ev->fallback_order >= kf->pageblock_order)
+		return KMEM_FRAG_CLAIMED;
+	return ev->change_ownership ? KMEM_FRAG_CONVERTED : KMEM_FRAG_POLLUTED;
+}
+
+/* The row of the fallback's callsite and types, the last one first. */
+static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
+					  const struct kmem_frag_event *ev)
+{
+	struct kmem_frag_row key = {
+		.callsite = ev->callsite,
+		.alloc_migtype = ev->alloc_migtype,
+		.fallback_migtype = ev->fallback_migtype,
+	}, *row = kf->last_row;
+
+	if (row && row->callsite == key.callsite &&
+	    row->alloc_migtype == key.alloc_migtype &&
+	    row->fallback_migtype == key.fallback_migtype)
+		return row;
+	row = kmem_rows__findnew(&kf->rows, &key);
+	if (row)
+		kf->last_row = row;
+	return row;
+}
+
+/* @nr fallbacks like @ev, valid, in the totals and matrix. */
+static void count_fallback_totals(struct kmem_frag *kf,
+				  const struct kmem_frag_event *ev, u64 nr)
+{
+	struct kmem_frag_summary *s = &kf->summary;
+	u64 bytes = nr * order_bytes(kf, ev->alloc_order);
+	struct kmem_frag_cell *cell;
+	enum kmem_frag_class cls;
+
+	cell = &kf->matrix[column_nr(kf, ev->alloc_migtype, nr)]
+			  [column_nr(kf, ev->fallback_migtype, nr)];
+	s->fallbacks.nr += nr;
+	s->fallbacks.bytes += bytes;
+	cell->fallbacks += nr;
+	cell->bytes += bytes;
+	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER) {
+		s->severe.nr += nr;
+		s->severe.bytes += bytes;
+	}
+	if (!kf->classes)
+		return;
+	cls = classify(kf, ev);
+	s->classes[cls].nr += nr;
+	s->classes[cls].bytes += bytes;
+	cell->classes[cls] += nr;
+}
+
+/* ...and in the table by callsite. */
+static int count_fallback_row(struct kmem_frag *kf,
+			      const struct kmem_frag_event *ev, u64 nr)
+{
+	struct kmem_frag_row *row = fallback_row(kf, ev);
+
+	if (!row)
+		return -ENOMEM;
+	row->fallbacks.nr += nr;
+	row->fallbacks.bytes += nr * order_bytes(kf, ev->alloc_order);
+	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER)
+		row->severe += nr;
+	if (kf->classes)
+		row->classes[classify(kf, ev)] += nr;
+	return 0;
+}
+
+int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
+{
+	int err;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!valid_fallback(kf, ev)) {
+		kf->summary.bad_fallbacks++;
+		return 0;
+	}
+	err = count_fallback_row(kf, ev, 1);
+	if (err)
+		return err;
+	count_fallback_totals(kf, ev, 1);
+	if (!kf->map)
+		return 0;
+	return count_fallback_blocks(kf, ev->pfn, ev->fallback_order,
+				     classify(kf, ev));
+}
+
+int kmem_frag__add_fallbacks(struct kmem_frag *kf,
+			     const struct kmem_frag_event *ev, u64 nr,
+			     unsigned int parts)
+{
+	/* Any pfn is one: the pageblocks come whole (add_pageblock). */
+	struct kmem_frag_event valid = *ev;
+
+	if (kf->finished)
+		return -EBUSY;
+	valid.pfn = 0;
+	if (!valid_fallback(kf, &valid)) {
+		if (parts & KMEM_FRAG_TOTALS)
+			kf->summary.bad_fallbacks += nr;
+		return 0;
+	}
+	if (parts & KMEM_FRAG_TOTALS)
+		count_fallback_totals(kf, ev, nr);
+	return parts & KMEM_FRAG_ROWS ? count_fallback_row(kf, ev, nr) : 0;
+}
+
+int kmem_frag__add_allocs(struct kmem_frag *kf,
+			  const struct kmem_page_event *ev, u64 nr,
+			  unsigned int parts)
+{
+	struct kmem_frag_fail_row key = {
+		.callsite = ev->callsite,
+		.gfp = ev->gfp,
+		.order = ev->order,
+		.migtype = ev->migtype,
+	}, *row;
+	u64 bytes;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!valid_order(ev->order)) {
+		if (parts & KMEM_FRAG_TOTALS)
+			kf->summary.bad_allocs += nr;
+		return 0;
+	}
+	bytes = nr * order_bytes(kf, ev->order);
+	if (ev->pfn != KMEM_PAGE_NO_PFN) {
+		struct kmem_count *c;
+
+		if (!(parts & KMEM_FRAG_TOTALS))
+			return 0;
+		c = &kf->summary.alloc[column_nr(kf, ev->migtype, nr)];
+		c->nr += nr;
+		c->bytes += bytes;
+		return 0;
+	}
+	if (parts & KMEM_FRAG_TOTALS) {
+		kf->summary.fail.nr += nr;
+		kf->summary.fail.bytes += bytes;
+	}
+	if (!(parts & KMEM_FRAG_ROWS))
+		return 0;
+	row = kmem_rows__findnew(&kf->fail_rows, &key);
+	if (!row)
+		return -ENOMEM;
+	row->asked.nr += nr;
+	row->asked.bytes += bytes;
+	return 0;
+}
+
+int kmem_frag__add_pageblock(struct kmem_frag *kf,
+			     const struct kmem_frag_pageblock *pb)
+{
+	struct kmem_frag_pageblock *to;
+	int i;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!kf->map)
+		return 0;
+	to = find_block(kf, block_start(kf, pb->pfn, 0));
+	if (!to)
+		return -ENOMEM;
+	for (i = 0; i < KMEM_NR_MIGTYPE_COLUMNS; i++)
+		to->allocs[i] += pb->allocs[i];
+	for (i = 0; i < KMEM_FRAG_NR_CLASSES; i++)
+		to->fallbacks[i] += pb->fallbacks[i];
+	to->remote_frees += pb->remote_frees;
+	if (pb->main_callsite && !to->main_callsite) {
+		to->main_callsite = pb->main_callsite;
+		to->votes = pb->votes;
+	}
+	return 0;
+}
+
+static int cmp_block_pfn(const void *pa, const void *pb)
+{
+	const struct kmem_frag_pageblock *a = pa, *b = pb;
+
+	return a->pfn < b->pfn ? -1 : a->pfn > b->pfn;
+}
+
+/* Pack the pageblocks at the front of their table, sorted by pfn. */
+static void sort_blocks(struct kmem_frag *kf)
+{
+	size_t i, n = 0;
+
+	for (i = 0; kf->blocks && i <= kf->blocks_mask; i++)
+		if (kf->blocks[i].pfn != NO_BLOCK)
+			kf->blocks[n++] = kf->blocks[i];
+	if (n)
+		qsort(kf->blocks, n, sizeof(*kf->blocks), cmp_block_pfn);
+	kf->last_block = NULL;
+}
+
+static void count_block(struct kmem_frag_blocks *b,
+			const struct kmem_frag_pageblock *pb)
+{
+	int col, cols = 0;
+
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
+		if (!pb->allocs[col])
+			continue;
+		b->by_column[col]++;
+		cols++;
+	}
+	if (!cols) {
+		b->fallback_only++;
+		return;
+	}
+	b->allocated++;
+	if (cols > 1)
+		b->mixed++;
+	if (pb->allocs[KMEM_MIGTYPE_UNMOVABLE] || pb->allocs[KMEM_MIGTYPE_RECLAIMABLE])
+		b->unmovable_or_reclaimable++;
+}
+
+/* Rows come in identity order, callsite first: sum each callsite's run. */
+static void add_callsite(void *r, void *arg)
+{
+	struct kmem_frag_row *row = r;
+	struct kmem_frag *kf = arg;
+	struct callsite_frag *last = kf->nr_callsites ?
+				     &kf->by_callsite[kf->nr_callsites - 1] : NULL;
+
+	if (!last || last->callsite != row->callsite) {
+		last = &kf->by_callsite[kf->nr_callsites++];
+		last->callsite = row->callsite;
+		last->fragmenting = 0;
+	}
+	row->fragmenting = row->classes[KMEM_FRAG_CONVERTED] +
+			   row->classes[KMEM_FRAG_POLLUTED];
+	last->fragmenting += row->fragmenting;
+}
+
+int kmem_frag__finish(struct kmem_frag *kf)
+{
+	size_t i;
+
+	if (kf->finished)
+		return kf->finish_err;
+	kf->finished = true;
+	kf->summary.fragmenting = (struct kmem_count){
+		.nr = kf->summary.classes[KMEM_FRAG_CONVERTED].nr +
+		      kf->summary.classes[KMEM_FRAG_POLLUTED].nr,
+		.bytes = kf->summary.classes[KMEM_FRAG_CONVERTED].bytes +
+			 kf->summary.classes[KMEM_FRAG_POLLUTED].bytes,
+	};
+	sort_blocks(kf);
+	for (i = 0; i < kf->nr_blocks; i++)
+		count_block(&kf->summary.blocks, &kf->blocks[i]);
+	kf->by_callsite = calloc(kf->rows.nr + 1, sizeof(*kf->by_callsite));
+	if (!kf->by_callsite) {
+		kf->finish_err = -ENOMEM;
+		return kf->finish_err;
+	}
+	kmem_rows__for_each(&kf->rows, add_callsite, kf);
+	return 0;
+}
+
+const struct kmem_frag_summary *kmem_frag__summary(const struct kmem_frag *kf)
+{
+	return &kf->summary;
+}
+
+static bool valid_column(enum kmem_migtype_column col)
+{
+	return (int)col >= 0 && col < KMEM_NR_MIGTYPE_COLUMNS;
+}
+
+const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
+					     enum kmem_migtype_column requested,
+					     enum kmem_migtype_column fallback)
+{
+	if (!valid_column(requested) || !valid_column(fallback))
+		return NULL;
+	return &kf->matrix[requested][fallback];
+}
+
+static int cmp_callsite(const void *key, const void *entry)
+{
+	u64 callsite = *(const u64 *)key;
+	const struct callsite_frag *cf = entry;
+
+	return callsite < cf->callsite ? -1 : callsite > cf->callsite;
+}
+
+u64 kmem_frag__callsite_fragmenting(const struct kmem_frag *kf, u64 callsite)
+{
+	const struct callsite_frag *cf;
+
+	if (!kf->by_callsite)
+		return 0;
+	cf = bsearch(&callsite, kf->by_callsite, kf->nr_callsites,
+		     sizeof(*cf), cmp_callsite);
+	return cf ? cf->fragmenting : 0;
+}
+
+const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
+							size_t *nr)
+{
+	kmem_frag__finish(kf);
+	*nr = kf->nr_blocks;
+	return kf->nr_blocks ? kf->blocks : NULL;
+}
+
+struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
+				       const struct kmem_sort_key *keys,
+				       int nr_keys, size_t *nr)
+{
+	kmem_frag__finish(kf);
+	return (struct kmem_frag_row **)kmem_rows__sort(&kf->rows, NULL, keys,
+							nr_keys, nr);
+}
+
+struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
+						 const struct kmem_sort_key *keys,
+						 int nr_keys, size_t *nr)
+{
+	kmem_frag__finish(kf);
+	return (struct kmem_frag_fail_row **)kmem_rows__sort(&kf->fail_rows,
+							     NULL, keys,
+							     nr_keys, nr);
+}

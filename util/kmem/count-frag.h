@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_COUNT_FRAG_H
+#define __PERF_KMEM_COUNT_FRAG_H
+
+/*
+ * Fragmentation analysis for perf kmem: who makes memory fragment.
+ *
+ * In: every kmem:mm_page_alloc_extfrag event (an allocation found no free
+ * page of its own migration type and took one from another type's free
+ * lists: a fallback) and every kmem:mm_page_alloc event, successful or
+ * failed, in trace order.  The caller decodes them and resolves their
+ * callsites.
+ *
+ * Out, after kmem_frag__finish():
+ * - the fallbacks, each of one class (below), a matrix of requested by
+ *   fallen-back-to migration type, and a table by callsite;
+ * - the pageblocks the trace allocated into, and how many of them got
+ *   allocations of more than one migration type column during the trace;
+ * - the failed allocations by callsite, order, migration type and GFP.
+ *
+ * The classes need the recording kernel's pageblock_order; without it
+ * (KMEM_FRAG_ORDER_UNKNOWN) fallbacks are counted, but neither classes nor
+ * pageblocks are.
+ *
+ * Memory grows with the distinct pageblocks and table rows, not with the
+ * events.  No file-scope state: everything hangs off a struct kmem_frag.
+ */
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "count.h"
+#include "table-rows.h"
+
+/* No pageblock_order: fallbacks are not classed, pageblocks not mapped. */
+#define KMEM_FRAG_ORDER_UNKNOWN		(-1)
+/* Fallbacks from a free block of at most this order are severe. */
+#define KMEM_FRAG_SEVERE_ORDER		3
+/*
+ * An allocation or fallback over more than 1 << this many pageblocks
+ * cannot be a buddy allocator's: the event is refused.
+ */
+#define KMEM_FRAG_MAX_SPAN_SHIFT	10
+
+/*
+ * What a fallback did to the pageblock it took its page from:
+ * - claimed: the free block was a whole pageblock or more
+ *   (fallback_order >= pageblock_order), now of the requested type;
+ * - converted: less than a pageblock, and the pageblock changed to the
+ *   requested type (change_ownership 1);
+ * - polluted: less than a pageblock, which kept its type: a page of the
+ *   requested type now sits in a pageblock of another (change_ownership 0).
+ * Converted and polluted are what the kernel calls fragmenting.
+ */
+enum kmem_frag_class {
+	KMEM_FRAG_CLAIMED,
+	KMEM_FRAG_CONVERTED,
+	KMEM_FRAG_POLLUTED,
+	KMEM_FRAG_NR_CLASSES,
+};
+
+struct kmem_frag_config {
+	u64	page_size;		/* from the trace; 4096 when 0 */
+	/*
+	 * The recording kernel's; KMEM_FRAG_ORDER_UNKNOWN, or any value
+	 * out of 0..KMEM_PAGE_MAX_ORDER, for unknown.
+	 */
+	int	pageblock_order;
+	bool	pre_v4_4_migtypes;	/* Reclaimable was 1, Movable 2 */
+	/* The pfns are struct page addresses (kernels < 4.1): no pageblocks. */
+	bool	no_pfns;
+};
+
+/* One decoded kmem:mm_page_alloc_extfrag event, its fields as traced. */
+struct kmem_frag_event {
+	u64	pfn;
+	u64	callsite;		/* 0 when unknown */
+	int	alloc_order;
+	int	fallback_order;		/* of the free block taken */
+	int	alloc_migtype;		/* the type asked for */
+	int	fallback_migtype;	/* the type whose free list gave */
+	int	change_ownership;	/* 0 or 1 */
+};
+
+/* Fallbacks from one requested type column into one fallback column. */
+struct kmem_frag_cell {
+	u64	fallbacks;
+	u64	bytes;				/* of the requests */
+	u64	classes[KMEM_FRAG_NR_CLASSES];	/* all 0 without classes */
+};
+
+/* A row of the fallback table: one callsite and pair of types. */
+struct kmem_frag_row {
+	u64			callsite;
+	int			alloc_migtype;
+	int			fallback_migtype;
+	struct kmem_count	fallbacks;	/* bytes of the requests */
+	u64			classes[KMEM_FRAG_NR_CLASSES];
+	u64			severe;
+	/* Converted plus polluted: set by kmem_frag__finish(). */
+	u64			fragmenting;
+};
+
+/* A row of the failure table: failed allocations alike in all four. */
+struct kmem_frag_fail_row {
+	u64			callsite;
+	u64			gfp;
+	int			order;
+	int			migtype;
+	struct kmem_count	asked;		/* failures, bytes asked for */
+};
+
+/* A pageblock the trace allocated into or fell back into. */
+struct kmem_frag_pageblock {
+	u64	pfn;				/* its first */
+	u64	allocs[KMEM_NR_MIGTYPE_COLUMNS];	/* successful allocations */
+	u64	fallbacks[KMEM_FRAG_NR_CLASSES];
+	/*
+	 * The callsite of most of its allocations, if one made more than
+	 * half of them (a majority vote, no table per pageblock); else one
+	 * of the most frequent, likely.
+	 */
+	u64	main_callsite;
+	u64	votes;				/* of the vote: not a count */
+	/* Frees in it by a CPU of another node (kmem_frag__free()). */
+	u64	remote_frees;
+};
+
+/*
+ * Pageblocks, as far as the trace saw them: not the state of memory.  An
+ * allocation larger than a pageblock counts in each pageblock it covers.
+ */
+struct kmem_frag_blocks {
+	u64	allocated;	/* got at least one successful allocation */
+	u64	by_column[KMEM_NR_MIGTYPE_COLUMNS];	/* ...of this column */
+	u64	unmovable_or_reclaimable;	/* ...of either column */
+	u64	mixed;		/* ...of more than one column */
+	u64	fallback_only;	/* fallen back into, no allocation seen */
+};
+
+struct kmem_frag_summary {
+	struct kmem_count	fallbacks;	/* bytes of the requests */
+	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
+	/* Converted plus polluted: set by kmem_frag__finish(). */
+	struct kmem_count	fragmenting;
+	struct kmem_count	severe;
+	/* Successful allocations by column: the shares of bytes. */
+	struct kmem_count	alloc[KMEM_NR_MIGTYPE_COLUMNS];
+	struct kmem_count	fail;		/* bytes asked for */
+	struct kmem_frag_blocks	blocks;		/* after kmem_frag__finish() */
+	u64			bad_fallbacks;	/* extfrag events refused */
+	u64			bad_allocs;	/* alloc events refused */
+	/* Migration types out of range, each counted under Special. */
+	u64			bad_migtype;
+};
+
+struct kmem_frag;
+
+/**
+ * kmem_frag__new - start a fragmentation analysis
+ * @config: the trace's page size and pageblock_order; copied
+ *
+ * Return: the analysis, or NULL without memory.
+ */
+struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config);
+
+/**
+ * kmem_frag__delete - free an analysis and every row and array it gave out
+ * @kf: the analysis, or NULL
+ */
+void kmem_frag__delete(struct kmem_frag *kf);
+
+/**
+ * kmem_frag__has_classes - can fallbacks be classed and pageblocks mapped?
+ * @kf: the analysis
+ *
+ * Return: false when the pageblock_order is unknown: the classes, the
+ * matrix's class counts and the pageblocks are then all zero.
+ */
+bool kmem_frag__has_classes(const struct kmem_frag *kf);
+
+/**
+ * kmem_frag__fallback - count one kmem:mm_page_alloc_extfrag event
+ * @kf: the analysis
+ * @ev: the event; copied
+ *
+ * An event that cannot be real (an order out of range, a fallback order
+ * below the allocation's, change_ownership other than 0 or 1, pfn -1) is
+ * counted in bad_fallbacks and nowhere else.
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
+
+/**
+ * kmem_frag__alloc - count one kmem:mm_page_alloc event
+ * @kf: the analysis
+ * @ev: the event, failed when its pfn is KMEM_PAGE_NO_PFN; its nodes are
+ *	not used
+ *
+ * An order out of range is counted in bad_allocs and nowhere else.
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev);
+
+/**
+ * kmem_frag__free - count one kmem:mm_page_free event
+ * @kf: the analysis
+ * @ev: the event, with its nodes
+ *
+ * A free by a CPU of another node than the page's counts in the remote
+ * frees of the pageblocks the trace allocated into; other frees count
+ * nowhere.
+ *
+ * Return: 0; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev);
+
+/* What an aggregated count goes into (kmem_frag__add_*()). */
+enum kmem_frag_part {
+	KMEM_FRAG_TOTALS	= 1 << 0,	/* the summary and the matrix */
+	KMEM_FRAG_ROWS		= 1 << 1,	/* the fallback or failure table */
+};
+
+/**
+ * kmem_frag__add_fallbacks - add fallbacks counted elsewhere
+ * @kf: the analysis
+ * @ev: what they were; its pfn is not used
+ * @nr: how many
+ * @parts: into the totals (counted exactly, say), the rows by callsite
+ *	   (estimated from stacks, say), or both
+ *
+ * perf kmem stat -b counts in the kernel: its counts go into the same
+ * analysis events fill, which is then reported the same way.  Pageblocks
+ * come from kmem_frag__add_pageblock().
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__add_fallbacks(struct kmem_frag *kf,
+			     const struct kmem_frag_event *ev, u64 nr,
+			     unsigned int parts);
+
+/**
+ * kmem_frag__add_allocs - add allocations counted elsewhere
+ * @kf: the analysis
+ * @ev: what they were, failed when its pfn is KMEM_PAGE_NO_PFN; its
+ *	callsite counts for the failure table only
+ * @nr: how many
+ * @parts: as kmem_frag__add_fallbacks(); successful allocations have no
+ *	   rows
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__add_allocs(struct kmem_frag *kf,
+			  const struct kmem_page_event *ev, u64 nr,
+			  unsigned int parts);
+
+/**
+ * kmem_frag__add_pageblock - add to a pageblock counted elsewhere
+ * @kf: the analysis
+ * @pb: the pageblock of @pb->pfn and what to add to its counts
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__add_pageblock(struct kmem_frag *kf,
+			     const struct kmem_frag_pageblock *pb);
+
+/**
+ * kmem_frag__finish - settle the analysis after the last event
+ * @kf: the analysis
+ *
+ * Counts the pageblocks of the summary, sorts them by pfn and builds the
+ * table of kmem_frag__callsite_fragmenting().  The functions below that
+ * say so call it; calling it again does nothing (and returns what the
+ * first call did).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int kmem_frag__finish(struct kmem_frag *kf);
+
+/**
+ * kmem_frag__summary - the totals
+ * @kf: the analysis
+ *
+ * Return: the summary, owned by @kf; its blocks after kmem_frag__finish().
+ */
+const struct kmem_frag_summary *kmem_frag__summary(const struct kmem_frag *kf);
+
+/**
+ * kmem_frag__cell - a cell of the requested x fallback type matrix
+ * @kf: the analysis
+ * @requested: the column of the type asked for (a row of the matrix)
+ * @fallback: the column of the type fallen back to
+ *
+ * Return: the cell, owned by @kf, or NULL for a column out of range.
+ */
+const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
+					     enum kmem_migtype_column requested,
+					     enum kmem_migtype_column fallback);
+
+/**
+ * kmem_frag__rows - the fallback table, sorted
+ * @kf: the analysis
+ * @keys: the sort keys
+ * @nr_keys: how many
+ * @nr: where the number of rows goes
+ *
+ * Finishes the analysis.  Rows tied on every key go by callsite, then
+ * types, so that a trace always prints the same.
+ *
+ * Return: an array of *@nr rows owned by @kf, valid until the next call
+ * (or NULL without memory).
+ */
+struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
+				       const struct kmem_sort_key *keys,
+				       int nr_keys, size_t *nr);
+
+/**
+ * kmem_frag__fail_rows - the failure table, sorted
+ * @kf: the analysis
+ * @keys: the sort keys
+ * @nr_keys: how many
+ * @nr: where the number of rows goes
+ *
+ * Return: as kmem_frag__rows(), for failed allocations.
+ */
+struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
+						 const struct kmem_sort_key *keys,
+						 int nr_keys, size_t *nr);
+
+/**
+ * kmem_frag__callsite_fragmenting - the fragmenting fallbacks of a callsite
+ * @kf: the analysis
+ * @callsite: as the events gave it
+ *
+ * Converted plus polluted fallbacks over all the callsite's rows: a sort
+ * key of the allocation table.  A binary search in a table that
+ * kmem_frag__finish() builds, which must have returned 0: cheap enough
+ * for a sort's comparisons.
+ *
+ * Return: the count; 0 for a callsite without fallbacks.
+ */
+u64 kmem_frag__callsite_fragmenting(const struct kmem_frag *kf, u64 callsite);
+
+/**
+ * kmem_frag__pageblocks - every pageblock the trace touched, by pfn
+ * @kf: the analysis
+ * @nr: where the number of pageblocks goes
+ *
+ * Pageblocks that got an allocation or a fallback: what a map of memory
+ * draws.  Finishes the analysis.
+ *
+ * Return: an array of *@nr pageblocks in pfn order, owned by @kf; NULL
+ * with *@nr 0 when there are none or no classes.
+ */
+const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
+							size_t *nr);
+
+#endif /* __PERF_KMEM_COUNT_FRAG_H */

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count-stacks.h"
+
+struct chain {
+	size_t	first;		/* index of its leaf frame in ->frames */
+	u32	nr;
+	u32	hash;
+	u64	bytes;
+	u64	hits;
+};
+
+struct kmem_stacks {
+	u64		*frames;	/* every chain's frames, leaf first */
+	size_t		nr_frames;
+	size_t		frames_size;
+	struct chain	*chains;	/* by id */
+	size_t		nr;
+	size_t		size;
+	int		*slots;		/* open addressing: ids, -1 empty */
+	size_t		nr_slots;	/* a power of two, twice nr or more */
+};
+
+struct kmem_stacks *kmem_stacks__new(void)
+{
+	return calloc(1, sizeof(struct kmem_stacks));
+}
+
+void kmem_stacks__delete(struct kmem_stacks *st)
+{
+	if (!st)
+		return;
+	free(st->frames);
+	free(st->chains);
+	free(st->slots);
+	free(st);
+}
+
+size_t kmem_stacks__nr(const struct kmem_stacks *st)
+{
+	return st->nr;
+}
+
+static u32 chain_hash(const u64 *ips, size_t nr)
+{
+	u64 h = 0x9e3779b97f4a7c15ULL ^ nr;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		h ^= ips[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return (u32)h;
+}
+
+static bool chain_is(const struct kmem_stacks *st, const struct chain *c,
+		     const u64 *ips, size_t nr, u32 hash)
+{
+	return c->hash == hash && c->nr == nr &&
+	       (!nr || !memcmp(st->frames + c->first, ips, nr * sizeof(*ips)));
+}
+
+static int *slot_of(struct kmem_stacks *st, const u64 *ips, size_t nr,
+		    u32 hash)
+{
+	size_t mask = st->nr_slots - 1, i = hash & mask;
+
+	while (st->slots[i] >= 0 &&
+	       !chain_is(st, &st->chains[st->slots[i]], ips, nr, hash))
+		i = (i + 1) & mask;
+	return &st->slots[i];
+}
+
+/* Keep the table at most half full, so that probes stay short. */
+static int grow_slots(struct kmem_stacks *st)
+{
+	size_t nr_slots = st->nr_slots ? 2 * st->nr_slots : 64, i;
+	int *old = st->slots;
+
+	if (2 * (st->nr + 1) <= st->nr_slots)
+		return 0;
+	st->slots = malloc(nr_slots * sizeof(*st->slots));
+	if (!st->slots) {
+		st->slots = old;
+		return -ENOMEM;
+	}
+	memset(st->slots, -1, nr_slots * sizeof(*st->slots));
+	st->nr_slots = nr_slots;
+	for (i = 0; i < st->nr; i++) {
+		struct chain *c = &st->chains[i];
+
+		*slot_of(st, st->frames + c->first, c->nr, c->hash) = i;
+	}
+	free(old);
+	return 0;
+}
+
+/* Make room for @more elements of @elem bytes after @nr in *@array. */
+static int reserve(void **array, size_t *size, size_t nr, size_t more,
+		   size_t elem)
+{
+	size_t want = *size ? *size : 64;
+	void *p;
+
+	if (nr + more <= *size)
+		return 0;
+	while (want < nr + more)
+		want *= 2;
+	p = realloc(*array, want * elem);
+	if (!p)
+		return -ENOMEM;
+	*array = p;
+	*size = want;
+	return 0;
+}
+
+int kmem_stacks__intern(struct kmem_stacks *st, const u64 *ips, size_t nr)
+{
+	u32 hash = chain_hash(ips, nr);
+	struct chain *c;
+	int *slot;
+
+	if (nr > KMEM_STACKS_MAX_FRAMES)
+		return -EINVAL;
+	if (st->nr_slots) {
+		slot = slot_of(st, ips, nr, hash);
+		if (*slot >= 0)
+			return *slot;
+	}
+	/* Room for one frame more than needed: ->frames is never NULL. */
+	if (st->nr >= INT_MAX || grow_slots(st) ||
+	    reserve((void **)&st->chains, &st->size, st->nr, 1,
+		    sizeof(*st->chains)) ||
+	    reserve((void **)&st->frames, &st->frames_size, st->nr_frames,
+		    nr + 1, sizeof(*st->frames)))
+		return -ENOMEM;
+	c = &st->chains[st->nr];
+	*c = (struct chain){ .first = st->nr_frames, .nr = nr, .hash = hash };
+	if (nr)
+		memcpy(st->frames + st->nr_frames, ips, nr * sizeof(*ips));
+	st->nr_frames += nr;
+	*slot_of(st, ips, nr, hash) = st->nr;
+	return st->nr++;
+}
+
+static struct chain *chain_by_id(const struct kmem_stacks *st, int id)
+{
+	return id >= 0 && (size_t)id < st->nr ? &st->chains[id] : NULL;
+}
+
+int kmem_stacks__add(struct kmem_stacks *st, int id, u64 bytes, u64 hits)
+{
+	struct chain *c = chain_by_id(st, id);
+
+	if (!c)
+		return -EINVAL;
+	c->bytes += bytes;
+	c->hits += hits;
+	return 0;
+}
+
+int kmem_stacks__sub(struct kmem_stacks *st, int id, u64 bytes, u64 hits)
+{
+	struct chain *c = chain_by_id(st, id);
+
+	if (!c)
+		return -EINVAL;
+	if (bytes > c->bytes || hits > c->hits)
+		return -ERANGE;
+	c->bytes -= bytes;
+	c->hits -= hits;
+	return 0;
+}
+
+static u64 chain_value(const struct chain *c, enum kmem_stacks_weight weight)
+{
+	return weight == KMEM_STACKS_HITS ? c->hits : c->bytes;
+}
+
+u64 kmem_stacks__value(const struct kmem_stacks *st, int id,
+		       enum kmem_stacks_weight weight)
+{
+	const struct chain *c = chain_by_id(st, id);
+
+	return c ? chain_value(c, weight) : 0;
+}
+
+/* --- writing ----------------------------------------------------------- */
+
+/*
+ * What writing needs besides the chains: the distinct addresses of the
+ * chains written, sorted, and for each the rank of its name among the
+ * distinct names (equal names, equal ranks); then per chain written the
+ * ranks of its frames, root first, which sort and compare as the names.
+ */
+struct folding {
+	u64		*addrs;
+	size_t		nr_addrs;
+	char		**names;	/* by address */
+	u32		*rank;		/* by address */
+	const char	**rank_name;	/* by rank */
+	u32		*ranks;		/* every line's ranks, root first */
+	struct line	*lines;
+	size_t		nr_lines;
+};
+
+struct line {
+	const u32	*ranks;
+	u32		nr;
+	u64		value;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Blanks split a line's value off, ';' splits frames: neither in a name. */
+static char *folded_name(const char *name, u64 ip)
+{
+	char hex[24], *s, *p;
+
+	if (!name || !*name) {
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, ip);
+		name = hex;
+	}
+	s = strdup(name);
+	if (!s)
+		return NULL;
+	for (p = s; *p; p++)
+		if (*p == ';' || (unsigned char)*p <= ' ' || *p == 0x7f)
+			*p = '_';
+	return s;
+}
+
+static int collect_addrs(struct folding *f, const struct kmem_stacks *st,
+			 enum kmem_stacks_weight weight)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < st->nr; i++)
+		if (chain_value(&st->chains[i], weight))
+			n += st->chains[i].nr;
+	f->addrs = malloc((n ? n : 1) * sizeof(*f->addrs));
+	if (!f->addrs)
+		return -ENOMEM;
+	for (i = 0; i < st->nr; i++) {
+		const struct chain *c = &st->chains[i];
+
+		if (!chain_value(c, weight))
+			continue;
+		memcpy(f->addrs + f->nr_addrs, st->frames + c->first,
+		       c->nr * sizeof(u64));
+		f->nr_addrs += c->nr;
+	}
+	qsort(f->addrs, f->nr_addrs, sizeof(u64), cmp_u64);
+	for (i = n = 0; i < f->nr_addrs; i++)
+		if (!n || f->addrs[i] != f->addrs[n - 1])
+			f->addrs[n++] = f->addrs[i];
+	f->nr_addrs = n;
+	return 0;
+}
+
+/* qsort() has no argument for the names: sort pointers to them instead. */
+static int cmp_name_ptr(const void *a, const void *b)
+{
+	return strcmp(**(char * const * const *)a, **(char * const * const *)b);
+}
+
+static int name_addrs(struct folding *f, kmem_stacks_name_fn name_of,
+		      void *arg)
+{
+	size_t n = f->nr_addrs ? f->nr_addrs : 1, i;
+	char ***by_name;
+	u32 r = 0;
+
+	f->names = calloc(n, sizeof(*f->names));
+	f->rank = calloc(n, sizeof(*f->rank));
+	f->rank_name = calloc(n, sizeof(*f->rank_name));
+	by_name = calloc(n, sizeof(*by_name));
+	if (!f->names || !f->rank || !f->rank_name || !by_name)
+		goto nomem;
+	for (i = 0; i < f->nr_addrs; i++) {
+		f->names[i] = folded_name(name_of(f->addrs[i], arg),
+					  f->addrs[i]);
+		if (!f->names[i])
+			goto nomem;
+		by_name[i] = &f->names[i];
+	}
+	qsort(by_name, f->nr_addrs, sizeof(*by_name), cmp_name_ptr);
+	for (i = 0; i < f->nr_addrs; i++) {
+		if (i && strcmp(*by_name[i], *by_name[i - 1]))
+			r++;
+		f->rank[by_name[i] - f->names] = r;
+		f->rank_name[r] = *by_name[i];
+	}
+	free(by_name);
+	return 0;
+nomem:
+	free(by_name);
+	return -ENOMEM;
+}
+
+static u32 rank_of(const struct folding *f, u64 ip)
+{
+	const u64 *a = bsearch(&ip, f->addrs, f->nr_addrs, sizeof(u64),
+			       cmp_u64);
+
+	return f->rank[a - f->addrs];
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	u32 i;
+
+	for (i = 0; i < x->nr && i < y->nr; i++)
+		if (x->ranks[i] != y->ranks[i])
+			return x->ranks[i] < y->ranks[i] ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int make_lines(struct folding *f, const struct kmem_stacks *st,
+		      enum kmem_stacks_weight weight)
+{
+	size_t i, n = 0, nr_ranks = 0;
+	u32 k;
+
+	for (i = 0; i < st->nr; i++) {
+		if (chain_value(&st->chains[i], weight)) {
+			n++;
+			nr_ranks += st->chains[i].nr;
+		}
+	}
+	f->lines = malloc((n ? n : 1) * sizeof(*f->lines));
+	f->ranks = malloc((nr_ranks ? nr_ranks : 1) * sizeof(*f->ranks));
+	if (!f->lines || !f->ranks)
+		return -ENOMEM;
+	nr_ranks = 0;
+	for (i = 0; i < st->nr; i++) {
+		const struct chain *c = &st->chains[i];
+		const u64 *ips = st->frames + c->first;
+		struct line *l;
+
+		if (!chain_value(c, weight))
+			continue;
+		l = &f->lines[f->nr_lines++];
+		l->ranks = f->ranks + nr_ranks;
+		l->nr = c->nr;
+		l->value = chain_value(c, weight);
+		for (k = 0; k < c->nr; k++)	/* root first */
+			f->ranks[nr_ranks++] = rank_of(f, ips[c->nr - 1 - k]);
+	}
+	qsort(f->lines, f->nr_lines, sizeof(*f->lines), cmp_line);
+	return 0;
+}
+
+static void write_line(const struct folding *f, const struct line *l,
+		       u64 value, FILE *fp)
+{
+	u32 k;
+
+	if (!l->nr)
+		fputs("[unknown]", fp);
+	for (k = 0; k < l->nr; k++) {
+		if (k)
+			fputc(';', fp);
+		fputs(f->rank_name[l->ranks[k]], fp);
+	}
+	fprintf(fp, " %" PRIu64 "\n", value);
+}
+
+/* Equal lines, from chains whose addresses differ, are one line. */
+static size_t write_lines(const struct folding *f, FILE *fp)
+{
+	size_t i = 0, written = 0;
+
+	while (i < f->nr_lines) {
+		const struct line *l = &f->lines[i];
+		u64 value = 0;
+
+		for (; i < f->nr_lines && !cmp_line(l, &f->lines[i]); i++)
+			value += f->lines[i].value;
+		write_line(f, l, value, fp);
+		written++;
+	}
+	return written;
+}
+
+static void folding_exit(struct folding *f)
+{
+	size_t i;
+
+	for (i = 0; f->names && i < f->nr_addrs; i++)
+		free(f->names[i]);
+	free(f->names);
+	free(f->addrs);
+	free(f->rank);
+	free(f->rank_name);
+	free(f->ranks);
+	free(f->lines);
+}
+
+int kmem_stacks__write(struct kmem_stacks *st, enum kmem_stacks_weight weight,
+		       kmem_stacks_name_fn name_of, void *arg, FILE *fp,
+		       size_t *nr_lines)
+{
+	struct folding f = { .addrs = NULL };
+	size_t written = 0;
+	int err;
+
+	err = collect_addrs(&f, st, weight);
+	if (!err)
+		err = name_addrs(&f, name_of, arg);
+	if (!err)
+		err = make_lines(&f, st, weight);
+	if (!err) {
+		written = write_lines(&f, fp);
+		if (fflush(fp) || ferror(fp))
+			err = -EIO;
+	}
+	folding_exit(&f);
+	if (nr_lines)
+		*nr_lines = written;
+	return err;
+}

@@ -1,0 +1,1313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem diff's report; see print-diff.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "json.h"
+#include "print-diff.h"
+#include "print-layout.h"
+#include "print.h"
+#include "read-json.h"
+#include "report-diff.h"
+#include "report.h"
+
+/* Thousands separators whatever the locale: "12,345,678". */
+#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
+
+/* Rows of a table shown when no table was asked for, as perf kmem stat. */
+#define DEFAULT_TABLE_LINES	20
+#define DEFAULT_SORT		"bytes,hit"
+/* The tables of the report, and the grid and the fallback matrix. */
+#define NR_SPECS		(KMEM_NR_TABLES + 2)
+#define MAX_COLUMNS		16
+#define NO_SLOT			(-1)
+
+static const char * const column_names[] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
+};
+
+static const char * const grid_ident[] = { "order", NULL };
+
+static const char * const matrix_ident[] = {
+	"requested.name", "fallback.name", NULL,
+};
+
+static const char * const matrix_ignore[] = {
+	"requested.value", "fallback.value", NULL,
+};
+
+struct kmem_diff_report {
+	struct kmem_diff		*d;
+	bool				paired;
+	struct kmem_diff_config		config;
+	struct kmem_diff_table_spec	specs[NR_SPECS];
+	const char			*idents[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
+	const char			*ignores[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
+	const char			*ignored[2 * KMEM_NR_TABLES + 3];
+	/* The identity slot of each column of each table, or NO_SLOT. */
+	int				slot[KMEM_NR_TABLES][MAX_COLUMNS];
+	char				pool[4096];
+	size_t				used;
+};
+
+/* --- how the documents pair, from the report's tables ---------------- */
+
+/* A string kept in @dr, as printf makes it; "" when the pool is full. */
+static __printf(2, 3) const char *keep(struct kmem_diff_report *dr,
+				       const char *fmt, ...)
+{
+	size_t room = sizeof(dr->pool) - dr->used;
+	char *s = dr->pool + dr->used;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(s, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room)
+		return "";
+	dr->used += n + 1;
+	return s;
+}
+
+static bool in_table(const struct kmem_table *t, const struct kmem_column *col)
+{
+	return col->tables & KMEM_TABLE_BIT(t->bit);
+}
+
+/* A name is the first to pair by: a callsite's or a cache's. */
+static bool names_first(const struct kmem_column *col)
+{
+	return col->kind == KMEM_CELL_CALLSITE || col->kind == KMEM_CELL_STRING;
+}
+
+/*
+ * The columns a diffed row is named by; not the task's, which only
+ * perf kmem stat -s pid and -s comm add.
+ */
+static bool pairs_by(const struct kmem_table *t, const struct kmem_column *col)
+{
+	return in_table(t, col) && col->json && (col->flags & KMEM_COL_IDENT) &&
+	       col->kind != KMEM_CELL_PID && col->kind != KMEM_CELL_COMM;
+}
+
+/* How the member of an identity column pairs: by a name where it has one. */
+static const char *ident_path(struct kmem_diff_report *dr,
+			      const struct kmem_column *col)
+{
+	switch (col->kind) {
+	case KMEM_CELL_CALLSITE:
+		return keep(dr, "%s.name|%s.address", col->json, col->json);
+	case KMEM_CELL_MIGTYPE:
+		return keep(dr, "%s.name", col->json);
+	case KMEM_CELL_GFP:
+		return keep(dr, "%s.names|%s.value", col->json, col->json);
+	default:
+		return col->json;
+	}
+}
+
+static void add_ident(struct kmem_diff_report *dr, int id, int c, int *nr,
+		      int *nr_ignored)
+{
+	const struct kmem_column *col = &kmem_tables[id].cols[c];
+
+	if (*nr == KMEM_DIFF_MAX_IDENTITY)
+		return;
+	dr->slot[id][c] = *nr;
+	dr->idents[id][(*nr)++] = ident_path(dr, col);
+	if (col->kind == KMEM_CELL_MIGTYPE)
+		dr->ignores[id][(*nr_ignored)++] = keep(dr, "%s.value", col->json);
+}
+
+/* The rows of table @id pair by its identity columns, names first. */
+static void table_spec(struct kmem_diff_report *dr, int id,
+		       struct kmem_diff_table_spec *spec)
+{
+	const struct kmem_table *t = &kmem_tables[id];
+	int pass, nr = 0, nr_ignored = 0;
+	size_t c;
+
+	for (c = 0; c < MAX_COLUMNS; c++)
+		dr->slot[id][c] = NO_SLOT;
+	for (pass = 0; pass < 2; pass++)
+		for (c = 0; c < t->nr_cols && c < MAX_COLUMNS; c++)
+			if (pairs_by(t, &t->cols[c]) &&
+			    names_first(&t->cols[c]) == !pass)
+				add_ident(dr, id, c, &nr, &nr_ignored);
+	*spec = (struct kmem_diff_table_spec){
+		.name = t->path,
+		.rows = keep(dr, "%s.rows", t->path),
+		.present = keep(dr, "%s.nr_rows", t->path),
+		.identity = dr->idents[id],
+		.ignore = dr->ignores[id],
+	};
+}
+
+static void build_config(struct kmem_diff_report *dr)
+{
+	size_t nr = 0, nr_ignored = 0;
+	int id;
+
+	dr->specs[nr++] = (struct kmem_diff_table_spec){
+		.name = "page.grid", .rows = "page.grid.rows",
+		.present = "page.grid.rows.0.order", .identity = grid_ident,
+	};
+	dr->ignored[nr_ignored++] = "schema";
+	dr->ignored[nr_ignored++] = "page.grid.columns";
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		const struct kmem_table *t = &kmem_tables[id];
+
+		/* In document order: the matrix comes before the tables. */
+		if (id == KMEM_FRAG_CALLERS)
+			dr->specs[nr++] = (struct kmem_diff_table_spec){
+				.name = "page.fragmentation.matrix",
+				.rows = "page.fragmentation.matrix",
+				.present = "page.fragmentation.fallbacks.count",
+				.identity = matrix_ident,
+				.ignore = matrix_ignore,
+			};
+
+		dr->ignored[nr_ignored++] = t->what ? keep(dr, "%s.sort", t->path) :
+						      t->path;
+		if (t->what)
+			table_spec(dr, id, &dr->specs[nr++]);
+	}
+	dr->config = (struct kmem_diff_config){
+		.tables = dr->specs,
+		.nr_tables = nr,
+		.ignore = dr->ignored,
+	};
+}
+
+struct kmem_diff_report *kmem_diff_report__new(void)
+{
+	struct kmem_diff_report *dr = zalloc(sizeof(*dr));
+
+	if (!dr)
+		return NULL;
+	build_config(dr);
+	dr->d = kmem_diff__new(&dr->config);
+	if (!dr->d) {
+		free(dr);
+		return NULL;
+	}
+	return dr;
+}
+
+void kmem_diff_report__delete(struct kmem_diff_report *dr)
+{
+	if (!dr)
+		return;
+	kmem_diff__delete(dr->d);
+	free(dr);
+}
+
+struct add_ctx {
+	struct kmem_diff	*d;
+	int			side;
+	int			err;
+	/* Of a saved report: what its document has, what the diff takes. */
+	struct kmem_saved_report *saved;
+	const struct kmem_diff_report_options *o;
+};
+
+/* What a saved document says it is: the schema, its analyses. */
+static void note_saved(struct kmem_saved_report *s, const char *path,
+		       const struct kmem_json_value *v)
+{
+	if (!strcmp(path, "schema"))
+		s->schema = v->kind == KMEM_JSON_U64 && v->u < INT_MAX ?
+			    (int)v->u : INT_MAX;
+	s->page |= !strncmp(path, "page.", 5);
+	s->slab |= !strncmp(path, "slab.", 5);
+}
+
+/* A saved document looked at, not taken. */
+static void peek(void *arg, const char *path, const struct kmem_json_value *v)
+{
+	struct add_ctx *ctx = arg;
+
+	note_saved(ctx->saved, path, v);
+}
+
+static void take(void *arg, const char *path, const struct kmem_json_value *v)
+{
+	struct add_ctx *ctx = arg;
+	char buf[32];
+	int err;
+
+	/* Of a saved report, the analyses the diff compares. */
+	if (ctx->o && ((!ctx->o->page && !strncmp(path, "page.", 5)) ||
+		       (!ctx->o->slab && !strncmp(path, "slab.", 5))))
+		return;
+	switch (v->kind) {
+	case KMEM_JSON_U64:
+		err = kmem_diff__number(ctx->d, ctx->side, path, v->u);
+		break;
+	case KMEM_JSON_S64:
+		if (v->s >= 0) {
+			err = kmem_diff__number(ctx->d, ctx->side, path, v->s);
+			break;
+		}
+		snprintf(buf, sizeof(buf), "%" PRId64, v->s);
+		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		break;
+	case KMEM_JSON_DOUBLE:
+		snprintf(buf, sizeof(buf), "%g", v->d);
+		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		break;
+	case KMEM_JSON_BOOL:
+		err = kmem_diff__text(ctx->d, ctx->side, path,
+				      v->b ? "true" : "false", v->b ? 4 : 5);
+		break;
+	case KMEM_JSON_NULL:
+		err = kmem_diff__text(ctx->d, ctx->side, path, NULL, 0);
+		break;
+	case KMEM_JSON_HEX:
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, v->u);
+		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		break;
+	case KMEM_JSON_STRING:
+	default:
+		err = kmem_diff__text(ctx->d, ctx->side, path, v->str, v->len);
+		break;
+	}
+	if (err && !ctx->err)
+		ctx->err = err;
+	if (ctx->saved)
+		note_saved(ctx->saved, path, v);
+}
+
+int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
+			  const struct kmem_report *r)
+{
+	struct add_ctx ctx = { .d = dr->d, .side = side };
+	int err = kmem_report__visit(r, take, &ctx);
+
+	return err ?: ctx.err;
+}
+
+int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
+				const char *text, size_t len,
+				const struct kmem_diff_report_options *o,
+				struct kmem_saved_report *saved, char *err,
+				size_t err_size)
+{
+	struct add_ctx ctx = { .d = dr ? dr->d : NULL, .side = side,
+			       .saved = saved, .o = o };
+	struct kmem_json *j = kmem_json__new_visitor(dr ? take : peek, &ctx);
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	*saved = (struct kmem_saved_report){ .schema = -1 };
+	ret = kmem_json__read(text, len, j, err, err_size);
+	kmem_json__delete(j);
+	if (!ret && ctx.err)
+		ret = ctx.err;
+	if (!ret && saved->schema < 0) {
+		snprintf(err, err_size, "it has no \"schema\" member");
+		ret = -EINVAL;
+	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
+		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
+			 KMEM_REPORT_SCHEMA);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* --- sort keys -------------------------------------------------------- */
+
+/* The member of a row that a measure column's delta is of. */
+static const char *member_path(const struct kmem_table *t,
+			       const struct kmem_column *col, char *buf,
+			       size_t size)
+{
+	const struct kmem_column *count = col - 1;
+
+	if (col->kind == KMEM_CELL_COUNT)
+		snprintf(buf, size, "%s.count", col->json);
+	else if ((col->flags & KMEM_COL_COUNT_BYTES) && col > t->cols &&
+		 count->kind == KMEM_CELL_COUNT)
+		snprintf(buf, size, "%s.bytes", count->json);
+	else if (col->json)
+		snprintf(buf, size, "%s", col->json);
+	else
+		return NULL;
+	return buf;
+}
+
+/* Does the diff sort table @t by the column of -s @key? */
+static const struct kmem_column *diff_column(const struct kmem_table *t,
+					     const char *key, size_t len)
+{
+	const struct kmem_column *col = kmem_table__column(t, key, len);
+	char buf[64];
+
+	if (!col || !in_table(t, col) || col->kind == KMEM_CELL_PID ||
+	    col->kind == KMEM_CELL_COMM)
+		return NULL;
+	if (!(col->flags & KMEM_COL_IDENT) &&
+	    !member_path(t, col, buf, sizeof(buf)))
+		return NULL;
+	return col;
+}
+
+/* The -s keys of the diff of @t into @buf, as a list. */
+static void diff_keys(const struct kmem_table *t, char *buf, size_t size,
+		      size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cols && *n < size; i++) {
+		const struct kmem_column *col = &t->cols[i];
+
+		if (col->key && diff_column(t, col->key, strlen(col->key)) &&
+		    !strstr(buf, col->key))
+			*n += snprintf(buf + *n, size - *n, "%s%s",
+				       *n ? ", " : "", col->key);
+	}
+}
+
+int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
+				 size_t bad_size, char *known,
+				 size_t known_size)
+{
+	const struct kmem_table *a = &kmem_tables[slab ? KMEM_SLAB_CALLERS :
+							 KMEM_PAGE_CALLERS];
+	const struct kmem_table *b = &kmem_tables[slab ? KMEM_SLAB_CACHES :
+							 KMEM_PAGE_CALLERS];
+	size_t n = 0;
+	int nr = 0;
+
+	known[0] = '\0';
+	diff_keys(a, known, known_size, &n);
+	diff_keys(b, known, known_size, &n);
+	while (sort && *sort) {
+		size_t len = strcspn(sort, ",");
+
+		if (nr++ == KMEM_MAX_SORT_KEYS)
+			return -E2BIG;
+		if (!len || (!diff_column(a, sort, len) && !diff_column(b, sort, len))) {
+			snprintf(bad, bad_size, "%.*s", (int)len, sort);
+			return -EINVAL;
+		}
+		sort += len + (sort[len] == ',');
+	}
+	return 0;
+}
+
+/* Sort the rows of table @id by the keys of @sort, largest delta first. */
+static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
+{
+	const struct kmem_table *desc = &kmem_tables[id];
+	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
+	struct kmem_diff_key keys[KMEM_MAX_SORT_KEYS];
+	char member[64];
+	int nr = 0;
+
+	while (t && sort && *sort && nr < KMEM_MAX_SORT_KEYS) {
+		size_t len = strcspn(sort, ",");
+		const struct kmem_column *col = diff_column(desc, sort, len);
+		int slot = col ? dr->slot[id][col - desc->cols] : NO_SLOT;
+
+		if (slot != NO_SLOT) {
+			keys[nr].kind = KMEM_DIFF_KEY_IDENTITY;
+			keys[nr++].index = slot;
+		} else if (col) {
+			member_path(desc, col, member, sizeof(member));
+			keys[nr].kind = KMEM_DIFF_KEY_DELTA;
+			keys[nr].index = kmem_diff_table__member(t, member);
+			nr += keys[nr].index >= 0;
+		}
+		sort += len + (sort[len] == ',');
+	}
+	if (t)
+		kmem_diff_table__sort(t, keys, nr);
+}
+
+static void sort_tables(struct kmem_diff_report *dr,
+			const struct kmem_diff_report_options *o)
+{
+	int id;
+
+	for (id = 0; id < KMEM_NR_TABLES; id++)
+		if (kmem_tables[id].what)
+			sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
+					   o->sort : DEFAULT_SORT);
+}
+
+/* Pair both sides and sort, once. */
+static int pair(struct kmem_diff_report *dr,
+		const struct kmem_diff_report_options *o)
+{
+	int err;
+
+	if (dr->paired)
+		return 0;
+	err = kmem_diff__pair(dr->d);
+	if (err)
+		return err;
+	dr->paired = true;
+	sort_tables(dr, o);
+	return 0;
+}
+
+/* --- cells ------------------------------------------------------------ */
+
+/* A side's number; '-' where that trace has none. */
+static const char *side_cell(const struct kmem_diff_value *v, int side,
+			     char *buf, size_t size)
+{
+	if (!v->has[side])
+		snprintf(buf, size, "-");
+	else
+		kmem_commas(v->v[side], buf, size);
+	return buf;
+}
+
+/* "+1,234", "-5", '.' for none, '-' where a trace has no number. */
+static const char *delta_cell(const struct kmem_diff_value *v, char *buf,
+			      size_t size)
+{
+	u64 o = v->v[KMEM_DIFF_OLD], n = v->v[KMEM_DIFF_NEW];
+	char digits[32];
+
+	if (!kmem_diff_value__both(v))
+		snprintf(buf, size, "-");
+	else if (o == n)
+		snprintf(buf, size, ".");
+	else
+		snprintf(buf, size, "%c%s", n > o ? '+' : '-',
+			 kmem_commas(n > o ? n - o : o - n, digits,
+				     sizeof(digits)));
+	return buf;
+}
+
+/* "+5.6%", "-100.0%", "+12,345%"; "new" from 0; '.' for none. */
+static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
+				size_t size)
+{
+	char digits[32];
+	double pct;
+
+	if (!kmem_diff_value__both(v))
+		snprintf(buf, size, "-");
+	else if (!kmem_diff_value__percent(v, &pct))
+		snprintf(buf, size, "new");
+	else if (v->v[KMEM_DIFF_OLD] == v->v[KMEM_DIFF_NEW])
+		snprintf(buf, size, ".");
+	else if (pct > -1000 && pct < 1000)
+		snprintf(buf, size, "%+.1f%%", pct);
+	else
+		snprintf(buf, size, "%c%s%%", pct > 0 ? '+' : '-',
+			 kmem_commas((u64)(pct > 0 ? pct : -pct), digits,
+				     sizeof(digits)));
+	return buf;
+}
+
+/* The four cells of a value: old, new, delta and delta %. */
+enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
+
+static const char *value_cell(const struct kmem_diff_value *v, int which,
+			      char *buf, size_t size)
+{
+	switch (which) {
+	case CELL_OLD:
+	case CELL_NEW:
+		return side_cell(v, which, buf, size);
+	case CELL_DELTA:
+		return delta_cell(v, buf, size);
+	default:
+		return percent_cell(v, buf, size);
+	}
+}
+
+/* --- lines ------------------------------------------------------------ */
+
+#define LABEL_WIDTH	40
+
+/* The heads of the columns of the lines below; of the bytes too. */
+static void print_heads(bool bytes)
+{
+	printf(" %-*s %13s %13s %13s %9s", LABEL_WIDTH, "", "old", "new",
+	       "delta", "delta %");
+	if (bytes)
+		printf("   %17s %17s %17s %9s", "old bytes", "new bytes",
+		       "delta bytes", "delta %");
+	printf("\n");
+}
+
+/* A label, a count's four cells and a byte count's four; either NULL. */
+static void print_line(const char *label, const struct kmem_diff_value *count,
+		       const struct kmem_diff_value *bytes)
+{
+	char c[NR_CELLS][40] = { "" }, b[NR_CELLS][40] = { "" };
+	int i;
+
+	for (i = 0; i < NR_CELLS; i++) {
+		if (count)
+			value_cell(count, i, c[i], sizeof(c[i]));
+		if (bytes)
+			value_cell(bytes, i, b[i], sizeof(b[i]));
+	}
+	if (!bytes)
+		printf(" %-*s %13s %13s %13s %9s\n", LABEL_WIDTH, label, c[0],
+		       c[1], c[2], c[3]);
+	else
+		printf(" %-*s %13s %13s %13s %9s   %17s %17s %17s %9s\n",
+		       LABEL_WIDTH, label, c[0], c[1], c[2], c[3], b[0], b[1],
+		       b[2], b[3]);
+}
+
+static void print_title(const char *title)
+{
+	int width = printf("\n %s\n", title);
+
+	printf(" %.*s\n\n", width - 3,
+	       "================================================================");
+}
+
+enum {
+	BYTES	= 1,	/* a byte count: the bytes columns */
+	HIDE	= 2,	/* said elsewhere */
+	NONZERO	= 4,	/* stat shows it only where it is not 0 */
+};
+
+static const struct kmem_section * const sections[] = {
+	&kmem_trace_section, &kmem_page_section, &kmem_page_summary_section,
+	&kmem_cross_node_section, &kmem_frag_section, &kmem_pageblock_section,
+	&kmem_slab_summary_section,
+};
+
+/* The field of the sections at @path ("page.summary.failures"), or NULL. */
+static const struct kmem_field *field_at(const char *path)
+{
+	size_t s, i;
+
+	for (s = 0; s < ARRAY_SIZE(sections); s++) {
+		const struct kmem_section *sec = sections[s];
+		size_t len = strlen(sec->path);
+		const char *parent = NULL, *p = path + len + 1;
+
+		if (strncmp(path, sec->path, len) || path[len] != '.')
+			continue;
+		for (i = 0; i < sec->nr_fields; i++) {
+			const struct kmem_field *f = &sec->fields[i];
+			size_t plen = parent ? strlen(parent) : 0;
+
+			if (!(f->flags & KMEM_FIELD_NESTED))
+				parent = f->name;
+			else if (parent && !strncmp(p, parent, plen) &&
+				 p[plen] == '.' && f->name &&
+				 !strcmp(p + plen + 1, f->name))
+				return f;
+			if (!(f->flags & KMEM_FIELD_NESTED) && f->name &&
+			    !strcmp(p, f->name))
+				return f;
+		}
+	}
+	return NULL;
+}
+
+/* The node of position @i of the node list, as either trace has it. */
+static const char *node_name(struct kmem_diff *d, const char *i, char *buf,
+			     size_t size)
+{
+	const struct kmem_diff_scalar *s;
+	char path[64];
+	int side;
+
+	snprintf(path, sizeof(path), "page.cross_node.nodes.%s", i);
+	s = kmem_diff__scalar(d, path);
+	for (side = KMEM_DIFF_NEW; s && side >= KMEM_DIFF_OLD; side--) {
+		if (s->num.has[side]) {
+			snprintf(buf, size, "%" PRIu64, s->num.v[side]);
+			return buf;
+		}
+	}
+	snprintf(buf, size, "#%s", i);
+	return buf;
+}
+
+/* Labels of the numbers under an array index. */
+static bool indexed_label(struct kmem_diff *d, const char *path, char *buf,
+			  size_t size, unsigned int *flags)
+{
+	static const char matrix[] = "page.cross_node.matrix.";
+	static const char mixed[] = "page.fragmentation.mixed_pageblocks.";
+	char from[16], to[16], a[16], b[16];
+	unsigned int col;
+
+	if (!strncmp(path, "page.cross_node.nodes.", 22)) {
+		*flags = HIDE;
+		return true;
+	}
+	if (!strncmp(path, matrix, sizeof(matrix) - 1) &&
+	    sscanf(path + sizeof(matrix) - 1, "%15[0-9].%15[0-9]", a, b) == 2) {
+		snprintf(buf, size, "node %s to node %s:",
+			 node_name(d, a, from, sizeof(from)),
+			 node_name(d, b, to, sizeof(to)));
+		*flags = BYTES;
+		return true;
+	}
+	if (strncmp(path, mixed, sizeof(mixed) - 1))
+		return false;
+	path += sizeof(mixed) - 1;
+	if (sscanf(path, "by_column.%u", &col) == 1 && col < 4) {
+		snprintf(buf, size, "  %s allocations in:", column_names[col]);
+		*flags = 0;
+		return true;
+	}
+	if (sscanf(path, "bytes_by_column.%u", &col) == 1 && col < 4) {
+		snprintf(buf, size, "  %s bytes allocated:", column_names[col]);
+		*flags = BYTES;
+		return true;
+	}
+	return false;
+}
+
+/* Is @path a table's row count, which its caption says? */
+static bool is_row_count(const char *path)
+{
+	int id;
+
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		size_t len = strlen(kmem_tables[id].path);
+
+		if (!strncmp(path, kmem_tables[id].path, len) &&
+		    !strcmp(path + len, ".nr_rows"))
+			return true;
+	}
+	return false;
+}
+
+static const char *label_of(struct kmem_diff *d, const char *path,
+			    const char *prefix, char *buf, size_t size,
+			    unsigned int *flags)
+{
+	const struct kmem_field *f = field_at(path);
+	size_t len = strlen(prefix);
+
+	if (f && f->label) {
+		*flags = (f->unit == KMEM_UNIT_BYTES ? BYTES : 0) |
+			 (f->text_when == KMEM_IF_NONZERO ? NONZERO : 0);
+		return f->label;
+	}
+	*flags = is_row_count(path) ? HIDE : 0;
+	if (*flags || indexed_label(d, path, buf, size, flags))
+		return buf;
+	/* A number stat does not print: by its path. */
+	if (!strncmp(path, prefix, len) && path[len] == '.')
+		path += len + 1;
+	snprintf(buf, size, "%s:", path);
+	return buf;
+}
+
+/* Is @s a "count" whose "bytes" comes next?  Then @base is their path. */
+static bool count_pair(const struct kmem_diff_scalar *s, size_t left,
+		       char *base, size_t size)
+{
+	size_t len = strlen(s->path);
+
+	if (left < 2 || len < 6 || strcmp(s->path + len - 6, ".count") ||
+	    len - 6 >= size)
+		return false;
+	snprintf(base, size, "%.*s", (int)(len - 6), s->path);
+	return !strncmp(s[1].path, base, len - 6) &&
+	       !strcmp(s[1].path + len - 6, ".bytes") && s[1].is_number;
+}
+
+static bool is_zero(const struct kmem_diff_value *v)
+{
+	return !v->v[KMEM_DIFF_OLD] && !v->v[KMEM_DIFF_NEW];
+}
+
+struct printing {
+	struct kmem_diff_report			*dr;
+	const struct kmem_diff_report_options	*o;
+	const struct kmem_diff_scalar		*scalars;
+	size_t					nr;
+	bool					*printed;
+};
+
+/* The numbers under @prefix, in document order, as stat labels them. */
+static void print_numbers(struct printing *p, const char *prefix)
+{
+	size_t i, len = strlen(prefix);
+	char base[KMEM_JSON_MAX_PATH], buf[128];
+
+	for (i = 0; i < p->nr; i++) {
+		const struct kmem_diff_scalar *s = &p->scalars[i];
+		const struct kmem_diff_value *bytes = NULL;
+		const char *label;
+		unsigned int flags;
+
+		if (p->printed[i] || !s->is_number ||
+		    (len && (strncmp(s->path, prefix, len) ||
+			     (s->path[len] && s->path[len] != '.'))))
+			continue;
+		p->printed[i] = true;
+		if (count_pair(s, p->nr - i, base, sizeof(base))) {
+			bytes = &s[1].num;
+			p->printed[++i] = true;
+		}
+		label = label_of(p->dr->d, bytes ? base : s->path, prefix, buf,
+				 sizeof(buf), &flags);
+		if ((flags & HIDE) || ((flags & NONZERO) && is_zero(&s->num)))
+			continue;
+		if (flags & BYTES)
+			print_line(label, NULL, &s->num);
+		else
+			print_line(label, &s->num, bytes);
+	}
+}
+
+static const char *text_of(struct kmem_diff *d, const char *path, int side)
+{
+	const struct kmem_diff_scalar *s = kmem_diff__scalar(d, path);
+
+	return s && s->has_str[side] ? s->str[side] : NULL;
+}
+
+/* --- tables ----------------------------------------------------------- */
+
+#define ROW(r)		const struct kmem_diff_row *row = r
+
+static const struct kmem_diff_value no_value;
+
+/* A value's cell: the member is the column's offset, the cell its offset2. */
+static void member_cell(const struct kmem_column *col,
+			const struct kmem_cell_ctx *ctx __maybe_unused,
+			const void *r, char *buf, size_t size)
+{
+	ROW(r);
+	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
+					  &no_value : &row->values[col->offset];
+
+	value_cell(v, col->offset2, buf, size);
+}
+
+static void in_cell(const struct kmem_column *col __maybe_unused,
+		    const struct kmem_cell_ctx *ctx __maybe_unused,
+		    const void *r, char *buf, size_t size)
+{
+	ROW(r);
+
+	snprintf(buf, size, "%s", row->in == KMEM_DIFF_IN_NEW ? "new" :
+				  row->in == KMEM_DIFF_IN_OLD ? "gone" : "");
+}
+
+/* An identity column's cell: the slot is the column's offset. */
+static void ident_cell(const struct kmem_column *col,
+		       const struct kmem_cell_ctx *ctx __maybe_unused,
+		       const void *r, char *buf, size_t size)
+{
+	ROW(r);
+
+	snprintf(buf, size, "%s", row->ident[col->offset]);
+}
+
+/* Rows shown: -l, else all with --caller, else the top 20. */
+static size_t rows_to_show(const struct kmem_diff_report_options *o,
+			   size_t nr)
+{
+	int lines = o->lines;
+
+	if (lines < 0 && !o->caller)
+		lines = DEFAULT_TABLE_LINES;
+	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
+}
+
+/* The delta, %, old and new columns of the member of the -s @key column. */
+static size_t value_columns(const struct kmem_table *desc,
+			    const struct kmem_diff_table *t, const char *key,
+			    struct kmem_column *cols, char (*heads)[32])
+{
+	static const char * const suffix[] = { "delta", NULL, "old", "new" };
+	static const int cell[] = { CELL_DELTA, CELL_PERCENT, CELL_OLD, CELL_NEW };
+	const struct kmem_column *col = kmem_table__column(desc, key, strlen(key));
+	const char *head = col->diff_header ?: col->header;
+	char member[64];
+	int m = kmem_diff_table__member(t, member_path(desc, col, member,
+						       sizeof(member)));
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cell); i++) {
+		snprintf(heads[i], sizeof(heads[i]), "%s%s%s",
+			 suffix[i] ? head : "%", suffix[i] ? " " : "",
+			 suffix[i] ?: "");
+		cols[i] = (struct kmem_column){
+			.header = heads[i], .cell = member_cell,
+			.offset = m < 0 ? (u16)NO_SLOT : m, .offset2 = cell[i],
+			.tables = 1,
+		};
+	}
+	return ARRAY_SIZE(cell);
+}
+
+static void print_table(struct kmem_diff_report *dr, int id,
+			const struct kmem_diff_report_options *o)
+{
+	const struct kmem_table *desc = &kmem_tables[id];
+	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
+	struct kmem_column cols[MAX_COLUMNS];
+	struct kmem_cell_ctx ctx = { .page_size = 0 };
+	char heads[8][32];
+	size_t nr = 0, c;
+
+	if (!t || (!t->present[0] && !t->present[1]))
+		return;
+	printf("\n %s: %s row%s, %s in both traces, %s new, %s gone\n",
+	       desc->what, COMMAS(t->nr_rows), t->nr_rows == 1 ? "" : "s",
+	       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
+	       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
+	       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
+	nr += value_columns(desc, t, "bytes", cols, heads);
+	nr += value_columns(desc, t, "hit", cols + nr, heads + 4);
+	if (t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
+		cols[nr++] = (struct kmem_column){
+			.header = "Row", .cell = in_cell, .tables = 1,
+			.flags = KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT,
+		};
+	for (c = 0; c < desc->nr_cols && nr < MAX_COLUMNS; c++) {
+		const struct kmem_column *col = &desc->cols[c];
+
+		if (dr->slot[id][c] == NO_SLOT)
+			continue;
+		cols[nr++] = (struct kmem_column){
+			.header = col->header, .cell = ident_cell,
+			.offset = dr->slot[id][c], .tables = 1,
+			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
+		};
+	}
+	kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows, t->nr_rows,
+			  rows_to_show(o, t->nr_rows));
+}
+
+/* --- sections --------------------------------------------------------- */
+
+static const struct kmem_diff_value *member(const struct kmem_diff_row *row,
+					    int m)
+{
+	return m >= 0 ? &row->values[m] : &no_value;
+}
+
+/* Grid cells, those with allocations in either trace. */
+static void print_grid(struct kmem_diff *d)
+{
+	struct kmem_diff_table *t = kmem_diff__table(d, "page.grid");
+	char label[64], name[16];
+	size_t r;
+	int col;
+
+	if (!t || !t->nr_rows)
+		return;
+	printf("\n Allocations by order and migration type, cells '.' in both traces left out:\n\n");
+	print_heads(false);
+	for (r = 0; r < t->nr_rows; r++) {
+		const struct kmem_diff_row *row = t->rows[r];
+
+		for (col = 0; col < 4; col++) {
+			const struct kmem_diff_value *v;
+			int m;
+
+			snprintf(name, sizeof(name), "counts.%d", col);
+			m = kmem_diff_table__member(t, name);
+			v = member(row, m);
+			if (m < 0 || is_zero(v))
+				continue;
+			snprintf(label, sizeof(label), "order %s, %s:",
+				 row->ident[0], column_names[col]);
+			print_line(label, v, NULL);
+		}
+	}
+}
+
+/* The fallback matrix, a requested and fallen back to type a line. */
+static void print_frag_matrix(struct kmem_diff *d)
+{
+	struct kmem_diff_table *t = kmem_diff__table(d,
+						     "page.fragmentation.matrix");
+	static const char * const classes[] = {
+		"claimed", "converted", "polluted",
+	};
+	char label[80];
+	size_t r, c;
+
+	if (!t || !t->nr_rows)
+		return;
+	printf("\n Fallbacks by requested type and type fallen back to:\n\n");
+	print_heads(true);
+	for (r = 0; r < t->nr_rows; r++) {
+		const struct kmem_diff_row *row = t->rows[r];
+
+		snprintf(label, sizeof(label), "%s to %s:", row->ident[0],
+			 row->ident[1]);
+		print_line(label,
+			   member(row, kmem_diff_table__member(t, "fallbacks.count")),
+			   member(row, kmem_diff_table__member(t, "fallbacks.bytes")));
+		for (c = 0; c < ARRAY_SIZE(classes); c++) {
+			int m = kmem_diff_table__member(t, classes[c]);
+
+			if (m < 0)
+				continue;
+			snprintf(label, sizeof(label), "  %s:", classes[c]);
+			print_line(label, member(row, m), NULL);
+		}
+	}
+}
+
+/* The statuses of a section; false when neither trace analysed it. */
+static bool print_status(struct kmem_diff *d, const char *path)
+{
+	const char *old = text_of(d, path, KMEM_DIFF_OLD);
+	const char *new = text_of(d, path, KMEM_DIFF_NEW);
+	bool analysed = (old && !strcmp(old, "analysed")) ||
+			(new && !strcmp(new, "analysed"));
+
+	if (old && new && !strcmp(old, new))
+		printf(" Both traces: %s.\n", kmem_status__text(old));
+	else
+		printf(" old: %s.\n new: %s.\n", kmem_status__text(old),
+		       kmem_status__text(new));
+	return analysed;
+}
+
+static void print_fragmentation(struct printing *p)
+{
+	print_title("FRAGMENTATION");
+	if (!print_status(p->dr->d, "page.fragmentation.status")) {
+		print_numbers(p, "page.fragmentation");
+		return;
+	}
+	printf("\n");
+	print_heads(true);
+	print_numbers(p, "page.fragmentation");
+	print_frag_matrix(p->dr->d);
+	if (p->o->caller) {
+		print_table(p->dr, KMEM_FRAG_CALLERS, p->o);
+		print_table(p->dr, KMEM_FRAG_FAILURES, p->o);
+	}
+}
+
+static void print_cross_node(struct printing *p)
+{
+	print_title("CROSS-NODE TRAFFIC");
+	print_status(p->dr->d, "page.cross_node.status");
+	printf("\n");
+	print_heads(kmem_diff__scalar(p->dr->d,
+				      "page.cross_node.freed_on_other_node.bytes"));
+	print_numbers(p, "page.cross_node");
+}
+
+static void print_trace(struct kmem_diff *d, int side)
+{
+	const char *os = text_of(d, "perf_data.os_release", side);
+	const char *host = text_of(d, "perf_data.hostname", side);
+
+	printf(" %s: %s (kernel %s%s%s)\n", side ? "new" : "old",
+	       text_of(d, "perf_data.path", side) ?: "?", os ?: "unknown",
+	       host ? ", " : "", host ?: "");
+}
+
+static void print_traces(struct printing *p)
+{
+	const char *window = text_of(p->dr->d, "perf_data.time_window",
+				     KMEM_DIFF_OLD);
+
+	printf("\n");
+	print_trace(p->dr->d, KMEM_DIFF_OLD);
+	print_trace(p->dr->d, KMEM_DIFF_NEW);
+	if (window)
+		printf(" --time %s, in each\n", window);
+	printf(" delta: new - old; delta %%: of old, 'new' where old is 0; '.': no change;\n"
+	       " '-': not in that trace\n\n");
+	print_heads(true);
+	print_numbers(p, "perf_data");
+	print_numbers(p, "page.page_size");
+}
+
+static void print_view(struct printing *p, int id)
+{
+	if (p->o->caller || kmem_tables[id].by_default)
+		print_table(p->dr, id, p->o);
+}
+
+static void print_slab(struct printing *p)
+{
+	print_view(p, KMEM_SLAB_CALLERS);
+	print_view(p, KMEM_SLAB_CACHES);
+	print_title("SUMMARY (slab allocator)");
+	print_heads(true);
+	print_numbers(p, "slab.summary");
+}
+
+static void print_page(struct printing *p)
+{
+	print_view(p, KMEM_PAGE_CALLERS);
+	print_title("SUMMARY (page allocator)");
+	print_heads(true);
+	print_numbers(p, "page.summary");
+	print_grid(p->dr->d);
+	print_fragmentation(p);
+	print_cross_node(p);
+}
+
+int kmem_diff_report__text(struct kmem_diff_report *dr,
+			   const struct kmem_diff_report_options *o)
+{
+	struct printing p = { .dr = dr, .o = o };
+	int err = pair(dr, o);
+	size_t i;
+
+	if (err)
+		return err;
+	p.scalars = kmem_diff__scalars(dr->d, &p.nr);
+	p.printed = calloc(p.nr ?: 1, sizeof(*p.printed));
+	if (!p.printed)
+		return -ENOMEM;
+	/* What the tables' captions say, and the node numbers of labels. */
+	for (i = 0; i < p.nr; i++) {
+		unsigned int flags;
+		char buf[128];
+
+		label_of(dr->d, p.scalars[i].path, "", buf, sizeof(buf), &flags);
+		p.printed[i] = flags & HIDE;
+	}
+	print_traces(&p);
+	if (o->slab)
+		print_slab(&p);
+	if (o->page)
+		print_page(&p);
+	/* Numbers stat does not print, by their path: none is left out. */
+	for (i = 0; i < p.nr; i++) {
+		if (!p.printed[i] && p.scalars[i].is_number) {
+			print_title("OTHER NUMBERS");
+			print_heads(true);
+			print_numbers(&p, "");
+			break;
+		}
+	}
+	free(p.printed);
+	return 0;
+}
+
+/* --- JSON ------------------------------------------------------------- */
+
+static void json_value(struct kmem_json *j, const char *key,
+		       const struct kmem_diff_value *v)
+{
+	static const char * const sides[] = { "old", "new" };
+	double pct;
+	int side;
+
+	kmem_json__key_object(j, key);
+	for (side = 0; side < 2; side++) {
+		kmem_json__key(j, sides[side]);
+		if (v->has[side])
+			kmem_json__u64(j, v->v[side]);
+		else
+			kmem_json__null(j);
+	}
+	kmem_json__key(j, "delta");
+	if (kmem_diff_value__both(v))
+		kmem_json__s64(j, kmem_diff_value__delta(v));
+	else
+		kmem_json__null(j);
+	kmem_json__key(j, "delta_percent");
+	if (kmem_diff_value__percent(v, &pct))
+		kmem_json__fixed1(j, pct);
+	else
+		kmem_json__null(j);
+	kmem_json__end_object(j);
+}
+
+/* A text of a side: the booleans of the document as booleans again. */
+static void json_text(struct kmem_json *j, const char *key,
+		      const struct kmem_diff_scalar *s, int side)
+{
+	const struct kmem_field *f = field_at(s->path);
+
+	kmem_json__key(j, key);
+	if (!s->has_str[side] || !s->str[side])
+		kmem_json__null(j);
+	else if (f && f->unit == KMEM_UNIT_BOOL)
+		kmem_json__bool(j, !strcmp(s->str[side], "true"));
+	else
+		kmem_json__string(j, s->str[side]);
+}
+
+static void json_trace(struct kmem_json *j, const struct kmem_diff_scalar *s,
+		       size_t nr, int side)
+{
+	size_t i;
+
+	kmem_json__key_object(j, side ? "new" : "old");
+	for (i = 0; i < nr; i++) {
+		if (s[i].is_number || !s[i].has_str[side] ||
+		    strncmp(s[i].path, "perf_data.", 10))
+			continue;
+		json_text(j, s[i].path + 10, &s[i], side);
+	}
+	kmem_json__end_object(j);
+}
+
+static void json_scalars(struct kmem_json *j, const struct kmem_diff_scalar *s,
+			 size_t nr)
+{
+	size_t i;
+	int side;
+
+	kmem_json__key_object(j, "numbers");
+	for (i = 0; i < nr; i++)
+		if (s[i].is_number)
+			json_value(j, s[i].path, &s[i].num);
+	kmem_json__end_object(j);
+	kmem_json__key_object(j, "texts");
+	for (i = 0; i < nr; i++) {
+		if (s[i].is_number || !strncmp(s[i].path, "perf_data.", 10))
+			continue;
+		kmem_json__key_object(j, s[i].path);
+		for (side = 0; side < 2; side++)
+			json_text(j, side ? "new" : "old", &s[i], side);
+		kmem_json__end_object(j);
+	}
+	kmem_json__end_object(j);
+}
+
+/* "callsite.name|callsite.address": "callsite". */
+static void json_ident_key(char *buf, size_t size, const char *spec)
+{
+	snprintf(buf, size, "%.*s", (int)strcspn(spec, ".|"), spec);
+}
+
+/* A member's key: a grid cell's by the name of its column. */
+static const char *member_key(const struct kmem_diff_table *t, size_t m,
+			      char *buf, size_t size)
+{
+	unsigned int col;
+
+	if (!strcmp(t->spec->name, "page.grid") &&
+	    sscanf(t->members[m], "counts.%u", &col) == 1 && col < 4) {
+		snprintf(buf, size, "%s", column_names[col]);
+		return buf;
+	}
+	return t->members[m];
+}
+
+static void json_row(struct kmem_json *j, const struct kmem_diff_table *t,
+		     const struct kmem_diff_row *row)
+{
+	static const char * const in[] = { "both", "gone", "new" };
+	char key[64];
+	size_t s, m;
+
+	kmem_json__begin_object(j);
+	kmem_json__key_string(j, "in", in[row->in]);
+	for (s = 0; s < t->nr_identity; s++) {
+		json_ident_key(key, sizeof(key), t->spec->identity[s]);
+		kmem_json__key(j, key);
+		if (row->ident_is_number[s])
+			kmem_json__u64(j, row->ident_number[s]);
+		else if (row->ident[s][0])
+			kmem_json__string(j, row->ident[s]);
+		else
+			kmem_json__null(j);
+	}
+	for (m = 0; m < t->nr_members; m++)
+		json_value(j, member_key(t, m, key, sizeof(key)),
+			   &row->values[m]);
+	kmem_json__end_object(j);
+}
+
+static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
+		       const struct kmem_diff_report_options *o)
+{
+	bool limited = strcmp(t->spec->name, "page.grid") &&
+		       strcmp(t->spec->name, "page.fragmentation.matrix");
+	size_t i, shown = t->nr_rows;
+	char key[64];
+
+	if (limited && o->lines >= 0 && (size_t)o->lines < shown)
+		shown = o->lines;
+	kmem_json__key_object(j, t->spec->name);
+	kmem_json__key_array(j, "identity");
+	for (i = 0; i < t->nr_identity; i++) {
+		json_ident_key(key, sizeof(key), t->spec->identity[i]);
+		kmem_json__string(j, key);
+	}
+	kmem_json__end_array(j);
+	kmem_json__key(j, "old");
+	kmem_json__bool(j, t->present[KMEM_DIFF_OLD]);
+	kmem_json__key(j, "new");
+	kmem_json__bool(j, t->present[KMEM_DIFF_NEW]);
+	kmem_json__key_u64(j, "nr_rows", t->nr_rows);
+	kmem_json__key_u64(j, "nr_both", t->nr_in[KMEM_DIFF_IN_BOTH]);
+	kmem_json__key_u64(j, "nr_new", t->nr_in[KMEM_DIFF_IN_NEW]);
+	kmem_json__key_u64(j, "nr_gone", t->nr_in[KMEM_DIFF_IN_OLD]);
+	kmem_json__key_array(j, "rows");
+	for (i = 0; i < shown; i++)
+		json_row(j, t, t->rows[i]);
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+}
+
+static void json_sort(struct kmem_json *j, const char *sort)
+{
+	size_t i;
+
+	kmem_json__key_array(j, "sort");
+	for (i = 0; sort[i];) {
+		size_t len = strcspn(sort + i, ",");
+
+		kmem_json__string_len(j, sort + i, len);
+		i += len + (sort[i + len] == ',');
+	}
+	kmem_json__end_array(j);
+}
+
+int kmem_diff_report__json(struct kmem_diff_report *dr,
+			   const struct kmem_diff_report_options *o, FILE *fp)
+{
+	const struct kmem_diff_scalar *s;
+	struct kmem_json *j;
+	size_t nr, i;
+	int err = pair(dr, o);
+
+	if (err)
+		return err;
+	j = kmem_json__new(fp);
+	if (!j)
+		return -ENOMEM;
+	s = kmem_diff__scalars(dr->d, &nr);
+	kmem_json__begin_object(j);
+	kmem_json__key_string(j, "schema", KMEM_DIFF_REPORT_SCHEMA);
+	json_trace(j, s, nr, KMEM_DIFF_OLD);
+	json_trace(j, s, nr, KMEM_DIFF_NEW);
+	json_sort(j, o->sort ?: DEFAULT_SORT);
+	json_scalars(j, s, nr);
+	kmem_json__key_object(j, "tables");
+	for (i = 0; i < dr->config.nr_tables; i++) {
+		const struct kmem_diff_table *t =
+			kmem_diff__table(dr->d, dr->config.tables[i].name);
+
+		if (t && (t->present[0] || t->present[1]))
+			json_table(j, t, o);
+	}
+	kmem_json__end_object(j);
+	kmem_json__end_object(j);
+	err = kmem_json__finish(j);
+	kmem_json__delete(j);
+	return err;
+}

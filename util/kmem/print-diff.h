@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_PRINT_DIFF_H
+#define __PERF_KMEM_PRINT_DIFF_H
+
+/*
+ * perf kmem diff's report: two reports' documents paired, and the pairs as
+ * text or as a JSON document of their own
+ * (Documentation/perf-kmem-diff.schema.json), its "schema" member
+ * KMEM_DIFF_REPORT_SCHEMA.
+ *
+ * Each report is walked as its JSON document is written
+ * (kmem_report__visit()) and paired by report-diff.c, so every number the
+ * document has is paired.  Which arrays are tables, which of their members
+ * name a row and which measure it, the labels of the numbers and the -s
+ * keys all come from the report's description (report.h): a number or a
+ * column described there is in the diff without a word here.  Table rows
+ * pair by the names of their callsites, types and flags, never by
+ * address: the traces may come from other boots or kernels.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define KMEM_DIFF_REPORT_SCHEMA	"perf-kmem-diff/1"
+
+struct kmem_report;
+struct kmem_diff_report;
+
+/* What is shown, and in what order. */
+struct kmem_diff_report_options {
+	bool		page;
+	bool		slab;
+	bool		caller;		/* every row, and the fallback tables */
+	int		lines;		/* rows a table shows; -1: the default */
+	const char	*sort;		/* -s keys, or NULL */
+};
+
+/* A diff of two reports; NULL: no memory. */
+struct kmem_diff_report *kmem_diff_report__new(void);
+void kmem_diff_report__delete(struct kmem_diff_report *dr);
+
+/**
+ * kmem_diff_report__add - take one trace's report
+ * @dr: the diff
+ * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
+ * @r: the report, with all the rows of its --caller tables
+ *
+ * Return: 0, -ENOMEM or -EINVAL (a document the diff cannot take).
+ */
+int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
+			  const struct kmem_report *r);
+
+/* What a saved report is: its schema member, and its analyses. */
+struct kmem_saved_report {
+	int	schema;		/* -1: none */
+	bool	page;
+	bool	slab;
+};
+
+/**
+ * kmem_diff_report__add_saved - take a saved report as one side
+ * @dr: the diff; NULL: only look at the document, fill @saved
+ * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
+ * @text: the document, as perf kmem stat --json wrote it
+ * @len: its length
+ * @o: the analyses the diff compares (the rest of the document is left
+ *	out); NULL: all
+ * @saved: filled in: what the document is
+ * @err: where a one-line reason goes
+ * @err_size: its size
+ *
+ * The document is taken as the report it was written from would be:
+ * a live run of another machine, a recording analysed elsewhere.
+ *
+ * Return: 0; -EINVAL with @err for a document that is not JSON, or not
+ * of perf kmem stat's schema; -ENOMEM.
+ */
+int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
+				const char *text, size_t len,
+				const struct kmem_diff_report_options *o,
+				struct kmem_saved_report *saved, char *err,
+				size_t err_size);
+
+/**
+ * kmem_diff_report__check_sort - are the -s keys ones the diff sorts by?
+ * @sort: "key[,key...]"
+ * @slab: for the slab tables, else the page ones
+ * @bad: the first unknown key, on -EINVAL
+ * @bad_size: its size
+ * @known: the keys it takes, on -EINVAL
+ * @known_size: its size
+ *
+ * Return: 0, -EINVAL or -E2BIG (more than KMEM_MAX_SORT_KEYS).
+ */
+int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
+				 size_t bad_size, char *known,
+				 size_t known_size);
+
+/**
+ * kmem_diff_report__text - the diff as text, to stdout
+ * @dr: the diff, both sides added
+ * @o: what to show
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kmem_diff_report__text(struct kmem_diff_report *dr,
+			   const struct kmem_diff_report_options *o);
+
+/**
+ * kmem_diff_report__json - the diff as one JSON document
+ * @dr: the diff, both sides added
+ * @o: what to show
+ * @fp: where
+ *
+ * Return: 0; -EIO when @fp could not be written; -ENOMEM.
+ */
+int kmem_diff_report__json(struct kmem_diff_report *dr,
+			   const struct kmem_diff_report_options *o, FILE *fp);
+
+#endif /* __PERF_KMEM_PRINT_DIFF_H */

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem stat's report as one JSON document, for programs: every
+ * number the text shows, as integers, with the names beside the values.
+ * The members and their order are report.c's; see print.h.
+ */
+#include <errno.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <perf/event.h>
+
+#include "count-frag.h"
+#include "count-interval.h"
+#include "count-page.h"
+#include "json.h"
+#include "print.h"
+#include "report.h"
+
+#define NAME_SIZE	(KSYM_NAME_LEN + 32)
+
+static const char * const column_names[KMEM_NR_MIGTYPE_COLUMNS] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
+};
+
+/* Migration types whose names a kernel of this trace's vintage has. */
+#define KNOWN_MIGTYPES	6
+
+#define VALUE(row, offset, type) \
+	(*(const type *)((const char *)(row) + (offset)))
+
+static void count(struct kmem_json *j, const char *key,
+		  const struct kmem_count *c)
+{
+	kmem_json__key_object(j, key);
+	kmem_json__key_u64(j, "count", c->nr);
+	kmem_json__key_u64(j, "bytes", c->bytes);
+	kmem_json__end_object(j);
+}
+
+/* {"value": 1, "name": "Movable"}: a value and the kernel's name of it. */
+static void migtype_object(struct kmem_json *j, const struct kmem_report *r,
+			   int value)
+{
+	char buf[32];
+
+	kmem_json__begin_object(j);
+	kmem_json__key(j, "value");
+	kmem_json__s64(j, value);
+	kmem_json__key_string(j, "name",
+			      kmem_migtype__name(value, r->ctx->pre_v4_4, buf,
+						 sizeof(buf)));
+	kmem_json__end_object(j);
+}
+
+static void migtype(struct kmem_json *j, const struct kmem_report *r,
+		    const char *key, int value)
+{
+	kmem_json__key(j, key);
+	migtype_object(j, r, value);
+}
+
+/* The gfp value and its names, as the kernel's print format joins them. */
+static void gfp(struct kmem_json *j, const struct kmem_report *r,
+		const char *key, u64 value)
+{
+	const char *names = r->ctx->gfp_name(r->ctx->arg, value), *p;
+
+	kmem_json__key_object(j, key);
+	kmem_json__key_u64(j, "value", value);
+	kmem_json__key_array(j, "names");
+	/* A value the kernel printed no names for is shown in hex: none. */
+	for (p = names; *p && strncmp(names, "0x", 2) && strcmp(names, "?");) {
+		size_t len = strcspn(p, "|");
+
+		kmem_json__string_len(j, p, len);
+		p += len + (p[len] == '|');
+	}
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+}
+
+static void callsite(struct kmem_json *j, const struct kmem_report *r,
+		     const char *key, u64 addr)
+{
+	char buf[NAME_SIZE];
+
+	kmem_json__key_object(j, key);
+	kmem_json__key_string(j, "name",
+			      r->ctx->symbol(r->ctx->arg, addr, buf, sizeof(buf)));
+	kmem_json__key(j, "address");
+	kmem_json__hex(j, addr);
+	kmem_json__end_object(j);
+}
+
+/* "bytes,hit" as ["bytes", "hit"]. */
+static void sort_keys(struct kmem_json *j, const char *names)
+{
+	const char *p = names;
+
+	kmem_json__key_array(j, "sort");
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+
+		kmem_json__string_len(j, p, len);
+		p += len + (p[len] == ',');
+	}
+	kmem_json__end_array(j);
+}
+
+/* --- sections -------------------------------------------------------- */
+
+static bool field_known(const struct kmem_report *r, const struct kmem_field *f,
+			const void *v)
+{
+	if (!v || !kmem_report__holds(r->ctx, f->json_when))
+		return false;
+	return f->json_when != KMEM_IF_SET || !kmem_field__is_zero(f, v);
+}
+
+/* A field's member; true when it stays open for the nested ones. */
+static bool write_field(struct kmem_json *j, const struct kmem_field *f,
+			const void *v, bool nested_next)
+{
+	switch (f->unit) {
+	case KMEM_UNIT_COUNT:
+		kmem_json__key_object(j, f->name);
+		kmem_json__key_u64(j, "count", ((const struct kmem_count *)v)->nr);
+		kmem_json__key_u64(j, "bytes",
+				   ((const struct kmem_count *)v)->bytes);
+		if (nested_next)
+			return true;
+		kmem_json__end_object(j);
+		return false;
+	case KMEM_UNIT_GROUP:
+		kmem_json__key_object(j, f->name);
+		return true;
+	case KMEM_UNIT_TEXT:
+		kmem_json__key_string(j, f->name, *(const char * const *)v);
+		return false;
+	case KMEM_UNIT_BOOL:
+		kmem_json__key(j, f->name);
+		kmem_json__bool(j, *(const bool *)v);
+		return false;
+	case KMEM_UNIT_PERCENT:
+		kmem_json__key(j, f->name);
+		kmem_json__fixed1(j, *(const double *)v);
+		return false;
+	default:
+		kmem_json__key_u64(j, f->name, *(const u64 *)v);
+		return false;
+	}
+}
+
+/* Fields [@from, @to) of @s, their values in @src. */
+static void write_fields(struct kmem_json *j, const struct kmem_report *r,
+			 const void * const *src, const struct kmem_section *s,
+			 size_t from, size_t to)
+{
+	bool open = false, above = true;
+	size_t i;
+
+	for (i = from; i < to && i < s->nr_fields; i++) {
+		const struct kmem_field *f = &s->fields[i];
+		const void *v = kmem_field__value(f, src);
+		bool nested = f->flags & KMEM_FIELD_NESTED;
+		bool nested_next = i + 1 < s->nr_fields &&
+				   (s->fields[i + 1].flags & KMEM_FIELD_NESTED);
+
+		if (!nested && open) {
+			kmem_json__end_object(j);
+			open = false;
+		}
+		if (nested && !above)
+			continue;
+		if (!field_known(r, f, v)) {
+			if (f->flags & KMEM_FIELD_NULLABLE) {
+				kmem_json__key(j, f->name);
+				kmem_json__null(j);
+			}
+			above = nested ? above : false;
+			continue;
+		}
+		if (!nested)
+			above = true;
+		if (write_field(j, f, v, nested_next && !nested))
+			open = true;
+	}
+	if (open)
+		kmem_json__end_object(j);
+}
+
+/* A section as the object of its last path component. */
+static void write_section(struct kmem_json *j, const struct kmem_report *r,
+			  const struct kmem_section *s)
+{
+	const char *name = strrchr(s->path, '.');
+
+	kmem_json__key_object(j, name ? name + 1 : s->path);
+	write_fields(j, r, r->src, s, 0, s->nr_fields);
+	kmem_json__end_object(j);
+}
+
+/* --- tables ---------------------------------------------------------- */
+
+static void write_cell(struct kmem_json *j, const struct kmem_report *r,
+		       const struct kmem_column *col, const void *row)
+{
+	/* The u64 of the kinds that hold one: ints need not be aligned so. */
+	u64 v = 0;
+
+	switch (col->kind) {
+	case KMEM_CELL_ORDER:
+	case KMEM_CELL_MIGTYPE:
+	case KMEM_CELL_PID:
+	case KMEM_CELL_COMM:
+	case KMEM_CELL_STRING:
+		break;
+	default:
+		v = VALUE(row, col->offset, u64);
+		break;
+	}
+	switch (col->kind) {
+	case KMEM_CELL_COUNT:
+		count(j, col->json, (const struct kmem_count *)
+		      ((const char *)row + col->offset));
+		break;
+	case KMEM_CELL_ORDER:
+		kmem_json__key_u64(j, col->json, VALUE(row, col->offset, int));
+		break;
+	case KMEM_CELL_PFN:
+		if (!r->ctx->pfn_is_page) {
+			kmem_json__key_u64(j, col->json, v);
+			break;
+		}
+		kmem_json__key(j, "page");
+		kmem_json__hex(j, v);
+		break;
+	case KMEM_CELL_HEX:
+		kmem_json__key(j, col->json);
+		kmem_json__hex(j, v);
+		break;
+	case KMEM_CELL_MIGTYPE:
+		migtype(j, r, col->json, VALUE(row, col->offset, int));
+		break;
+	case KMEM_CELL_GFP:
+		gfp(j, r, col->json, v);
+		break;
+	case KMEM_CELL_CALLSITE:
+		callsite(j, r, col->json, v);
+		break;
+	case KMEM_CELL_PID:
+		kmem_json__key_u64(j, col->json, VALUE(row, col->offset, u32));
+		break;
+	case KMEM_CELL_COMM:
+		kmem_json__key_string(j, col->json,
+				      r->ctx->comm_name(r->ctx->arg,
+							VALUE(row, col->offset, u32)));
+		break;
+	case KMEM_CELL_STRING:
+		kmem_json__key_string(j, col->json,
+				      VALUE(row, col->offset, const char *) ?: "");
+		break;
+	default:
+		kmem_json__key_u64(j, col->json, v);
+		break;
+	}
+}
+
+static void write_row(struct kmem_json *j, const struct kmem_report *r,
+		      const struct kmem_table *t, const void *row)
+{
+	size_t i;
+
+	kmem_json__begin_object(j);
+	for (i = 0; i < t->nr_cols; i++) {
+		const struct kmem_column *col = &t->cols[i];
+
+		if (col->json && (col->tables & KMEM_TABLE_BIT(t->bit)) &&
+		    kmem_report__holds(r->ctx, col->json_when))
+			write_cell(j, r, col, row);
+	}
+	kmem_json__end_object(j);
+}
+
+static void write_table(struct kmem_json *j, const struct kmem_report *r,
+			enum kmem_report_table_id id)
+{
+	const struct kmem_report_table *t = &r->tables[id];
+	const struct kmem_table *desc = &kmem_tables[id];
+	const char *name = strrchr(desc->path, '.') + 1;
+	size_t i, shown = t->nr;
+
+	if (!t->rows)
+		return;
+	if (r->lines >= 0 && (size_t)r->lines < shown)
+		shown = r->lines;
+	kmem_json__key_object(j, name);
+	sort_keys(j, t->sort);
+	kmem_json__key_u64(j, "nr_rows", t->nr);
+	kmem_json__key_array(j, "rows");
+	for (i = 0; i < shown; i++)
+		write_row(j, r, desc, t->rows[i]);
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+}
+
+/* --- page ------------------------------------------------------------ */
+
+static void grid_columns(struct kmem_json *j, const struct kmem_report *r)
+{
+	int col, mt;
+
+	kmem_json__key_array(j, "columns");
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
+		kmem_json__begin_object(j);
+		kmem_json__key_string(j, "name", column_names[col]);
+		kmem_json__key_array(j, "types");
+		for (mt = 0; mt < KNOWN_MIGTYPES; mt++) {
+			if (kmem_migtype__column(mt, r->ctx->pre_v4_4) == (unsigned int)col)
+				migtype_object(j, r, mt);
+		}
+		kmem_json__end_array(j);
+		kmem_json__end_object(j);
+	}
+	kmem_json__end_array(j);
+}
+
+static void grid(struct kmem_json *j, const struct kmem_report *r)
+{
+	int order, col, orders = kmem_page__grid_orders(r->kp);
+
+	kmem_json__key_object(j, "grid");
+	grid_columns(j, r);
+	kmem_json__key_array(j, "rows");
+	for (order = 0; order < orders; order++) {
+		kmem_json__begin_object(j);
+		kmem_json__key_u64(j, "order", order);
+		kmem_json__key_array(j, "counts");
+		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+			kmem_json__u64(j, kmem_page__grid(r->kp, order, col));
+		kmem_json__end_array(j);
+		kmem_json__end_object(j);
+	}
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+}
+
+static void node_matrix(struct kmem_json *j, const struct kmem_report *r)
+{
+	int from, to;
+
+	kmem_json__key_array(j, "nodes");
+	for (from = 0; from < r->nr_node_ids; from++)
+		if (r->has_node[from])
+			kmem_json__u64(j, from);
+	kmem_json__end_array(j);
+	kmem_json__key_array(j, "matrix");
+	for (from = 0; from < r->nr_node_ids; from++) {
+		if (!r->has_node[from])
+			continue;
+		kmem_json__begin_array(j);
+		for (to = 0; to < r->nr_node_ids; to++)
+			if (r->has_node[to])
+				kmem_json__u64(j, kmem_page__node_matrix(r->kp,
+									 from, to));
+		kmem_json__end_array(j);
+	}
+	kmem_json__end_array(j);
+}
+
+static void cross_node(struct kmem_json *j, const struct kmem_report *r)
+{
+	const struct kmem_section *s = &kmem_cross_node_section;
+
+	kmem_json__key_object(j, "cross_node");
+	write_fields(j, r, r->src, s, 0, 2);
+	if (!strcmp(r->trace.cross_node, "analysed")) {
+		node_matrix(j, r);
+		write_fields(j, r, r->src, s, 2, s->nr_fields);
+	}
+	kmem_json__end_object(j);
+}
+
+/* The first migration type of a grid column, to name a matrix cell. */
+static int column_type(const struct kmem_report *r, int col)
+{
+	int mt;
+
+	for (mt = 0; mt < KNOWN_MIGTYPES; mt++)
+		if (kmem_migtype__column(mt, r->ctx->pre_v4_4) == (unsigned int)col)
+			return mt;
+	return KNOWN_MIGTYPES;
+}
+
+static void frag_matrix(struct kmem_json *j, const struct kmem_report *r)
+{
+	int req, fb;
+
+	kmem_json__key_array(j, "matrix");
+	for (req = 0; req < KMEM_NR_MIGTYPE_COLUMNS; req++) {
+		for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++) {
+			const struct kmem_frag_cell *cell =
+				kmem_frag__cell(r->kf, req, fb);
+			struct kmem_count c = {
+				.nr = cell->fallbacks,
+				.bytes = cell->bytes,
+			};
+
+			if (!cell->fallbacks)
+				continue;
+			kmem_json__begin_object(j);
+			migtype(j, r, "requested", column_type(r, req));
+			migtype(j, r, "fallback", column_type(r, fb));
+			count(j, "fallbacks", &c);
+			if (r->ctx->frag_classes) {
+				kmem_json__key_u64(j, "claimed",
+						   cell->classes[KMEM_FRAG_CLAIMED]);
+				kmem_json__key_u64(j, "converted",
+						   cell->classes[KMEM_FRAG_CONVERTED]);
+				kmem_json__key_u64(j, "polluted",
+						   cell->classes[KMEM_FRAG_POLLUTED]);
+			}
+			kmem_json__end_object(j);
+		}
+	}
+	kmem_json__end_array(j);
+}
+
+static void mixed_pageblocks(struct kmem_json *j, const struct kmem_report *r)
+{
+	const struct kmem_section *s = &kmem_pageblock_section;
+	const struct kmem_frag_summary *fs = r->src[KMEM_SRC_FRAG];
+	int col;
+
+	kmem_json__key_object(j, "mixed_pageblocks");
+	write_fields(j, r, r->src, s, 0, 1);
+	kmem_json__key_array(j, "by_column");
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		kmem_json__u64(j, fs->blocks.by_column[col]);
+	kmem_json__end_array(j);
+	kmem_json__key_array(j, "bytes_by_column");
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		kmem_json__u64(j, fs->alloc[col].bytes);
+	kmem_json__end_array(j);
+	write_fields(j, r, r->src, s, 1, s->nr_fields);
+	kmem_json__end_object(j);
+}
+
+static void fragmentation(struct kmem_json *j, const struct kmem_report *r)
+{
+	const struct kmem_section *s = &kmem_frag_section;
+
+	kmem_json__key_object(j, "fragmentation");
+	if (!strcmp(r->trace.fragmentation, "not_recorded")) {
+		write_fields(j, r, r->src, s, 0, 1);
+		kmem_json__end_object(j);
+		return;
+	}
+	write_fields(j, r, r->src, s, 0, s->nr_fields);
+	frag_matrix(j, r);
+	write_table(j, r, KMEM_FRAG_CALLERS);
+	if (r->ctx->frag_classes)
+		mixed_pageblocks(j, r);
+	write_table(j, r, KMEM_FRAG_FAILURES);
+	kmem_json__end_object(j);
+}
+
+static void interval_row(struct kmem_json *j, const struct kmem_report *r,
+			 const struct kmem_interval_row *row)
+{
+	const void *src[KMEM_NR_SOURCES];
+	size_t i;
+
+	memcpy(src, r->src, sizeof(src));
+	src[KMEM_SRC_INTERVAL] = row;
+	kmem_json__begin_object(j);
+	write_fields(j, r, src, &kmem_interval_section, 0,
+		     kmem_interval_section.nr_fields);
+	if (r->caller) {
+		kmem_json__key_array(j, "callers");
+		for (i = 0; i < row->nr_callers; i++) {
+			kmem_json__begin_object(j);
+			if (r->ctx->callchains)
+				callsite(j, r, "callsite", row->callers[i].callsite);
+			kmem_json__key_u64(j, "hits", row->callers[i].alloc.nr);
+			kmem_json__key_u64(j, "bytes", row->callers[i].alloc.bytes);
+			kmem_json__end_object(j);
+		}
+		kmem_json__end_array(j);
+	}
+	kmem_json__end_object(j);
+}
+
+/* -I: the page analysis in intervals of trace time. */
+static void intervals(struct kmem_json *j, const struct kmem_report *r)
+{
+	size_t i;
+
+	kmem_json__key_object(j, "intervals");
+	kmem_json__key_u64(j, "length_ns", kmem_interval__length(r->iv));
+	kmem_json__key_array(j, "rows");
+	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
+		interval_row(j, r, kmem_interval__row(r->iv, i));
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+}
+
+static void page(struct kmem_json *j, const struct kmem_report *r)
+{
+	kmem_json__key_object(j, "page");
+	write_fields(j, r, r->src, &kmem_page_section, 0,
+		     kmem_page_section.nr_fields);
+	write_section(j, r, &kmem_page_summary_section);
+	grid(j, r);
+	cross_node(j, r);
+	write_table(j, r, KMEM_PAGE_CALLERS);
+	write_table(j, r, KMEM_PAGE_ALLOCS);
+	fragmentation(j, r);
+	if (r->iv)
+		intervals(j, r);
+	kmem_json__end_object(j);
+}
+
+static void slab(struct kmem_json *j, const struct kmem_report *r)
+{
+	kmem_json__key_object(j, "slab");
+	write_section(j, r, &kmem_slab_summary_section);
+	write_table(j, r, KMEM_SLAB_CALLERS);
+	write_table(j, r, KMEM_SLAB_CACHES);
+	write_table(j, r, KMEM_SLAB_ALLOCS);
+	kmem_json__end_object(j);
+}
+
+/* The document, to a writer or a visitor. */
+static int document(struct kmem_json *j, const struct kmem_report *r)
+{
+	int err;
+
+	if (!j)
+		return -ENOMEM;
+	kmem_json__begin_object(j);
+	kmem_json__key_u64(j, "schema", KMEM_REPORT_SCHEMA);
+	write_section(j, r, &kmem_trace_section);
+	if (r->src[KMEM_SRC_COUNTED])
+		write_section(j, r, &kmem_counted_section);
+	if (r->kp)
+		page(j, r);
+	if (r->slab)
+		slab(j, r);
+	kmem_json__end_object(j);
+	err = kmem_json__finish(j);
+	kmem_json__delete(j);
+	return err;
+}
+
+int kmem_report__json(const struct kmem_report *r, FILE *fp)
+{
+	return document(kmem_json__new(fp), r);
+}
+
+int kmem_report__visit(const struct kmem_report *r, kmem_json_visit_fn fn,
+		       void *arg)
+{
+	return document(kmem_json__new_visitor(fn, arg), r);
+}

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem stat's report as text, for people: the tables, the summaries,
+ * the grid, the fragmentation and cross-node sections, in the layout of
+ * print-layout.h.  The numbers and columns are report.c's.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <perf/event.h>
+
+#include "count-frag.h"
+#include "count-interval.h"
+#include "count-page.h"
+#include "print-layout.h"
+#include "print.h"
+#include "report.h"
+
+/* Thousands separators whatever the locale: "12,345,678". */
+#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
+
+/* Rows of the callsite table shown when no table was asked for. */
+#define DEFAULT_TABLE_LINES	20
+
+static const char * const migtype_heads[KMEM_NR_MIGTYPE_COLUMNS] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
+};
+
+static void print_field(const struct kmem_field *f, const void *v)
+{
+	switch (f->unit) {
+	case KMEM_UNIT_COUNT:
+		kmem_print__count(f->label, v);
+		break;
+	case KMEM_UNIT_BYTES:
+		kmem_print__bytes(f->label, *(const u64 *)v);
+		break;
+	case KMEM_UNIT_PERCENT:
+		printf(" %-34s %13.3f%%\n", f->label, *(const double *)v);
+		break;
+	case KMEM_UNIT_NUMBER:
+		kmem_print__plain(f->label, *(const u64 *)v);
+		break;
+	case KMEM_UNIT_TEXT:
+		printf(" %-34s %s\n", f->label, *(const char * const *)v);
+		break;
+	default:
+		return;
+	}
+	if (f->note)
+		printf("%s\n", f->note);
+	if (f->flags & KMEM_FIELD_GAP)
+		printf("\n");
+}
+
+/* Is @f in the text?  What is null in the JSON has its line, if any. */
+static bool field_shown(const struct kmem_report *r, const struct kmem_field *f,
+			const void *v)
+{
+	if ((f->flags & KMEM_FIELD_NULLABLE) &&
+	    !kmem_report__holds(r->ctx, f->json_when)) {
+		if (f->unknown)
+			printf("%s\n", f->unknown);
+		return false;
+	}
+	if (f->text_when == KMEM_IF_NONZERO)
+		return !kmem_field__is_zero(f, v);
+	return kmem_report__holds(r->ctx, f->text_when) && f->label;
+}
+
+/* Fields [@from, @to) of @s; a nested field goes with the one above it. */
+static void print_fields(const struct kmem_report *r, const struct kmem_section *s,
+			 size_t from, size_t to)
+{
+	bool above = true, shown;
+	size_t i;
+
+	for (i = from; i < to && i < s->nr_fields; i++) {
+		const struct kmem_field *f = &s->fields[i];
+		const void *v = kmem_field__value(f, r->src);
+		bool nested = f->flags & KMEM_FIELD_NESTED;
+
+		if (!v || (nested && !above))
+			continue;
+		if (f->unit == KMEM_UNIT_GROUP) {
+			above = kmem_report__holds(r->ctx, f->text_when) &&
+				kmem_report__holds(r->ctx, f->json_when);
+			continue;
+		}
+		shown = field_shown(r, f, v);
+		if (shown)
+			print_field(f, v);
+		if (!nested)
+			above = shown;
+	}
+}
+
+static void print_section(const struct kmem_report *r, const struct kmem_section *s)
+{
+	print_fields(r, s, 0, s->nr_fields);
+}
+
+static void print_title(const char *title)
+{
+	int width = printf("\n %s\n", title);
+
+	printf(" %.*s\n\n", width - 3,
+	       "================================================================");
+}
+
+/*
+ * Rows a table shows: -l, else all of a table asked for by name, and the
+ * top DEFAULT_TABLE_LINES of one shown by default.
+ */
+static size_t rows_to_show(const struct kmem_report *r, size_t nr, bool by_default)
+{
+	int lines = r->lines;
+
+	if (lines < 0 && by_default)
+		lines = DEFAULT_TABLE_LINES;
+	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
+}
+
+static void print_table(const struct kmem_report *r, enum kmem_report_table_id id,
+			bool by_default)
+{
+	const struct kmem_report_table *t = &r->tables[id];
+	const struct kmem_table *desc = &kmem_tables[id];
+
+	if (!t->rows || (!t->nr && !desc->user_sort))
+		return;
+	kmem_print__table(r->ctx, desc->cols, desc->nr_cols, desc->bit,
+			  (void **)t->rows, t->nr,
+			  rows_to_show(r, t->nr, by_default));
+}
+
+/* --- page ------------------------------------------------------------ */
+
+static void print_grid(const struct kmem_report *r)
+{
+	int order, col, orders = kmem_page__grid_orders(r->kp);
+
+	printf("\n Order");
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		printf("  %12s", migtype_heads[col]);
+	printf("\n -----");
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		printf("  ------------");
+	printf("\n");
+	for (order = 0; order < orders; order++) {
+		printf(" %5d", order);
+		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
+			u64 n = kmem_page__grid(r->kp, order, col);
+
+			printf("  %12s", n ? COMMAS(n) : ".");
+		}
+		printf("\n");
+	}
+}
+
+static void print_node_matrix(const struct kmem_report *r)
+{
+	char node[16];
+	int from, to;
+
+	printf("\n Bytes allocated and freed in the trace, by node of the allocating CPU\n"
+	       " (rows) and of the freeing CPU (columns):\n\n %-10s", "alloc\\free");
+	for (to = 0; to < r->nr_node_ids; to++) {
+		if (!r->has_node[to])
+			continue;
+		snprintf(node, sizeof(node), "node %d", to);
+		printf("  %14s", node);
+	}
+	printf("\n");
+	for (from = 0; from < r->nr_node_ids; from++) {
+		if (!r->has_node[from])
+			continue;
+		snprintf(node, sizeof(node), "node %d", from);
+		printf(" %10s", node);
+		for (to = 0; to < r->nr_node_ids; to++) {
+			u64 b;
+
+			if (!r->has_node[to])
+				continue;
+			b = kmem_page__node_matrix(r->kp, from, to);
+			printf("  %14s", b ? COMMAS(b) : ".");
+		}
+		printf("\n");
+	}
+}
+
+/* Why a trace has no cross-node section; false: it has one. */
+static bool print_no_cross_node(const struct kmem_report *r)
+{
+	const char *status = r->trace.cross_node;
+
+	if (!strcmp(status, "corrupt_topology"))
+		printf(" No cross-node analysis: the NUMA or memory topology in this trace is corrupt.\n");
+	else if (!strcmp(status, "no_topology"))
+		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
+	else if (!strcmp(status, "one_node"))
+		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
+	else if (!strcmp(status, "too_many_nodes"))
+		printf(" No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
+		       r->nr_node_ids, KMEM_PAGE_MAX_NODES);
+	else
+		return false;
+	return true;
+}
+
+static void print_cross_node(const struct kmem_report *r)
+{
+	const struct kmem_page_summary *s = r->src[KMEM_SRC_PAGE];
+	int width;
+
+	printf("\n");
+	if (print_no_cross_node(r))
+		return;
+	width = printf(" CROSS-NODE TRAFFIC (%" PRIu64 " NUMA nodes)\n",
+		       r->trace.nr_nodes);
+	printf(" %.*s\n\n", width - 2, "=========================================");
+	print_section(r, &kmem_cross_node_section);
+	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
+	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
+	       " than the allocating CPU.\n");
+	print_node_matrix(r);
+	if (s->free_other_node.nr && !r->caller)
+		printf("\n Callsites of the allocations freed on another node: --caller -s xnode\n");
+}
+
+/* "claimed/converted/polluted", '.' for each zero; '.' for no fallback. */
+static const char *matrix_cell(const struct kmem_frag_cell *cell,
+			       bool classes, char *buf, size_t size)
+{
+	char part[KMEM_FRAG_NR_CLASSES][32];
+	int i;
+
+	if (!cell->fallbacks || !classes)
+		return kmem_print__cell(cell->fallbacks, buf, size);
+	for (i = 0; i < KMEM_FRAG_NR_CLASSES; i++)
+		kmem_print__cell(cell->classes[i], part[i], sizeof(part[i]));
+	snprintf(buf, size, "%s/%s/%s", part[0], part[1], part[2]);
+	return buf;
+}
+
+static void print_frag_matrix(const struct kmem_report *r, bool classes)
+{
+	int req, fb;
+	char cell[100];
+
+	printf("\n Fallbacks by requested type (rows) and type fallen back to (columns)%s:\n\n %-12s",
+	       classes ? ",\n claimed/converted/polluted" : "", "");
+	for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
+		printf("  %24s", migtype_heads[fb]);
+	printf("\n");
+	for (req = 0; req < KMEM_NR_MIGTYPE_COLUMNS; req++) {
+		printf(" %-12s", migtype_heads[req]);
+		for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
+			printf("  %24s",
+			       matrix_cell(kmem_frag__cell(r->kf, req, fb),
+					   classes, cell, sizeof(cell)));
+		printf("\n");
+	}
+}
+
+static double percent(u64 part, u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* Shares of the bytes allocated, and of the pageblocks they went to. */
+static void print_pageblock_shares(const struct kmem_frag_summary *s)
+{
+	const struct kmem_frag_blocks *b = &s->blocks;
+	u64 bytes = 0;
+	int col;
+
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
+		bytes += s->alloc[col].bytes;
+	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
+		char label[40];
+
+		snprintf(label, sizeof(label), "  %s allocations in:",
+			 migtype_heads[col]);
+		printf(" %-34s %14s   [ %5.1f%% of the blocks, %5.1f%% of the bytes ]\n",
+		       label, COMMAS(b->by_column[col]),
+		       percent(b->by_column[col], b->allocated),
+		       percent(s->alloc[col].bytes, bytes));
+	}
+}
+
+static void print_pageblocks(const struct kmem_report *r)
+{
+	printf("\n");
+	print_fields(r, &kmem_pageblock_section, 0, 1);
+	print_pageblock_shares(r->src[KMEM_SRC_FRAG]);
+	print_fields(r, &kmem_pageblock_section, 1,
+		     kmem_pageblock_section.nr_fields);
+	printf(" Pageblocks as the trace saw them allocated into, not the state of memory.\n");
+}
+
+static void print_fragmentation(const struct kmem_report *r)
+{
+	const struct kmem_frag_summary *s = r->src[KMEM_SRC_FRAG];
+	bool recorded = strcmp(r->trace.fragmentation, "not_recorded");
+	bool blocks = r->ctx->pageblocks;
+	int width;
+
+	if (blocks)
+		width = printf("\n FRAGMENTATION (pageblocks of order %" PRIu64 ", %s KiB)\n",
+			       r->trace.pageblock_order,
+			       COMMAS((r->ctx->page_size << r->trace.pageblock_order) >> 10));
+	else
+		width = printf("\n FRAGMENTATION\n");
+	printf(" %.*s\n\n", width - 3,
+	       "================================================================");
+	if (!recorded)
+		printf(" No fallbacks: the trace has no kmem:mm_page_alloc_extfrag events (perf kmem\n"
+		       " record --page records them where the kernel has the tracepoint).\n");
+	else
+		print_fields(r, &kmem_frag_section, 2, kmem_frag_section.nr_fields);
+	if (!blocks)
+		printf(" %s: the pageblock order is unknown\n (%s); --pageblock-order N gives it.\n",
+		       recorded ? "Fallbacks not classed, pageblocks not mapped" :
+				  "Pageblocks not mapped",
+		       r->trace.pageblock_why);
+	if (recorded && s->fallbacks.nr)
+		print_frag_matrix(r, blocks);
+	if (blocks)
+		print_pageblocks(r);
+	if (r->caller) {
+		print_table(r, KMEM_FRAG_CALLERS, false);
+		print_table(r, KMEM_FRAG_FAILURES, false);
+	}
+}
+
+/* A row's cell: "12,345", or "." for 0, right-aligned in @width. */
+static void print_cell(int width, u64 v)
+{
+	char buf[32];
+
+	printf(" %*s", width, kmem_print__cell(v, buf, sizeof(buf)));
+}
+
+static void print_interval_callers(const struct kmem_report *r,
+				   const struct kmem_interval_row *row)
+{
+	char name[KSYM_NAME_LEN + 32];
+	size_t i;
+
+	for (i = 0; i < row->nr_callers; i++) {
+		const struct kmem_interval_caller *c = &row->callers[i];
+		const char *s = r->ctx->callsite_name(r->ctx->arg, c->callsite,
+						      name, sizeof(name));
+
+		printf("  %16s %12s %14s   %s\n", "", COMMAS(c->alloc.nr),
+		       COMMAS(c->alloc.bytes), s);
+	}
+}
+
+/*
+ * A row's start in the trace's clock, in seconds to the microsecond, as
+ * perf script prints times and --time takes them.
+ */
+static void print_interval(const struct kmem_report *r,
+			   const struct kmem_interval_row *row)
+{
+	printf("  %9" PRIu64 ".%06" PRIu64, row->time / 1000000000,
+	       row->time % 1000000000 / 1000);
+	print_cell(12, row->alloc.nr);
+	print_cell(14, row->alloc.bytes);
+	print_cell(12, row->free.nr);
+	print_cell(14, row->free.bytes);
+	print_cell(9, row->fail.nr);
+	print_cell(14, row->live_bytes);
+	if (r->ctx->frag_classes) {
+		print_cell(9, row->classes[KMEM_FRAG_CLAIMED].nr);
+		print_cell(9, row->classes[KMEM_FRAG_CONVERTED].nr);
+		print_cell(9, row->classes[KMEM_FRAG_POLLUTED].nr);
+	}
+	if (r->ctx->xnode)
+		print_cell(12, row->free_other_node.nr);
+	printf("\n");
+	if (r->caller)
+		print_interval_callers(r, row);
+}
+
+/*
+ * -I: the page analysis in intervals of trace time, each row what
+ * changed in it (the live bytes: where they stand at its end).
+ */
+static void print_intervals(const struct kmem_report *r)
+{
+	u64 length = kmem_interval__length(r->iv);
+	size_t i;
+	int width;
+
+	width = printf("\n INTERVALS (every %s ms of trace time)\n",
+		       COMMAS(length / 1000000));
+	printf(" %.*s\n\n", width - 3,
+	       "==============================================================");
+	printf("  %16s %12s %14s %12s %14s %9s %14s", "time (s)", "allocations",
+	       "bytes", "frees", "bytes", "failures", "live bytes");
+	if (r->ctx->frag_classes)
+		printf(" %9s %9s %9s", "claimed", "converted", "polluted");
+	if (r->ctx->xnode)
+		printf(" %12s", "freed remote");
+	printf("\n");
+	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
+		print_interval(r, kmem_interval__row(r->iv, i));
+}
+
+static void print_page(const struct kmem_report *r)
+{
+	print_table(r, KMEM_PAGE_CALLERS, !r->caller);
+	print_table(r, KMEM_PAGE_ALLOCS, false);
+	print_title("SUMMARY (page allocator)");
+	print_section(r, &kmem_page_summary_section);
+	print_section(r, &kmem_trace_section);
+	print_grid(r);
+	print_fragmentation(r);
+	print_cross_node(r);
+	if (r->iv)
+		print_intervals(r);
+}
+
+/* --- slab ------------------------------------------------------------ */
+
+static void print_slab(const struct kmem_report *r)
+{
+	print_table(r, KMEM_SLAB_CALLERS, !r->caller);
+	/* kmalloc events name no cache: a trace of them has no cache table. */
+	if (r->tables[KMEM_SLAB_CACHES].nr)
+		print_table(r, KMEM_SLAB_CACHES, !r->caller);
+	print_table(r, KMEM_SLAB_ALLOCS, false);
+	print_title("SUMMARY (slab allocator)");
+	print_section(r, &kmem_slab_summary_section);
+	print_section(r, &kmem_trace_section);
+}
+
+void kmem_report__text(const struct kmem_report *r)
+{
+	/* Not a recording: where the numbers come from, before them. */
+	if (r->src[KMEM_SRC_COUNTED]) {
+		print_title("COUNTED IN THE KERNEL (perf kmem stat -b)");
+		print_section(r, &kmem_counted_section);
+	}
+	if (r->slab)
+		print_slab(r);
+	if (r->kp)
+		print_page(r);
+}

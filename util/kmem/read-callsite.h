@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_READ_CALLSITE_H
+#define __PERF_KMEM_READ_CALLSITE_H
+
+/*
+ * The callsite of a page allocation is the first frame of its callchain
+ * that is not a page allocator function.  Allocator functions are the
+ * kernel symbols that match a regular expression.
+ */
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct machine;
+struct ip_callchain;
+struct callsite_resolver;
+
+/*
+ * The built-in pattern, matching the allocator functions of every kernel
+ * from v4.1 on.  The caller frees it.
+ */
+char *callsite_default_alloc_pattern(void);
+
+typedef void (*callsite_alloc_func_fn)(const char *name, void *arg);
+
+/*
+ * @pattern replaces the default when @extend is false, and is added as an
+ * alternative to it when @extend is true.  NULL @pattern: the default.
+ * @raw_ip keeps the return address of the callsite frame instead of the
+ * start of its function, so that each call is a row of its own.
+ */
+struct callsite_resolver *callsite_resolver__new(struct machine *machine,
+						 const char *pattern,
+						 bool extend, bool raw_ip,
+						 char *err, size_t err_size);
+void callsite_resolver__delete(struct callsite_resolver *r);
+
+/*
+ * Take kernel symbols from the kallsyms file @path, read into a table of
+ * our own at the first lookup, instead of loading them into the machine's
+ * maps (see read-kallsyms.h for why).  Of another boot of the kernel
+ * (its _text elsewhere than the trace's kernel map has it), its vmlinux
+ * symbols are moved by the difference and its module symbols dropped.  If
+ * it cannot be read, the maps stay the source (perf -v says why).
+ */
+int callsite_resolver__use_kallsyms(struct callsite_resolver *r,
+				    const char *path);
+
+/* Does @name match the allocator pattern? */
+bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
+				      const char *name);
+
+/* The callsite of a sample's callchain; 0 when it has no kernel frame. */
+u64 callsite_resolver__callsite(struct callsite_resolver *r,
+				const struct ip_callchain *chain);
+
+/**
+ * callsite_resolver__frames - the kernel frames of a callchain from its
+ *	callsite on
+ * @r: the resolver
+ * @chain: a sample's callchain, leaf first
+ * @ips: where the frames go, leaf (the callsite's) first
+ * @max: the room in @ips
+ *
+ * The frames callsite_resolver__callsite() skips, the allocator's, are
+ * left out, and so is everything from the first user frame on.
+ *
+ * Return: the number of frames, at most @max; 0 when the chain has none.
+ */
+size_t callsite_resolver__frames(struct callsite_resolver *r,
+				 const struct ip_callchain *chain, u64 *ips,
+				 size_t max);
+
+/*
+ * The callsite of a single return address, as slab events record it: the
+ * start of its function, or @ip itself with raw_ip or without a symbol.
+ */
+u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip);
+
+/*
+ * Were there kernel addresses and no symbols for any?  Then every
+ * callchain's callsite is its leaf, in the allocator.
+ */
+bool callsite_resolver__named_none(const struct callsite_resolver *r);
+
+/* Print "func", "func+0x1a" (@offset) or the raw address into @buf. */
+const char *callsite_resolver__name(struct callsite_resolver *r, u64 callsite,
+				    bool offset, char *buf, size_t size);
+
+/* Call @fn for every kernel symbol taken for an allocator function. */
+int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
+					callsite_alloc_func_fn fn, void *arg);
+
+#endif /* __PERF_KMEM_READ_CALLSITE_H */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_READ_DECODE_H
+#define __PERF_KMEM_READ_DECODE_H
+
+/*
+ * perf kmem's samples decoded: perf events of the kmem tracepoints go in,
+ * the few numbers each analysis needs come out, as a struct kmem_event.
+ * The decoder binds itself to the tracepoints of a session, checks their
+ * formats once, and reads every sample at the offsets found then.  It also
+ * owns what outlives a sample: the recording kernel's names of gfp values
+ * and the slab cache names.
+ */
+
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "count-frag.h"
+#include "count-page.h"
+#include "count-slab.h"
+#include "evsel.h"
+#include "sample.h"
+
+struct callsite_resolver;
+struct kmem_stacks;
+struct perf_session;
+
+enum kmem_event_kind {
+	KMEM_EVENT_PAGE_ALLOC,
+	KMEM_EVENT_PAGE_FREE,
+	KMEM_EVENT_SLAB_ALLOC,
+	KMEM_EVENT_SLAB_FREE,
+	KMEM_EVENT_EXTFRAG,
+	/* Not samples: what perf's thread tracking takes, kept in order too. */
+	KMEM_EVENT_TASK_COMM,
+	KMEM_EVENT_TASK_FORK,
+	KMEM_EVENT_TASK_EXIT,
+	KMEM_NR_EVENT_KINDS,
+};
+
+/* A COMM, FORK or EXIT record, as much of it as perf's tracking reads. */
+struct kmem_task_event {
+	u32	pid, tid;
+	u32	ppid, ptid;	/* FORK and EXIT */
+	u16	misc;		/* PERF_RECORD_MISC_COMM_EXEC */
+	char	comm[16];	/* COMM: TASK_COMM_LEN */
+};
+
+/* A decoded sample, as it waits to be put in time order. */
+struct kmem_event {
+	u64	time;		/* first, as struct kmem_queue wants */
+	u32	kind;		/* enum kmem_event_kind */
+	u32	tid;		/* of the task that ran it */
+	union {
+		struct kmem_page_event		page;
+		struct kmem_slab_alloc_event	slab_alloc;
+		struct kmem_slab_free_event	slab_free;
+		struct kmem_frag_event		extfrag;
+		struct kmem_task_event		task;
+	};
+};
+
+/*
+ * The bytes of a struct kmem_event that a page-only analysis uses: its
+ * queue holds smaller records.
+ */
+#define KMEM_PAGE_EVENT_SIZE \
+	(offsetof(struct kmem_event, page) + \
+	 ALIGN(max(sizeof(struct kmem_page_event), \
+		   sizeof(struct kmem_frag_event)), sizeof(u64)))
+_Static_assert(sizeof(struct kmem_task_event) <= sizeof(struct kmem_page_event),
+	       "a page-only queue holds the task records too");
+
+struct kmem_decode_config {
+	bool	page;		/* decode the page allocator's events */
+	bool	slab;		/* decode the slab allocator's events */
+	/*
+	 * Resolves callsites: the first non-allocator frame of a page
+	 * allocation's callchain, the function of a slab event's call_site.
+	 * NULL: callsites are left as raw addresses (slab) or 0 (page).
+	 */
+	struct callsite_resolver *resolver;
+	/* The kernel's pageblock_order as the user says; -1: from the trace. */
+	int	pageblock_order;
+	/*
+	 * Where page allocations' callchains are interned: the tag of
+	 * each allocation is then its chain's id + 1 (0: none).  NULL: no
+	 * tags.
+	 */
+	struct kmem_stacks *stacks;
+};
+
+/* What the decoder found out about the trace, for the analyses. */
+struct kmem_trace_info {
+	u64	page_size;	/* the recording kernel's, 4096 if unknown */
+	bool	pfn_is_page;	/* kernels before v4.1 traced struct page * */
+	bool	pre_v4_4;	/* Movable and Reclaimable were swapped */
+	bool	has_page_alloc;
+	bool	has_callchains;	/* on kmem:mm_page_alloc */
+	bool	has_extfrag;	/* kmem:mm_page_alloc_extfrag was recorded */
+	/* The recording kernel's; KMEM_FRAG_ORDER_UNKNOWN, see pageblock_why. */
+	int	pageblock_order;
+	char	pageblock_why[160];	/* why it is unknown */
+	int	nr_nodes;	/* highest NUMA node id + 1; 0: no topology */
+	bool	has_cpu_nodes;	/* the topology says which CPU is on which node */
+	bool	has_mem2node;	/* the memory topology maps pfns to nodes */
+	bool	topology_corrupt;	/* recorded, but could not be read */
+	/* "" or how an event was sampled: counts are of sampled events. */
+	char	sampled[96];
+};
+
+struct kmem_decoder;
+
+/**
+ * kmem_decoder__new - bind a decoder to the kmem tracepoints of a session
+ * @session: the perf.data being read; it must outlive the decoder
+ * @config: what to decode
+ * @err: where a one-line reason goes on failure
+ * @err_size: the size of @err
+ *
+ * Binds the handlers of the tracepoints that @config asks for and checks
+ * their formats: every field it reads must be there and inside the record.
+ *
+ * Return: the decoder, or NULL with @err set, e.g. when the trace holds
+ * none of the events asked for.
+ */
+struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
+				       const struct kmem_decode_config *config,
+				       char *err, size_t err_size);
+void kmem_decoder__delete(struct kmem_decoder *dec);
+
+/* How the decoder reads the samples of an event: its evsel->handler. */
+typedef int (*kmem_decode_fn)(struct kmem_decoder *dec, struct evsel *evsel,
+			      struct perf_sample *sample, struct kmem_event *ev);
+
+/**
+ * kmem_decoder__decode - decode one sample
+ * @dec: the decoder
+ * @evsel: the sample's event
+ * @sample: the sample
+ * @ev: filled in when the sample is decoded
+ *
+ * Inline: it runs for every sample of a trace, and is no more than a jump
+ * to the function the decoder bound to the sample's event.
+ *
+ * Return: 1 when @ev holds the sample, 0 when the sample is not one the
+ * decoder was bound to, or is too short for its fields (counted, see
+ * kmem_decoder__nr_short()), -ENOMEM.
+ */
+static inline int kmem_decoder__decode(struct kmem_decoder *dec,
+				       struct evsel *evsel,
+				       struct perf_sample *sample,
+				       struct kmem_event *ev)
+{
+	kmem_decode_fn decode = evsel->handler;
+
+	if (!decode)
+		return 0;
+	ev->time = sample->time;
+	ev->tid = sample->tid;
+	return decode(dec, evsel, sample, ev);
+}
+
+/* What the trace is: valid after kmem_decoder__new(). */
+const struct kmem_trace_info *kmem_decoder__info(const struct kmem_decoder *dec);
+
+/* The recording kernel's names of the gfp flags @gfp, "?" if not seen. */
+const char *kmem_decoder__gfp_name(const struct kmem_decoder *dec, u64 gfp);
+
+/* Samples skipped because they were too short to hold their fields. */
+u64 kmem_decoder__nr_short(const struct kmem_decoder *dec);
+
+/* Is NUMA node @node one of the trace's (ids need not be dense)? */
+bool kmem_decoder__has_node(const struct kmem_decoder *dec, int node);
+/* The number of NUMA nodes of the trace. */
+int kmem_decoder__nr_trace_nodes(const struct kmem_decoder *dec);
+
+/* The NUMA node of page @pfn, by the trace's memory topology; -1. */
+int kmem_decoder__page_node(struct kmem_decoder *dec, u64 pfn);
+
+typedef void (*kmem_node_range_fn)(int node, u64 start_pfn, u64 end_pfn,
+				   void *arg);
+
+/*
+ * Call @fn for each run of memory blocks of a node that the trace's
+ * memory topology has, pfns [start_pfn, end_pfn).
+ */
+void kmem_decoder__node_ranges(const struct kmem_decoder *dec,
+			       kmem_node_range_fn fn, void *arg);
+
+#endif /* __PERF_KMEM_READ_DECODE_H */

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem's events in time order; see read-queue.h.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "read-queue.h"
+
+/* What is left of a run of records in time order: [next, end). */
+struct run {
+	size_t	next;
+	size_t	end;
+};
+
+struct heap_entry;
+
+/*
+ * The records are a ring, the first @ring of the array: the runs lie in
+ * the order they came in from @head on, wrapping to the front at most
+ * once, and a run never wraps.  A flush delivers in place: what is left of
+ * each run stays where it is, and the room before @head comes free when
+ * the oldest runs are all delivered.  Records move only when the ring
+ * grows or is full of holes.
+ */
+struct kmem_queue {
+	char		*records;
+	size_t		record_size;
+	size_t		nr;
+	size_t		alloc;		/* records the array has room for */
+	size_t		ring;		/* of which the ring uses */
+	size_t		head;		/* the oldest run's next record */
+	size_t		tail;		/* after the newest record */
+	size_t		room_end;	/* records go at tail up to here */
+	struct run	*runs;		/* in the order they came in */
+	size_t		nr_runs;
+	size_t		runs_alloc;
+	/* Room to deliver them: see deliver_until(). */
+	struct heap_entry *heap;
+	size_t		heap_alloc;
+	u64		last_time;	/* of the record queued last */
+	u64		max_time;	/* latest time queued so far */
+	u64		next_flush;	/* deliver up to here at a round's end */
+	size_t		max_records;	/* the memory bound */
+	u64		*times;		/* room to find the median time */
+	u64		delivered_time;	/* latest time delivered so far */
+	u64		nr_late;
+	u64		nr_half_flushes;
+	/* The latest time of each source (CPU), NO_TIME if none yet. */
+	u64		*source_time;
+	u32		nr_sources;
+	kmem_queue_fn	fn;
+	void		(*prefetch)(const void *record, void *arg);
+	void		*arg;
+};
+
+#define QUEUE_MIN_RECORDS	4096
+/* Sources followed; the records of others never hold the frontier back. */
+#define QUEUE_MAX_SOURCES	8192
+#define NO_TIME			(~0ULL)
+/* How far ahead of delivery the analysis is told what comes. */
+#define QUEUE_PREFETCH		8
+
+void kmem_queue__set_prefetch(struct kmem_queue *q,
+			      void (*prefetch)(const void *record, void *arg))
+{
+	q->prefetch = prefetch;
+}
+
+struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
+				   kmem_queue_fn fn, void *arg)
+{
+	struct kmem_queue *q;
+
+	if (record_size < sizeof(u64) || record_size % sizeof(u64) ||
+	    max_bytes < record_size)
+		return NULL;
+	q = zalloc(sizeof(*q));
+	if (!q)
+		return NULL;
+	q->record_size = record_size;
+	q->max_records = max_bytes / record_size;
+	q->fn = fn;
+	q->arg = arg;
+	return q;
+}
+
+void kmem_queue__delete(struct kmem_queue *q)
+{
+	if (!q)
+		return;
+	free(q->records);
+	free(q->runs);
+	free(q->heap);
+	free(q->times);
+	free(q->source_time);
+	free(q);
+}
+
+size_t kmem_queue__nr(const struct kmem_queue *q)
+{
+	return q->nr;
+}
+
+u64 kmem_queue__nr_late(const struct kmem_queue *q)
+{
+	return q->nr_late;
+}
+
+u64 kmem_queue__nr_half_flushes(const struct kmem_queue *q)
+{
+	return q->nr_half_flushes;
+}
+
+static void *record(const struct kmem_queue *q, size_t i)
+{
+	return q->records + i * q->record_size;
+}
+
+static u64 time_of(const void *record)
+{
+	return *(const u64 *)record;
+}
+
+/* The records are in two pieces: the newest runs wrapped to the front. */
+static bool wrapped(const struct kmem_queue *q)
+{
+	return q->nr && q->tail <= q->head;
+}
+
+/* Where the free room after the newest record ends. */
+static void set_room_end(struct kmem_queue *q)
+{
+	if (!q->nr) {
+		q->head = 0;
+		q->tail = 0;
+		q->nr_runs = 0;
+	}
+	q->room_end = wrapped(q) ? q->head : q->ring;
+}
+
+/* Move @run's records to begin at @to; they may overlap where they were. */
+static void move_run(struct kmem_queue *q, struct run *run, size_t to)
+{
+	size_t len = run->end - run->next;
+
+	memmove(record(q, to), record(q, run->next), len * q->record_size);
+	run->next = to;
+	run->end = to + len;
+}
+
+/* How many runs lie from @head to the end of the array, before a wrap. */
+static size_t runs_before_wrap(const struct kmem_queue *q)
+{
+	size_t k = 0;
+
+	if (!wrapped(q))
+		return 0;
+	/* A run that wrapped around lies before @tail, so before @head. */
+	while (q->runs[k].next >= q->head)
+		k++;
+	return k;
+}
+
+/*
+ * Close the holes delivery left: the runs that wrapped around (all, if
+ * none did) move to the start of the array, those before them to its end.
+ */
+static void pack(struct kmem_queue *q)
+{
+	size_t i, k = runs_before_wrap(q), to = 0;
+
+	for (i = k; i < q->nr_runs; i++) {
+		move_run(q, &q->runs[i], to);
+		to = q->runs[i].end;
+	}
+	to = q->ring;
+	for (i = k; i-- > 0;) {
+		to -= q->runs[i].end - q->runs[i].next;
+		move_run(q, &q->runs[i], to);
+	}
+	q->head = q->runs[0].next;
+	q->tail = q->runs[q->nr_runs - 1].end;
+}
+
+/*
+ * An eighth more records: the runs that wrapped around stay at the front,
+ * those before them move to the new end.  The ring grows in small steps
+ * in an array that doubles, so that it touches little more memory than
+ * the most records the trace kept waiting.
+ */
+static int grow(struct kmem_queue *q)
+{
+	size_t ring = q->ring ? q->ring + q->ring / 8 : QUEUE_MIN_RECORDS;
+	size_t i, delta;
+
+	ring = min(ring, q->max_records);
+	if (ring > q->alloc) {
+		size_t alloc = min(max(2 * q->alloc, ring), q->max_records);
+		char *records = realloc(q->records, alloc * q->record_size);
+
+		if (!records)
+			return -ENOMEM;
+		q->records = records;
+		q->alloc = alloc;
+	}
+	delta = ring - q->ring;
+	i = runs_before_wrap(q);
+	while (i--)
+		move_run(q, &q->runs[i], q->runs[i].next + delta);
+	if (wrapped(q))
+		q->head += delta;
+	q->ring = ring;
+	return 0;
+}
+
+/*
+ * No room after the newest record: wrap to the front if it is free, else
+ * grow while records fill half the ring or more, else close the holes.
+ */
+static int make_room(struct kmem_queue *q)
+{
+	if (!wrapped(q) && q->head && q->tail == q->ring) {
+		q->tail = 0;
+	} else if (q->nr >= q->ring / 2 && q->ring < q->max_records) {
+		if (grow(q))
+			return -ENOMEM;
+	} else {
+		pack(q);
+	}
+	set_room_end(q);
+	return 0;
+}
+
+/* A record older than the one before it starts a run, as does a wrap. */
+static int new_run(struct kmem_queue *q)
+{
+	if (q->nr_runs == q->runs_alloc) {
+		size_t alloc = q->runs_alloc ? 2 * q->runs_alloc : 64;
+		struct run *runs = realloc(q->runs, alloc * sizeof(*runs));
+
+		if (!runs)
+			return -ENOMEM;
+		q->runs = runs;
+		q->runs_alloc = alloc;
+	}
+	q->runs[q->nr_runs++] = (struct run){ .next = q->tail, .end = q->tail };
+	return 0;
+}
+
+/*
+ * The newest run ends at the tail: adding a record leaves its end to be
+ * set here, before anything reads the runs or moves the tail.
+ */
+static void end_newest_run(struct kmem_queue *q)
+{
+	if (q->nr_runs)
+		q->runs[q->nr_runs - 1].end = q->tail;
+}
+
+/* Room to follow @source, which no source before it needed. */
+static int more_sources(struct kmem_queue *q, u32 source)
+{
+	u32 i, nr = max(2 * q->nr_sources, source + 1);
+	u64 *more = realloc(q->source_time, nr * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	for (i = q->nr_sources; i < nr; i++)
+		more[i] = NO_TIME;
+	q->source_time = more;
+	q->nr_sources = nr;
+	return 0;
+}
+
+/*
+ * What a few records need before they are added: the memory bound
+ * reached, no room at the tail, a new run or a new source.  Out of line,
+ * so that adding any other record takes a few steps.
+ */
+static noinline int prepare_add(struct kmem_queue *q, u64 time, u32 source)
+{
+	int err;
+
+	end_newest_run(q);
+	if (q->nr == q->max_records) {
+		err = kmem_queue__flush(q, KMEM_QUEUE_FLUSH__HALF);
+		if (err)
+			return err;
+	}
+	if (q->tail == q->room_end && make_room(q))
+		return -ENOMEM;
+	/* The newest run ends at the tail; at 0 there is none, or a wrap. */
+	if ((!q->tail || time < q->last_time) && new_run(q))
+		return -ENOMEM;
+	if (source >= q->nr_sources && source < QUEUE_MAX_SOURCES &&
+	    more_sources(q, source))
+		return -ENOMEM;
+	return 0;
+}
+
+int kmem_queue__add(struct kmem_queue *q, u64 time, u32 source, void **slot)
+{
+	void *r;
+
+	if (unlikely(q->nr == q->max_records || q->tail == q->room_end ||
+		     !q->tail || time < q->last_time ||
+		     source >= q->nr_sources)) {
+		int err = prepare_add(q, time, source);
+
+		if (err)
+			return err;
+	}
+	/* @source has come up to @time: its records come in time order. */
+	if (source < q->nr_sources)
+		q->source_time[source] = time;
+	if (time < q->delivered_time)
+		q->nr_late++;
+	r = record(q, q->tail++);
+	q->nr++;
+	*(u64 *)r = time;
+	q->last_time = time;
+	if (time > q->max_time)
+		q->max_time = time;
+	*slot = r;
+	return 0;
+}
+
+/*
+ * The runs, as a min-heap on the time of their next record; of equal
+ * times, the run that came in first, so that delivery is stable.
+ */
+struct heap_entry {
+	u64	time;	/* of the run's next record */
+	size_t	run;
+};
+
+static bool before(const struct heap_entry *a, const struct heap_entry *b)
+{
+	return a->time < b->time || (a->time == b->time && a->run < b->run);
+}
+
+static void sift_down(struct heap_entry *heap, size_t nr, size_t i)
+{
+	struct heap_entry moving = heap[i];
+
+	for (;;) {
+		size_t child = 2 * i + 1;
+
+		if (child >= nr)
+			break;
+		if (child + 1 < nr && before(&heap[child + 1], &heap[child]))
+			child++;
+		if (!before(&heap[child], &moving))
+			break;
+		heap[i] = heap[child];
+		i = child;
+	}
+	heap[i] = moving;
+}
+
+/*
+ * Records of the first run, up to @limit, that go before every other run's
+ * next record: those of a CPU come in runs, so most records are delivered
+ * without touching the heap.
+ */
+static int deliver_from_top(struct kmem_queue *q, struct run *runs,
+			    struct heap_entry *heap, size_t nr, u64 limit)
+{
+	void (*prefetch)(const void *record, void *arg) = q->prefetch;
+	struct heap_entry next = heap[0], other;
+	struct run *run = &runs[next.run];
+	size_t i = run->next, end = run->end, size = q->record_size;
+	/* Prefetched: the records QUEUE_PREFETCH on, up to the run's end. */
+	size_t ahead = prefetch && end > QUEUE_PREFETCH ? end - QUEUE_PREFETCH : 0;
+	u64 delivered = q->delivered_time, stop = limit;
+	char *r = record(q, i);
+	int err;
+
+	/*
+	 * Before the second run in the heap: up to its time, or short of it
+	 * if it came first.  The top is before it, so that time is not 0.
+	 */
+	if (nr > 1) {
+		other = heap[nr > 2 && before(&heap[2], &heap[1]) ? 2 : 1];
+		stop = min(stop, next.run < other.run ? other.time :
+						     other.time - 1);
+	}
+	/*
+	 * In locals: the analysis is called through a pointer, after which
+	 * the queue's fields would be read again.
+	 */
+	do {
+		if (i < ahead)
+			prefetch(r + QUEUE_PREFETCH * size, q->arg);
+		delivered = max(delivered, next.time);
+		err = q->fn(r, q->arg);
+		r += size;
+		if (++i == end)
+			break;
+		next.time = time_of(r);
+	} while (!err && next.time <= stop);
+	run->next = i;
+	q->delivered_time = delivered;
+	heap[0].time = next.time;
+	return err;
+}
+
+/* Deliver, oldest first, the records up to @limit. */
+static int deliver_runs(struct kmem_queue *q, struct run *runs,
+			struct heap_entry *heap, size_t nr, u64 limit)
+{
+	size_t i = nr / 2;
+	int err = 0;
+
+	while (i--)
+		sift_down(heap, nr, i);
+	while (nr && heap[0].time <= limit && !err) {
+		err = deliver_from_top(q, runs, heap, nr, limit);
+		if (runs[heap[0].run].next == runs[heap[0].run].end)
+			heap[0] = heap[--nr];
+		sift_down(heap, nr, 0);
+	}
+	return err;
+}
+
+/*
+ * Forget the runs delivered; a run that goes on in time order from the
+ * one before, right after it in the array, joins it.
+ */
+static void keep_undelivered(struct kmem_queue *q)
+{
+	struct run *runs = q->runs;
+	size_t i, n = 0, nr = 0;
+
+	for (i = 0; i < q->nr_runs; i++) {
+		struct run run = runs[i];
+
+		if (run.next == run.end)
+			continue;
+		nr += run.end - run.next;
+		if (n && runs[n - 1].end == run.next &&
+		    time_of(record(q, run.next)) >=
+		    time_of(record(q, run.next - 1)))
+			runs[n - 1].end = run.end;
+		else
+			runs[n++] = run;
+	}
+	q->nr_runs = n;
+	q->nr = nr;
+	if (nr) {
+		q->head = runs[0].next;
+		q->tail = runs[n - 1].end;
+		q->last_time = time_of(record(q, q->tail - 1));
+	}
+	set_room_end(q);
+}
+
+/* Room for a heap entry per run, to deliver them. */
+static int reserve_heap(struct kmem_queue *q)
+{
+	if (q->nr_runs <= q->heap_alloc)
+		return 0;
+	free(q->heap);
+	q->heap = calloc(q->runs_alloc, sizeof(*q->heap));
+	q->heap_alloc = q->heap ? q->runs_alloc : 0;
+	return q->heap ? 0 : -ENOMEM;
+}
+
+/* Deliver the records up to @limit, in time order; keep the rest. */
+static int deliver_until(struct kmem_queue *q, u64 limit)
+{
+	size_t i;
+	int err;
+
+	if (!q->nr)
+		return 0;
+	if (reserve_heap(q))
+		return -ENOMEM;
+	for (i = 0; i < q->nr_runs; i++) {
+		q->heap[i] = (struct heap_entry){
+			.time = time_of(record(q, q->runs[i].next)),
+			.run = i,
+		};
+	}
+	err = deliver_runs(q, q->runs, q->heap, q->nr_runs, limit);
+	keep_undelivered(q);
+	return err;
+}
+
+static void swap_times(u64 *a, u64 *b)
+{
+	u64 t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* The @k-th smallest of @t[0..@n), by quickselect; @t is reordered. */
+static u64 select_time(u64 *t, size_t n, size_t k)
+{
+	ssize_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		u64 pivot = t[lo + (hi - lo) / 2];
+		ssize_t i = lo, j = hi;
+
+		/* Hoare: [lo, j] <= pivot <= [i, hi], and j < i. */
+		while (i <= j) {
+			while (t[i] < pivot)
+				i++;
+			while (t[j] > pivot)
+				j--;
+			if (i <= j)
+				swap_times(&t[i++], &t[j--]);
+		}
+		if ((ssize_t)k <= j)
+			hi = j;
+		else if ((ssize_t)k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return t[k];
+}
+
+/*
+ * The time every source has come up to: no record to come can be older,
+ * as each source's records come in time order.  NO_TIME if none came.
+ */
+static u64 frontier(const struct kmem_queue *q)
+{
+	u64 t = NO_TIME;
+	u32 i;
+
+	for (i = 0; i < q->nr_sources; i++)
+		t = min(t, q->source_time[i]);
+	return t;
+}
+
+/* The times of the records waiting, in q->times. */
+static int collect_times(struct kmem_queue *q)
+{
+	const struct run *r;
+	size_t i, n = 0;
+
+	if (!q->times) {
+		q->times = malloc(q->max_records * sizeof(*q->times));
+		if (!q->times)
+			return -ENOMEM;
+	}
+	for (r = q->runs; r < q->runs + q->nr_runs; r++)
+		for (i = r->next; i < r->end; i++)
+			q->times[n++] = time_of(record(q, i));
+	return 0;
+}
+
+/*
+ * Up to the frontier, when that is a sixteenth of the records or more
+ * (each flush looks at every record: fewer would make it costly); else the
+ * older half, up to the median time.  A source far behind the others (a
+ * CPU gone idle, a file read to its end) holds the frontier back, and the
+ * bound must hold.
+ */
+static int half_limit(struct kmem_queue *q, u64 *limit)
+{
+	u64 front = frontier(q);
+	size_t i, below = 0;
+
+	if (!q->nr)
+		return 0;
+	if (collect_times(q))
+		return -ENOMEM;
+	for (i = 0; front != NO_TIME && i < q->nr; i++)
+		below += q->times[i] <= front;
+	if (below >= q->nr / 16 && below) {
+		*limit = front;
+		return 0;
+	}
+	*limit = select_time(q->times, q->nr, (q->nr - 1) / 2);
+	return 0;
+}
+
+static int flush_limit(struct kmem_queue *q, enum kmem_queue_flush how,
+		       u64 *limit)
+{
+	switch (how) {
+	case KMEM_QUEUE_FLUSH__ROUND:
+		*limit = q->next_flush;
+		return 0;
+	case KMEM_QUEUE_FLUSH__HALF:
+		q->nr_half_flushes++;
+		return half_limit(q, limit);
+	case KMEM_QUEUE_FLUSH__FINAL:
+	default:
+		*limit = ~0ULL;
+		return 0;
+	}
+}
+
+int kmem_queue__flush(struct kmem_queue *q, enum kmem_queue_flush how)
+{
+	u64 limit = 0;
+	int err;
+
+	end_newest_run(q);
+	err = flush_limit(q, how, &limit);
+
+	if (!err)
+		err = deliver_until(q, limit);
+	if (!err && how == KMEM_QUEUE_FLUSH__ROUND)
+		q->next_flush = q->max_time;
+	return err;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_READ_QUEUE_H
+#define __PERF_KMEM_READ_QUEUE_H
+
+/*
+ * perf kmem's events in time order.
+ *
+ * Frees pair with allocations across CPUs, so the analyses need the
+ * events in time order, not in the per-CPU order of the file.  perf's
+ * ordered_events queues a pointer to each event and parses the event
+ * again to deliver it; this queue keeps the few numbers each event was
+ * decoded to, in an array, and merges a round's per-CPU runs with a heap.
+ * Why not ordered_events: on a 2.2M-sample page trace, perf kmem stat took
+ * 18% more instructions and 30% more time with it than with this queue.
+ *
+ * The flush policy is perf's (enum kmem_queue_flush): at the end of a
+ * round of the recording, the events no later than the latest event of
+ * the round before are delivered, oldest first, events of equal time in
+ * the order they came in; the rest wait.  The queue holds at most the
+ * bytes given to kmem_queue__new(): reaching them, it delivers its older
+ * half, so that a recording without rounds (perf record --threads) is
+ * read in bounded memory.  An event that then comes older than one
+ * already delivered is delivered late, and counted.
+ */
+
+#include <linux/types.h>
+#include <stddef.h>
+
+struct kmem_queue;
+
+/* Which events a flush delivers. */
+enum kmem_queue_flush {
+	KMEM_QUEUE_FLUSH__ROUND,	/* up to the previous round's latest */
+	KMEM_QUEUE_FLUSH__HALF,		/* the older half: at the memory bound */
+	KMEM_QUEUE_FLUSH__FINAL,	/* all: the trace ended */
+};
+
+/* A bound that holds two rounds of a busy system many times over. */
+#define KMEM_QUEUE_DEFAULT_MAX_BYTES	(32UL << 20)
+/* Room for a few records of any size. */
+#define KMEM_QUEUE_MIN_BYTES		4096U
+
+/* Deliver one record; non-zero stops the delivery and is returned. */
+typedef int (*kmem_queue_fn)(void *record, void *arg);
+
+/**
+ * kmem_queue__new - an empty queue
+ * @record_size: the bytes of a record, a multiple of 8; a record begins
+ *		 with its u64 timestamp
+ * @max_bytes: how many bytes of records it may hold, at least a record's
+ * @fn: delivers a record
+ * @arg: passed to @fn
+ *
+ * Return: the queue, or NULL for a bad size or no memory.
+ */
+struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
+				   kmem_queue_fn fn, void *arg);
+void kmem_queue__delete(struct kmem_queue *q);
+
+/*
+ * @prefetch is told of a record a few records before it is delivered, to
+ * start loading what delivering it will touch.
+ */
+void kmem_queue__set_prefetch(struct kmem_queue *q,
+			      void (*prefetch)(const void *record, void *arg));
+
+/**
+ * kmem_queue__add - make room for a record
+ * @q: the queue
+ * @time: the record's timestamp, filled in
+ * @source: where it comes from (its CPU): a source's records come in time
+ *	    order
+ * @slot: where the room is
+ *
+ * At the memory bound, the records that every source has moved past are
+ * delivered first, or, if they are less than a sixteenth, the older half.
+ *
+ * Return: 0, -ENOMEM, or what delivering returned.
+ */
+int kmem_queue__add(struct kmem_queue *q, u64 time, u32 source,
+		    void **slot);
+
+/**
+ * kmem_queue__flush - deliver records, oldest first
+ * @q: the queue
+ * @how: which ones
+ *
+ * Return: 0, -ENOMEM, or what delivering a record returned: the records
+ * not delivered stay queued.
+ */
+int kmem_queue__flush(struct kmem_queue *q, enum kmem_queue_flush how);
+
+/* Records waiting. */
+size_t kmem_queue__nr(const struct kmem_queue *q);
+
+/* Records that came after a record of a later time was delivered. */
+u64 kmem_queue__nr_late(const struct kmem_queue *q);
+
+/* Times the memory bound made the queue deliver its older half. */
+u64 kmem_queue__nr_half_flushes(const struct kmem_queue *q);
+
+#endif /* __PERF_KMEM_READ_QUEUE_H */

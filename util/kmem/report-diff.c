@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The numbers of two documents, paired; see report-diff.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+
+#include "report-diff.h"
+
+/* A scalar of one document, as it came. */
+struct leaf {
+	char	*path;
+	bool	is_number;
+	u64	v;
+	char	*str;		/* text, NULL for null */
+	size_t	order;		/* in its document */
+};
+
+/* One identity alternative of a row of one document. */
+struct alt {
+	char	*text;		/* NULL: not seen, or null */
+	size_t	nr_parts;
+	bool	is_number;	/* one part, a number */
+	u64	number;
+};
+
+/* A row of one document. */
+struct side_row {
+	struct alt	alt[KMEM_DIFF_MAX_IDENTITY][KMEM_DIFF_MAX_ALT];
+	u64		*v;		/* by member */
+	bool		*has;
+	size_t		nr_v;
+	char		*key;		/* the identity, joined */
+	int		choice[KMEM_DIFF_MAX_IDENTITY];
+};
+
+struct side_table {
+	struct side_row	*rows;
+	size_t		nr, alloc;
+};
+
+/* A table spec, taken apart. */
+struct table {
+	struct kmem_diff_table	out;
+	size_t			rows_len;
+	size_t			nr_alts[KMEM_DIFF_MAX_IDENTITY];
+	char			*alts[KMEM_DIFF_MAX_IDENTITY][KMEM_DIFF_MAX_ALT];
+	struct side_table	side[2];
+	size_t			members_alloc;
+};
+
+struct kmem_diff {
+	const struct kmem_diff_config	*config;
+	struct table			*tables;
+	struct leaf			*leaves[2];
+	size_t				nr_leaves[2], alloc_leaves[2];
+	struct kmem_diff_scalar		*scalars;
+	size_t				nr_scalars;
+	bool				paired;
+};
+
+static void *grow(void *array, size_t *alloc, size_t nr, size_t size)
+{
+	size_t n = *alloc ? *alloc * 2 : 16;
+	void *p;
+
+	if (nr < *alloc)
+		return array;
+	p = realloc(array, n * size);
+	if (p)
+		*alloc = n;
+	return p;
+}
+
+/* --- setting up ------------------------------------------------------- */
+
+static int split_alts(struct table *t, size_t slot, const char *spec)
+{
+	size_t n = 0;
+
+	while (*spec) {
+		size_t len = strcspn(spec, "|");
+
+		if (n == KMEM_DIFF_MAX_ALT)
+			return -EINVAL;
+		t->alts[slot][n] = strndup(spec, len);
+		if (!t->alts[slot][n])
+			return -ENOMEM;
+		n++;
+		spec += len + (spec[len] == '|');
+	}
+	t->nr_alts[slot] = n;
+	return n ? 0 : -EINVAL;
+}
+
+static int setup_table(struct table *t, const struct kmem_diff_table_spec *spec)
+{
+	size_t i;
+	int err;
+
+	t->out.spec = spec;
+	t->rows_len = strlen(spec->rows);
+	for (i = 0; spec->identity && spec->identity[i]; i++) {
+		if (i == KMEM_DIFF_MAX_IDENTITY)
+			return -EINVAL;
+		err = split_alts(t, i, spec->identity[i]);
+		if (err)
+			return err;
+	}
+	t->out.nr_identity = i;
+	return 0;
+}
+
+struct kmem_diff *kmem_diff__new(const struct kmem_diff_config *config)
+{
+	struct kmem_diff *d = calloc(1, sizeof(*d));
+	size_t i;
+
+	if (!d)
+		return NULL;
+	d->config = config;
+	d->tables = calloc(config->nr_tables ?: 1, sizeof(*d->tables));
+	if (!d->tables)
+		goto fail;
+	for (i = 0; i < config->nr_tables; i++)
+		if (setup_table(&d->tables[i], &config->tables[i]))
+			goto fail;
+	return d;
+fail:
+	kmem_diff__delete(d);
+	return NULL;
+}
+
+static void delete_side_table(struct side_table *st)
+{
+	size_t i, s, a;
+
+	for (i = 0; i < st->nr; i++) {
+		struct side_row *row = &st->rows[i];
+
+		for (s = 0; s < KMEM_DIFF_MAX_IDENTITY; s++)
+			for (a = 0; a < KMEM_DIFF_MAX_ALT; a++)
+				free(row->alt[s][a].text);
+		free(row->v);
+		free(row->has);
+		free(row->key);
+	}
+	free(st->rows);
+}
+
+static void delete_table(struct table *t)
+{
+	size_t i, a;
+
+	for (i = 0; i < KMEM_DIFF_MAX_IDENTITY; i++)
+		for (a = 0; a < KMEM_DIFF_MAX_ALT; a++)
+			free(t->alts[i][a]);
+	delete_side_table(&t->side[0]);
+	delete_side_table(&t->side[1]);
+	for (i = 0; i < t->out.nr_members; i++)
+		free((char *)t->out.members[i]);
+	free(t->out.members);
+	for (i = 0; i < t->out.nr_rows; i++) {
+		free(t->out.rows[i]->values);
+		free(t->out.rows[i]);
+	}
+	free(t->out.rows);
+}
+
+void kmem_diff__delete(struct kmem_diff *d)
+{
+	size_t i, s;
+
+	if (!d)
+		return;
+	for (i = 0; d->tables && i < d->config->nr_tables; i++)
+		delete_table(&d->tables[i]);
+	free(d->tables);
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < d->nr_leaves[s]; i++) {
+			free(d->leaves[s][i].path);
+			free(d->leaves[s][i].str);
+		}
+		free(d->leaves[s]);
+	}
+	free(d->scalars);
+	free(d);
+}
+
+/* --- taking a document ------------------------------------------------ */
+
+/* Is @path @prefix, or under it? */
+static const char *under(const char *path, const char *prefix, size_t len)
+{
+	if (strncmp(path, prefix, len))
+		return NULL;
+	if (!path[len])
+		return path + len;
+	return path[len] == '.' ? path + len + 1 : NULL;
+}
+
+static bool ignored(const char * const *list, const char *path)
+{
+	size_t i;
+
+	for (i = 0; list && list[i]; i++)
+		if (under(path, list[i], strlen(list[i])))
+			return true;
+	return false;
+}
+
+/* A value of the document; @str for a text, NULL for null. */
+struct value {
+	bool		is_number;
+	u64		v;
+	const char	*str;
+	size_t		len;
+};
+
+static int add_leaf(struct kmem_diff *d, int side, const char *path,
+		    const struct value *val)
+{
+	struct leaf *l;
+
+	l = grow(d->leaves[side], &d->alloc_leaves[side], d->nr_leaves[side],
+		 sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	d->leaves[side] = l;
+	l += d->nr_leaves[side];
+	*l = (struct leaf){
+		.path = strdup(path),
+		.is_number = val->is_number,
+		.v = val->v,
+		.order = d->nr_leaves[side],
+	};
+	if (val->str)
+		l->str = strndup(val->str, val->len);
+	if (!l->path || (val->str && !l->str)) {
+		free(l->path);
+		free(l->str);
+		return -ENOMEM;
+	}
+	d->nr_leaves[side]++;
+	return 0;
+}
+
+/*
+ * The row @index of @st, added if it is the next one: rows come in order.
+ * Return: 0, -EINVAL for a row out of order, -ENOMEM.
+ */
+static int side_row(struct side_table *st, size_t index,
+		    struct side_row **row)
+{
+	struct side_row *rows;
+
+	if (index + 1 == st->nr) {
+		*row = &st->rows[index];
+		return 0;
+	}
+	if (index != st->nr)
+		return -EINVAL;
+	rows = grow(st->rows, &st->alloc, st->nr, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	st->rows = rows;
+	memset(&rows[st->nr], 0, sizeof(*rows));
+	*row = &rows[st->nr++];
+	return 0;
+}
+
+static int member_index(struct table *t, const char *name)
+{
+	const char **members;
+	int i = kmem_diff_table__member(&t->out, name);
+
+	if (i >= 0)
+		return i;
+	members = grow(t->out.members, &t->members_alloc, t->out.nr_members,
+		       sizeof(*members));
+	if (!members)
+		return -ENOMEM;
+	t->out.members = members;
+	members[t->out.nr_members] = strdup(name);
+	if (!members[t->out.nr_members])
+		return -ENOMEM;
+	return t->out.nr_members++;
+}
+
+static int set_member(struct table *t, struct side_row *row, const char *name,
+		      u64 v)
+{
+	int i = member_index(t, name);
+
+	if (i < 0)
+		return i;
+	if ((size_t)i >= row->nr_v) {
+		size_t n = t->out.nr_members;
+		u64 *vals = realloc(row->v, n * sizeof(*vals));
+		bool *has;
+
+		if (!vals)
+			return -ENOMEM;
+		row->v = vals;
+		has = realloc(row->has, n * sizeof(*has));
+		if (!has)
+			return -ENOMEM;
+		row->has = has;
+		memset(vals + row->nr_v, 0, (n - row->nr_v) * sizeof(*vals));
+		memset(has + row->nr_v, 0, (n - row->nr_v) * sizeof(*has));
+		row->nr_v = n;
+	}
+	row->v[i] += v;
+	row->has[i] = true;
+	return 0;
+}
+
+/* One more part of an identity alternative: a text, or a number. */
+static int add_alt(struct alt *alt, const struct value *val)
+{
+	char num[24], *text;
+	const char *part = val->str;
+	size_t len = val->len, old = alt->text ? strlen(alt->text) : 0;
+
+	if (val->is_number) {
+		len = snprintf(num, sizeof(num), "%" PRIu64, val->v);
+		part = num;
+		alt->number = val->v;
+	}
+	alt->is_number = !alt->nr_parts && val->is_number;
+	if (!part)		/* null: no value */
+		return 0;
+	text = realloc(alt->text, old + len + 2);
+	if (!text)
+		return -ENOMEM;
+	if (old)
+		text[old++] = '|';
+	memcpy(text + old, part, len);
+	text[old + len] = '\0';
+	alt->text = text;
+	alt->nr_parts++;
+	return 0;
+}
+
+/* A scalar inside a row of @t: a name, a member, or neither. */
+static int add_to_row(struct table *t, int side, const char *rest,
+		      const struct value *val)
+{
+	struct side_row *row;
+	const char *member;
+	char *end;
+	size_t index, s, a;
+	int err;
+
+	index = strtoul(rest, &end, 10);
+	if (end == rest || (*end && *end != '.'))
+		return -EINVAL;
+	member = *end ? end + 1 : end;
+	err = side_row(&t->side[side], index, &row);
+	if (err)
+		return err;
+	for (s = 0; s < t->out.nr_identity; s++)
+		for (a = 0; a < t->nr_alts[s]; a++)
+			if (under(member, t->alts[s][a], strlen(t->alts[s][a])))
+				return add_alt(&row->alt[s][a], val);
+	if (ignored(t->out.spec->ignore, member) || !val->is_number)
+		return 0;
+	return set_member(t, row, member, val->v);
+}
+
+static int add(struct kmem_diff *d, int side, const char *path,
+	       const struct value *val)
+{
+	size_t i;
+
+	if (d->paired || (side != KMEM_DIFF_OLD && side != KMEM_DIFF_NEW))
+		return -EINVAL;
+	for (i = 0; i < d->config->nr_tables; i++) {
+		struct table *t = &d->tables[i];
+		const char *rest;
+
+		if (!strcmp(path, t->out.spec->present))
+			t->out.present[side] = true;
+		rest = under(path, t->out.spec->rows, t->rows_len);
+		if (rest && *rest)
+			return add_to_row(t, side, rest, val);
+		if (rest)
+			return 0;
+	}
+	if (ignored(d->config->ignore, path))
+		return 0;
+	return add_leaf(d, side, path, val);
+}
+
+int kmem_diff__number(struct kmem_diff *d, int side, const char *path, u64 v)
+{
+	return add(d, side, path, &(struct value){ .is_number = true, .v = v });
+}
+
+int kmem_diff__text(struct kmem_diff *d, int side, const char *path,
+		    const char *str, size_t len)
+{
+	return add(d, side, path, &(struct value){ .str = str, .len = len });
+}
+
+/* --- pairing scalars -------------------------------------------------- */
+
+static int cmp_leaf_path(const void *a, const void *b)
+{
+	const struct leaf *x = *(const struct leaf * const *)a;
+	const struct leaf *y = *(const struct leaf * const *)b;
+	int c = strcmp(x->path, y->path);
+
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Where a scalar goes: after old scalar @anchor, then in new order. */
+struct placed {
+	size_t			anchor;
+	size_t			new_order;
+	bool			new_only;
+	struct kmem_diff_scalar	s;
+};
+
+static int cmp_placed(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+
+	if (x->anchor != y->anchor)
+		return x->anchor < y->anchor ? -1 : 1;
+	if (x->new_only != y->new_only)
+		return x->new_only ? 1 : -1;
+	return x->new_order < y->new_order ? -1 : x->new_order > y->new_order;
+}
+
+static void take_leaf(struct kmem_diff_scalar *s, int side,
+		      const struct leaf *l)
+{
+	s->path = l->path;
+	if (l->is_number) {
+		s->is_number = true;
+		s->num.has[side] = true;
+		s->num.v[side] = l->v;
+	} else {
+		s->has_str[side] = true;
+		s->str[side] = l->str;
+	}
+}
+
+/* Sorted by path: each path once, both sides' leaves of it together. */
+static struct leaf **sorted_leaves(struct kmem_diff *d, int side)
+{
+	struct leaf **p = calloc(d->nr_leaves[side] ?: 1, sizeof(*p));
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < d->nr_leaves[side]; i++)
+		p[i] = &d->leaves[side][i];
+	qsort(p, d->nr_leaves[side], sizeof(*p), cmp_leaf_path);
+	return p;
+}
+
+/*
+ * Old scalars keep their order; a scalar only the new document has
+ * follows the scalar of both that comes before it in the new document.
+ */
+static int pair_scalars(struct kmem_diff *d)
+{
+	size_t nr_old = d->nr_leaves[0], nr_new = d->nr_leaves[1];
+	size_t i = 0, j = 0, n = 0, anchor = 0;
+	struct leaf **o = sorted_leaves(d, 0), **w = sorted_leaves(d, 1);
+	struct placed *p = calloc(nr_old + nr_new + 1, sizeof(*p));
+	/* Per new leaf: the old order of its pair, or SIZE_MAX. */
+	size_t *match = calloc(nr_new + 1, sizeof(*match));
+	int err = -ENOMEM;
+
+	if (!o || !w || !p || !match)
+		goto out;
+	for (j = 0; j < nr_new; j++)
+		match[j] = SIZE_MAX;
+	for (i = 0; i < nr_old; i++)
+		take_leaf(&p[d->leaves[0][i].order].s, 0, &d->leaves[0][i]);
+	for (i = 0; i < nr_old; i++)
+		p[i].anchor = i + 1;
+	for (i = 0, j = 0; i < nr_old && j < nr_new;) {
+		int c = strcmp(o[i]->path, w[j]->path);
+
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			match[w[j]->order] = o[i]->order;
+			i++;
+			j++;
+		}
+	}
+	n = nr_old;
+	for (j = 0; j < nr_new; j++) {
+		const struct leaf *l = &d->leaves[1][j];
+
+		if (match[j] != SIZE_MAX) {
+			take_leaf(&p[match[j]].s, 1, l);
+			anchor = match[j] + 1;
+			continue;
+		}
+		p[n].anchor = anchor;
+		p[n].new_only = true;
+		p[n].new_order = j;
+		take_leaf(&p[n++].s, 1, l);
+	}
+	qsort(p, n, sizeof(*p), cmp_placed);
+	d->scalars = calloc(n ?: 1, sizeof(*d->scalars));
+	if (!d->scalars)
+		goto out;
+	for (i = 0; i < n; i++)
+		d->scalars[i] = p[i].s;
+	d->nr_scalars = n;
+	err = 0;
+out:
+	free(o);
+	free(w);
+	free(p);
+	free(match);
+	return err;
+}
+
+/* --- pairing rows ----------------------------------------------------- */
+
+/* A row's identity, slot by slot, joined by a byte no name has. */
+static int row_key(struct table *t, struct side_row *row)
+{
+	size_t s, len = 0;
+	char *k;
+
+	for (s = 0; s < t->out.nr_identity; s++) {
+		size_t a;
+
+		row->choice[s] = -1;
+		for (a = 0; a < t->nr_alts[s]; a++) {
+			if (row->alt[s][a].text) {
+				row->choice[s] = a;
+				len += strlen(row->alt[s][a].text);
+				break;
+			}
+		}
+		len++;
+	}
+	k = malloc(len + 1);
+	if (!k)
+		return -ENOMEM;
+	k[0] = '\0';
+	for (s = 0; s < t->out.nr_identity; s++) {
+		if (row->choice[s] >= 0)
+			strcat(k, row->alt[s][row->choice[s]].text);
+		strcat(k, "\x1f");
+	}
+	row->key = k;
+	return 0;
+}
+
+static int cmp_side_row(const void *a, const void *b)
+{
+	const struct side_row *x = *(const struct side_row * const *)a;
+	const struct side_row *y = *(const struct side_row * const *)b;
+
+	return strcmp(x->key, y->key);
+}
+
+static struct side_row **sorted_rows(struct table *t, int side)
+{
+	struct side_table *st = &t->side[side];
+	struct side_row **p = calloc(st->nr ?: 1, sizeof(*p));
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < st->nr; i++) {
+		if (row_key(t, &st->rows[i])) {
+			free(p);
+			return NULL;
+		}
+		p[i] = &st->rows[i];
+	}
+	qsort(p, st->nr, sizeof(*p), cmp_side_row);
+	return p;
+}
+
+static void fill_ident(struct table *t, struct kmem_diff_row *out,
+		       const struct side_row *row)
+{
+	size_t s;
+
+	for (s = 0; s < t->out.nr_identity; s++) {
+		const struct alt *alt;
+
+		out->ident[s] = "";
+		if (row->choice[s] < 0)
+			continue;
+		alt = &row->alt[s][row->choice[s]];
+		out->ident[s] = alt->text;
+		out->ident_is_number[s] = alt->is_number;
+		out->ident_number[s] = alt->number;
+	}
+}
+
+/* Add @row's members to @out's side, and mark the side. */
+static void add_side(struct kmem_diff_row *out, int side,
+		     const struct side_row *row)
+{
+	size_t m;
+
+	for (m = 0; m < row->nr_v; m++) {
+		if (!row->has[m])
+			continue;
+		out->values[m].has[side] = true;
+		out->values[m].v[side] += row->v[m];
+	}
+}
+
+static struct kmem_diff_row *new_row(struct table *t)
+{
+	struct kmem_diff_row *row = calloc(1, sizeof(*row));
+
+	if (!row)
+		return NULL;
+	row->values = calloc(t->out.nr_members ?: 1, sizeof(*row->values));
+	if (!row->values) {
+		free(row);
+		return NULL;
+	}
+	return row;
+}
+
+/*
+ * Which members each side's rows have: a column a trace does not have
+ * (the Freed remote count of a trace of one node) is not had, in any row
+ * of it, rather than 0.  A side with the table and no rows has them all.
+ */
+static bool *members_had(struct table *t)
+{
+	size_t n = t->out.nr_members, i, m;
+	bool *had = calloc(2 * n + 1, sizeof(*had));
+	int side;
+
+	if (!had)
+		return NULL;
+	for (side = 0; side < 2; side++) {
+		struct side_table *st = &t->side[side];
+
+		for (m = 0; m < n; m++)
+			had[side * n + m] = t->out.present[side] && !st->nr;
+		for (i = 0; i < st->nr; i++)
+			for (m = 0; m < st->rows[i].nr_v; m++)
+				had[side * n + m] |= st->rows[i].has[m];
+	}
+	return had;
+}
+
+/* A side without the row has it at 0, where that side has the member. */
+static void settle_row(struct table *t, struct kmem_diff_row *row,
+		       const bool *seen, const bool *had)
+{
+	size_t m, n = t->out.nr_members;
+	int side;
+
+	row->in = seen[0] && seen[1] ? KMEM_DIFF_IN_BOTH :
+		  seen[0] ? KMEM_DIFF_IN_OLD : KMEM_DIFF_IN_NEW;
+	for (side = 0; side < 2; side++)
+		for (m = 0; m < n; m++)
+			row->values[m].has[side] = had[side * n + m];
+	t->out.nr_in[row->in]++;
+}
+
+static int pair_table(struct table *t)
+{
+	struct side_row **r[2] = { sorted_rows(t, 0), sorted_rows(t, 1) };
+	size_t nr[2] = { t->side[0].nr, t->side[1].nr }, i[2] = { 0, 0 };
+	bool *had;
+	int err = -ENOMEM;
+
+	/* Rows of a side are its table, whatever else it lacks. */
+	t->out.present[0] |= nr[0] > 0;
+	t->out.present[1] |= nr[1] > 0;
+	had = members_had(t);
+	t->out.rows = calloc(nr[0] + nr[1] + 1, sizeof(*t->out.rows));
+	if (!r[0] || !r[1] || !had || !t->out.rows)
+		goto out;
+	while (i[0] < nr[0] || i[1] < nr[1]) {
+		const char *key;
+		struct kmem_diff_row *row;
+		bool seen[2] = { false, false };
+		int side, c;
+
+		if (i[0] == nr[0])
+			c = 1;
+		else if (i[1] == nr[1])
+			c = -1;
+		else
+			c = strcmp(r[0][i[0]]->key, r[1][i[1]]->key);
+		key = c <= 0 ? r[0][i[0]]->key : r[1][i[1]]->key;
+		row = new_row(t);
+		if (!row)
+			goto out;
+		t->out.rows[t->out.nr_rows++] = row;
+		fill_ident(t, row, c <= 0 ? r[0][i[0]] : r[1][i[1]]);
+		/* Rows of one identity in a document add up. */
+		for (side = 0; side < 2; side++) {
+			while (i[side] < nr[side] &&
+			       !strcmp(r[side][i[side]]->key, key)) {
+				add_side(row, side, r[side][i[side]++]);
+				seen[side] = true;
+			}
+		}
+		settle_row(t, row, seen, had);
+	}
+	err = 0;
+out:
+	free(had);
+	free(r[0]);
+	free(r[1]);
+	return err;
+}
+
+int kmem_diff__pair(struct kmem_diff *d)
+{
+	size_t i;
+	int err;
+
+	if (d->paired)
+		return 0;
+	d->paired = true;
+	err = pair_scalars(d);
+	for (i = 0; !err && i < d->config->nr_tables; i++)
+		err = pair_table(&d->tables[i]);
+	return err;
+}
+
+/* --- results ---------------------------------------------------------- */
+
+const struct kmem_diff_scalar *kmem_diff__scalars(const struct kmem_diff *d,
+						  size_t *nr)
+{
+	*nr = d->nr_scalars;
+	return d->scalars;
+}
+
+const struct kmem_diff_scalar *kmem_diff__scalar(const struct kmem_diff *d,
+						 const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_scalars; i++)
+		if (!strcmp(d->scalars[i].path, path))
+			return &d->scalars[i];
+	return NULL;
+}
+
+struct kmem_diff_table *kmem_diff__table(struct kmem_diff *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; d->paired && i < d->config->nr_tables; i++)
+		if (!strcmp(d->tables[i].out.spec->name, name))
+			return &d->tables[i].out;
+	return NULL;
+}
+
+int kmem_diff_table__member(const struct kmem_diff_table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_members; i++)
+		if (!strcmp(t->members[i], name))
+			return i;
+	return -1;
+}
+
+bool kmem_diff_value__percent(const struct kmem_diff_value *v, double *pct)
+{
+	u64 o = v->v[KMEM_DIFF_OLD], n = v->v[KMEM_DIFF_NEW];
+
+	if (!kmem_diff_value__both(v) || (!o && n))
+		return false;
+	if (!o)
+		*pct = 0;
+	else if (n >= o)
+		*pct = 100.0 * (double)(n - o) / (double)o;
+	else
+		*pct = -100.0 * (double)(o - n) / (double)o;
+	return true;
+}
+
+/* |new - old|, a side not had counting 0. */
+static u64 magnitude(const struct kmem_diff_value *v)
+{
+	u64 o = v->has[0] ? v->v[0] : 0, n = v->has[1] ? v->v[1] : 0;
+
+	return n > o ? n - o : o - n;
+}
+
+static int cmp_ident(const struct kmem_diff_row *x,
+		     const struct kmem_diff_row *y, int s)
+{
+	if (x->ident_is_number[s] && y->ident_is_number[s] &&
+	    x->ident_number[s] != y->ident_number[s])
+		return x->ident_number[s] < y->ident_number[s] ? -1 : 1;
+	return strcmp(x->ident[s], y->ident[s]);
+}
+
+struct sort_ctx {
+	const struct kmem_diff_key	*keys;
+	int				nr_keys;
+	size_t				nr_identity;
+	size_t				nr_members;
+};
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct kmem_diff_row *x = *(const struct kmem_diff_row * const *)a;
+	const struct kmem_diff_row *y = *(const struct kmem_diff_row * const *)b;
+	const struct sort_ctx *ctx = arg;
+	size_t s;
+	int k, c;
+
+	for (k = 0; k < ctx->nr_keys; k++) {
+		const struct kmem_diff_key *key = &ctx->keys[k];
+
+		if (key->kind == KMEM_DIFF_KEY_DELTA) {
+			u64 mx, my;
+
+			if (key->index < 0 || (size_t)key->index >= ctx->nr_members)
+				continue;
+			mx = magnitude(&x->values[key->index]);
+			my = magnitude(&y->values[key->index]);
+			if (mx != my)
+				return mx > my ? -1 : 1;
+		} else if (key->index >= 0 &&
+			   (size_t)key->index < ctx->nr_identity) {
+			c = cmp_ident(x, y, key->index);
+			if (c)
+				return c;
+		}
+	}
+	for (s = 0; s < ctx->nr_identity; s++) {
+		c = cmp_ident(x, y, s);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+void kmem_diff_table__sort(struct kmem_diff_table *t,
+			   const struct kmem_diff_key *keys, int nr_keys)
+{
+	struct sort_ctx ctx = {
+		.keys = keys,
+		.nr_keys = nr_keys,
+		.nr_identity = t->nr_identity,
+		.nr_members = t->nr_members,
+	};
+
+	qsort_r(t->rows, t->nr_rows, sizeof(*t->rows), cmp_rows, &ctx);
+}

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The description of perf kmem stat's report; see report.h.  Each number
+ * and each column is here once, with its label, its JSON member and where
+ * its value is.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/kernel.h>
+
+#include "count-frag.h"
+#include "count-interval.h"
+#include "count-page.h"
+#include "count-slab.h"
+#include "report.h"
+
+/* --- sections ------------------------------------------------------- */
+
+#define F(s, type, member, ...) \
+	{ .src = KMEM_SRC_##s, .offset = offsetof(type, member), __VA_ARGS__ }
+#define TRACE(member, ...)	F(TRACE, struct kmem_report_trace, member, __VA_ARGS__)
+#define PAGE(member, ...)	F(PAGE, struct kmem_page_summary, member, __VA_ARGS__)
+#define FRAG(member, ...)	F(FRAG, struct kmem_frag_summary, member, __VA_ARGS__)
+#define SLAB(member, ...)	F(SLAB, struct kmem_slab_summary, member, __VA_ARGS__)
+#define IV(member, ...)		F(INTERVAL, struct kmem_interval_row, member, __VA_ARGS__)
+#define SRC(member, ...)	F(COUNTED, struct kmem_report_source, member, __VA_ARGS__)
+#define SECTION(p, f)		{ .path = p, .fields = f, .nr_fields = ARRAY_SIZE(f) }
+
+#define TEXT_ONLY	.unit = KMEM_UNIT_TEXT, .text_when = KMEM_NEVER
+#define NUMBER		.unit = KMEM_UNIT_NUMBER
+#define BYTES		.unit = KMEM_UNIT_BYTES
+#define NONZERO		.text_when = KMEM_IF_NONZERO
+#define NOT_IN_TEXT	.text_when = KMEM_NEVER
+#define PAIRED		.text_when = KMEM_IF_PAIRED
+#define SLAB_PAIRED	.text_when = KMEM_IF_SLAB_PAIRED
+#define TEXT		.unit = KMEM_UNIT_TEXT
+#define JSON_ONLY	.text_when = KMEM_NEVER
+#define TEXT_LINE	.json_when = KMEM_NEVER
+
+static const struct kmem_field trace_fields[] = {
+	TRACE(path, .name = "path", TEXT_ONLY),
+	TRACE(os_release, .name = "os_release", TEXT_ONLY),
+	TRACE(hostname, .name = "hostname", TEXT_ONLY, .json_when = KMEM_IF_SET),
+	TRACE(arch, .name = "arch", TEXT_ONLY, .json_when = KMEM_IF_SET),
+	TRACE(nr_cpus, .name = "nr_cpus", .label = "CPUs:", NUMBER, NOT_IN_TEXT,
+	      .json_when = KMEM_IF_SET),
+	TRACE(time_window, .name = "time_window", TEXT_ONLY,
+	      .json_when = KMEM_IF_SET),
+	TRACE(nr_samples, .name = "nr_samples", .label = "Samples analysed:",
+	      NUMBER, NOT_IN_TEXT),
+	TRACE(nr_page_events, .name = "nr_page_events",
+	      .label = "  page allocator events:", NUMBER, NOT_IN_TEXT),
+	TRACE(nr_slab_events, .name = "nr_slab_events",
+	      .label = "  slab allocator events:", NUMBER, NOT_IN_TEXT),
+	TRACE(nr_extfrag_events, .name = "nr_extfrag_events",
+	      .label = "  fallback (extfrag) events:", NUMBER, NOT_IN_TEXT),
+	TRACE(events_lost, .name = "events_lost",
+	      .label = "Events lost while recording:", NUMBER, NONZERO,
+	      .note = " Totals are approximate: record with a larger -m."),
+	TRACE(events_too_short, .name = "events_too_short",
+	      .label = "Events ignored (too short):", NUMBER, NONZERO),
+	TRACE(events_out_of_order, .name = "events_out_of_order",
+	      .label = "Events out of time order:", NUMBER, NONZERO,
+	      .note =
+	      " They came after later events were counted: a larger kmem.queue-size helps."),
+	TRACE(sampled, .name = "sampled", TEXT_ONLY, .json_when = KMEM_IF_SET),
+	TRACE(callsites_unresolved, .name = "callsites_unresolved",
+	      .unit = KMEM_UNIT_BOOL, NOT_IN_TEXT),
+};
+
+const struct kmem_section kmem_trace_section = SECTION("perf_data", trace_fields);
+
+static const struct kmem_field page_fields[] = {
+	TRACE(page_size, .name = "page_size", .label = "Page size:", BYTES,
+	      NOT_IN_TEXT),
+	TRACE(live, .name = "live", .unit = KMEM_UNIT_BOOL, NOT_IN_TEXT),
+};
+
+const struct kmem_section kmem_page_section = SECTION("page", page_fields);
+
+static const struct kmem_field page_summary_fields[] = {
+	PAGE(life.freed, .name = "allocated_freed",
+	     .label = "Pages allocated+freed:", PAIRED, .flags = KMEM_FIELD_GAP),
+	PAGE(life.unfreed, .name = "allocated_only",
+	     .label = "Pages allocated-only:", PAIRED),
+	PAGE(life.live, .name = "still_live",
+	     .label = "  still allocated at the end:", PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	PAGE(life.dropped, .name = "allocated_again",
+	     .label = "  allocated again, free not seen:", PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	PAGE(free_only, .name = "freed_only", .label = "Pages freed-only:",
+	     PAIRED, .flags = KMEM_FIELD_GAP),
+	PAGE(fail, .name = "failures", .label = "Page allocation failures:",
+	     .flags = KMEM_FIELD_GAP),
+	PAGE(alloc, .name = "total_allocations", .label = "Total allocations:"),
+	PAGE(free, .name = "total_frees", .label = "Total frees:"),
+	PAGE(free_order_differs, .name = "frees_of_another_order",
+	     .label = "Frees of another order:", NUMBER, NONZERO),
+	PAGE(bad_migtype, .name = "unknown_migration_types",
+	     .label = "Unknown migration types (Special):", NUMBER, NONZERO),
+	PAGE(bad_order, .name = "ignored_bad_order",
+	     .label = "Events ignored (bad order):", NUMBER, NONZERO),
+};
+
+const struct kmem_section kmem_page_summary_section =
+	SECTION("page.summary", page_summary_fields);
+
+static const struct kmem_field cross_node_fields[] = {
+	TRACE(cross_node, .name = "status", TEXT_ONLY),
+	TRACE(nr_nodes, .name = "nr_nodes", .label = "NUMA nodes:", NUMBER,
+	      NOT_IN_TEXT),
+	PAGE(alloc_remote, .name = "allocations_remote",
+	     .label = "Allocations of remote memory:",
+	     .json_when = KMEM_IF_PFNS, .flags = KMEM_FIELD_NULLABLE,
+	     .unknown =
+	     " Remote memory unknown: the kernel traced struct page addresses, not pfns."),
+	PAGE(free_remote, .name = "frees_remote",
+	     .label = "Frees of remote memory:", .json_when = KMEM_IF_PFNS,
+	     .flags = KMEM_FIELD_NULLABLE),
+	PAGE(free_other_node, .name = "freed_on_other_node",
+	     .label = "Allocations freed on another node:"),
+};
+
+const struct kmem_section kmem_cross_node_section =
+	SECTION("page.cross_node", cross_node_fields);
+
+static const struct kmem_field frag_fields[] = {
+	TRACE(fragmentation, .name = "status", TEXT_ONLY),
+	TRACE(pageblock_order, .name = "pageblock_order",
+	      .label = "Pageblock order:", NUMBER, NOT_IN_TEXT,
+	      .json_when = KMEM_IF_CLASSES, .flags = KMEM_FIELD_NULLABLE),
+	FRAG(fallbacks, .name = "fallbacks",
+	     .label = "Fallbacks to other types' pages:"),
+	FRAG(classes, .name = "classes", .unit = KMEM_UNIT_GROUP,
+	     .text_when = KMEM_IF_CLASSES, .json_when = KMEM_IF_CLASSES),
+	FRAG(classes[KMEM_FRAG_CLAIMED], .name = "claimed",
+	     .label = "  claimed a free pageblock:", .flags = KMEM_FIELD_NESTED),
+	FRAG(classes[KMEM_FRAG_CONVERTED], .name = "converted",
+	     .label = "  converted a pageblock:", .flags = KMEM_FIELD_NESTED),
+	FRAG(classes[KMEM_FRAG_POLLUTED], .name = "polluted",
+	     .label = "  polluted a pageblock:", .flags = KMEM_FIELD_NESTED),
+	FRAG(fragmenting, .name = "fragmenting",
+	     .label = "Fragmenting (converted+polluted):",
+	     .text_when = KMEM_IF_CLASSES, .json_when = KMEM_IF_CLASSES),
+	FRAG(severe, .name = "severe", .label = "Severe (from orders 0 to 3):"),
+	FRAG(bad_fallbacks, .name = "ignored_events",
+	     .label = "Events ignored (cannot be real):", NUMBER, NONZERO),
+};
+
+const struct kmem_section kmem_frag_section =
+	SECTION("page.fragmentation", frag_fields);
+
+/* The arrays by column are the renderers': shares in the text. */
+static const struct kmem_field pageblock_fields[] = {
+	FRAG(blocks.allocated, .name = "touched",
+	     .label = "Pageblocks allocated into:", NUMBER),
+	FRAG(blocks.mixed, .name = "mixed",
+	     .label = "  of more than one type (mixed):", NUMBER),
+	FRAG(blocks.unmovable_or_reclaimable, .name = "unmovable_or_reclaimable",
+	     .label = "  Unmovable or Reclaimable:", NUMBER),
+	FRAG(blocks.fallback_only, .name = "fallback_only",
+	     .label = "Fallen back into, no allocation:", NUMBER, NONZERO),
+};
+
+const struct kmem_section kmem_pageblock_section =
+	SECTION("page.fragmentation.mixed_pageblocks", pageblock_fields);
+
+static const struct kmem_field slab_summary_fields[] = {
+	SLAB(alloc, .name = "total_allocations", .label = "Total allocations:"),
+	SLAB(bytes_req, .name = "bytes_requested",
+	     .label = "Total bytes requested:", BYTES),
+	SLAB(wasted, .name = "wasted_bytes", .label = "Internal fragmentation:",
+	     BYTES),
+	SLAB(wasted_share, .label = "  wasted of allocated:",
+	     .unit = KMEM_UNIT_PERCENT, .json_when = KMEM_NEVER,
+	     .flags = KMEM_FIELD_GAP),
+	SLAB(life.freed, .name = "allocated_freed", .label = "Allocated+freed:",
+	     SLAB_PAIRED),
+	SLAB(life.unfreed, .name = "allocated_only", .label = "Allocated-only:",
+	     SLAB_PAIRED),
+	SLAB(life.live, .name = "still_live",
+	     .label = "  still allocated at the end:", SLAB_PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	SLAB(life.dropped, .name = "allocated_again",
+	     .label = "  allocated again, free not seen:", SLAB_PAIRED,
+	     .flags = KMEM_FIELD_NESTED | KMEM_FIELD_GAP),
+	SLAB(free, .name = "frees", .unit = KMEM_UNIT_GROUP),
+	SLAB(free, .name = "total", .label = "Total frees:", NUMBER,
+	     .flags = KMEM_FIELD_NESTED),
+	SLAB(free_unknown, .name = "unknown_pointers",
+	     .label = "  of unknown pointers:", NUMBER, SLAB_PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	SLAB(free_again, .name = "repeated",
+	     .label = "  repeated frees of a pointer:", NUMBER, SLAB_PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
+	SLAB(free_null, .name = "null", .label = "  of NULL or ZERO_SIZE_PTR:",
+	     NUMBER, .flags = KMEM_FIELD_NESTED | KMEM_FIELD_GAP),
+	SLAB(fail, .name = "failures",
+	     .label = "Allocation failures (requested):"),
+	SLAB(zero_size.nr, .name = "zero_size", .label = "Zero-size allocations:",
+	     NUMBER, NONZERO),
+	SLAB(pingpong, .name = "pingpong",
+	     .label = "Ping-pong frees (on another CPU):", SLAB_PAIRED),
+	SLAB(xnode, .name = "cross_node", .label = "Cross-node allocations:",
+	     .json_when = KMEM_IF_CPU_NODES, .flags = KMEM_FIELD_NULLABLE,
+	     .unknown = " Cross-node analysis needs the NUMA topology of a newer perf record."),
+};
+
+const struct kmem_section kmem_slab_summary_section =
+	SECTION("slab.summary", slab_summary_fields);
+
+static const struct kmem_field interval_fields[] = {
+	IV(start, .name = "start_ns", NUMBER),
+	IV(time, .name = "time_ns", NUMBER),
+	IV(alloc, .name = "allocations"),
+	IV(free, .name = "frees"),
+	IV(fail, .name = "failures"),
+	IV(live_bytes, .name = "live_bytes", NUMBER),
+	IV(free_other_node, .name = "freed_on_other_node",
+	   .json_when = KMEM_IF_XNODE),
+	IV(fallbacks, .name = "fallbacks", .json_when = KMEM_IF_CLASSES),
+	IV(classes[KMEM_FRAG_CLAIMED], .name = "claimed",
+	   .json_when = KMEM_IF_CLASSES),
+	IV(classes[KMEM_FRAG_CONVERTED], .name = "converted",
+	   .json_when = KMEM_IF_CLASSES),
+	IV(classes[KMEM_FRAG_POLLUTED], .name = "polluted",
+	   .json_when = KMEM_IF_CLASSES),
+};
+
+const struct kmem_section kmem_interval_section =
+	SECTION("page.intervals.rows", interval_fields);
+
+/*
+ * perf kmem stat -b: where the numbers come from, what is exact, what is
+ * estimated and from how many samples, and what could not be counted.
+ */
+static const struct kmem_field counted_fields[] = {
+	SRC(name, .name = "name", TEXT_ONLY),
+	SRC(tasks, .name = "tasks", .label = "Events of:", TEXT),
+	SRC(duration_ms, .label = "Counted for (ms):", NUMBER, TEXT_LINE),
+	SRC(duration_ns, .name = "duration_ns", NUMBER, JSON_ONLY),
+	SRC(exact, .label = "Exact:", TEXT, TEXT_LINE),
+	SRC(estimated, .label = "Estimated:", TEXT, NONZERO, TEXT_LINE),
+	SRC(callers, .name = "callers", TEXT_ONLY),
+	SRC(lifetimes, .name = "lifetimes", TEXT_ONLY),
+	SRC(sample_bytes, .name = "sample_bytes",
+	    .label = "A stack per bytes (mean):", NUMBER,
+	    .text_when = KMEM_IF_ESTIMATED,
+	    .note =
+	    " An allocation of s bytes is sampled with p = 1 - exp(-s / that), and counts 1/p."),
+	SRC(sampled, .name = "sampled_allocations",
+	    .label = "Allocations sampled:", NUMBER,
+	    .text_when = KMEM_IF_ESTIMATED),
+	SRC(rare_taken, .name = "rare_stacks_taken",
+	    .label = "Failures, fallbacks with a stack:", NUMBER, NONZERO),
+	SRC(rare_sampled, .name = "rare_stacks_sampled",
+	    .label = "  past the rate, sampled:", NUMBER, NONZERO),
+	SRC(live_entries, .name = "live_map_entries",
+	    .label = "Live-page map entries (-M):", NUMBER),
+	SRC(untracked, .name = "untracked",
+	    .label = "Allocations untracked (map full):", NUMBER, NONZERO,
+	    .note = " Their frees count as freed-only: a larger -M tracks them."),
+	SRC(untracked_sampled, .name = "untracked_sampled",
+	    .label = "  of them sampled:", NUMBER, NONZERO),
+	SRC(stack_walks_failed, .name = "stack_walks_failed",
+	    .label = "Stack walks failed:", NUMBER, NONZERO),
+	SRC(stacks_map_full, .name = "stacks_map_full",
+	    .label = "Stacks not kept (map full, -M):", NUMBER, NONZERO),
+	SRC(rows_map_full, .name = "rows_map_full",
+	    .label = "Sampled rows not kept (map full):", NUMBER, NONZERO,
+	    .note = " Those samples are in no callsite row."),
+	SRC(tasks_map_full, .name = "tasks_map_full",
+	    .label = "Forked tasks not followed (-M):", NUMBER, NONZERO),
+	SRC(events_missed, .name = "events_missed",
+	    .label = "Runs skipped by the kernel:", NUMBER, NONZERO,
+	    .note = " Events of any task that came while a program of perf kmem ran on their CPU."),
+	SRC(fallbacks, .name = "fallbacks_counted", .unit = KMEM_UNIT_BOOL,
+	    JSON_ONLY),
+	SRC(no_fallbacks, .label = "Fallbacks not counted:", TEXT, NONZERO,
+	    TEXT_LINE),
+	SRC(map_bytes, .name = "map_bytes", BYTES, JSON_ONLY),
+};
+
+const struct kmem_section kmem_counted_section =
+	SECTION("source", counted_fields);
+
+const struct kmem_status kmem_statuses[] = {
+	{ "analysed", "analysed" },
+	{ "one_node", "one NUMA node: all page traffic node-local" },
+	{ "no_topology", "no NUMA and memory topology in the trace" },
+	{ "corrupt_topology", "the NUMA or memory topology is corrupt" },
+	{ "too_many_nodes", "more NUMA nodes than perf kmem follows" },
+	{ "not_recorded", "no kmem:mm_page_alloc_extfrag events" },
+};
+
+const size_t kmem_nr_statuses = ARRAY_SIZE(kmem_statuses);
+
+const char *kmem_status__text(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < ARRAY_SIZE(kmem_statuses); i++)
+		if (!strcmp(kmem_statuses[i].name, name))
+			return kmem_statuses[i].text;
+	return name ?: "not analysed";
+}
+
+/* --- tables --------------------------------------------------------- */
+
+#define C(type, member, ...) { .offset = offsetof(type, member), __VA_ARGS__ }
+#define C2(type, member, second, ...) \
+	C(type, member, .offset2 = offsetof(type, second), __VA_ARGS__)
+#define NAME_COLUMN	.flags = KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT | KMEM_COL_IDENT
+
+#define PAGE_CALLER	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_CALLER)
+#define PAGE_ALLOC	KMEM_TABLE_BIT(KMEM_PAGE_TABLE_ALLOC)
+#define PAGE_BOTH	(PAGE_CALLER | PAGE_ALLOC)
+#define PROW(...)	C(struct kmem_page_row, __VA_ARGS__)
+
+static const struct kmem_column page_columns[] = {
+	PROW(pfn, .key = "page", .header = "PFN", .alt_header = "Page",
+	     .alt_when = KMEM_IF_PAGES, .json = "pfn", .kind = KMEM_CELL_PFN,
+	     .width = 18, .tables = PAGE_ALLOC, .flags = KMEM_COL_IDENT),
+	C2(struct kmem_page_row, bytes, order, .key = "bytes",
+	   .header = "Total_alloc/Size", .alt_header = "Live_bytes/Size",
+	   .alt_when = KMEM_IF_LIVE, .diff_header = "Bytes", .json = "bytes",
+	   .kind = KMEM_CELL_PAGES, .width = 19, .tables = PAGE_BOTH),
+	PROW(hits, .key = "hit", .header = "Hits", .alt_header = "Live",
+	     .alt_when = KMEM_IF_LIVE, .json = "hits", .width = 11,
+	     .tables = PAGE_BOTH),
+	PROW(freed, .json = "freed", .tables = PAGE_BOTH, .when = KMEM_NEVER),
+	PROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = PAGE_BOTH,
+	     .flags = KMEM_COL_IDENT),
+	PROW(migtype, .key = "migtype", .alias = "mtype",
+	     .header = "Migration type", .json = "migration_type",
+	     .kind = KMEM_CELL_MIGTYPE, .width = 14, .tables = PAGE_BOTH,
+	     NAME_COLUMN),
+	PROW(gfp, .key = "gfp", .header = "GFP flags", .json = "gfp",
+	     .kind = KMEM_CELL_GFP, .tables = PAGE_BOTH, NAME_COLUMN),
+	PROW(xnode_frees, .key = "xnode", .header = "Freed remote",
+	     .json = "freed_remote", .width = 12, .tables = PAGE_BOTH,
+	     .when = KMEM_IF_XNODE_TOTALS, .json_when = KMEM_IF_XNODE),
+	PROW(fragmenting, .key = "frag", .header = "Fragmenting",
+	     .json = "fragmenting", .width = 11, .tables = PAGE_BOTH,
+	     .when = KMEM_IF_FRAGMENTING, .json_when = KMEM_IF_FRAG_TOTALS),
+	PROW(task, .key = "pid", .header = "Pid", .json = "pid",
+	     .kind = KMEM_CELL_PID, .width = 7, .tables = PAGE_BOTH,
+	     .flags = KMEM_COL_IDENT, .when = KMEM_IF_PID,
+	     .json_when = KMEM_IF_PID),
+	PROW(task, .key = "comm", .header = "Command", .json = "comm",
+	     .kind = KMEM_CELL_COMM, .width = 15, .tables = PAGE_BOTH,
+	     NAME_COLUMN, .when = KMEM_IF_COMM, .json_when = KMEM_IF_COMM),
+	PROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = PAGE_BOTH,
+	     NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
+	     .json_when = KMEM_IF_CALLCHAINS),
+};
+
+#define FROW(...)	C(struct kmem_frag_row, __VA_ARGS__)
+#define CLASS_COLUMN	.width = 11, .tables = 1, .when = KMEM_IF_CLASSES, \
+			.json_when = KMEM_IF_CLASSES
+
+static const struct kmem_column frag_columns[] = {
+	FROW(fragmenting, .key = "frag", .header = "Fragmenting", .width = 11,
+	     .tables = 1, .when = KMEM_IF_CLASSES),
+	FROW(fallbacks, .key = "hit", .header = "Fallbacks", .json = "fallbacks",
+	     .kind = KMEM_CELL_COUNT, .width = 11, .tables = 1),
+	FROW(fallbacks.bytes, .key = "bytes", .header = "Bytes asked",
+	     .width = 15, .tables = 1, .flags = KMEM_COL_COUNT_BYTES),
+	FROW(classes[KMEM_FRAG_CLAIMED], .key = "claimed", .header = "Claimed",
+	     .json = "claimed", CLASS_COLUMN),
+	FROW(classes[KMEM_FRAG_CONVERTED], .key = "converted",
+	     .header = "Converted", .json = "converted", CLASS_COLUMN),
+	FROW(classes[KMEM_FRAG_POLLUTED], .key = "polluted",
+	     .header = "Polluted", .json = "polluted", CLASS_COLUMN),
+	FROW(severe, .key = "severe", .header = "Severe", .width = 11,
+	     .tables = 1),
+	FROW(alloc_migtype, .key = "migtype", .alias = "mtype",
+	     .header = "Requested", .json = "requested",
+	     .kind = KMEM_CELL_MIGTYPE, .width = 14, .tables = 1, NAME_COLUMN),
+	FROW(fallback_migtype, .key = "fallback", .header = "Fell back to",
+	     .json = "fallback", .kind = KMEM_CELL_MIGTYPE, .width = 14,
+	     .tables = 1, NAME_COLUMN),
+	FROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = 1,
+	     NAME_COLUMN),
+};
+
+#define XROW(...)	C(struct kmem_frag_fail_row, __VA_ARGS__)
+
+static const struct kmem_column fail_columns[] = {
+	XROW(asked.nr, .key = "hit", .header = "Failures", .json = "hits",
+	     .width = 11, .tables = 1),
+	XROW(asked.bytes, .key = "bytes", .header = "Bytes asked",
+	     .json = "bytes", .width = 15, .tables = 1),
+	XROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = 1,
+	     .flags = KMEM_COL_IDENT),
+	XROW(migtype, .key = "migtype", .alias = "mtype",
+	     .header = "Migration type", .json = "migration_type",
+	     .kind = KMEM_CELL_MIGTYPE, .width = 14, .tables = 1, NAME_COLUMN),
+	XROW(gfp, .key = "gfp", .header = "GFP flags", .json = "gfp",
+	     .kind = KMEM_CELL_GFP, .tables = 1, NAME_COLUMN),
+	XROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = 1,
+	     NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
+	     .json_when = KMEM_IF_CALLCHAINS),
+};
+
+#define SLAB_CALLER	KMEM_TABLE_BIT(KMEM_SLAB_TABLE_CALLER)
+#define SLAB_ALLOC	KMEM_TABLE_BIT(KMEM_SLAB_TABLE_ALLOC)
+#define SLAB_CACHE	KMEM_TABLE_BIT(KMEM_SLAB_TABLE_CACHE)
+#define SLAB_ALL	(SLAB_CALLER | SLAB_ALLOC | SLAB_CACHE)
+#define SROW(...)	C(struct kmem_slab_row, __VA_ARGS__)
+
+static const struct kmem_column slab_columns[] = {
+	SROW(ptr, .key = "ptr", .header = "Alloc Ptr", .json = "ptr",
+	     .kind = KMEM_CELL_HEX, .width = 18, .tables = SLAB_ALLOC,
+	     .flags = KMEM_COL_HEADER_LEFT | KMEM_COL_IDENT),
+	SROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .width = 32,
+	     .tables = SLAB_CALLER | SLAB_ALLOC, NAME_COLUMN),
+	SROW(cache, .key = "cache", .header = "Cache", .json = "cache",
+	     .kind = KMEM_CELL_STRING, .width = 32, .tables = SLAB_CACHE,
+	     NAME_COLUMN),
+	SROW(hits, .key = "hit", .header = "Hits", .json = "hits", .width = 11,
+	     .tables = SLAB_ALL),
+	C2(struct kmem_slab_row, bytes_alloc, hits, .key = "bytes",
+	   .header = "Total_alloc/Size", .diff_header = "Bytes",
+	   .json = "bytes_alloc", .kind = KMEM_CELL_MEAN, .width = 22,
+	   .tables = SLAB_ALL),
+	C2(struct kmem_slab_row, bytes_req, hits, .header = "Total_req/Size",
+	   .json = "bytes_req", .kind = KMEM_CELL_MEAN, .width = 22,
+	   .tables = SLAB_ALL),
+	SROW(freed, .header = "Freed", .json = "freed", .width = 11,
+	     .tables = SLAB_ALL),
+	SROW(pingpong, .key = "pingpong", .header = "Ping-pong",
+	     .json = "pingpong", .width = 11, .tables = SLAB_ALL),
+	C2(struct kmem_slab_row, bytes_req, bytes_alloc, .key = "frag",
+	   .header = "Frag", .kind = KMEM_CELL_WASTE, .width = 8,
+	   .tables = SLAB_ALL),
+};
+
+#define TABLE(p, c, b, ...) \
+	{ .path = p, .cols = c, .nr_cols = ARRAY_SIZE(c), .bit = b, __VA_ARGS__ }
+
+const struct kmem_table kmem_tables[KMEM_NR_TABLES] = {
+	[KMEM_PAGE_CALLERS] = TABLE("page.callers", page_columns,
+		KMEM_PAGE_TABLE_CALLER, .sort = "bytes,hit", .user_sort = true,
+		.what = "page allocations, by callsite, order, migration type and GFP flags",
+		.by_default = true),
+	[KMEM_PAGE_ALLOCS] = TABLE("page.allocs", page_columns,
+		KMEM_PAGE_TABLE_ALLOC, .sort = "bytes,hit", .user_sort = true),
+	[KMEM_FRAG_CALLERS] = TABLE("page.fragmentation.callers", frag_columns,
+		0, .sort = "frag,hit",
+		.what = "fallbacks, by callsite, requested type and type fallen back to"),
+	[KMEM_FRAG_FAILURES] = TABLE("page.fragmentation.failures", fail_columns,
+		0, .sort = "hit,bytes",
+		.what =
+		"failed page allocations, by callsite, order, migration type and GFP flags"),
+	[KMEM_SLAB_CALLERS] = TABLE("slab.callers", slab_columns,
+		KMEM_SLAB_TABLE_CALLER, .sort = "frag,hit,bytes",
+		.user_sort = true, .what = "slab allocations, by callsite",
+		.by_default = true),
+	[KMEM_SLAB_CACHES] = TABLE("slab.caches", slab_columns,
+		KMEM_SLAB_TABLE_CACHE, .sort = "frag,hit,bytes",
+		.user_sort = true, .what = "slab allocations, by cache",
+		.by_default = true),
+	[KMEM_SLAB_ALLOCS] = TABLE("slab.allocs", slab_columns,
+		KMEM_SLAB_TABLE_ALLOC, .sort = "frag,hit,bytes",
+		.user_sort = true),
+};
+
+/* --- conditions, cells and sort keys -------------------------------- */
+
+bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)
+{
+	bool frag_totals = c->frag_classes && c->callchains && !c->live;
+
+	switch (when) {
+	case KMEM_NEVER:
+		return false;
+	case KMEM_IF_PAIRED:
+		return !c->sampled;
+	case KMEM_IF_PFNS:
+		return !c->pfn_is_page;
+	case KMEM_IF_PAGES:
+		return c->pfn_is_page;
+	case KMEM_IF_CPU_NODES:
+		return c->cpu_nodes;
+	case KMEM_IF_CALLCHAINS:
+		return c->callchains;
+	case KMEM_IF_CLASSES:
+		return c->frag_classes;
+	case KMEM_IF_XNODE:
+		return c->xnode;
+	case KMEM_IF_XNODE_TOTALS:
+		return c->xnode && !c->live;
+	case KMEM_IF_FRAG_TOTALS:
+		return frag_totals;
+	case KMEM_IF_FRAGMENTING:
+		return frag_totals && c->fragmenting;
+	case KMEM_IF_PID:
+		return c->task_key == KMEM_TASK_PID;
+	case KMEM_IF_COMM:
+		return c->task_key == KMEM_TASK_COMM;
+	case KMEM_IF_LIVE:
+		return c->live;
+	case KMEM_IF_ESTIMATED:
+		return c->callers_estimated;
+	case KMEM_IF_SLAB_PAIRED:
+		return !c->sampled && !c->slab_unpaired;
+	default:
+		return true;
+	}
+}
+
+bool kmem_field__is_zero(const struct kmem_field *f, const void *v)
+{
+	switch (f->unit) {
+	case KMEM_UNIT_COUNT:
+		return !((const struct kmem_count *)v)->nr;
+	case KMEM_UNIT_PERCENT:
+		return *(const double *)v == 0.0;
+	case KMEM_UNIT_TEXT:
+		return !*(const char * const *)v || !**(const char * const *)v;
+	case KMEM_UNIT_BOOL:
+		return !*(const bool *)v;
+	case KMEM_UNIT_GROUP:
+		return false;
+	default:
+		return !*(const u64 *)v;
+	}
+}
+
+const char *kmem_column__header(const struct kmem_column *col,
+				const struct kmem_cell_ctx *ctx)
+{
+	if (col->alt_header && kmem_report__holds(ctx, col->alt_when))
+		return col->alt_header;
+	return col->header;
+}
+
+bool kmem_column__shown(const struct kmem_column *col,
+			const struct kmem_cell_ctx *ctx, int table)
+{
+	if (!(col->tables & KMEM_TABLE_BIT(table)))
+		return false;
+	return kmem_report__holds(ctx, col->when);
+}
+
+/*
+ * A column that every trace has where its analyses do, but for --live:
+ * Freed remote (no live page was freed) and Fragmenting.
+ */
+bool kmem_column__hidden_by_live(const struct kmem_column *col)
+{
+	struct kmem_cell_ctx all = {
+		.xnode = true, .cpu_nodes = true, .callchains = true,
+		.pageblocks = true, .frag_classes = true, .fragmenting = true,
+		.task_key = KMEM_TASK_PID,
+	};
+	bool shown = kmem_report__holds(&all, col->when);
+
+	all.live = true;
+	return shown && !kmem_report__holds(&all, col->when);
+}
+
+#define VALUE(row, offset, type) \
+	(*(const type *)((const char *)(row) + (offset)))
+
+/* A name the context gives, copied into @buf unless it is @buf. */
+static void name_cell(const char *name, char *buf, size_t size)
+{
+	if (name != buf)
+		snprintf(buf, size, "%s", name ?: "");
+}
+
+/* "12,345,678/32": a total and its size, or its mean per allocation. */
+static void total_per(u64 total, u64 per, char *buf, size_t size)
+{
+	char digits[32];
+
+	snprintf(buf, size, "%s/%" PRIu64,
+		 kmem_commas(total, digits, sizeof(digits)), per);
+}
+
+void kmem_column__cell(const struct kmem_column *col,
+		       const struct kmem_cell_ctx *ctx, const void *row,
+		       char *buf, size_t size)
+{
+	u64 v, per;
+
+	if (col->cell)
+		return col->cell(col, ctx, row, buf, size);
+	v = col->kind == KMEM_CELL_ORDER || col->kind == KMEM_CELL_MIGTYPE ||
+	    col->kind == KMEM_CELL_PID || col->kind == KMEM_CELL_COMM ||
+	    col->kind == KMEM_CELL_STRING ? 0 : VALUE(row, col->offset, u64);
+	switch (col->kind) {
+	case KMEM_CELL_PAGES:
+		total_per(v, ctx->page_size << VALUE(row, col->offset2, int),
+			  buf, size);
+		break;
+	case KMEM_CELL_MEAN:
+		per = VALUE(row, col->offset2, u64);
+		total_per(v, per ? v / per : 0, buf, size);
+		break;
+	case KMEM_CELL_ORDER:
+		snprintf(buf, size, "%d", VALUE(row, col->offset, int));
+		break;
+	case KMEM_CELL_PFN:
+	case KMEM_CELL_HEX:
+		snprintf(buf, size, "%#" PRIx64, v);
+		break;
+	case KMEM_CELL_MIGTYPE:
+		name_cell(kmem_migtype__name(VALUE(row, col->offset, int),
+					     ctx->pre_v4_4, buf, size),
+			  buf, size);
+		break;
+	case KMEM_CELL_GFP:
+		name_cell(ctx->gfp_name(ctx->arg, v), buf, size);
+		break;
+	case KMEM_CELL_CALLSITE:
+		name_cell(ctx->callsite_name(ctx->arg, v, buf, size), buf, size);
+		break;
+	case KMEM_CELL_PID:
+		snprintf(buf, size, "%u", VALUE(row, col->offset, u32));
+		break;
+	case KMEM_CELL_COMM:
+		name_cell(ctx->comm_name(ctx->arg, VALUE(row, col->offset, u32)),
+			  buf, size);
+		break;
+	case KMEM_CELL_STRING:
+		name_cell(VALUE(row, col->offset, const char *), buf, size);
+		break;
+	case KMEM_CELL_WASTE:
+		snprintf(buf, size, "%7.3f%%",
+			 kmem_sort__waste(v, VALUE(row, col->offset2, u64)));
+		break;
+	case KMEM_CELL_COUNT:
+	case KMEM_CELL_U64:
+	default:
+		kmem_commas(v, buf, size);
+		break;
+	}
+}
+
+/* How a column sorts: amounts largest first, names smallest first. */
+static struct kmem_sort_key sort_key(const struct kmem_column *col)
+{
+	struct kmem_sort_key key = {
+		.offset = col->offset,
+		.offset2 = col->offset2,
+		.kind = KMEM_SORT_U64,
+		.descending = true,
+	};
+
+	switch (col->kind) {
+	case KMEM_CELL_ORDER:
+		key.kind = KMEM_SORT_U32;
+		break;
+	case KMEM_CELL_MIGTYPE:
+	case KMEM_CELL_PID:
+	case KMEM_CELL_COMM:
+		key.kind = KMEM_SORT_U32;
+		key.descending = false;
+		break;
+	case KMEM_CELL_PFN:
+	case KMEM_CELL_HEX:
+	case KMEM_CELL_GFP:
+	case KMEM_CELL_CALLSITE:
+		key.descending = false;
+		break;
+	case KMEM_CELL_STRING:
+		key.kind = KMEM_SORT_STRING;
+		key.descending = false;
+		break;
+	case KMEM_CELL_WASTE:
+		key.kind = KMEM_SORT_WASTE;
+		break;
+	default:
+		break;
+	}
+	return key;
+}
+
+static bool is_named(const char *name, const char *str, size_t len)
+{
+	return name && strlen(name) == len && !strncmp(name, str, len);
+}
+
+const struct kmem_column *kmem_table__column(const struct kmem_table *t,
+					     const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cols; i++) {
+		const struct kmem_column *col = &t->cols[i];
+
+		if (is_named(col->key, key, len) || is_named(col->alias, key, len))
+			return col;
+	}
+	return NULL;
+}
+
+int kmem_table__parse_sort(const struct kmem_table *t, const char *str,
+			   struct kmem_sort_key *keys, char *bad,
+			   size_t bad_size)
+{
+	int nr = 0;
+
+	while (str && *str) {
+		size_t len = strcspn(str, ",");
+		const struct kmem_column *col = kmem_table__column(t, str, len);
+
+		if (nr == KMEM_MAX_SORT_KEYS)
+			return -E2BIG;
+		if (!col) {
+			snprintf(bad, bad_size, "%.*s", (int)len, str);
+			return -EINVAL;
+		}
+		keys[nr++] = sort_key(col);
+		str += len;
+		if (*str == ',')
+			str++;
+	}
+	return nr;
+}
+
+const char *kmem_table__keys(const struct kmem_table *t, char *buf,
+			     size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->nr_cols && n < size; i++) {
+		const struct kmem_column *col = &t->cols[i];
+
+		if (!col->key)
+			continue;
+		n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+			      col->key);
+	}
+	return buf;
+}
+
+int kmem_sort__task_key(const char *str, enum kmem_task_key *key)
+{
+	bool pid = false, comm = false;
+
+	while (str && *str) {
+		size_t len = strcspn(str, ",");
+
+		pid |= is_named("pid", str, len);
+		comm |= is_named("comm", str, len);
+		str += len + (str[len] == ',');
+	}
+	if (pid && comm)
+		return -EINVAL;
+	*key = pid ? KMEM_TASK_PID : comm ? KMEM_TASK_COMM : KMEM_TASK_NONE;
+	return 0;
+}
+
+/* --- sorting ------------------------------------------------------- */
+
+/* Does -s name, in @names, the column that @len bytes of @key name? */
+static bool among_keys(const struct kmem_table *t, const char *key,
+		       size_t len, const char *names)
+{
+	const struct kmem_column *col = kmem_table__column(t, key, len);
+
+	while (names && *names) {
+		size_t n = strcspn(names, ",");
+
+		if (kmem_table__column(t, names, n) == col)
+			return true;
+		names += n + (names[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * The keys a table sorts by: those of -s (@names; NULL: none), then the
+ * table's own that the trace has a column for and -s did not name, as
+ * many as fit.  Rows tied on every key of -s (-s frag on a trace without
+ * fallbacks, -s comm) then come in the table's usual order, largest
+ * first, not in that of their callsites' addresses.
+ */
+static const char *sort_names(const struct kmem_cell_ctx *ctx,
+			      enum kmem_report_table_id id, const char *names,
+			      char *buf, size_t size)
+{
+	const struct kmem_table *t = &kmem_tables[id];
+	size_t n = snprintf(buf, size, "%s", names ?: "");
+	int nr = names && *names;
+	const char *p;
+
+	for (p = names; p && *p; p++)
+		nr += *p == ',';
+	for (p = t->sort; *p && n < size && nr < KMEM_MAX_SORT_KEYS;) {
+		size_t len = strcspn(p, ",");
+		const struct kmem_column *col = kmem_table__column(t, p, len);
+
+		if (col && kmem_report__holds(ctx, col->when) &&
+		    !among_keys(t, p, len, names)) {
+			n += snprintf(buf + n, size - n, "%s%.*s", n ? "," : "",
+				      (int)len, p);
+			nr++;
+		}
+		p += len + (p[len] == ',');
+	}
+	return buf;
+}
+
+int kmem_report__sort_table(struct kmem_report_table *t,
+			    enum kmem_report_table_id id,
+			    const struct kmem_cell_ctx *ctx,
+			    const struct kmem_report_analyses *a,
+			    const struct kmem_report_sort *sort, char *names,
+			    size_t size)
+{
+	const struct kmem_table *desc = &kmem_tables[id];
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	char bad[32];
+	int nr_keys = 0;
+
+	if (sort && !sort->nr_keys) {
+		t->sort = sort->names;
+	} else {
+		t->sort = sort_names(ctx, id, sort ? sort->names : NULL, names,
+				     size);
+		nr_keys = kmem_table__parse_sort(desc, t->sort, keys, bad,
+						 sizeof(bad));
+		if (nr_keys < 0)
+			return nr_keys;
+	}
+	switch (id) {
+	case KMEM_PAGE_CALLERS:
+	case KMEM_PAGE_ALLOCS:
+		t->rows = (void **)kmem_page__rows(a->kp, desc->bit, keys,
+						   nr_keys, &t->nr);
+		break;
+	case KMEM_FRAG_CALLERS:
+		t->rows = (void **)kmem_frag__rows(a->kf, keys, nr_keys,
+						   &t->nr);
+		break;
+	case KMEM_FRAG_FAILURES:
+		t->rows = (void **)kmem_frag__fail_rows(a->kf, keys, nr_keys,
+							&t->nr);
+		break;
+	case KMEM_SLAB_CALLERS:
+	case KMEM_SLAB_CACHES:
+	case KMEM_SLAB_ALLOCS:
+		t->rows = (void **)kmem_slab__rows(a->ks, desc->bit, keys,
+						   nr_keys, &t->nr);
+		break;
+	case KMEM_NR_TABLES:
+	default:
+		return -EINVAL;
+	}
+	return t->rows ? 0 : -ENOMEM;
+}

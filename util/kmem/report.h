@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_REPORT_H
+#define __PERF_KMEM_REPORT_H
+
+/*
+ * What perf kmem stat reports, described once: sections of named numbers
+ * (struct kmem_field) and tables of rows (struct kmem_table) whose columns
+ * (struct kmem_column) say how a value is printed, written as JSON,
+ * compared, sorted and paired.  The text (print-text.c), the JSON document
+ * (print-json.c) and perf kmem diff (print-diff.c) iterate these
+ * descriptions: a number or a column added here is in all three.
+ * Documentation/perf-kmem.schema.json describes the JSON; its "schema"
+ * member is KMEM_REPORT_SCHEMA, raised when a member changes meaning or
+ * goes.
+ *
+ * A struct kmem_report is what one finished run hands its renderers, who
+ * only read it: the run (run.h) has finished every analysis, joined them
+ * and sorted the tables.  Its values are where the analyses keep them
+ * (their summaries and rows), found through the sources of enum
+ * kmem_source, so that whatever fills an analysis is reported alike.
+ */
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "count-tasks.h"
+#include "count.h"
+#include "table-rows.h"
+
+#define KMEM_REPORT_SCHEMA	1
+/* The most sort keys -s takes. */
+#define KMEM_MAX_SORT_KEYS	8
+
+struct kmem_frag;
+struct kmem_interval;
+struct kmem_page;
+struct kmem_slab;
+
+/* What a value needs beyond itself: the trace, the options, the names. */
+struct kmem_cell_ctx {
+	u64		page_size;
+	bool		pre_v4_4;	/* migration types of kernels < v4.4 */
+	bool		pfn_is_page;	/* kernels < v4.1 traced struct page * */
+	bool		live;		/* --live: hits are pages still live */
+	bool		sampled;	/* counts are of sampled events */
+	bool		xnode;		/* the trace has nodes to free across */
+	bool		cpu_nodes;	/* it says which CPU is on which node */
+	bool		callchains;	/* page callsites are known */
+	bool		pageblocks;	/* the pageblock order is known */
+	bool		frag_classes;	/* ...and the trace has fallbacks */
+	bool		fragmenting;	/* ...and some fragmented */
+	/* Counted in the kernel (stat -b): what is estimated, what is not. */
+	bool		callers_estimated;	/* from sampled stacks */
+	bool		slab_unpaired;	/* no slab object paired with its free */
+	enum kmem_task_key task_key;	/* what kmem_page_row::task holds */
+	/* The command name of a task key under KMEM_TASK_COMM. */
+	const char	*(*comm_name)(void *arg, u32 task);
+	/* The recording kernel's names of a gfp value. */
+	const char	*(*gfp_name)(void *arg, u64 gfp);
+	/* A symbol and offset, "func+0x1a"; NULL if none covers @addr. */
+	const char	*(*symbol)(void *arg, u64 addr, char *buf, size_t size);
+	/* A callsite as printed: a function, func+0xoff or an address. */
+	const char	*(*callsite_name)(void *arg, u64 callsite, char *buf,
+					  size_t size);
+	void		*arg;
+};
+
+/* Where a report's values are: the structs its fields point into. */
+enum kmem_source {
+	KMEM_SRC_TRACE,		/* struct kmem_report_trace */
+	KMEM_SRC_PAGE,		/* struct kmem_page_summary */
+	KMEM_SRC_FRAG,		/* struct kmem_frag_summary */
+	KMEM_SRC_SLAB,		/* struct kmem_slab_summary */
+	KMEM_SRC_INTERVAL,	/* struct kmem_interval_row, one at a time */
+	KMEM_SRC_COUNTED,	/* struct kmem_report_source: not a recording */
+	KMEM_NR_SOURCES,
+};
+
+/* When a field or a column is part of the report. */
+enum kmem_when {
+	KMEM_ALWAYS,
+	KMEM_NEVER,
+	KMEM_IF_SET,		/* not 0, NULL or "" */
+	KMEM_IF_PAIRED,		/* allocations paired with frees: not sampled */
+	KMEM_IF_PFNS,		/* pfns, not struct page addresses (>= v4.1) */
+	KMEM_IF_PAGES,		/* struct page addresses, not pfns */
+	KMEM_IF_CPU_NODES,	/* the topology names the node of each CPU */
+	KMEM_IF_CALLCHAINS,	/* page callsites are known */
+	KMEM_IF_CLASSES,	/* fallbacks are classed */
+	KMEM_IF_XNODE,		/* nodes to free across */
+	KMEM_IF_XNODE_TOTALS,	/* ...and not --live */
+	KMEM_IF_FRAG_TOTALS,	/* classes, callchains, not --live */
+	KMEM_IF_FRAGMENTING,	/* ...and some fallback fragmented */
+	KMEM_IF_PID,		/* -s pid */
+	KMEM_IF_COMM,		/* -s comm */
+	KMEM_IF_LIVE,		/* --live */
+	KMEM_IF_ESTIMATED,	/* callsite rows estimated from sampled stacks */
+	KMEM_IF_SLAB_PAIRED,	/* slab objects paired with their frees */
+};
+
+/* What a field holds. */
+enum kmem_unit {
+	KMEM_UNIT_COUNT,	/* a struct kmem_count: events and their bytes */
+	KMEM_UNIT_NUMBER,	/* a u64 */
+	KMEM_UNIT_BYTES,	/* a u64 of bytes */
+	KMEM_UNIT_PERCENT,	/* a double */
+	KMEM_UNIT_TEXT,		/* a const char * */
+	KMEM_UNIT_BOOL,		/* a bool */
+	KMEM_UNIT_GROUP,	/* nothing: the NESTED fields after it */
+};
+
+/* A member of the JSON object of the last field that is not NESTED. */
+#define KMEM_FIELD_NESTED	0x1
+/* Text: a blank line after it. */
+#define KMEM_FIELD_GAP		0x2
+/* JSON: null, not left out, where json_when does not hold. */
+#define KMEM_FIELD_NULLABLE	0x4
+
+/* A number of a section: its JSON member, its line, where its value is. */
+struct kmem_field {
+	const char	*name;		/* its JSON member */
+	const char	*label;		/* its line in the text and the diff */
+	const char	*note;		/* a line after it in the text */
+	const char	*unknown;	/* the text's line where JSON has null */
+	u16		offset;		/* of its value in its source */
+	u8		src;		/* enum kmem_source */
+	u8		unit;		/* enum kmem_unit */
+	u8		text_when;	/* enum kmem_when, or NONZERO */
+	u8		json_when;
+	u8		flags;		/* KMEM_FIELD_* */
+};
+
+/* Text only: shown where the value is not 0 (a text_when). */
+#define KMEM_IF_NONZERO		0xff
+
+/* Named numbers, written as one JSON object. */
+struct kmem_section {
+	const char		*path;	/* of its object in the document */
+	const struct kmem_field	*fields;
+	size_t			nr_fields;
+};
+
+extern const struct kmem_section kmem_trace_section;	/* perf_data */
+extern const struct kmem_section kmem_page_section;	/* page */
+extern const struct kmem_section kmem_page_summary_section;
+extern const struct kmem_section kmem_cross_node_section;
+extern const struct kmem_section kmem_frag_section;
+extern const struct kmem_section kmem_pageblock_section;
+extern const struct kmem_section kmem_slab_summary_section;
+extern const struct kmem_section kmem_interval_section;	/* a row of -I */
+extern const struct kmem_section kmem_counted_section;	/* source */
+
+/*
+ * How a column's value is read, printed and written.  COUNT is a struct
+ * kmem_count, printed as its events and written as the object; PAGES the
+ * u64 bytes of pages and the int order at offset2 ("12,345/4096"); MEAN
+ * u64 bytes and the u64 count at offset2 they are a mean over
+ * ("12,345/32"); PFN a pfn (JSON "pfn") or a struct page address (JSON
+ * "page"); WASTE the share of the u64 at offset2 that the u64 at offset
+ * leaves unused ("12.345%").
+ */
+enum kmem_cell_kind {
+	KMEM_CELL_U64,		/* "12,345" */
+	KMEM_CELL_COUNT,
+	KMEM_CELL_PAGES,
+	KMEM_CELL_MEAN,
+	KMEM_CELL_ORDER,	/* an int */
+	KMEM_CELL_PFN,
+	KMEM_CELL_HEX,		/* a u64 address */
+	KMEM_CELL_MIGTYPE,	/* an int migration type, by its name */
+	KMEM_CELL_GFP,		/* u64 gfp flags, by their names */
+	KMEM_CELL_CALLSITE,	/* a u64 callsite, by its name */
+	KMEM_CELL_PID,		/* a u32 task key, a pid */
+	KMEM_CELL_COMM,		/* a u32 task key, a command's name */
+	KMEM_CELL_STRING,	/* a const char * */
+	KMEM_CELL_WASTE,
+};
+
+/* Cells flush left, and so is the header. */
+#define KMEM_COL_LEFT		0x1
+#define KMEM_COL_HEADER_LEFT	0x2
+/* Names a row (not a measure): the diff pairs rows by these. */
+#define KMEM_COL_IDENT		0x4
+/* The bytes of the KMEM_CELL_COUNT column before it (JSON: in that). */
+#define KMEM_COL_COUNT_BYTES	0x8
+
+struct kmem_cell_ctx;
+
+/* A column of a table, described once. */
+struct kmem_column {
+	const char	*key;		/* its -s name; NULL: not a sort key */
+	const char	*alias;		/* another -s name, or NULL */
+	const char	*header;
+	const char	*alt_header;	/* the header where alt_when holds */
+	const char	*diff_header;	/* the diff's, where it differs */
+	const char	*json;		/* its member in a row; NULL: none */
+	u16		offset;		/* of its value in a row */
+	u16		offset2;	/* of a second value, by the kind */
+	u8		kind;		/* enum kmem_cell_kind */
+	u8		width;		/* the least; 0: the header's */
+	u8		flags;		/* KMEM_COL_* */
+	u8		tables;		/* a bit per table that shows it */
+	u8		when;		/* enum kmem_when: in the text */
+	u8		json_when;	/* in the JSON */
+	u8		alt_when;
+	/* Optional, for tables of other renderers: the cell as text. */
+	void		(*cell)(const struct kmem_column *col,
+				const struct kmem_cell_ctx *ctx, const void *row,
+				char *buf, size_t size);
+};
+
+/* Bits of kmem_column::tables. */
+#define KMEM_TABLE_BIT(t)	(1U << (t))
+
+/* A table of rows, all of one kind, and its columns. */
+struct kmem_table {
+	const char			*path;	/* of its object */
+	const struct kmem_column	*cols;
+	size_t				nr_cols;
+	int				bit;	/* of kmem_column::tables */
+	const char			*sort;	/* its keys where -s gives none */
+	bool				user_sort; /* -s sorts it */
+	/* The diff's: what a row is, and whether it shows without --caller. */
+	const char			*what;
+	bool				by_default;
+};
+
+enum kmem_report_table_id {
+	KMEM_PAGE_CALLERS,
+	KMEM_PAGE_ALLOCS,
+	KMEM_FRAG_CALLERS,
+	KMEM_FRAG_FAILURES,
+	KMEM_SLAB_CALLERS,
+	KMEM_SLAB_CACHES,
+	KMEM_SLAB_ALLOCS,
+	KMEM_NR_TABLES,
+};
+
+extern const struct kmem_table kmem_tables[KMEM_NR_TABLES];
+
+/* The trace, as the perf_data member says it. */
+struct kmem_report_trace {
+	const char	*path;
+	const char	*os_release;	/* NULL: the header has none */
+	const char	*hostname;
+	const char	*arch;
+	u64		nr_cpus;
+	const char	*time_window;	/* --time, or NULL */
+	u64		nr_samples;
+	u64		nr_page_events;
+	u64		nr_slab_events;
+	u64		nr_extfrag_events;
+	u64		events_too_short;
+	u64		events_out_of_order;
+	u64		events_lost;
+	const char	*sampled;	/* "": every event recorded */
+	bool		callsites_unresolved;	/* no kernel symbols at all */
+	/* The page analysis: its page size and --live. */
+	u64		page_size;
+	bool		live;
+	/* The cross-node status (kmem_cross_node_statuses) and nodes. */
+	const char	*cross_node;
+	u64		nr_nodes;
+	/* The fragmentation's status, and its pageblock order or why not. */
+	const char	*fragmentation;
+	u64		pageblock_order;
+	const char	*pageblock_why;
+};
+
+/*
+ * Where the numbers come from when they are not a recording's: perf kmem
+ * stat -b counts in the kernel (bpf.c).  kmem_counted_section describes
+ * it: the text prints it before the results, the JSON has it as "source".
+ */
+struct kmem_report_source {
+	const char	*name;		/* "bpf" */
+	const char	*tasks;		/* whose events, in words */
+	u64		duration_ns;
+	u64		duration_ms;	/* the text's */
+	const char	*exact;		/* what is exact, in words */
+	const char	*estimated;	/* what is estimated, in words; "": none */
+	const char	*callers;	/* the callsite rows: "exact", "estimated" */
+	const char	*lifetimes;	/* the lifetime groups: the same */
+	u64		sample_bytes;	/* --sample-bytes; 1: every stack */
+	u64		sampled;	/* allocations whose stack was taken */
+	u64		rare_taken;	/* failures, fallbacks: within the rate */
+	u64		rare_sampled;	/* ...past it, sampled by bytes */
+	u64		live_entries;	/* of the live-page map (-M) */
+	u64		untracked;	/* allocations it had no room for */
+	u64		untracked_sampled;
+	u64		events_missed;	/* runs of the programs the kernel skipped */
+	u64		stack_walks_failed;
+	u64		stacks_map_full;
+	u64		rows_map_full;
+	u64		tasks_map_full;	/* forks not followed */
+	bool		fallbacks;	/* mm_page_alloc_extfrag counted */
+	const char	*no_fallbacks;	/* why not, in words; "": they are */
+	u64		map_bytes;	/* kernel memory of the BPF maps */
+};
+
+/* How to sort a table: -s's names and the keys they parsed to. */
+struct kmem_report_sort {
+	const char		*names;		/* "bytes,hit" */
+	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
+	int			nr_keys;
+};
+
+/* A status of a section, and what it means in words. */
+struct kmem_status {
+	const char	*name;		/* in the JSON */
+	const char	*text;		/* in the diff */
+};
+
+extern const struct kmem_status kmem_statuses[];
+extern const size_t kmem_nr_statuses;
+
+/* The rows of a table, as the report has them. */
+struct kmem_report_table {
+	void * const	*rows;		/* sorted; NULL: not in the report */
+	size_t		nr;
+	const char	*sort;		/* its keys, "bytes,hit" */
+};
+
+/* The results of one run, ready to render. */
+struct kmem_report {
+	struct kmem_report_trace	trace;
+	const struct kmem_cell_ctx	*ctx;
+	const void			*src[KMEM_NR_SOURCES];
+	const struct kmem_page		*kp;	/* NULL: no page analysis */
+	const struct kmem_frag		*kf;	/* with kp */
+	const struct kmem_interval	*iv;	/* -I; NULL: none */
+	bool				slab;	/* a slab analysis */
+	/* Which nodes the trace has, for the node matrix; NULL: none. */
+	const bool			*has_node;
+	int				nr_node_ids;
+	struct kmem_report_table	tables[KMEM_NR_TABLES];
+	bool				caller;	/* --caller */
+	int				lines;	/* -l; -1: all, or the default */
+};
+
+/**
+ * kmem_report__holds - does a condition hold in a report?
+ * @ctx: the trace and options the report is of
+ * @when: an enum kmem_when
+ *
+ * Return: whether it does; KMEM_IF_SET and KMEM_IF_NONZERO, conditions
+ * on a value, are true here.
+ */
+bool kmem_report__holds(const struct kmem_cell_ctx *ctx, int when);
+
+/* The value of @f in the sources @src, as a pointer to it. */
+static inline const void *kmem_field__value(const struct kmem_field *f,
+					    const void * const *src)
+{
+	return src[f->src] ? (const char *)src[f->src] + f->offset : NULL;
+}
+
+/* Is the value of @f (a count's events) 0, NULL or ""? */
+bool kmem_field__is_zero(const struct kmem_field *f, const void *v);
+
+/* The header of @col for the trace of @ctx. */
+const char *kmem_column__header(const struct kmem_column *col,
+				const struct kmem_cell_ctx *ctx);
+
+/* Does @col appear in the text of table @table of the trace of @ctx? */
+bool kmem_column__shown(const struct kmem_column *col,
+			const struct kmem_cell_ctx *ctx, int table);
+
+/* Does --live, and nothing else, leave @col out of the text? */
+bool kmem_column__hidden_by_live(const struct kmem_column *col);
+
+/* The text of the cell of @col in @row. */
+void kmem_column__cell(const struct kmem_column *col,
+		       const struct kmem_cell_ctx *ctx, const void *row,
+		       char *buf, size_t size);
+
+/*
+ * The column that -s calls @key (@len bytes of it) among those of @t's
+ * kind (of any of the tables that share them), or NULL.
+ */
+const struct kmem_column *kmem_table__column(const struct kmem_table *t,
+					     const char *key, size_t len);
+
+/**
+ * kmem_table__parse_sort - the sort keys of a -s argument for a table
+ * @t: the table
+ * @str: "key[,key...]"
+ * @keys: where the keys go, KMEM_MAX_SORT_KEYS of them
+ * @bad: the unknown key, on -EINVAL
+ * @bad_size: the size of @bad
+ *
+ * Return: the number of keys; -EINVAL for an unknown or empty key,
+ * -E2BIG for more than KMEM_MAX_SORT_KEYS.
+ */
+int kmem_table__parse_sort(const struct kmem_table *t, const char *str,
+			   struct kmem_sort_key *keys, char *bad,
+			   size_t bad_size);
+
+/* "key, key, ..." of the sort keys of @t's kind, into @buf. */
+const char *kmem_table__keys(const struct kmem_table *t, char *buf,
+			     size_t size);
+
+/* The task key a -s argument asks for; -EINVAL when both pid and comm. */
+int kmem_sort__task_key(const char *str, enum kmem_task_key *key);
+
+/* The analyses a table's rows are of; NULL where there is none. */
+struct kmem_report_analyses {
+	struct kmem_page	*kp;
+	struct kmem_frag	*kf;
+	struct kmem_slab	*ks;
+};
+
+/**
+ * kmem_report__sort_table - the rows of a table, sorted
+ * @t: where the rows and their sort keys go
+ * @id: the table
+ * @ctx: the trace and options: which columns it has
+ * @a: the analyses whose rows these are
+ * @sort: -s; NULL: the table's own keys; no keys (the diff's): the
+ *	rows in identity order
+ * @names: room for the names of the keys sorted by, as many as fit
+ * @size: of @names
+ *
+ * The keys are those of -s, then the table's own that the trace has a
+ * column for and -s did not name: rows tied on every key of -s come in
+ * the table's usual order, largest first.
+ *
+ * Return: 0; -EINVAL for a bad key; -ENOMEM.
+ */
+int kmem_report__sort_table(struct kmem_report_table *t,
+			    enum kmem_report_table_id id,
+			    const struct kmem_cell_ctx *ctx,
+			    const struct kmem_report_analyses *a,
+			    const struct kmem_report_sort *sort, char *names,
+			    size_t size);
+
+/* The text of a status of a section: the diff's words for it. */
+const char *kmem_status__text(const char *name);
+
+#endif /* __PERF_KMEM_REPORT_H */

@@ -1,0 +1,877 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analyses of one trace: the decoder, the time-order queue and the
+ * analyses behind it, fed from perf's reader by the builtin.  See
+ * run.h for where the builtin ends and this begins.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include <perf/event.h>
+
+#include "build-id.h"
+#include "count-frag.h"
+#include "count-interval.h"
+#include "count-page.h"
+#include "count-slab.h"
+#include "dso.h"
+#include "dsos.h"
+#include "env.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "machine.h"
+#include "print-map.h"
+#include "read-callsite.h"
+#include "read-queue.h"
+#include "run.h"
+#include "sample.h"
+#include "session.h"
+
+struct kmem_run {
+	struct kmem_run_config		config;
+	struct perf_session		*session;	/* not owned */
+	struct callsite_resolver	*resolver;
+	struct kmem_decoder		*dec;
+	const struct kmem_trace_info	*info;
+	struct kmem_queue		*queue;
+	struct kmem_page		*kp;
+	struct kmem_frag		*kf;		/* with kp */
+	struct kmem_stacks		*stacks;	/* folded */
+	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
+	struct kmem_interval		*iv;		/* -I */
+	struct kmem_slab		*ks;
+	char				*recorded_kallsyms;
+	/* --time in shares of the trace's span: its windows. */
+	struct perf_time_interval	*time_ranges;
+	int				nr_time_ranges;
+	struct kmem_run_stats		stats;
+	/* The report, settled by kmem_run__finish(). */
+	struct kmem_cell_ctx		ctx;
+	struct kmem_report_table	tables[KMEM_NR_TABLES];
+	bool				has_node[KMEM_PAGE_MAX_NODES];
+	char				sort_names[KMEM_NR_TABLES][160];
+	/* What frame_name() returns: the stack writer keeps no two. */
+	char				frame[KSYM_NAME_LEN + 32];
+};
+
+struct kmem_run *kmem_run__new(const struct kmem_run_config *config)
+{
+	struct kmem_run *run = zalloc(sizeof(*run));
+
+	if (!run)
+		return NULL;
+	run->config = *config;
+	return run;
+}
+
+void kmem_run__delete(struct kmem_run *run)
+{
+	if (!run)
+		return;
+	kmem_queue__delete(run->queue);
+	kmem_slab__delete(run->ks);
+	kmem_page__delete(run->kp);
+	kmem_frag__delete(run->kf);
+	kmem_stacks__delete(run->stacks);
+	kmem_tasks__delete(run->tasks);
+	kmem_interval__delete(run->iv);
+	kmem_decoder__delete(run->dec);
+	callsite_resolver__delete(run->resolver);
+	free(run->recorded_kallsyms);
+	free(run->time_ranges);
+	free(run);
+}
+
+/* --- delivering events to the analyses ------------------------------ */
+
+static void prefetch_queued(const void *record, void *arg)
+{
+	const struct kmem_event *ev = record;
+	struct kmem_run *run = arg;
+
+	switch (ev->kind) {
+	case KMEM_EVENT_PAGE_ALLOC:
+	case KMEM_EVENT_PAGE_FREE:
+		kmem_page__prefetch(run->kp, ev->page.pfn);
+		break;
+	case KMEM_EVENT_SLAB_ALLOC:
+		kmem_slab__prefetch(run->ks, ev->slab_alloc.ptr);
+		break;
+	case KMEM_EVENT_SLAB_FREE:
+		kmem_slab__prefetch(run->ks, ev->slab_free.ptr);
+		break;
+	default:
+		break;
+	}
+}
+
+/* --folded: the bytes and count of an allocation, to its callchain. */
+static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
+{
+	if (!tag || !got || order < 0 || order > KMEM_PAGE_MAX_ORDER)
+		return;
+	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
+			 1);
+}
+
+static void count_live_stack(u32 tag, int order, void *arg)
+{
+	count_stack(arg, tag, order, true);
+}
+
+/* A queued COMM, FORK or EXIT record, as perf's tracking reads it. */
+static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
+{
+	struct machine *machine = &run->session->machines.host;
+	struct perf_sample sample = { .time = ev->time, .pid = ev->task.pid,
+				      .tid = ev->task.tid, .cpu = (u32)-1 };
+	union perf_event event;
+	int err;
+
+	memset(&event, 0, sizeof(event.comm));
+	event.header.misc = ev->task.misc;
+	if (ev->kind == KMEM_EVENT_TASK_COMM) {
+		event.header.type = PERF_RECORD_COMM;
+		event.header.size = sizeof(event.comm);
+		event.comm.pid = ev->task.pid;
+		event.comm.tid = ev->task.tid;
+		memcpy(event.comm.comm, ev->task.comm, sizeof(ev->task.comm));
+		err = machine__process_comm_event(machine, &event, &sample);
+	} else {
+		event.header.type = ev->kind == KMEM_EVENT_TASK_FORK ?
+				    PERF_RECORD_FORK : PERF_RECORD_EXIT;
+		event.header.size = sizeof(event.fork);
+		event.fork = (struct perf_record_fork){
+			.header = event.header,
+			.pid = ev->task.pid, .tid = ev->task.tid,
+			.ppid = ev->task.ppid, .ptid = ev->task.ptid,
+			.time = ev->time,
+		};
+		err = ev->kind == KMEM_EVENT_TASK_FORK ?
+		      machine__process_fork_event(machine, &event, &sample) :
+		      machine__process_exit_event(machine, &event, &sample);
+	}
+	if (run->tasks && ev->kind != KMEM_EVENT_TASK_EXIT)
+		kmem_tasks__forget(run->tasks, ev->task.tid);
+	return err;
+}
+
+/*
+ * -I: close the intervals before a page event's, and count an
+ * allocation's bytes to its callsite in its interval.
+ */
+static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
+{
+	const struct kmem_page_event *page = &ev->page;
+	int err;
+
+	err = kmem_interval__advance(run->iv, ev->time, kmem_page__summary(run->kp),
+				     kmem_frag__summary(run->kf));
+	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
+	    page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
+	    page->order > KMEM_PAGE_MAX_ORDER)
+		return err;
+	return kmem_interval__alloc(run->iv, page->callsite,
+				    run->info->page_size << page->order);
+}
+
+/* Analyses count the events they cannot take; only -ENOMEM stops. */
+static int deliver_queued(void *record, void *arg)
+{
+	struct kmem_event *ev = record;
+	struct kmem_run *run = arg;
+	u32 task;
+	int err;
+
+	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+			   ev->kind == KMEM_EVENT_EXTFRAG)) {
+		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
+		/* Of a task --pid, --tid or --comm leaves out. */
+		if (err)
+			return err < 0 ? err : 0;
+		if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
+			ev->page.task = task;
+	}
+	if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+			ev->kind == KMEM_EVENT_PAGE_FREE ||
+			ev->kind == KMEM_EVENT_EXTFRAG)) {
+		err = interval_event(run, ev);
+		if (err)
+			return err;
+	}
+	switch (ev->kind) {
+	case KMEM_EVENT_PAGE_ALLOC:
+		err = kmem_page__alloc(run->kp, &ev->page);
+		if (!err)
+			err = kmem_frag__alloc(run->kf, &ev->page);
+		if (!err && run->stacks && !run->config.live)
+			count_stack(run, ev->page.tag, ev->page.order,
+				    ev->page.pfn != KMEM_PAGE_NO_PFN);
+		break;
+	case KMEM_EVENT_EXTFRAG:
+		err = kmem_frag__fallback(run->kf, &ev->extfrag);
+		break;
+	case KMEM_EVENT_PAGE_FREE:
+		err = kmem_page__free(run->kp, &ev->page);
+		if (!err)
+			err = kmem_frag__free(run->kf, &ev->page);
+		break;
+	case KMEM_EVENT_SLAB_ALLOC:
+		err = kmem_slab__alloc(run->ks, &ev->slab_alloc);
+		break;
+	case KMEM_EVENT_SLAB_FREE:
+		err = kmem_slab__free(run->ks, &ev->slab_free);
+		break;
+	case KMEM_EVENT_TASK_COMM:
+	case KMEM_EVENT_TASK_FORK:
+	case KMEM_EVENT_TASK_EXIT:
+		err = deliver_task_event(run, ev);
+		break;
+	default:
+		err = 0;
+	}
+	return err;
+}
+
+/* --- taking records from perf's reader ------------------------------ */
+
+/* Is a sample of @time outside the --time windows? */
+static bool outside_time(struct kmem_run *run, u64 time)
+{
+	if (run->time_ranges)
+		return perf_time__ranges_skip_sample(run->time_ranges,
+						     run->nr_time_ranges, time);
+	return perf_time__skip_sample(&run->config.ptime, time);
+}
+
+int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
+		     struct perf_sample *sample)
+{
+	struct kmem_run_stats *stats = &run->stats;
+	struct kmem_event ev;
+	void *queued;
+	int ret;
+
+	if (!evsel->handler)
+		return 0;
+	if (run->config.time_window && outside_time(run, sample->time)) {
+		if (!stats->nr_outside_time++)
+			stats->first_outside = sample->time;
+		stats->last_outside = sample->time;
+		return 0;
+	}
+	stats->nr_events++;
+	ret = kmem_decoder__decode(run->dec, evsel, sample, &ev);
+	if (ret <= 0)
+		return ret;
+	stats->nr_of_kind[ev.kind]++;
+	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
+	if (ret)
+		return ret;
+	/*
+	 * The record size the queue was made with (below); known at compile
+	 * time, the copy is a few moves, not a call.
+	 */
+	if (run->config.slab)
+		memcpy(queued, &ev, sizeof(ev));
+	else
+		memcpy(queued, &ev, KMEM_PAGE_EVENT_SIZE);
+	return 0;
+}
+
+static enum kmem_event_kind task_event_kind(const union perf_event *event)
+{
+	switch (event->header.type) {
+	case PERF_RECORD_COMM:
+		return KMEM_EVENT_TASK_COMM;
+	case PERF_RECORD_FORK:
+		return KMEM_EVENT_TASK_FORK;
+	default:
+		return KMEM_EVENT_TASK_EXIT;
+	}
+}
+
+int kmem_run__task_event(struct kmem_run *run, union perf_event *event,
+			 struct perf_sample *sample)
+{
+	enum kmem_event_kind kind = task_event_kind(event);
+	struct kmem_event *ev;
+	void *queued;
+	int err;
+
+	if (!run->queue)
+		return 0;
+	err = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
+	if (err)
+		return err;
+	ev = queued;
+	ev->time = sample->time;
+	ev->kind = kind;
+	ev->task = (struct kmem_task_event){ .misc = event->header.misc };
+	if (kind == KMEM_EVENT_TASK_COMM) {
+		ev->task.pid = event->comm.pid;
+		ev->task.tid = event->comm.tid;
+		/* The record's comm may lack its NUL: copy what fits. */
+		snprintf(ev->task.comm, sizeof(ev->task.comm), "%.*s",
+			 (int)sizeof(ev->task.comm) - 1, event->comm.comm);
+	} else {
+		ev->task.pid = event->fork.pid;
+		ev->task.tid = event->fork.tid;
+		ev->task.ppid = event->fork.ppid;
+		ev->task.ptid = event->fork.ptid;
+	}
+	return 0;
+}
+
+int kmem_run__round(struct kmem_run *run)
+{
+	return run->queue ? kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__ROUND) : 0;
+}
+
+void kmem_run__lost(struct kmem_run *run, u64 nr)
+{
+	run->stats.nr_lost += nr;
+}
+
+static int settle_report(struct kmem_run *run);
+
+int kmem_run__finish(struct kmem_run *run, int read_err)
+{
+	int err = read_err;
+
+	if (err != -ENOMEM)
+		err = kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__FINAL);
+	if (!err && run->iv)
+		err = kmem_interval__finish(run->iv, kmem_page__summary(run->kp),
+					    kmem_frag__summary(run->kf));
+	run->stats.nr_queue_bounds = kmem_queue__nr_half_flushes(run->queue);
+	return err ?: settle_report(run);
+}
+
+/* --- setting up ----------------------------------------------------- */
+
+/*
+ * perf record keeps a copy of the kernel's symbols in the build-id cache.
+ * It is the recording kernel's for sure, and reading it takes a tenth of
+ * the time of /proc/kallsyms, which the kernel formats anew on each read:
+ * prefer it, unless told which symbols to use.
+ */
+static const char *kallsyms_to_use(struct kmem_run *run)
+{
+	char sbuild_id[SBUILD_ID_SIZE], path[PATH_MAX];
+	struct dso *kernel;
+
+	if (run->config.kallsyms || run->config.vmlinux)
+		return run->config.kallsyms;
+	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
+	if (!kernel)
+		return NULL;
+	if (dso__has_build_id(kernel)) {
+		build_id__sprintf(dso__bid(kernel), sbuild_id);
+		if (build_id_cache__kallsyms_path(sbuild_id, path, sizeof(path)) &&
+		    !access(path, R_OK))
+			run->recorded_kallsyms = strdup(path);
+	}
+	dso__put(kernel);
+	return run->recorded_kallsyms;
+}
+
+/*
+ * One resolver of kernel addresses serves both analyses.  Loading a
+ * kallsyms file into perf's maps is slow; the resolver reads it into a
+ * table of its own.  A vmlinux, or a kallsyms the table refuses, stays
+ * with perf's maps.
+ */
+static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
+{
+	const struct kmem_run_config *c = &run->config;
+	const char *kallsyms;
+
+	run->resolver = callsite_resolver__new(&run->session->machines.host,
+					       c->alloc_regex_add ?: c->alloc_regex,
+					       c->alloc_regex_add, c->raw_ip,
+					       err, err_size);
+	if (!run->resolver)
+		return -EINVAL;
+	kallsyms = kallsyms_to_use(run);
+	if (c->vmlinux || !kallsyms)
+		return 0;
+	return callsite_resolver__use_kallsyms(run->resolver, kallsyms);
+}
+
+/* Only the page analysis needs callchains; the slab events name their caller. */
+static bool need_resolver(const struct kmem_run *run)
+{
+	struct evsel *alloc;
+
+	if (run->config.slab)
+		return true;
+	alloc = evlist__find_tracepoint_by_name(run->session->evlist,
+						"kmem:mm_page_alloc");
+	return alloc && evsel__has_callchain(alloc);
+}
+
+static int setup_page_analysis(struct kmem_run *run)
+{
+	const struct kmem_run_config *c = &run->config;
+	const struct kmem_trace_info *info = run->info;
+	struct kmem_page_config config = {
+		.page_size = info->page_size,
+		.pre_v4_4_migtypes = info->pre_v4_4,
+		.want_alloc_table = c->alloc,
+		.live_only = c->live,
+		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
+		.allocations_filtered = c->task_filter,
+	};
+	struct kmem_frag_config frag = {
+		.page_size = info->page_size,
+		.pageblock_order = info->pageblock_order,
+		.pre_v4_4_migtypes = info->pre_v4_4,
+		.no_pfns = info->pfn_is_page,
+	};
+
+	run->kp = kmem_page__new(&config);
+	run->kf = kmem_frag__new(&frag);
+	if (!run->kp || !run->kf)
+		return -ENOMEM;
+	if (c->interval) {
+		struct kmem_interval_config iv = {
+			.length = c->interval,
+			.nr_callers = c->interval_callers,
+		};
+
+		run->iv = kmem_interval__new(&iv);
+		if (!run->iv)
+			return -ENOMEM;
+	}
+	if (c->tasks.key == KMEM_TASK_NONE && !c->task_filter)
+		return 0;
+	run->tasks = kmem_tasks__new(&run->session->machines.host, &c->tasks);
+	return run->tasks ? 0 : -ENOMEM;
+}
+
+/*
+ * --time in shares of the trace's time span, as perf report takes them
+ * (10%/2, 0%-10%,30%-40%): of this trace's span, from the times of its
+ * first and last samples in the header, so that each trace of a diff
+ * gets its own.
+ */
+static int setup_time_shares(struct kmem_run *run, char *err,
+			     size_t err_size)
+{
+	const struct evlist *evlist = run->session->evlist;
+	const char *str = run->config.time_window;
+	int size;
+
+	if (!str || !strchr(str, '%'))
+		return 0;
+	if (!evlist->first_sample_time && !evlist->last_sample_time) {
+		snprintf(err, err_size,
+			 "--time %s takes shares of the time span of %s, which it does not record (a stream does not): use start,stop in seconds",
+			 str, run->config.path);
+		return -EINVAL;
+	}
+	run->time_ranges = perf_time__range_alloc(str, &size);
+	if (!run->time_ranges)
+		return -ENOMEM;
+	run->nr_time_ranges = perf_time__percent_parse_str(run->time_ranges,
+							   size, str,
+							   evlist->first_sample_time,
+							   evlist->last_sample_time);
+	if (run->nr_time_ranges > 0)
+		return 0;
+	snprintf(err, err_size, "invalid --time '%s'", str);
+	return -EINVAL;
+}
+
+static int setup_slab_analysis(struct kmem_run *run)
+{
+	struct kmem_slab_config config = {
+		.want_alloc_table = run->config.alloc,
+	};
+
+	run->ks = kmem_slab__new(&config);
+	return run->ks ? 0 : -ENOMEM;
+}
+
+int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
+		    char *err, size_t err_size)
+{
+	const struct kmem_run_config *c = &run->config;
+	struct kmem_decode_config config = {
+		.page = c->page,
+		.slab = c->slab,
+		.pageblock_order = c->pageblock_order,
+	};
+	int ret = 0;
+
+	run->session = session;
+	ret = setup_time_shares(run, err, err_size);
+	if (ret)
+		return ret;
+	if (c->folded) {
+		run->stacks = kmem_stacks__new();
+		if (!run->stacks)
+			return -ENOMEM;
+		config.stacks = run->stacks;
+	}
+	if (need_resolver(run)) {
+		ret = setup_resolver(run, err, err_size);
+		if (ret)
+			return ret;
+	}
+	config.resolver = run->resolver;
+	run->dec = kmem_decoder__new(session, &config, err, err_size);
+	if (!run->dec)
+		return -EINVAL;
+	run->info = kmem_decoder__info(run->dec);
+	if (c->slab)
+		ret = setup_slab_analysis(run);
+	if (!ret && c->page)
+		ret = setup_page_analysis(run);
+	if (ret)
+		return ret;
+	/* A page-only analysis queues records no larger than a page event. */
+	run->queue = kmem_queue__new(c->slab ? sizeof(struct kmem_event) :
+						KMEM_PAGE_EVENT_SIZE,
+				     c->queue_size, deliver_queued, run);
+	if (!run->queue)
+		return -ENOMEM;
+	kmem_queue__set_prefetch(run->queue, prefetch_queued);
+	return 0;
+}
+
+/* --- what a run gives ----------------------------------------------- */
+
+const struct kmem_run_stats *kmem_run__stats(const struct kmem_run *run)
+{
+	return &run->stats;
+}
+
+const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run)
+{
+	return run->info;
+}
+
+struct callsite_resolver *kmem_run__resolver(const struct kmem_run *run)
+{
+	return run->resolver;
+}
+
+struct kmem_page *kmem_run__page(const struct kmem_run *run)
+{
+	return run->kp;
+}
+
+struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
+{
+	return run->kf;
+}
+
+static const char *gfp_name(void *arg, u64 gfp)
+{
+	struct kmem_run *run = arg;
+
+	return kmem_decoder__gfp_name(run->dec, gfp);
+}
+
+/* A function, with -v or --raw-ip func+0xoff, or a bare address. */
+static const char *callsite_name(void *arg, u64 callsite, char *buf,
+				 size_t size)
+{
+	struct kmem_run *run = arg;
+
+	if (!run->resolver) {
+		snprintf(buf, size, "%#" PRIx64, callsite);
+		return buf;
+	}
+	/* Not an allocator address shown as if it were a callsite. */
+	if (callsite_resolver__named_none(run->resolver)) {
+		snprintf(buf, size, "(unresolved) %#" PRIx64, callsite);
+		return buf;
+	}
+	return callsite_resolver__name(run->resolver, callsite,
+				       run->config.offsets, buf, size);
+}
+
+/* A callsite's symbol, with an offset into it, or NULL. */
+static const char *symbol_name(void *arg, u64 addr, char *buf, size_t size)
+{
+	struct kmem_run *run = arg;
+
+	if (!run->resolver || !addr)
+		return NULL;
+	callsite_resolver__name(run->resolver, addr, true, buf, size);
+	return strncmp(buf, "0x", 2) ? buf : NULL;
+}
+
+static const char *comm_name(void *arg, u32 task)
+{
+	struct kmem_run *run = arg;
+
+	return kmem_tasks__comm(run->tasks, task);
+}
+
+/* A frame of a folded stack, or a map cell's callsite: its function. */
+static const char *frame_name(u64 ip, void *arg)
+{
+	struct kmem_run *run = arg;
+
+	callsite_resolver__name(run->resolver, ip, false, run->frame,
+				sizeof(run->frame));
+	return strncmp(run->frame, "0x", 2) ? run->frame : NULL;
+}
+
+/* Has the trace nodes that memory can cross between? */
+static bool crosses_nodes(const struct kmem_run *run)
+{
+	return kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
+	       run->info->has_mem2node &&
+	       run->info->nr_nodes <= KMEM_PAGE_MAX_NODES;
+}
+
+static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
+{
+	const struct kmem_trace_info *info = run->info;
+	bool pageblocks = run->kf && kmem_frag__has_classes(run->kf);
+
+	return (struct kmem_cell_ctx){
+		.page_size = info->page_size,
+		.pre_v4_4 = info->pre_v4_4,
+		.pfn_is_page = info->pfn_is_page,
+		.live = run->config.live,
+		.sampled = info->sampled[0],
+		.xnode = crosses_nodes(run),
+		.cpu_nodes = info->has_cpu_nodes,
+		.callchains = info->has_callchains,
+		.pageblocks = pageblocks,
+		.frag_classes = info->has_extfrag && pageblocks,
+		.fragmenting = run->kf &&
+			       kmem_frag__summary(run->kf)->fragmenting.nr,
+		.task_key = run->config.tasks.key,
+		.gfp_name = gfp_name,
+		.symbol = symbol_name,
+		.callsite_name = callsite_name,
+		.comm_name = comm_name,
+		.arg = run,
+	};
+}
+
+static void set_fragmenting(struct kmem_page_row *row, void *arg)
+{
+	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
+}
+
+/* The rows of a table, sorted by -s or by the table's own keys. */
+static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
+		      const struct kmem_report_sort *sort)
+{
+	const struct kmem_report_analyses a = {
+		.kp = run->kp, .kf = run->kf, .ks = run->ks,
+	};
+
+	return kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
+				       sort, run->sort_names[id],
+				       sizeof(run->sort_names[id]));
+}
+
+static int settle_page(struct kmem_run *run)
+{
+	const struct kmem_run_config *c = &run->config;
+	int err;
+
+	kmem_page__finish(run->kp);
+	err = kmem_frag__finish(run->kf);
+	if (!err && run->info->has_extfrag) {
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
+				     set_fragmenting, run->kf);
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC,
+				     set_fragmenting, run->kf);
+	}
+	run->ctx = cell_ctx(run);
+	if (!err && (c->caller || !c->alloc))
+		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
+	if (!err && c->alloc)
+		err = sort_table(run, KMEM_PAGE_ALLOCS, &c->page_sort);
+	if (!err)
+		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
+	if (!err)
+		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
+	return err;
+}
+
+static int settle_slab(struct kmem_run *run)
+{
+	const struct kmem_run_config *c = &run->config;
+	int err = 0;
+
+	kmem_slab__finish(run->ks);
+	if (c->caller || !c->alloc) {
+		err = sort_table(run, KMEM_SLAB_CALLERS, &c->slab_sort);
+		if (!err)
+			err = sort_table(run, KMEM_SLAB_CACHES, &c->slab_sort);
+	}
+	if (!err && c->alloc)
+		err = sort_table(run, KMEM_SLAB_ALLOCS, &c->slab_sort);
+	return err;
+}
+
+/* Every analysis finished and joined, the tables sorted. */
+static int settle_report(struct kmem_run *run)
+{
+	int node, err = 0;
+
+	run->ctx = cell_ctx(run);
+	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
+		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
+	if (run->ks)
+		err = settle_slab(run);
+	if (!err && run->kp)
+		err = settle_page(run);
+	return err;
+}
+
+static const char *cross_node_status(const struct kmem_run *run)
+{
+	const struct kmem_trace_info *info = run->info;
+
+	if (info->topology_corrupt)
+		return "corrupt_topology";
+	if (!info->nr_nodes || !info->has_mem2node)
+		return "no_topology";
+	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
+		return "one_node";
+	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
+		return "too_many_nodes";
+	return "analysed";
+}
+
+static struct kmem_report_trace report_trace(const struct kmem_run *run)
+{
+	const struct perf_env *env = &run->session->header.env;
+	const u64 *nr = run->stats.nr_of_kind;
+	const struct kmem_trace_info *info = run->info;
+
+	return (struct kmem_report_trace){
+		.path = run->config.path,
+		.os_release = env->os_release,
+		.hostname = env->hostname,
+		.arch = env->arch,
+		.nr_cpus = env->nr_cpus_avail > 0 ? env->nr_cpus_avail : 0,
+		.time_window = run->config.time_window,
+		.nr_samples = run->stats.nr_events,
+		.nr_page_events = nr[KMEM_EVENT_PAGE_ALLOC] +
+				  nr[KMEM_EVENT_PAGE_FREE],
+		.nr_slab_events = nr[KMEM_EVENT_SLAB_ALLOC] +
+				  nr[KMEM_EVENT_SLAB_FREE],
+		.nr_extfrag_events = nr[KMEM_EVENT_EXTFRAG],
+		.events_lost = run->stats.nr_lost,
+		.events_too_short = kmem_decoder__nr_short(run->dec),
+		.events_out_of_order = kmem_queue__nr_late(run->queue),
+		.callsites_unresolved = run->resolver &&
+			callsite_resolver__named_none(run->resolver),
+		.sampled = info->sampled,
+		.page_size = info->page_size,
+		.live = run->config.live,
+		.cross_node = cross_node_status(run),
+		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
+		.fragmentation = info->has_extfrag ? "analysed" : "not_recorded",
+		.pageblock_order = info->pageblock_order,
+		.pageblock_why = info->pageblock_why,
+	};
+}
+
+void kmem_run__report(const struct kmem_run *run, struct kmem_report *r)
+{
+	*r = (struct kmem_report){
+		.trace = report_trace(run),
+		.ctx = &run->ctx,
+		.kp = run->kp,
+		.kf = run->kf,
+		.iv = run->iv,
+		.slab = run->ks,
+		.has_node = run->has_node,
+		.nr_node_ids = run->info->nr_nodes,
+		.caller = run->config.caller,
+		.lines = run->config.lines,
+	};
+	r->src[KMEM_SRC_TRACE] = &r->trace;
+	if (run->kp)
+		r->src[KMEM_SRC_PAGE] = kmem_page__summary(run->kp);
+	if (run->kf)
+		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
+	if (run->ks)
+		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	memcpy(r->tables, run->tables, sizeof(r->tables));
+}
+
+int kmem_run__write_folded(struct kmem_run *run,
+			   enum kmem_stacks_weight weight, FILE *fp)
+{
+	kmem_page__finish(run->kp);
+	if (run->config.live)
+		kmem_page__walk_live(run->kp, count_live_stack, run);
+	return kmem_stacks__write(run->stacks, weight, frame_name, run, fp,
+				  NULL);
+}
+
+static void add_node_range(int node, u64 start, u64 end, void *arg)
+{
+	kmem_map__add_node_range(arg, node, start, end);
+}
+
+/* A pageblock of the fallback analysis, as the map draws it. */
+static int add_map_block(struct kmem_run *run, struct kmem_map *map,
+			 const struct kmem_frag_pageblock *pb)
+{
+	char name[KSYM_NAME_LEN + 32];
+	struct kmem_map_block b = {
+		.pfn = pb->pfn,
+		.fallbacks = pb->fallbacks[KMEM_FRAG_CLAIMED] +
+			     pb->fallbacks[KMEM_FRAG_CONVERTED] +
+			     pb->fallbacks[KMEM_FRAG_POLLUTED],
+		.remote_frees = pb->remote_frees,
+		.top_callsite = pb->main_callsite ?
+				frame_name(pb->main_callsite, run) : NULL,
+		.node = kmem_decoder__page_node(run->dec, pb->pfn),
+	};
+
+	BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
+	memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
+	/* frame_name()'s buffer is the run's: keep this name apart. */
+	if (b.top_callsite) {
+		snprintf(name, sizeof(name), "%s", b.top_callsite);
+		b.top_callsite = name;
+	}
+	return kmem_map__add_block(map, &b);
+}
+
+int kmem_run__fill_map(struct kmem_run *run, struct kmem_map *map)
+{
+	const struct kmem_frag_pageblock *blocks;
+	int from, to, nodes = run->info->nr_nodes;
+	size_t i, nr;
+	int err;
+
+	blocks = kmem_frag__pageblocks(run->kf, &nr);
+	for (i = 0; i < nr; i++) {
+		err = add_map_block(run, map, &blocks[i]);
+		if (err)
+			return err;
+	}
+	kmem_decoder__node_ranges(run->dec, add_node_range, map);
+	for (from = 0; kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
+	     from < nodes && nodes <= KMEM_PAGE_MAX_NODES; from++)
+		for (to = 0; to < nodes; to++)
+			kmem_map__set_xnode_bytes(map, from, to,
+						  kmem_page__node_matrix(run->kp,
+									 from, to));
+	return 0;
+}
