@@ -245,12 +245,15 @@ parse_caller_table() {
 	python3 "$(dirname "$0")/lib/kmem_json_keys.py" page-callers /dev/stdin
 }
 
+# The rows of the caller table, the first one: the failure table of the
+# FRAGMENTATION section, after the summary, has six columns too.
 parse_text_caller_table() {
 	awk -F ' [|] ' '
 	function trim(s) {
 		gsub(/^ +| +$/, "", s)
 		return s
 	}
+	/SUMMARY \(page allocator\)/ { exit }
 	NF == 6 && trim($2) != "Hits" {
 		hits = trim($2)
 		gsub(/,/, "", hits)
