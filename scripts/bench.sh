@@ -121,10 +121,14 @@ slab_workload() {
 
 # An allocation-heavy workload (three rounds of 300 MiB through a pipe,
 # 60 fork/exec, 200 MiB through the page cache) that times itself: it
-# appends its wall time in ns to file $1, so that the start-up and the
-# end of whatever observes it are not in its time.
+# appends its wall time in ns and the CPU time in ms of its processes
+# (user and system: a BPF program runs in the time of the task whose
+# event it counts) to file $1, so that the start-up and the end of
+# whatever observes it are not in its time.  On a machine shared with
+# others the CPU time moves less than the wall time, which waits for a
+# CPU.
 alloc_workload() {
-	local out=$1 tmp t0 t1 _
+	local out=$1 tmp t0 t1 cpu _
 	tmp=$(mktemp -d)
 	t0=$(date +%s%N)
 	for _ in 1 2 3; do
@@ -136,8 +140,13 @@ alloc_workload() {
 	dd if=/dev/zero of="$tmp/f" bs=1M count=200 2>/dev/null
 	cat "$tmp/f" >/dev/null
 	t1=$(date +%s%N)
+	# In this shell, not a subshell: its own times and its children's.
+	times >"$tmp/times"
+	cpu=$(awk '{ for (i = 1; i <= NF; i++) {
+		split($i, t, /[ms]/); ms += (t[1] * 60 + t[2]) * 1000 } }
+		END { printf "%d", ms }' "$tmp/times")
 	rm -rf "$tmp"
-	echo $((t1 - t0)) >>"$out"
+	echo "$((t1 - t0)) $cpu" >>"$out"
 }
 
 # bpf_observe NAME: run the workload once as NAME observes it.
@@ -155,10 +164,11 @@ bpf_observe() {
 	esac >/dev/null 2>&1 || die "the workload under $1 failed"
 }
 
-# Ratios to the untraced run of the same round: median [min, max].
+# Ratios of column $2 (1: wall time, 2: CPU time) to the untraced run of
+# the same round: median [min, max].
 bpf_ratios() {
 	paste "$BENCH_DIR/bpf-$1.times" "$BENCH_DIR/bpf-untraced.times" |
-		awk '{ print $1 / $2 }' | sort -n |
+		awk -v c="$2" '{ print $c / $(c + 2) }' | sort -n |
 		awk '{ v[NR] = $1 } END {
 			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 			printf "%.3f [%.3f, %.3f]", m, v[1], v[NR] }'
@@ -169,7 +179,7 @@ bpf_ratios() {
 # bpftrace is installed, aggregated by its kstack(8): round by round, in
 # turns, so that a change of the machine's speed hits all alike.
 bench_bpf() {
-	local runs=${BENCH_BPF_RUNS:-11} r name ratio
+	local runs=${BENCH_BPF_RUNS:-11} r name ratio cpu_ratio
 	local -a names=(untraced stat-b stat-b-every record)
 
 	if ! "$OURS" kmem stat --page -b -a -o /dev/null -- true 2>"$BENCH_DIR/bpf.err"; then
@@ -190,14 +200,19 @@ bench_bpf() {
 	echo >&2
 	echo
 	echo "the workload (3 x 300 MiB through a pipe, 60 fork/exec, 200 MiB of page cache)"
-	printf '%d rounds, its own wall time: median, and ratio to the untraced run of each round: median [min, max]\n\n' "$runs"
-	printf '%-34s %9s   %s\n' "observed by" "wall s" "x untraced"
+	printf '%d rounds; its own wall and CPU time: median, and ratio to the untraced run of each round: median [min, max]\n\n' "$runs"
+	printf '%-14s %7s   %-24s %7s   %s\n' "observed by" "wall s" "x untraced" "CPU s" "x untraced"
 	for name in "${names[@]}"; do
 		ratio=1.000
-		[ "$name" = untraced ] || ratio=$(bpf_ratios "$name")
-		printf '%-34s %9s   %s\n' "$name" \
+		cpu_ratio=1.000
+		if [ "$name" != untraced ]; then
+			ratio=$(bpf_ratios "$name" 1)
+			cpu_ratio=$(bpf_ratios "$name" 2)
+		fi
+		printf '%-14s %7s   %-24s %7s   %s\n' "$name" \
 			"$(secs "$(($(median "$BENCH_DIR/bpf-$name.times" 1) / 1000000))")" \
-			"$ratio"
+			"$ratio" "$(secs "$(median "$BENCH_DIR/bpf-$name.times" 2)")" \
+			"$cpu_ratio"
 	done
 }
 
