@@ -1603,6 +1603,32 @@ static void fill_source(struct kmem_bpf_run *run)
 			"the lifetime groups, from the allocations the live-page map tracked";
 }
 
+/* The kernel's account of the programs, kept where bpf_stats_enabled. */
+static void prog_stats(struct kmem_bpf_run *run)
+{
+	struct kmem_report_source *src = &run->source;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, run->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
+			continue;
+		src->prog_runs += info.run_cnt;
+		src->prog_ns += info.run_time_ns;
+		if (info.run_cnt)
+			pr_debug("perf kmem: %s ran %llu times, %llu ns each\n",
+				 bpf_program__name(prog),
+				 (unsigned long long)info.run_cnt,
+				 (unsigned long long)(info.run_time_ns /
+						      info.run_cnt));
+	}
+	if (src->prog_runs)
+		src->prog_ns_per_run = src->prog_ns / src->prog_runs;
+}
+
 /* Every analysis finished and joined, the tables sorted. */
 static int settle(struct kmem_bpf_run *run)
 {
@@ -1638,6 +1664,7 @@ static int settle(struct kmem_bpf_run *run)
 	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
 		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
 	fill_source(run);
+	prog_stats(run);
 	for (i = 0; !err && i < ARRAY_SIZE(tables); i++) {
 		if (tables[i].slab ? !run->ks : !run->kp)
 			continue;

@@ -282,6 +282,13 @@ static const struct kmem_field counted_fields[] = {
 	SRC(no_fallbacks, .label = "Fallbacks not counted:", TEXT, NONZERO,
 	    TEXT_LINE),
 	SRC(map_bytes, .name = "map_bytes", BYTES, JSON_ONLY),
+	SRC(prog_runs, .name = "program_runs",
+	    .label = "Runs of the BPF programs:", NUMBER, NONZERO,
+	    .json_when = KMEM_IF_SET),
+	SRC(prog_ns, .name = "program_ns", .label = "  their time in the kernel (ns):",
+	    NUMBER, NONZERO, .json_when = KMEM_IF_SET),
+	SRC(prog_ns_per_run, .label = "  per run (ns):", NUMBER, NONZERO,
+	    TEXT_LINE),
 };
 
 const struct kmem_section kmem_counted_section =

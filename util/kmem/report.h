@@ -297,6 +297,10 @@ struct kmem_report_source {
 	bool		fallbacks;	/* mm_page_alloc_extfrag counted */
 	const char	*no_fallbacks;	/* why not, in words; "": they are */
 	u64		map_bytes;	/* kernel memory of the BPF maps */
+	/* With sysctl kernel.bpf_stats_enabled=1, else 0: */
+	u64		prog_runs;	/* runs of the programs */
+	u64		prog_ns;	/* their time in the kernel */
+	u64		prog_ns_per_run;
 };
 
 /* How to sort a table: -s's names and the keys they parsed to. */
