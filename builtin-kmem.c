@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -1480,6 +1481,20 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 	return output_close(&out, err);
 }
 
+/*
+ * The workload's process, reaped (its time is then the parent's, as
+ * perf stat's): ended, or told to end when the counting was stopped.
+ */
+static void bpf_reap(pid_t pid)
+{
+	int status;
+
+	if (pid <= 0 || waitpid(pid, &status, WNOHANG))
+		return;
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+}
+
 /* The workload's process, stopped before its exec until the counting starts. */
 static int bpf_workload(struct kmem_bpf_run *run, struct evlist **evlist,
 			int argc, const char **argv)
@@ -1545,6 +1560,8 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	if (workload)
 		evlist__start_workload(workload);
 	err = bpf_wait(kmem, run, threads, &stop);
+	if (workload)
+		bpf_reap(workload->workload.pid);
 	if (!err)
 		err = kmem_bpf_run__finish(run);
 	if (err == -ENOMEM)
