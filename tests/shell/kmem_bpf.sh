@@ -28,6 +28,7 @@
 # which five at once make likelier); bytes by 32 KiB an event; a
 # lifetime group either way, as a missed free moves its page from one
 # group to another; the test says when either happened.
+# Each -b document validates against the schema (python3-jsonschema).
 # Then -a -I 200 --json: the intervals add up to the totals; -- CMD counts
 # CMD; and one line and exit 1 as nobody, without BTF, without the
 # mm_page_free tracepoint, and from a perf built without skeletons
@@ -123,6 +124,16 @@ wait "$recorder"	# 130 after SIGINT
 perf kmem stat --page --caller -l 1000000 --json -i "$dir/rec.data" \
 	>"$dir/rec.out" 2>"$dir/rec.stat.err" ||
 	fail "stat of the recording: $(tail -n 1 "$dir/rec.stat.err")"
+
+# Each -b document is one the schema takes, its "source" included.
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	for name in default exact every full noextfrag; do
+		python3 "$(dirname "$0")/lib/kmem_json_schema.py" \
+			"$(dirname "$0")/../../Documentation/perf-kmem.schema.json" \
+			"$dir/$name.out" >"$dir/$name.schema" 2>&1 ||
+			fail "the schema refuses stat -b $name: $(head -n 3 "$dir/$name.schema")"
+	done
+fi
 
 python3 - "$dir" <<'PYEOF' || err=1
 import json
