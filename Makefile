@@ -65,7 +65,7 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 # each links its engine (FUZZ_SRC_name) and the tables the engines share.
 W            := util/kmem
 FUZZ_NAMES   := kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-	kmem-map kmem-frag kmem-pageblock kmem-diff
+	kmem-map kmem-frag kmem-pageblock kmem-diff kmem-pprof
 FUZZ_BINS    := $(patsubst %,$(B)/fuzz/%-fuzz,$(FUZZ_NAMES))
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -83,10 +83,10 @@ FUZZ_SRC_kmem-map       := $(W)/print-map.c
 # count-page.c.
 FUZZ_SRC_kmem-frag      := $(W)/count-frag.c $(W)/count-page.c
 FUZZ_SRC_kmem-diff      := $(W)/report-diff.c
-# The pageblock_order evaluator links libtraceevent for the trees it also
-# walks, and none of the tables.
 FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c
-FUZZ_LINK_kmem-pageblock := -ltraceevent
+# The pprof writer compresses with zlib, and needs none of the tables.
+FUZZ_SRC_kmem-pprof     := $(W)/print-pprof.c
+FUZZ_LINK_kmem-pprof    := -lz
 
 .PHONY: all perf perf-asan perf-noskel overlay upstream fuzz fuzz-files test demo bench deps \
 	series series-check clean FORCE
@@ -186,7 +186,7 @@ $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c $$(FUZZ_SRC_$$*) $(wildcard $(W)/*.h) \
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"
 	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c $(FUZZ_SRC_$*) \
-		$(or $(FUZZ_LINK_$*),$(FUZZ_LIBS))
+		$(FUZZ_LIBS)
 
 # By hand: make fuzz FUZZ_SECONDS=3600 (each target).  make test runs a
 # short one of each.

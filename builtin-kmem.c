@@ -41,18 +41,16 @@
 #include "util/config.h"
 #include "util/data.h"
 #include "util/debug.h"
-#include "util/dso.h"
-#include "util/dsos.h"
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
 #include "util/kmem/bpf.h"
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
+#include "util/kmem/print-csv.h"
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-map.h"
 #include "util/kmem/read-callsite.h"
-#include "util/kmem/read-file.h"
 #include "util/kmem/read-kallsyms.h"
 #include "util/kmem/read-queue.h"
 #include "util/kmem/report-diff.h"
@@ -80,11 +78,16 @@ struct perf_kmem {
 	bool			force;
 	const char		*lines_str;	/* -l */
 	const char		*sort_str;
+	/* -s split once; without it, the default of each analysis. */
+	struct kmem_sort_keys	page_names;
+	struct kmem_sort_keys	slab_names;
 	const char		*pageblock_order_str;
 	bool			json;
-	const char		*folded;	/* "bytes" or "hits" */
+	const char		*folded;	/* "bytes", "hits" or "stall" */
 	const char		*output_name;	/* -o; NULL: stdout */
+	const char		*field_sep;	/* -x; NULL: no CSV */
 	const char		*map_name;	/* --map */
+	const char		*pprof_name;	/* --pprof */
 	const char		*interval_str;	/* -I */
 	bool			diff;		/* perf kmem diff */
 	/* perf config */
@@ -273,6 +276,12 @@ static void list_alloc_funcs(struct kmem_run *run)
 		pr_err("perf kmem: no kernel symbols to list allocator functions from\n");
 }
 
+static void pprof_needs_callchains(struct kmem_input *in)
+{
+	pr_err("perf kmem: --pprof needs the callchains of the page allocations, which %s has not: record with perf kmem record --page\n",
+	       in->path);
+}
+
 /* Set up the analyses, or say why not. */
 static int setup_analyses(struct kmem_input *in)
 {
@@ -284,12 +293,15 @@ static int setup_analyses(struct kmem_input *in)
 	err = kmem_run__setup(in->run, in->session, why, sizeof(why));
 	info = kmem_run__info(in->run);
 	if (in->kmem->opts.page && info && info->has_page_alloc &&
-	    !info->has_callchains)
+	    !info->has_callchains) {
+		if (in->kmem->pprof_name) {
+			pprof_needs_callchains(in);
+			in->setup_failed = true;
+			return -EINVAL;
+		}
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
 		       in->path);
-	/* The decoder's advice names stat: under diff, diff takes the same. */
-	if (err == -EINVAL && in->kmem->diff && strstr(why, "'perf kmem stat "))
-		memcpy(strstr(why, "'perf kmem stat ") + 11, "diff", 4);
+	}
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory setting up the analyses\n");
 	else if (err)
@@ -371,10 +383,66 @@ static int open_fifo(struct kmem_input *in, const char *path)
 	return 0;
 }
 
+/* Why perf's session cannot read @in's file (@err), in one line. */
+static const char *open_error(struct kmem_input *in, int err, char *buf,
+			      size_t size)
+{
+	if (!strcmp(in->data.path, "-"))
+		return "no 'perf record -o -' stream on it";
+	/* Not "No such file or directory" of a directory that is there. */
+	if (err == -ENOENT && perf_data__is_dir(&in->data))
+		return "a directory, not one of perf record --threads: it has no data file";
+	switch (err) {
+	case PERF_DATA_ERRNO__NOT_OWNER:
+		return "it is owned by another user: -f (--force) reads it anyway";
+	case PERF_DATA_ERRNO__EMPTY:
+		return "the file is empty";
+	case PERF_DATA_ERRNO__NOT_PERF_DATA:
+		return "not a perf.data file";
+	case PERF_DATA_ERRNO__UNFINISHED:
+		return "its data size is 0: the perf record that wrote it did not finish (killed?)";
+	case PERF_DATA_ERRNO__TRUNCATED:
+		snprintf(buf, size, "truncated: the file ends inside its data section, after %s bytes",
+			 COMMAS(in->data.file.size));
+		return buf;
+	case PERF_DATA_ERRNO__NO_TRACING_DATA:
+		return "it has no tracepoint formats (the tracing data feature is missing)";
+	case PERF_DATA_ERRNO__TRACING_DATA:
+		return "its tracing data is corrupt";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		break;
+	}
+	/* The rest are errnos, of open() or fstat(); -1 and -EINVAL say nothing. */
+	if (err < -1 && err > __PERF_DATA_ERRNO__START && err != -EINVAL)
+		return strerror(-err);
+	return "its header is corrupt";
+}
+
+/*
+ * A file perf's session opened that cannot be read all the same: one
+ * that a killed perf record left (a directory has no data size of its
+ * own), or cut short.  perf fails to open one with tracepoint events.
+ */
+static int unreadable(struct kmem_input *in)
+{
+	const struct perf_header *h = &in->session->header;
+
+	if (perf_data__is_pipe(&in->data))
+		return 0;
+	if (!h->data_size && !perf_data__is_dir(&in->data))
+		return PERF_DATA_ERRNO__UNFINISHED;
+	if (h->data_offset + h->data_size > in->data.file.size)
+		return PERF_DATA_ERRNO__TRUNCATED;
+	return 0;
+}
+
 static int open_session(struct kmem_input *in)
 {
 	const char *path = in->path;
-	char why[160] = "no 'perf record -o -' stream on it";
+	char why[160];
+	int err;
 
 	/* The session keeps a pointer to its perf_data until it is deleted. */
 	in->data.path = path;
@@ -401,31 +469,21 @@ static int open_session(struct kmem_input *in)
 	in->tool.id_index = perf_event__process_id_index;
 	in->tool.build_id = perf_event__process_build_id;
 	in->tool.finished_init = process_finished_init;
-	/* Only the tasks' keys and filters need perf to follow the tasks. */
-	if (in->kmem->opts.tasks.key != KMEM_TASK_NONE ||
-	    in->kmem->opts.task_filter) {
-		in->tool.comm = process_task_event;
-		in->tool.fork = process_task_event;
-		in->tool.exit = process_task_event;
-	}
 
-	/* Problems perf's reader would report in several lines, in one. */
-	if (strcmp(in->data.path, "-") &&
-	    kmem_file__check(path, in->kmem->force, why, sizeof(why))) {
-		pr_err("perf kmem: cannot read %s: %s\n", path, why);
-		return -EINVAL;
-	}
+	/* perf's session says why it cannot read a file: in one line. */
 	hold_perf_messages(in);
 	in->session = perf_session__new(&in->data, &in->tool);
 	release_perf_messages(in);
 	if (IS_ERR(in->session)) {
-		int err = PTR_ERR(in->session);
-
+		err = PTR_ERR(in->session);
 		in->session = NULL;
-		pr_err("perf kmem: cannot read %s: %s\n", path, why);
-		return err ?: -EINVAL;
+	} else {
+		err = unreadable(in);
 	}
-	return 0;
+	if (err)
+		pr_err("perf kmem: cannot read %s: %s\n", path,
+		       open_error(in, err, why, sizeof(why)));
+	return err ? -EINVAL : 0;
 }
 
 static void kmem_input__delete(struct kmem_input *in)
@@ -442,15 +500,14 @@ static void kmem_input__delete(struct kmem_input *in)
 }
 
 /*
- * The trace @path, open, with a run of the analyses @kmem asks for set up
- * on it, ready to read.  NULL: it could not be, and perf kmem said why.
+ * The trace @path, open: its attrs and formats read (the events of a
+ * pipe come with its records).  NULL: it could not be, and perf kmem
+ * said why.
  */
-static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
-					  const char *path)
+static struct kmem_input *kmem_input__open(const struct perf_kmem *kmem,
+					   const char *path)
 {
 	struct kmem_input *in = zalloc(sizeof(*in));
-	struct kmem_run_config config;
-	int err;
 
 	if (!in)
 		return NULL;
@@ -458,17 +515,37 @@ static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
 	in->path = path;
 	/* Without it, perf's messages are not held back. */
 	in->perf_messages = fopen("/dev/null", "w");
-	if (open_session(in))
-		goto fail;
+	if (!open_session(in))
+		return in;
+	kmem_input__delete(in);
+	return NULL;
+}
+
+/*
+ * A run of the analyses @in->kmem asks for, set up on the open trace
+ * @in, ready to read, or one line saying why not.
+ */
+static int kmem_input__setup(struct kmem_input *in)
+{
+	const struct perf_kmem *kmem = in->kmem;
+	struct kmem_run_config config;
+	int err;
+
+	if (kmem->opts.follow_tasks) {
+		in->tool.comm = process_task_event;
+		in->tool.fork = process_task_event;
+		in->tool.exit = process_task_event;
+	}
 	hold_perf_messages(in);
 	err = symbol__init(&in->session->header.env);
 	release_perf_messages(in);
 	if (err < 0) {
 		pr_err("perf kmem: cannot set up symbol resolution\n");
-		goto fail;
+		return -EINVAL;
 	}
 	config = kmem->opts;
-	config.path = path;
+	config.path = in->path;
+	config.command = kmem->diff ? "diff" : "stat";
 	/* The diff pairs and sorts the rows itself: all of them, unsorted. */
 	if (kmem->diff) {
 		config.caller = true;
@@ -484,17 +561,12 @@ static struct kmem_input *kmem_input__new(const struct perf_kmem *kmem,
 	in->run = kmem_run__new(&config);
 	if (!in->run) {
 		pr_err("perf kmem: out of memory setting up the analyses\n");
-		goto fail;
+		return -ENOMEM;
 	}
 	/* A pipe's analyses are set up as its first records come. */
 	if (perf_data__is_pipe(&in->data))
-		return in;
-	if (setup_analyses(in))
-		goto fail;
-	return in;
-fail:
-	kmem_input__delete(in);
-	return NULL;
+		return 0;
+	return setup_analyses(in);
 }
 
 /*
@@ -617,6 +689,114 @@ static int print_folded(struct kmem_input *in, FILE *fp)
 	return err;
 }
 
+/* --- the memory profile (--pprof) ------------------------------------ */
+
+/* The file of profile @i: FILE, or with -I one per interval, FILE.i. */
+static char *pprof_path(const struct perf_kmem *kmem, size_t i)
+{
+	char *path;
+
+	if (!kmem->opts.interval)
+		return strdup(kmem->pprof_name);
+	if (asprintf(&path, "%s.%zu", kmem->pprof_name, i) < 0)
+		return NULL;
+	return path;
+}
+
+/* Where a profile is written first: a regular file is renamed after. */
+static char *pprof_tmp(const char *path)
+{
+	struct stat st;
+	char *tmp;
+
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return strdup(path);
+	if (asprintf(&tmp, "%s.tmp.%d", path, getpid()) < 0)
+		return NULL;
+	return tmp;
+}
+
+/* Before the trace is read: can the first profile be written? */
+static int check_pprof_output(const struct perf_kmem *kmem)
+{
+	char *path = pprof_path(kmem, 0), *tmp = path ? pprof_tmp(path) : NULL;
+	bool created = tmp && access(tmp, F_OK);
+	FILE *fp = tmp ? fopen(tmp, "a") : NULL;
+	int err = fp ? 0 : -errno ?: -ENOMEM;
+
+	if (fp)
+		fclose(fp);
+	if (fp && created)
+		unlink(tmp);
+	if (err)
+		pr_err("perf kmem: cannot write %s: %s\n", path ?: kmem->pprof_name,
+		       strerror(-err));
+	free(tmp);
+	free(path);
+	return err;
+}
+
+/* Profile @i into its temporary file; 0 or an error, said. */
+static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
+			   const char *tmp)
+{
+	FILE *fp = fopen(tmp, "w");
+	int err;
+
+	if (!fp) {
+		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
+		return -EIO;
+	}
+	err = kmem_run__write_pprof(in->run, i, fp);
+	if (fclose(fp) && !err)
+		err = -EIO;
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory writing the profile %s\n", path);
+	else if (err)
+		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+/*
+ * --pprof: every profile under a name of its own, renamed when all are
+ * written, so that a failed run leaves none of them behind.
+ */
+static int write_pprof(struct kmem_input *in)
+{
+	size_t nr = kmem_run__nr_profiles(in->run), i, done = 0;
+	char **paths = calloc(nr + 1, sizeof(*paths));
+	char **tmps = calloc(nr + 1, sizeof(*tmps));
+	int err = paths && tmps ? 0 : -ENOMEM;
+
+	if (!kmem_run__info(in->run)->has_callchains) {
+		pprof_needs_callchains(in);
+		err = -EINVAL;
+	}
+	for (i = 0; !err && i < nr; i++, done++) {
+		paths[i] = pprof_path(in->kmem, i);
+		tmps[i] = paths[i] ? pprof_tmp(paths[i]) : NULL;
+		err = tmps[i] ? write_one_pprof(in, i, paths[i], tmps[i]) : -ENOMEM;
+	}
+	for (i = 0; i < done; i++) {
+		if (!err && strcmp(tmps[i], paths[i]) && rename(tmps[i], paths[i])) {
+			err = -errno;
+			pr_err("perf kmem: cannot write %s: %s\n", paths[i],
+			       strerror(errno));
+		}
+	}
+	for (i = 0; i < done; i++) {
+		if (err && tmps[i] && strcmp(tmps[i], paths[i]))
+			unlink(tmps[i]);
+		free(paths[i]);
+		free(tmps[i]);
+	}
+	if (err == -ENOMEM && paths && tmps)
+		pr_err("perf kmem: out of memory writing the profiles\n");
+	free(paths);
+	free(tmps);
+	return err;
+}
+
 /* Text goes to stdout: the pager, or for -o the file. */
 static int text_output(struct kmem_output *out)
 {
@@ -634,9 +814,13 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 
 	if (in->kmem->folded)
 		return print_folded(in, out->fp);
+	if (in->kmem->pprof_name)
+		return write_pprof(in);
 	kmem_run__report(in->run, &report);
 	if (in->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
+	} else if (in->kmem->field_sep) {
+		err = kmem_report__csv(&report, in->kmem->field_sep, out->fp);
 	} else {
 		err = text_output(out);
 		if (err)
@@ -651,16 +835,17 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 
 /* -s for one analysis: its keys, or one line naming the unknown key. */
 static int parse_keys(const char *what, enum kmem_report_table_id table,
-		      const char *str, struct kmem_report_sort *sort)
+		      const struct kmem_sort_keys *names,
+		      struct kmem_report_sort *sort)
 {
 	char bad[64], known[256];
 	int nr;
 
-	nr = kmem_table__parse_sort(&kmem_tables[table], str, sort->keys, bad,
+	nr = kmem_table__parse_sort(&kmem_tables[table], names, sort->keys, bad,
 				    sizeof(bad));
 	if (nr >= 0) {
 		sort->nr_keys = nr;
-		sort->names = str;
+		sort->names = names;
 		return 0;
 	}
 	if (nr == -E2BIG) {
@@ -677,18 +862,50 @@ static int parse_keys(const char *what, enum kmem_report_table_id table,
 static int check_live_sort(const struct perf_kmem *kmem)
 {
 	const struct kmem_table *t = &kmem_tables[KMEM_PAGE_CALLERS];
-	const char *p = kmem->sort_str;
+	const struct kmem_sort_keys *keys = &kmem->page_names;
+	int i;
 
-	while (kmem->opts.live && p && *p) {
-		size_t len = strcspn(p, ",");
-		const struct kmem_column *col = kmem_table__column(t, p, len);
+	for (i = 0; kmem->opts.live && kmem->sort_str && i < keys->nr; i++) {
+		const struct kmem_column *col;
 
+		col = kmem_table__column(t, keys->name[i], keys->len[i]);
 		if (col && kmem_column__hidden_by_live(col)) {
 			pr_err("perf kmem: -s %.*s sorts by the %s column, which --live leaves out\n",
-			       (int)len, p, col->header);
+			       (int)keys->len[i], keys->name[i], col->header);
 			return -EINVAL;
 		}
-		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/*
+ * -x: the tables as CSV, as perf lock contention -x writes them; one
+ * format at a time, as perf stat takes -x or -j, and a separator that
+ * no cell holds.
+ */
+static int check_csv(struct perf_kmem *kmem)
+{
+	const char *other = kmem->json ? "--json" :
+			    kmem->pprof_name ? "--pprof" :
+			    kmem->folded ? "--folded" : NULL;
+
+	if (!kmem->field_sep)
+		return 0;
+	if (!strcmp(kmem->field_sep, "\\t"))
+		kmem->field_sep = "\t";
+	if (other) {
+		pr_err("perf kmem: -x and %s are two output formats: use one of them\n",
+		       other);
+		return -EINVAL;
+	}
+	if (kmem->interval_str) {
+		pr_err("perf kmem: -x prints the tables, not the intervals of -I: use -I without -x\n");
+		return -EINVAL;
+	}
+	if (!kmem_csv__sep_ok(kmem->field_sep)) {
+		pr_err("perf kmem: -x '%s': a separator cannot hold '|', '+', '.' or ':', which the cells hold (GFP flags, callsite offsets, symbol names, percentages)\n",
+		       kmem->field_sep);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -713,14 +930,17 @@ static int check_folded_options(const struct perf_kmem *kmem)
  * -s '' and -s bytes, were taken, as no key and as bytes: an empty key is
  * a typo, or a key lost to the shell.
  */
-static int check_sort_syntax(const char *str)
+static int check_sort_syntax(const struct perf_kmem *kmem)
 {
-	size_t len = str ? strlen(str) : 1;
+	const struct kmem_sort_keys *keys = &kmem->page_names;
+	bool empty = kmem->sort_str && !keys->nr;
+	int i;
 
-	if (str && (!len || str[0] == ',' || str[len - 1] == ',' ||
-		    strstr(str, ",,"))) {
+	for (i = 0; kmem->sort_str && i < keys->nr; i++)
+		empty |= !keys->len[i];
+	if (empty) {
 		pr_err("perf kmem: invalid -s '%s': a sort key is empty: use key[,key...]\n",
-		       str);
+		       kmem->sort_str);
 		return -EINVAL;
 	}
 	return 0;
@@ -731,21 +951,19 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 {
 	struct kmem_run_config *o = &kmem->opts;
 
-	if (check_sort_syntax(kmem->sort_str))
+	if (check_sort_syntax(kmem))
 		return -EINVAL;
 
-	if (kmem_sort__task_key(kmem->sort_str, &o->tasks.key)) {
+	if (kmem_sort__task_key(&kmem->page_names, &o->tasks.key)) {
 		pr_err("perf kmem: -s takes one of pid and comm\n");
 		return -EINVAL;
 	}
 	if (o->page &&
-	    parse_keys("page", KMEM_PAGE_CALLERS,
-		       kmem->sort_str ?: kmem_tables[KMEM_PAGE_CALLERS].sort,
+	    parse_keys("page", KMEM_PAGE_CALLERS, &kmem->page_names,
 		       &o->page_sort))
 		return -EINVAL;
 	if (o->slab &&
-	    parse_keys("slab", KMEM_SLAB_CALLERS,
-		       kmem->sort_str ?: kmem_tables[KMEM_SLAB_CALLERS].sort,
+	    parse_keys("slab", KMEM_SLAB_CALLERS, &kmem->slab_names,
 		       &o->slab_sort))
 		return -EINVAL;
 	return 0;
@@ -819,6 +1037,23 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 	return err;
 }
 
+/*
+ * Where perf's reader stopped: how far into a file's data section, or of
+ * a pipe or a directory (perf record --threads), after how many of the
+ * records it counted, the one it stopped at included or not.
+ */
+static void stop_place(struct kmem_input *in, char *buf, size_t size)
+{
+	u64 nr = in->session->evlist->stats.nr_events[0];
+
+	if (perf_data__is_pipe(&in->data) || perf_data__is_dir(&in->data))
+		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
+	else
+		snprintf(buf, size, "after %s of its %s bytes of events",
+			 COMMAS(in->session->data_read),
+			 COMMAS(in->session->header.data_size));
+}
+
 /* Where perf's reader stopped, and what the analysis covers: a line. */
 static void stop_line(struct kmem_input *in, char *buf, size_t size)
 {
@@ -826,9 +1061,7 @@ static void stop_line(struct kmem_input *in, char *buf, size_t size)
 	const char *path = in->path;
 	char where[128];
 
-	kmem_file__stop_place(path, in->session->evlist->stats.nr_events[0],
-			      in->session->header.data_size, where,
-			      sizeof(where));
+	stop_place(in, where, sizeof(where));
 	if (!nr_events)
 		snprintf(buf, size, "perf kmem: cannot read %s: corrupt data %s, before any kmem event",
 			 path, where);
@@ -931,10 +1164,10 @@ static int report_unused_symbols(struct kmem_input *in)
 	const char *kallsyms = symbol_conf.kallsyms_name;
 	const char *vmlinux = symbol_conf.vmlinux_name;
 	char why[PATH_MAX + 100] = "none of its symbols covers a callsite";
-	char bid[SBUILD_ID_SIZE], file_bid[SBUILD_ID_SIZE];
+	const char *bid = kmem_run__kernel_build_id(in->run);
+	char file_bid[SBUILD_ID_SIZE];
 	struct kmem_kallsyms *ks;
 	struct build_id id;
-	struct dso *kernel;
 
 	if (kallsyms) {
 		ks = kmem_kallsyms__read(kallsyms, why, sizeof(why));
@@ -946,17 +1179,12 @@ static int report_unused_symbols(struct kmem_input *in)
 			       kallsyms, in->path);
 		return -EINVAL;
 	}
-	kernel = dsos__find_kernel_dso(&in->session->machines.host.dsos);
-	if (kernel && dso__has_build_id(kernel) &&
-	    filename__read_build_id(vmlinux, &id) > 0 &&
-	    (id.size != dso__bid(kernel)->size ||
-	     memcmp(id.data, dso__bid(kernel)->data, id.size))) {
+	if (bid && filename__read_build_id(vmlinux, &id) > 0) {
 		build_id__sprintf(&id, file_bid);
-		build_id__sprintf(dso__bid(kernel), bid);
-		snprintf(why, sizeof(why), "its build-id is %s, the recording kernel's %s",
-			 file_bid, bid);
+		if (strcmp(file_bid, bid))
+			snprintf(why, sizeof(why), "its build-id is %s, the recording kernel's %s",
+				 file_bid, bid);
 	}
-	dso__put(kernel);
 	pr_err("perf kmem: no symbol of --vmlinux %s covers a callsite of %s: %s\n",
 	       vmlinux, in->path, why);
 	return -EINVAL;
@@ -968,16 +1196,9 @@ static int report_unused_symbols(struct kmem_input *in)
  */
 static void report_no_symbols(struct kmem_input *in)
 {
-	char bid[SBUILD_ID_SIZE] = "unknown";
-	struct dso *kernel;
-
-	kernel = dsos__find_kernel_dso(&in->session->machines.host.dsos);
-	if (kernel && dso__has_build_id(kernel))
-		build_id__sprintf(dso__bid(kernel), bid);
-	dso__put(kernel);
 	pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
 		   in->session->header.env.os_release ?: "release unknown",
-		   bid, buildid_dir);
+		   kmem_run__kernel_build_id(in->run) ?: "unknown", buildid_dir);
 }
 
 /* Were there kernel addresses, and no symbols for any of them? */
@@ -1029,20 +1250,24 @@ static bool time_window_empty(struct kmem_input *in)
 /*
  * Without --page, --slab or kmem.default: slab if the trace has slab
  * events, as perf kmem always did, the page allocator if it has only
- * page events.  A pipe cannot be looked into first: slab.
+ * page events.  A pipe has no events before its records are read: slab.
  */
-static void choose_analysis(struct perf_kmem *kmem)
+static bool only_page_events(struct perf_session *session)
 {
-	const char *path = kmem->input_name;
-	struct stat st;
 	size_t i;
 
-	if (!strcmp(path, "-") || stat(path, &st) || S_ISFIFO(st.st_mode))
-		return;
 	for (i = 0; i < ARRAY_SIZE(slab_tracepoints); i++)
-		if (kmem_file__has_event(path, slab_tracepoints[i]))
-			return;
-	if (kmem_file__has_event(path, "kmem:mm_page_alloc")) {
+		if (evlist__find_tracepoint_by_name(session->evlist,
+						    slab_tracepoints[i]))
+			return false;
+	return evlist__find_tracepoint_by_name(session->evlist,
+					       "kmem:mm_page_alloc");
+}
+
+static void choose_analysis(struct perf_kmem *kmem,
+			    struct perf_session *session)
+{
+	if (only_page_events(session)) {
 		kmem->opts.slab = false;
 		kmem->opts.page = true;
 	}
@@ -1053,20 +1278,14 @@ static void choose_analysis(struct perf_kmem *kmem)
  * trace, the page allocator where both traces have only page events.
  */
 static void choose_diff_analysis(struct perf_kmem *kmem,
-				 const char * const *paths, char * const *texts)
+				 struct kmem_input * const *ins,
+				 char * const *texts)
 {
-	struct perf_kmem side = *kmem;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		/* A saved report says itself what it holds. */
-		if (texts[i])
-			continue;
-		side.opts.page = false;
-		side.opts.slab = true;
-		side.input_name = paths[i];
-		choose_analysis(&side);
-		if (!side.opts.page)
+		if (!texts[i] && !only_page_events(ins[i]->session))
 			return;
 	}
 	kmem->opts.slab = false;
@@ -1110,6 +1329,13 @@ static void set_derived_options(struct perf_kmem *kmem)
 
 	o->offsets = o->raw_ip || verbose > 0;
 	o->folded = kmem->folded;
+	o->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
+	o->pprof = kmem->pprof_name;
+	/* A profile of chosen tasks says which task allocated. */
+	if (o->pprof && o->task_filter && o->tasks.key == KMEM_TASK_NONE)
+		o->tasks.key = KMEM_TASK_PID;
+	/* Only the tasks' keys and filters need perf to follow the tasks. */
+	o->follow_tasks = o->tasks.key != KMEM_TASK_NONE || o->task_filter;
 	o->interval_callers = !o->caller ? 0 : o->lines >= 0 ? o->lines :
 			      DEFAULT_INTERVAL_CALLERS;
 	o->kallsyms = symbol_conf.kallsyms_name;
@@ -1181,36 +1407,28 @@ static int check_options(struct perf_kmem *kmem)
 	return 0;
 }
 
-static int kmem_stat(struct perf_kmem *kmem)
+/* --pprof is the page analysis, in a file of its own. */
+static int check_pprof(const struct perf_kmem *kmem)
 {
-	struct kmem_output out, map = { .fp = NULL };
-	struct kmem_input *in;
-	bool stopped, analysed;
-	int err;
-
-	/* As perf report: without -i, a pipe on standard input is the input. */
-	if (!kmem->input_name || !*kmem->input_name) {
-		struct stat st;
-
-		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-			kmem->input_name = "-";
-		else
-			kmem->input_name = "perf.data";
+	if (!kmem->opts.page) {
+		pr_err("perf kmem: --pprof writes the page analysis: add --page\n");
+		return -EINVAL;
 	}
-	if (kmem->mode_from_trace)
-		choose_analysis(kmem);
+	if (kmem->json || kmem->folded || kmem->output_name) {
+		pr_err("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
+		return -EINVAL;
+	}
+	return check_pprof_output(kmem);
+}
+
+/* stat's options, against each other and the analyses chosen. */
+static int check_stat_options(struct perf_kmem *kmem)
+{
 	if (parse_time(kmem) || parse_sort_keys(kmem))
 		return -EINVAL;
 	kmem->opts.task_filter = symbol_conf.pid_list_str ||
 				 symbol_conf.tid_list_str ||
 				 symbol_conf.comm_list_str;
-	/*
-	 * A thread still allocates after its EXIT record (exit_mmap() takes
-	 * pages for the TLB batches): keep exited threads, as perf report
-	 * does, so that those allocations keep the thread's pid and name.
-	 */
-	if (kmem->opts.task_filter || kmem->opts.tasks.key != KMEM_TASK_NONE)
-		symbol_conf.keep_exited_threads = true;
 	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page)) {
 		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
 		return -EINVAL;
@@ -1224,32 +1442,87 @@ static int kmem_stat(struct perf_kmem *kmem)
 		       kmem->map_name);
 		return -EINVAL;
 	}
+	if (check_csv(kmem))
+		return -EINVAL;
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits")))) {
-		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+			      strcmp(kmem->folded, "hits") &&
+			      strcmp(kmem->folded, "stall")))) {
+		pr_err("perf kmem: --folded takes bytes, hits or stall, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
+		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
 		return -EINVAL;
 	}
 	if (check_folded_options(kmem) || check_live_sort(kmem))
 		return -EINVAL;
-	if (check_options(kmem))
+	if (check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
+	/*
+	 * A thread still allocates after its EXIT record (exit_mmap() takes
+	 * pages for the TLB batches): keep exited threads, as perf report
+	 * does, so that those allocations keep the thread's pid and name.
+	 */
+	if (kmem->opts.follow_tasks)
+		symbol_conf.keep_exited_threads = true;
+	return 0;
+}
+
+/*
+ * stat's trace, open, its analyses chosen and set up, and its outputs
+ * open: what the options ask is checked against what the trace has
+ * before its events are read.  NULL: one line said why not.
+ */
+static struct kmem_input *stat_input(struct perf_kmem *kmem,
+				     struct kmem_output *out,
+				     struct kmem_output *map)
+{
+	struct kmem_input *in = kmem_input__open(kmem, kmem->input_name);
+	int err;
+
+	if (!in)
+		return NULL;
+	if (kmem->mode_from_trace)
+		choose_analysis(kmem, in->session);
+	err = check_stat_options(kmem);
 	/* An output that cannot be written is found before the trace is read. */
-	err = output_open(&out, kmem->output_name);
+	if (!err)
+		err = output_open(out, kmem->output_name);
 	if (!err && kmem->map_name)
-		err = output_open(&map, kmem->map_name);
-	if (err)
-		return output_close(&out, err);
-	in = kmem_input__new(kmem, kmem->input_name);
+		err = output_open(map, kmem->map_name);
+	if (!err)
+		err = kmem_input__setup(in);
 	/* A file's pageblock order is known before its events are read. */
-	if (in && kmem->map_name && in->set_up && map_unusable(in)) {
-		kmem_input__delete(in);
-		in = NULL;
+	if (!err && kmem->map_name && in->set_up && map_unusable(in))
+		err = -EINVAL;
+	if (!err)
+		return in;
+	kmem_input__delete(in);
+	output_close(map, err);
+	output_close(out, err);
+	return NULL;
+}
+
+static int kmem_stat(struct perf_kmem *kmem)
+{
+	struct kmem_output out = { .fp = NULL }, map = { .fp = NULL };
+	struct kmem_input *in;
+	bool stopped, analysed;
+	int err;
+
+	/* As perf report: without -i, a pipe on standard input is the input. */
+	if (!kmem->input_name || !*kmem->input_name) {
+		struct stat st;
+
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+			kmem->input_name = "-";
+		else
+			kmem->input_name = "perf.data";
 	}
-	if (!in) {
-		output_close(&map, -EINVAL);
-		return output_close(&out, -EINVAL);
-	}
+	in = stat_input(kmem, &out, &map);
+	if (!in)
+		return -EINVAL;
 	err = kmem_input__read(in, &stopped);
 	if (!err && time_window_empty(in))
 		err = -EINVAL;
@@ -1586,7 +1859,8 @@ static int check_diff_options(const struct perf_kmem *kmem)
 {
 	const char *opt = kmem->opts.alloc ? "--alloc" :
 			  kmem->folded ? "--folded" :
-			  kmem->map_name ? "--map" : NULL;
+			  kmem->map_name ? "--map" :
+			  kmem->pprof_name ? "--pprof" : NULL;
 
 	if (kmem->input_name) {
 		pr_err("perf kmem: diff takes its traces as arguments, not -i: perf kmem diff [<options>] OLD.data NEW.data\n");
@@ -1600,6 +1874,12 @@ static int check_diff_options(const struct perf_kmem *kmem)
 	return 0;
 }
 
+/* -s, or NULL: the diff has one default for both analyses. */
+static const struct kmem_sort_keys *diff_sort(const struct perf_kmem *kmem)
+{
+	return kmem->sort_str ? &kmem->page_names : NULL;
+}
+
 /* -s: the keys diff sorts the rows of each analysis by. */
 static int check_diff_sort(const struct perf_kmem *kmem)
 {
@@ -1609,7 +1889,7 @@ static int check_diff_sort(const struct perf_kmem *kmem)
 	for (slab = 0; slab < 2; slab++) {
 		if (!(slab ? kmem->opts.slab : kmem->opts.page))
 			continue;
-		err = kmem_diff_report__check_sort(kmem->sort_str, slab, bad,
+		err = kmem_diff_report__check_sort(diff_sort(kmem), slab, bad,
 						   sizeof(bad), known,
 						   sizeof(known));
 		if (err == -E2BIG)
@@ -1670,12 +1950,14 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 		.slab = kmem->opts.slab,
 		.caller = kmem->opts.caller,
 		.lines = kmem->opts.lines,
-		.sort = kmem->sort_str,
+		.sort = diff_sort(kmem),
 	};
 	int err = 0;
 
 	if (kmem->json) {
 		err = kmem_diff_report__json(d, &o, out->fp);
+	} else if (kmem->field_sep) {
+		err = kmem_diff_report__csv(d, &o, kmem->field_sep, out->fp);
 	} else {
 		err = text_output(out);
 		if (!err)
@@ -1788,9 +2070,9 @@ static int diff_saved_side(const struct perf_kmem *kmem,
 /*
  * perf kmem diff OLD NEW: both traces read with stat's own code, one
  * after the other, each run deleted once its numbers are taken; a saved
- * report (stat --json) taken as its document.  Both are set up first, so
- * that a trace that cannot be analysed is found before the other one is
- * read.
+ * report (stat --json) taken as its document.  Both are opened and set
+ * up first, so that a trace that cannot be analysed is found before the
+ * other one is read.
  */
 static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 {
@@ -1798,21 +2080,33 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	char stops[2][PATH_MAX + 200] = { "", "" };
 	char *texts[2] = { NULL, NULL };
 	struct kmem_diff_report *d = NULL;
-	struct kmem_output out;
+	struct kmem_output out = { .fp = NULL };
 	size_t lens[2] = { 0, 0 };
-	int side, err;
+	int side, err = 0;
 
 	for (side = 0; side < 2; side++)
 		texts[side] = read_saved_report(paths[side], &lens[side], &err);
+	if (check_diff_options(kmem) || check_csv(kmem) || parse_time(kmem)) {
+		err = -EINVAL;
+		goto out;
+	}
+	/* The recordings open: the analysis is chosen from their events. */
+	for (side = 0; side < 2; side++) {
+		if (texts[side])
+			continue;
+		ins[side] = kmem_input__open(kmem, paths[side]);
+		if (!ins[side]) {
+			err = -EINVAL;
+			goto out;
+		}
+	}
 	if (kmem->mode_from_trace && !(texts[0] && texts[1]))
-		choose_diff_analysis(kmem, paths, texts);
-	if (check_diff_options(kmem) || parse_time(kmem) ||
-	    check_saved_sides(kmem, texts, lens, paths) ||
-	    check_sort_syntax(kmem->sort_str) || check_diff_sort(kmem) ||
+		choose_diff_analysis(kmem, ins, texts);
+	if (check_saved_sides(kmem, texts, lens, paths) ||
+	    check_sort_syntax(kmem) || check_diff_sort(kmem) ||
 	    check_options(kmem)) {
-		free(texts[0]);
-		free(texts[1]);
-		return -EINVAL;
+		err = -EINVAL;
+		goto out;
 	}
 	err = output_open(&out, kmem->output_name);
 	if (err)
@@ -1826,8 +2120,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	for (side = 0; side < 2; side++) {
 		if (texts[side])
 			continue;
-		ins[side] = kmem_input__new(kmem, paths[side]);
-		if (!ins[side]) {
+		if (kmem_input__setup(ins[side])) {
 			err = -EINVAL;
 			goto out;
 		}
@@ -1921,14 +2214,38 @@ static bool record_to_pipe(int argc, const char **argv, bool *name_it)
 	return *name_it || (output && !strcmp(output, "-"));
 }
 
+/*
+ * The events of allocation stalls the kernel has, with callchains on
+ * those that begin one, as -e options; what they need is in @events.
+ */
+static int add_stall_events(const char **argv, int *argc, char **events)
+{
+	int type, n = 0;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES; type++) {
+		bool chain;
+		const char *name = kmem_stall_tracepoint(type, &chain);
+
+		if (!is_valid_tracepoint(name))
+			continue;
+		if (asprintf(&events[n], "%s%s", name,
+			     chain ? "/call-graph=fp/" : "") < 0)
+			return -ENOMEM;
+		add_arg(argv, argc, "-e");
+		add_arg(argv, argc, events[n++]);
+	}
+	return 0;
+}
+
 static int kmem_record(const struct perf_kmem *kmem, int argc,
 		       const char **argv)
 {
+	char *stall_events[KMEM_STALL_NR_TYPES] = { NULL };
 	const char **rec_argv;
 	int rec_argc = 0, i, err, nr_slab = 0;
 	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
 
-	rec_argv = calloc(argc + 32, sizeof(char *));
+	rec_argv = calloc(argc + 32 + 2 * KMEM_STALL_NR_TYPES, sizeof(char *));
 	if (!rec_argv)
 		return -ENOMEM;
 	add_arg(rec_argv, &rec_argc, "record");
@@ -1948,6 +2265,10 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 			add_arg(rec_argv, &rec_argc,
 				"kmem:mm_page_alloc_extfrag/call-graph=fp/");
 		}
+		/* Who waited for memory, where the kernel traces it. */
+		err = add_stall_events(rec_argv, &rec_argc, stall_events);
+		if (err)
+			goto out;
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
 	}
 	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
@@ -1977,6 +2298,8 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	if (!err && !pipe)
 		pr_info("perf kmem: to analyse it on another machine, take its kernel symbols along: perf archive\n");
 out:
+	for (i = 0; i < KMEM_STALL_NR_TYPES; i++)
+		free(stall_events[i]);
 	free(rec_argv);
 	return err;
 }
@@ -2020,6 +2343,18 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 }
 
 /* --- options --------------------------------------------------------- */
+
+/* -s, split once for all that read it. */
+static void split_sort_keys(struct perf_kmem *kmem)
+{
+	kmem_sort_keys__split(&kmem->page_names, kmem->sort_str ?:
+			      kmem_tables[KMEM_PAGE_CALLERS].sort);
+	if (kmem->sort_str)
+		kmem->slab_names = kmem->page_names;
+	else
+		kmem_sort_keys__split(&kmem->slab_names,
+				      kmem_tables[KMEM_SLAB_CALLERS].sort);
+}
 
 static int kmem_config(const char *var, const char *value, void *cb)
 {
@@ -2134,13 +2469,17 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "page", &kmem.opts.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
-	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits",
+	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits|stall",
 			  "write page allocations as folded stacks for flame graphs",
 			  "bytes"),
+	OPT_STRING(0, "pprof", &kmem.pprof_name, "file",
+		   "write the page allocations as a pprof memory profile (-I: file.N)"),
 	OPT_STRING(0, "map", &kmem.map_name, "file.svg",
 		   "draw the pageblocks the trace allocated into, as SVG"),
 	OPT_STRING('o', "output", &kmem.output_name, "file",
 		   "write the results to this file"),
+	OPT_STRING_NOEMPTY('x', "field-separator", &kmem.field_sep, "separator",
+			   "print the tables as CSV, cells separated by this"),
 	OPT_BOOLEAN(0, "live", &kmem.opts.live,
 		    "show only pages still allocated at the end of the trace"),
 	OPT_STRING(0, "time", &kmem.opts.time_window, "start,stop",
@@ -2225,6 +2564,7 @@ int cmd_kmem(int argc, const char **argv)
 			kmem.opts.slab = true;
 		kmem.mode_from_trace = !kmem.default_mode;
 	}
+	split_sort_keys(&kmem);
 	if (kmem.diff)
 		err = diff_traces(argc, argv) ?: kmem_diff(&kmem, argv);
 	else if (kmem.use_bpf)

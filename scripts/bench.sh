@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: how fast, and in how much memory, our 'perf kmem --page
-# --caller stat' reads a real page trace, and 'perf kmem --slab --caller
+# --caller stat' reads two real page traces, and 'perf kmem --slab --caller
 # stat' a real slab trace, next to upstream perf kmem on the same file and
 # next to the floor: 'perf report --stats', which only reads and parses the
 # same events and counts them (it does not sort them by time, as perf kmem
@@ -12,8 +12,9 @@
 # kstack(8) aggregation where bpftrace is installed, as ratios to the
 # untraced workload of the same round.
 #
-#   scripts/bench.sh                  1M page samples, 3M slab samples
-#                                     (recorded once, then cached)
+#   scripts/bench.sh                  1M page samples of our perf kmem
+#                                     record, 1M of stock perf's, 3M slab
+#                                     samples (recorded once, then cached)
 #   scripts/bench.sh --5m             5M samples, plus a linearity check
 #   scripts/bench.sh --bpf            only what observing the workload costs
 #   BENCH_SAMPLES=N scripts/bench.sh  any size (>= 1M for the check)
@@ -21,16 +22,21 @@
 #   BENCH_BPF_RUNS=N                  rounds of the stat -b comparison (11)
 #   BENCH_IDLE_WAIT=S                 wait up to S s for a quiet machine
 #
-# The trace is recorded with our perf ('perf kmem record --page': system
-# wide, every event, kernel callchains of the allocations) while a mixed
-# file-I/O, fork/exec and anonymous-memory workload runs, and cached in
-# build/bench/page-<size>.data.  Upstream perf kmem resolves the callchain
-# of each allocation sample itself, so it needs the same callchains: the
-# script checks that it runs on the file before timing anything.
+# The first page trace is recorded with our perf ('perf kmem record
+# --page': system wide, every event, kernel callchains of the allocations)
+# while a mixed file-I/O, fork/exec and anonymous-memory workload runs, and
+# cached in build/bench/page-<size>.data; the second with upstream's perf
+# kmem record --page, as stock perf records it (callchains of every event,
+# user frames too), while page cache, fork/exec, pipe and anonymous memory
+# work runs, in build/bench/mixed-1m.data.  Upstream perf kmem resolves the
+# callchain of each allocation sample itself, so it needs the callchains:
+# the script checks that it runs on the file before timing anything.
 #
 # Time: wall clock of each run, output to /dev/null, median of the runs.
 # The three commands take turns round by round, so that a load change on
-# the machine hits all of them alike.
+# the machine hits all of them alike.  Instructions: one run of ours and
+# of the floor under valgrind's cachegrind, the figure that holds where
+# other work on the machine moves wall times by a third.
 #
 # Memory: perf mmaps its input, so the peak RSS (/usr/bin/time %M, the
 # kernel's VmHWM) counts the pages of the data file that were touched, and
@@ -89,6 +95,50 @@ workload() {
 		while ((SECONDS < end)); do
 			dd if=/dev/zero of=/dev/null bs=8M count=4 2>/dev/null
 			sleep 0.6
+		done
+	) &
+	wait
+	rm -rf "$tmp"
+}
+
+# Runs for $1 seconds, a mix like a small busy server's: page cache
+# (a file written, fsync'ed, read back and removed; files read once),
+# fork/exec of short processes, data through pipes, and anonymous memory
+# faulted in and freed.  Recorded by stock perf (upstream's perf kmem
+# record --page, callchains of every event, user frames too), as a trace
+# from another machine would come.
+mixed_workload() {
+	local secs=$1 tmp end
+	tmp=$(mktemp -d)
+	end=$((SECONDS + secs))
+	# As in workload(): the shell waits, so that SIGTERM ends it at once.
+	trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"; exit 0' TERM
+	(
+		while ((SECONDS < end)); do
+			dd if=/dev/zero of="$tmp/f" bs=1M count=32 conv=fsync 2>/dev/null
+			cat "$tmp/f" /usr/bin/[a-f]* >/dev/null 2>&1
+			rm -f "$tmp/f"
+			sleep 1
+		done
+	) &
+	(
+		while ((SECONDS < end)); do
+			for _ in 1 2 3 4 5 6 7 8 9 10; do
+				sh -c 'ls / >/dev/null'
+			done
+			sleep 0.5
+		done
+	) &
+	(
+		while ((SECONDS < end)); do
+			head -c 64M /dev/zero | cat | cat >/dev/null
+			sleep 0.5
+		done
+	) &
+	(
+		while ((SECONDS < end)); do
+			python3 -c 'b = bytearray(48 << 20)'
+			sleep 0.5
 		done
 	) &
 	wait
@@ -225,33 +275,49 @@ count_samples() {
 # Samples take about 150 bytes with their callchains: stop recording at
 # this many bytes a sample wanted, so that the trace has about the size
 # asked for (the whole machine is recorded, so the workload alone does not
-# decide how many events come in).
+# decide how many events come in).  Stock perf's, with a callchain on every
+# event and user frames too, take about 220.
 BYTES_PER_SAMPLE=170
+STOCK_BYTES_PER_SAMPLE=240
 
-# record_trace FILE SAMPLES page|slab
+# record_trace FILE SAMPLES page|slab|mixed
 record_trace() {
-	local out=$1 want=$2 mode=${3:-page} secs n attempt max_kb
+	local out=$1 want=$2 kind=${3:-page} secs n attempt max_kb grow
+	local perf=$OURS mode=page bytes=$BYTES_PER_SAMPLE
 	secs=$((30 * want / BASE_SAMPLES))
-	[ "$mode" = page ] || secs=$((10 * want / BASE_SAMPLES))
-	max_kb=$((want * BYTES_PER_SAMPLE / 1024))
+	case $kind in
+	slab) secs=$((10 * want / BASE_SAMPLES)) mode=slab ;;
+	mixed) perf=$UPSTREAM bytes=$STOCK_BYTES_PER_SAMPLE ;;
+	esac
+	max_kb=$((want * bytes / 1024))
 	mkdir -p "$BENCH_DIR"
 	[ -d /sys/kernel/tracing/events ] ||
 		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
 	for attempt in 1 2 3; do
 		echo "bench: recording $out: up to ${secs}s of workload, ${max_kb} kB (try $attempt)"
-		"$OURS" kmem record "--$mode" -m 1024 -o "$out.tmp" -q \
+		# Upstream takes perf kmem's options before the subcommand only.
+		"$perf" kmem "--$mode" record -m 1024 -o "$out.tmp" -q \
 			--max-size "${max_kb}K" -- \
-			"$TOP/scripts/bench.sh" "--$mode-workload" "$secs" >/dev/null 2>&1 ||
+			"$TOP/scripts/bench.sh" "--$kind-workload" "$secs" >/dev/null 2>&1 ||
 			die "perf kmem record failed"
 		n=$(count_samples "$out.tmp")
+		# A recording perf report cannot read (seen once on a loaded
+		# machine: a record it could not parse): record it again.
+		if [ -z "$n" ]; then
+			echo "bench: perf report cannot read it: recording again"
+			continue
+		fi
 		echo "bench: $n samples"
-		if ((${n:-0} >= want)); then
+		if ((n >= want)); then
 			mv "$out.tmp" "$out"
 			return 0
 		fi
-		# Longer and larger, by what was missing and a margin.
-		secs=$((secs * want * 5 / 4 / (${n:-0} + 1) + 5))
-		max_kb=$((max_kb * want * 5 / 4 / (${n:-0} + 1) + 1024))
+		# Longer and larger, by what was missing and a margin, at most
+		# four times.
+		grow=$((125 * want / (n + 1)))
+		((grow <= 400)) || grow=400
+		secs=$((secs * grow / 100 + 5))
+		max_kb=$((max_kb * grow / 100 + 1024))
 	done
 	rm -f "$out.tmp"
 	die "could not record $want samples"
@@ -348,6 +414,18 @@ secs() {
 	awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }'
 }
 
+# Instructions of one run, as cachegrind counts them (no cache simulation):
+# the steady figure, where the wall time of a run of a tenth of a second
+# moves by a third from one minute to the next on a shared machine.
+instructions() {
+	valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+		"$@" 2>&1 >/dev/null | awk '/I +refs:/ { gsub(",", "", $NF); print $NF }'
+}
+
+millions() {
+	awk -v n="$1" 'BEGIN { printf "%\047.0f", n / 1e6 }'
+}
+
 # bench FILE page|slab [optional]: time and measure the three commands on
 # FILE; sets OURS_MS.  With "optional", upstream failing on FILE is
 # reported, not fatal.
@@ -384,8 +462,11 @@ bench() {
 	done
 	echo >&2
 	local floor_anon ours_anon up_anon=0 floor_ms ours_ms up_ms=0
+	local floor_ins ours_ins
 	read -r floor_anon _ < <(anon_peak "${floor_cmd[@]}")
 	read -r ours_anon _ < <(anon_peak "${ours_cmd[@]}")
+	floor_ins=$(instructions "${floor_cmd[@]}")
+	ours_ins=$(instructions "${ours_cmd[@]}")
 	floor_ms=$(median "$BENCH_DIR/floor.times" 1)
 	ours_ms=$(median "$BENCH_DIR/ours.times" 1)
 
@@ -417,6 +498,9 @@ bench() {
 		"$(ratio "$ours_ms" "$floor_ms")" \
 		"$(round_ratios | median /dev/stdin 1 | centi)" \
 		"$(round_ratios | sort -n | head -n 1 | centi)"
+	printf 'ours/floor:    instructions %s (%sM against %sM, cachegrind)\n' \
+		"$(ratio "$ours_ins" "$floor_ins")" "$(millions "$ours_ins")" \
+		"$(millions "$floor_ins")"
 	[ -n "$up" ] || return 0
 	printf 'ours/upstream: time %s (%sx faster), anon %s\n' \
 		"$(ratio "$ours_ms" "$up_ms")" "$(ratio "$up_ms" "$ours_ms")" \
@@ -430,11 +514,11 @@ size_label() {
 	esac
 }
 
-# trace_for SAMPLES [page|slab]
+# trace_for SAMPLES [page|slab|mixed]
 trace_for() {
-	local file mode=${2:-page}
-	file=$BENCH_DIR/$mode-$(size_label "$1").data
-	[ -s "$file" ] || record_trace "$file" "$1" "$mode" >&2
+	local file kind=${2:-page}
+	file=$BENCH_DIR/$kind-$(size_label "$1").data
+	[ -s "$file" ] || record_trace "$file" "$1" "$kind" >&2
 	echo "$file"
 }
 
@@ -450,6 +534,10 @@ main() {
 		;;
 	--alloc-workload)
 		alloc_workload "$2"
+		return
+		;;
+	--mixed-workload)
+		mixed_workload "$2"
 		return
 		;;
 	--5m) SAMPLES=5000000 ;;
@@ -469,6 +557,8 @@ main() {
 
 	local file base_ms base_n big_ms big_n per_base per_big
 	file=$(trace_for "$BASE_SAMPLES")
+	bench "$file" page
+	file=$(trace_for "$BASE_SAMPLES" mixed)
 	bench "$file" page
 	file=$(trace_for "$SLAB_SAMPLES" slab)
 	bench "$file" slab

@@ -12,11 +12,13 @@ case "${1:-}" in
 # The tests lint scripts, kill a perf record and count with python3; they
 # validate JSON against its schema (python3-jsonschema), and check SVG
 # maps with xmllint (libxml2-utils), by rendering them (librsvg2-bin) and
-# by loading them in a browser (chromium).
+# by loading them in a browser (chromium); they read pprof profiles with
+# go tool pprof (golang-go) and draw its flame graph in chromium.
 --test) pkgs="shellcheck procps python3 python3-jsonschema libxml2-utils chromium
-librsvg2-bin" ;;
-# The benchmark reads peak RSS with GNU time.
---bench) pkgs="time procps python3" ;;
+librsvg2-bin golang-go" ;;
+# The benchmark reads peak RSS with GNU time and counts instructions with
+# valgrind's cachegrind.
+--bench) pkgs="time procps python3 valgrind" ;;
 esac
 missing=
 for p in $pkgs; do

@@ -632,6 +632,21 @@ class Mutator:
             f'tracing: {fmt.name} {m.group(1).decode()} {old.decode()} -> '
             f'{new.decode()}')
 
+    def tracing_field_break(self):
+        """A field's first word followed by no other: a field without a
+        type, which libtraceevent leaked a word on (patches/0020)."""
+        fmt = self.pick_format()
+        if not fmt:
+            return None
+        fields = list(re.finditer(rb'field:(\w+)([ \t]+)\w', fmt.text))
+        if not fields:
+            return None
+        m = self.rng.choice(fields)
+        new = self.rng.choice([b'`', b';', b'\n', b'(', b' ; '])
+        return self.edit_format_text(
+            fmt, m.start(2), m.end(2), new,
+            f'tracing: {fmt.name} field:{m.group(1).decode()} then {new!r}')
+
     def tracing_print_fmt(self):
         fmt = self.pick_format()
         if not fmt:
@@ -701,7 +716,8 @@ class Mutator:
             (self.feature_table, 3), (self.feature_cut, 2),
             (self.feature_drop, 2),
             (self.tracing_rename_event, 4), (self.tracing_rename_field, 4),
-            (self.tracing_field_type, 2), (self.tracing_digit, 5),
+            (self.tracing_field_type, 2), (self.tracing_field_break, 2),
+            (self.tracing_digit, 5),
             (self.tracing_print_fmt, 2), (self.tracing_struct, 4),
             (self.tracing_flip, 3),
         ]
@@ -865,18 +881,37 @@ class Result:
         return normalise(self.err_lines[-1]) if self.err_lines else ''
 
 
-# libtraceevent (a system library) leaks what it had allocated for an event
-# format when it gives up parsing it; perf cannot free that.  A leak whose
-# allocation has no libtraceevent frame still counts.
+# libtraceevent (a system library, stripped: its frames have no names)
+# leaks a token or two when it gives up parsing a corrupt print fmt, deep in
+# its recursive descent (the man page's KNOWN ISSUES); perf cannot free
+# that, nor tell such a print fmt beforehand.  A mutant whose print fmts are
+# not those of its recording is run with these suppressions; every other
+# one is run without: a leak in libtraceevent there is a failure, as
+# the one on a field without a type was before patches/0020.  A leak whose
+# allocation has no libtraceevent frame counts either way.
 LSAN_SUPPRESSIONS = 'leak:libtraceevent.so\n'
 
 
+def print_formats(blob):
+    """The print fmt of each event format of @blob's tracing data, as perf
+    hands them to libtraceevent; None where it cannot be read that far."""
+    try:
+        td = PerfData(blob).tracing
+    except (ValueError, struct.error, IndexError, OverflowError):
+        return None
+    if not td:
+        return None
+    return [f.text[f.text.find(b'\nprint fmt:'):] for f in td.formats]
+
+
 def run_perf(perf, mode, path, timeout, suppressions):
-    """perf kmem stat @mode on @path, killed after @timeout seconds."""
+    """perf kmem stat @mode on @path, killed after @timeout seconds, with the
+    LSan suppressions file @suppressions (None: none)."""
     env = dict(os.environ)
     env['ASAN_OPTIONS'] = ('detect_leaks=1:abort_on_error=0:'
                            'allocator_may_return_null=0:handle_abort=1')
-    env['LSAN_OPTIONS'] = f'suppressions={suppressions}:print_suppressions=0'
+    env['LSAN_OPTIONS'] = (f'suppressions={suppressions}:' if suppressions
+                           else '') + 'print_suppressions=0'
     env['UBSAN_OPTIONS'] = 'print_stacktrace=1:halt_on_error=1'
     env['PAGER'] = 'cat'
     proc = subprocess.Popen([perf, 'kmem', 'stat', *mode, '-i', path],
@@ -920,14 +955,17 @@ class Campaign:
         self.args = args
         self.bases = []
         self.base_out = {}
+        self.base_prints = {}         # path -> the print fmts of its formats
         for path in bases:
             with open(path, 'rb') as f:
                 pd = PerfData(f.read())
             self.bases.append((path, pd))
+            self.base_prints[path] = print_formats(pd.blob)
         self.classes = {}             # class -> [count, first reproducer]
         self.notes = {}               # note -> [count, first reproducer]
         self.per_mode = [dict() for _ in MODES]
         self.mutants = 0
+        self.strict = 0               # mutants with every leak counted
         self.runs = 0
         self.ok = 0
         self.lock = threading.Lock()
@@ -943,7 +981,7 @@ class Campaign:
         for path, _ in self.bases:
             for m, mode in enumerate(MODES):
                 res = run_perf(self.args.perf, mode, path, self.args.timeout,
-                               self.suppressions)
+                               None)
                 self.base_out[(path, m)] = (res.out, res.said())
                 fail = res.failure(self.args.max_lines)
                 if fail:
@@ -994,12 +1032,16 @@ class Campaign:
         mutant = os.path.join(tmpdir, f'mutant-{index}.data')
         with open(mutant, 'wb') as f:
             f.write(blob)
+        prints = print_formats(blob)
+        supp = (None if prints is not None and
+                prints == self.base_prints[base] else self.suppressions)
         results = []
         for m, mode in enumerate(MODES):
             res = run_perf(self.args.perf, mode, mutant, self.args.timeout,
-                           self.suppressions)
+                           supp)
             results.append((m, mode, res))
         with self.lock:
+            self.strict += supp is None
             self.tally(index, base, mutant, (what, kind), results)
         os.unlink(mutant)
 
@@ -1042,7 +1084,8 @@ class Campaign:
         failed = sum(c for key, (c, *_) in fails
                      if key.split(':')[0] in failing)
         print(f'{self.mutants} mutants, {self.runs} runs, {self.ok} clean, '
-              f'{failed} failed, {self.runs - self.ok - failed} seen '
+              f'{failed} failed, {self.runs - self.ok - failed} seen, '
+              f'{self.strict} mutants with every leak counted '
               f'({elapsed:.0f} s; reproducers in {self.args.out})')
 
 

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Run every test of our perf kmem: the C suites (page, slab, input, output,
-# frag) through perf test, the shell tests, checkpatch and shellcheck; with
-# --sanitize also the C suites, perf kmem stat runs, the corrupt-input
-# shell test and a short run of mutated perf.data files under ASan+UBSan
-# (build/perf-asan/perf).
+# frag, diff, stall, pprof, bpf) through perf test, the shell tests, checkpatch
+# and the shellcheck of our scripts; with --sanitize also the C suites,
+# perf kmem stat runs, the corrupt-input shell test and a short run of
+# mutated perf.data files under ASan+UBSan (build/perf-asan/perf).
 #
 # One line per result, "PASS|FAIL|SKIP name", then "N passed, N failed,
 # N skipped".  Exits 1 if anything failed.
@@ -53,8 +53,8 @@ show() {
 }
 
 # Our C suites are the ones whose cases are named "kmem page: ...",
-# "kmem slab: ...", "kmem input: ...", "kmem frag: ...", "kmem diff: ..."
-# and "kmem bpf: ...".
+# "kmem slab: ...", "kmem input: ...", "kmem frag: ...", "kmem diff: ...",
+# "kmem stall: ..." and "kmem bpf: ...".
 suite_number() {
 	"$1" test list 2>&1 |
 		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
@@ -236,7 +236,8 @@ run_shellcheck() {
 	done
 }
 
-# (d) perf kmem stat under ASan+UBSan on a fresh recording of each mode.
+# (d) perf kmem stat under ASan+UBSan on a fresh recording of each mode,
+# --pprof among them.
 run_asan_stat() {
 	local data="$logdir/asan.data" log="$logdir/asan-stat.log" opts rc
 
@@ -258,7 +259,8 @@ run_asan_stat() {
 	for opts in "--page" "--page --caller --alloc -l 1000000" \
 		"--page --live -s order,hit" "--page --caller --raw-ip -v" \
 		"--slab" "--slab --caller --alloc -s hit,bytes" \
-		"--slab --page --raw-ip"; do
+		"--slab --page --raw-ip" "--page --pprof $logdir/asan.pb.gz" \
+		"--page -I 100 -s pid --pprof $logdir/asan-iv.pb.gz"; do
 		# shellcheck disable=SC2086 # $opts is a list of options
 		"$asan_perf" kmem stat $opts -i "$data" >"$log" 2>&1
 		rc=$?
@@ -379,7 +381,7 @@ run_fuzz() {
 	local name bin log
 
 	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-		kmem-map kmem-frag kmem-pageblock kmem-diff; do
+		kmem-map kmem-frag kmem-pageblock kmem-diff kmem-pprof; do
 		bin="$top/build/fuzz/$name-fuzz"
 		log="$logdir/$name-fuzz.log"
 		if [ ! -x "$bin" ]; then
@@ -403,6 +405,8 @@ run_c_suite "$perf" "" "" input
 run_c_suite "$perf" "" "" output
 run_c_suite "$perf" "" "" frag
 run_c_suite "$perf" "" "" diff
+run_c_suite "$perf" "" "" stall
+run_c_suite "$perf" "" "" pprof
 run_c_suite "$perf" "" "" bpf
 run_shell_tests
 run_checkpatch
@@ -418,6 +422,8 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" output
 	run_c_suite "$asan_perf" "asan: " "-asan" frag
 	run_c_suite "$asan_perf" "asan: " "-asan" diff
+	run_c_suite "$asan_perf" "asan: " "-asan" stall
+	run_c_suite "$asan_perf" "asan: " "-asan" pprof
 	run_c_suite "$asan_perf" "asan: " "-asan" bpf
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS

@@ -24,8 +24,11 @@
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/report.h"
 #ifdef HAVE_LIBTRACEEVENT
+#include <sys/mman.h>
+#include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "util/kmem/read-pageblock.h"
+#include "util/trace-event.h"
 #endif
 
 #define PS	4096ULL
@@ -489,9 +492,11 @@ static void row_name(const struct kmem_frag_row *row, char *buf)
 static int keys_of(enum kmem_report_table_id id, const char *sort,
 		   struct kmem_sort_key *keys)
 {
+	struct kmem_sort_keys given;
 	char bad[32];
 
-	return kmem_table__parse_sort(&kmem_tables[id], sort, keys, bad,
+	kmem_sort_keys__split(&given, sort);
+	return kmem_table__parse_sort(&kmem_tables[id], &given, keys, bad,
 				      sizeof(bad));
 }
 
@@ -1155,36 +1160,19 @@ static int test__kmem_frag_callsites(struct test_suite *t __maybe_unused,
 
 static const struct format_case {
 	const char	*name, *text;
-	int		order;		/* from the text */
-	int		tree;		/* from libtraceevent's tree */
+	int		order;
 } format_cases[] = {
-	{ "x86-64 hugetlb",	X86_HUGETLB,	9, 9 },
-	{ "x86-64 THP only",	X86_THP,	9, 9 },
-	{ "x86-64 no huge pages", X86_PLAIN,	10, 10 },
-	{ "arm64 4K",		ARM64_4K,	9, -EINVAL },
-	{ "arm64 16K",		ARM64_16K,	11, -EINVAL },
-	{ "arm64 64K",		ARM64_64K,	13, -EINVAL },
-	{ "arm before v6.4",	ARM_OLD,	11, 11 },
-	{ "statement expression", X86_MIN_T,	-EINVAL, -EINVAL },
-	{ "no pageblock_order",	NO_PAGEBLOCK,	-ENOENT, -ENOENT },
-	{ "a field",		FROM_FIELD,	-EINVAL, -EINVAL },
+	{ "x86-64 hugetlb",	X86_HUGETLB,	9 },
+	{ "x86-64 THP only",	X86_THP,	9 },
+	{ "x86-64 no huge pages", X86_PLAIN,	10 },
+	{ "arm64 4K",		ARM64_4K,	9 },
+	{ "arm64 16K",		ARM64_16K,	11 },
+	{ "arm64 64K",		ARM64_64K,	13 },
+	{ "arm before v6.4",	ARM_OLD,	11 },
+	{ "statement expression", X86_MIN_T,	-EINVAL },
+	{ "no pageblock_order",	NO_PAGEBLOCK,	-ENOENT },
+	{ "a field",		FROM_FIELD,	-EINVAL },
 };
-
-/* libtraceevent's answer: only right where it parses right (see read-pageblock.h). */
-static int tree_order(const char *text, char *why, size_t size)
-{
-	struct tep_handle *tep = tep_alloc();
-	struct tep_event *event = NULL;
-	int order = -ENOMEM;
-
-	if (!tep)
-		return order;
-	tep_set_long_size(tep, 8);
-	tep_parse_format(tep, &event, text, strlen(text), "kmem");
-	order = event ? kmem_pageblock__order(event, why, size) : -EINVAL;
-	tep_free(tep);
-	return order;
-}
 
 static int test__kmem_frag_formats(struct test_suite *t __maybe_unused,
 				   int subtest __maybe_unused)
@@ -1201,56 +1189,7 @@ static int test__kmem_frag_formats(struct test_suite *t __maybe_unused,
 		pr_debug("%s: %d (%s)\n", c->name, order, why);
 		TEST_ASSERT_VAL("order from the text", order == c->order);
 		TEST_ASSERT_VAL("a reason for no order", order >= 0 || why[0]);
-		why[0] = '\0';
-		order = tree_order(c->text, why, sizeof(why));
-		pr_debug("%s, libtraceevent's tree: %d (%s)\n", c->name, order, why);
-		TEST_ASSERT_VAL("order from the tree", order == c->tree);
-		TEST_ASSERT_VAL("a reason for no order", order >= 0 || why[0]);
 	}
-	return TEST_OK;
-}
-
-/* What libtraceevent cannot be fed (it folds, or divides by zero itself). */
-static int test__kmem_frag_tree(struct test_suite *t __maybe_unused,
-				int subtest __maybe_unused)
-{
-	struct tep_print_arg zero = { .type = TEP_PRINT_ATOM, .atom.atom = (char *)"0" };
-	struct tep_print_arg ten = { .type = TEP_PRINT_ATOM, .atom.atom = (char *)"10" };
-	struct tep_print_arg minus = { .type = TEP_PRINT_ATOM, .atom.atom = (char *)"-11" };
-	struct tep_print_arg null = { .type = TEP_PRINT_NULL };
-	struct tep_print_arg div = {
-		.type = TEP_PRINT_OP, .op = { .op = (char *)"/", .left = &ten, .right = &zero },
-	};
-	struct tep_print_arg neg = {
-		.type = TEP_PRINT_OP, .op = { .op = (char *)"-", .left = &null, .right = &minus },
-	};
-	struct tep_print_arg cast = {
-		.type = TEP_PRINT_TYPE,
-		.typecast = { .type = (char *)"unsigned char", .item = &neg },
-	};
-	struct tep_print_arg no_colon = {
-		.type = TEP_PRINT_OP, .op = { .op = (char *)"?", .left = &ten, .right = &ten },
-	};
-	struct tep_print_arg func = { .type = TEP_PRINT_FUNC };
-	char why[128];
-	long long v;
-
-	TEST_ASSERT_VAL("division by zero",
-			kmem_pageblock__eval(&div, 8, &v, why, sizeof(why)) == -EINVAL &&
-			strstr(why, "division by zero"));
-	TEST_ASSERT_VAL("folded negative atom, negated",
-			!kmem_pageblock__eval(&neg, 8, &v, why, sizeof(why)) && v == 11);
-	TEST_ASSERT_VAL("cast",
-			!kmem_pageblock__eval(&cast, 8, &v, why, sizeof(why)) &&
-			v == 11);
-	TEST_ASSERT_VAL("? without :",
-			kmem_pageblock__eval(&no_colon, 8, &v, why, sizeof(why)) == -EINVAL);
-	TEST_ASSERT_VAL("function",
-			kmem_pageblock__eval(&func, 8, &v, why, sizeof(why)) == -EINVAL &&
-			strstr(why, "function"));
-	TEST_ASSERT_VAL("missing",
-			kmem_pageblock__eval(NULL, 8, &v, why, sizeof(why)) ==
-			-EINVAL);
 	return TEST_OK;
 }
 
@@ -1263,6 +1202,7 @@ static const struct expr_case {
 	{ "(12-1)", 11, 0 },
 	{ "9 * (4 - (2))", 18, 0 },		/* libtraceevent: 34 */
 	{ "(signed char)-1 + 10", 9, 0 },	/* libtraceevent: -11 */
+	{ "(unsigned char)-(-11)", 11, 0 },
 	{ "2 + 3 * 4 - 6 / 2 % 2", 13, 0 },
 	{ "(unsigned int)-1 < 10", 0, 0 },
 	{ "-1 < 10U", 0, 0 },
@@ -1280,6 +1220,8 @@ static const struct expr_case {
 	{ "-16 >> 2", -4, 0 },
 	{ "~0U >> 28", 15, 0 },
 	{ "!0 + !5 + (3 ^ 1) + (6 & 3) + (4 | 1)", 10, 0 },
+	{ "(2 < 2) + (2 <= 2) * 2 + (2 > 2) * 4 + (2 >= 2) * 8 + (2 == 2) * 16 + (2 != 2) * 32",
+	  26, 0 },
 	{ "1 ? 2 : 3", 2, 0 },
 	{ "0 ? 2 : 0 ? 3 : 4", 4, 0 },
 	{ "(3 > 2) && (1 || 0)", 1, 0 },
@@ -1304,6 +1246,8 @@ static const struct expr_case {
 	{ "(1", 0, -EINVAL },
 	{ "1 2", 0, -EINVAL },
 	{ "1 @ 2", 0, -EINVAL },
+	{ "1 ? 2", 0, -EINVAL },
+	{ "min(1, 2)", 0, -EINVAL },
 	{ "", 0, -EINVAL },
 };
 
@@ -1320,8 +1264,8 @@ static int test__kmem_frag_expressions(struct test_suite *t __maybe_unused,
 
 		v = 0;
 		why[0] = '\0';
-		err = kmem_pageblock__eval_text(c->expr, strlen(c->expr), 8, &v,
-						why, sizeof(why));
+		err = kmem_pageblock__eval(c->expr, strlen(c->expr), 8, &v,
+					   why, sizeof(why));
 		pr_debug("'%s': %d %lld (%s)\n", c->expr, err, v, why);
 		TEST_ASSERT_VAL("error", err == c->err);
 		TEST_ASSERT_VAL("value", err || v == c->value);
@@ -1329,16 +1273,16 @@ static int test__kmem_frag_expressions(struct test_suite *t __maybe_unused,
 	}
 	/* A 32-bit kernel's long. */
 	TEST_ASSERT_VAL("long of 4",
-			!kmem_pageblock__eval_text("-1L < 10U", 9, 4, &v,
-			why, sizeof(why)) && v == 0);
+			!kmem_pageblock__eval("-1L < 10U", 9, 4, &v, why,
+					      sizeof(why)) && v == 0);
 	/* Nested beyond any macro: refused, not a stack overflow. */
 	memset(deep, '(', 100);
 	deep[100] = '1';
 	memset(deep + 101, ')', 100);
 	deep[201] = '\0';
 	TEST_ASSERT_VAL("too deep",
-			kmem_pageblock__eval_text(deep, strlen(deep), 8, &v, why,
-						  sizeof(why)) == -EINVAL);
+			kmem_pageblock__eval(deep, strlen(deep), 8, &v, why,
+					     sizeof(why)) == -EINVAL);
 	return TEST_OK;
 }
 
@@ -1398,6 +1342,8 @@ static void put_block(struct blob *b, const char *s)
 	put(b, s, strlen(s));
 }
 
+#define SCHED_EXTFRAG	"name: mm_page_alloc_extfrag\nID: 3\n"
+
 /* Tracing data as perf record writes it (util/trace-event-info.c). */
 static void make_tracing_data(struct blob *b, bool big_endian)
 {
@@ -1412,59 +1358,94 @@ static void make_tracing_data(struct blob *b, bool big_endian)
 	put(b, &long_size, 1);
 	put_num(b, 4096, 4);
 	put(b, "header_page", 12);
-	put_block(b, "\tfield: u64 timestamp;\n");
+	put_block(b, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		  "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n");
 	put(b, "header_event", 13);
 	put_block(b, "# compressed entry header\n");
 	put_num(b, 1, 4);				/* ftrace formats */
-	put_block(b, "name: function\n");
+	put_block(b, "name: function\nID: 1\n");
 	put_num(b, 2, 4);				/* systems */
 	put(b, "sched", 6);
 	put_num(b, 1, 4);
-	put_block(b, "name: mm_page_alloc_extfrag\nID: 1\n");	/* not kmem's */
+	put_block(b, SCHED_EXTFRAG);			/* not kmem's */
 	put(b, "kmem", 5);
 	put_num(b, 2, 4);
 	put_block(b, NO_PAGEBLOCK);
 	put_block(b, X86_HUGETLB);
+	put_num(b, 0, 4);				/* kallsyms */
+	put_num(b, 0, 4);				/* printk formats */
+	put_num(b, 0, 8);				/* saved cmdlines */
+}
+
+/* perf's reader of @len bytes of @b, as a perf.data's tracing data. */
+static int report_tracing_data(const struct blob *b, size_t len,
+			       struct trace_event *tevent)
+{
+	int fd = memfd_create("kmem-frag-test", 0);
+	ssize_t ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, b->buf, len) == (ssize_t)len && !lseek(fd, 0, SEEK_SET))
+		ret = trace_report(fd, tevent, false);
+	close(fd);
+	return ret < 0 ? -1 : 0;
+}
+
+/* The text perf keeps of the format of sys:name, or NULL. */
+static const char *kept_format(const struct trace_event *tevent,
+			       const char *sys, const char *name,
+			       unsigned long *len)
+{
+	struct tep_event *event = tep_find_event_by_name(tevent->pevent, sys,
+							 name);
+
+	return event ? trace_event__format(tevent, event, len) : NULL;
+}
+
+/* Each event's format as the tracing data has it, kept by perf's reader. */
+static int kept_formats(const struct blob *b)
+{
+	struct trace_event tevent = { .pevent = NULL };
+	const char *text;
+	unsigned long len;
+	char why[128];
+	int ok;
+
+	if (report_tracing_data(b, b->len, &tevent))
+		return TEST_FAIL;
+	text = kept_format(&tevent, "kmem", "mm_page_alloc_extfrag", &len);
+	ok = text && len == strlen(X86_HUGETLB) && !memcmp(text, X86_HUGETLB, len) &&
+	     tep_get_long_size(tevent.pevent) == 8 &&
+	     kmem_pageblock__order_of_format(text, len, 8, why, sizeof(why)) == 9;
+	text = kept_format(&tevent, "sched", "mm_page_alloc_extfrag", &len);
+	ok = ok && text && len == strlen(SCHED_EXTFRAG) &&
+	     !memcmp(text, SCHED_EXTFRAG, len);
+	ok = ok && !kept_format(&tevent, "kmem", "mm_page_free", &len);
+	trace_event__cleanup(&tevent);
+	return ok ? TEST_OK : TEST_FAIL;
 }
 
 static int test__kmem_frag_tracing_data(struct test_suite *t __maybe_unused,
 					int subtest __maybe_unused)
 {
+	struct trace_event tevent = { .pevent = NULL };
 	struct blob *b = zalloc(sizeof(*b));
-	const char *text;
-	char why[128];
-	size_t len;
-	int endian, long_size, ret = TEST_FAIL;
+	int endian, ret = TEST_FAIL;
 
 	if (!b)
 		return TEST_FAIL;
 	for (endian = 0; endian < 2; endian++) {
 		make_tracing_data(b, endian);
-		if (b->len > sizeof(b->buf) ||
-		    kmem_pageblock__find_format(b->buf, b->len, "kmem",
-						"mm_page_alloc_extfrag", &text,
-						&len, &long_size) ||
-		    len != strlen(X86_HUGETLB) || memcmp(text, X86_HUGETLB, len) ||
-		    long_size != 8 ||
-		    kmem_pageblock__order_of_format(text, len, long_size, why,
-						    sizeof(why)) != 9)
+		if (b->len > sizeof(b->buf) || kept_formats(b) != TEST_OK)
 			goto out;
-		if (kmem_pageblock__find_format(b->buf, b->len, "kmem", "mm_page_free",
-						&text, &len, &long_size) != -ENOENT ||
-		    kmem_pageblock__find_format(b->buf, b->len, "kme",
-						"mm_page_alloc_extfrag", &text,
-						&len, &long_size) != -ENOENT)
-			goto out;
-		/* Cut short inside the extfrag format. */
-		if (kmem_pageblock__find_format(b->buf, b->len - 10, "kmem",
-						"mm_page_alloc_extfrag", &text,
-						&len, &long_size) != -EINVAL)
+		/* Cut short inside the extfrag format: nothing is kept. */
+		if (!report_tracing_data(b, b->len - 60, &tevent) || tevent.pevent ||
+		    tevent.formats)
 			goto out;
 	}
 	b->buf[3] = 'T';
-	if (kmem_pageblock__find_format(b->buf, b->len, "kmem",
-					"mm_page_alloc_extfrag", &text, &len,
-					&long_size) == -EINVAL)
+	if (report_tracing_data(b, b->len, &tevent))
 		ret = TEST_OK;
 out:
 	free(b);
@@ -1523,10 +1504,9 @@ static struct test_case kmem_frag_tests[] = {
 	TEST_CASE("kmem frag: allocator insides of extfrag callchains", kmem_frag_callsites),
 #ifdef HAVE_LIBTRACEEVENT
 	TEST_CASE("kmem frag: pageblock_order of x86-64, arm64, arm formats", kmem_frag_formats),
-	TEST_CASE("kmem frag: libtraceevent trees", kmem_frag_tree),
 	TEST_CASE("kmem frag: C constant expressions", kmem_frag_expressions),
 	TEST_CASE("kmem frag: the argument of pageblock_order=", kmem_frag_arg_index),
-	TEST_CASE("kmem frag: format files in tracing data", kmem_frag_tracing_data),
+	TEST_CASE("kmem frag: the format texts perf keeps of tracing data", kmem_frag_tracing_data),
 	TEST_CASE("kmem frag: the running kernel's pageblock_order", kmem_frag_running_kernel),
 #endif
 	{ .name = NULL, }

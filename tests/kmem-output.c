@@ -2,7 +2,8 @@
 /*
  * Unit tests of perf kmem's output engines: the JSON writer
  * (util/kmem/json.c), the folded stacks (util/kmem/count-stacks.c) and the SVG
- * map of physical memory (util/kmem/print-map.c).
+ * map of physical memory (util/kmem/print-map.c), and the tables of -x
+ * (util/kmem/print-csv.c).
  *
  * Expected outputs are written out by hand; the JSON writer's strings are
  * also read back by Python's own json module, an independent parser, and
@@ -18,9 +19,12 @@
 #include <linux/kernel.h>
 #include "debug.h"
 #include "tests.h"
+#include "util/kmem/count-slab.h"
 #include "util/kmem/count-stacks.h"
 #include "util/kmem/json.h"
+#include "util/kmem/print-csv.h"
 #include "util/kmem/print-map.h"
+#include "util/kmem/report.h"
 
 /* --- capturing what an engine writes ----------------------------------- */
 
@@ -1325,6 +1329,81 @@ static int test__kmem_output_map_render(struct test_suite *t __maybe_unused,
 	return with_map(&map_config, check_map_render);
 }
 
+/* --- -x tables --------------------------------------------------------- */
+
+/* A callsite by name where the test knows one, else by its address. */
+static const char *csv_callsite(void *arg __maybe_unused, u64 callsite,
+				char *buf, size_t size)
+{
+	if (callsite == 0xffffffff81000000ULL)
+		return "kmalloc_reserve+0x1a";
+	snprintf(buf, size, "%#" PRIx64, callsite);
+	return buf;
+}
+
+/*
+ * Two slab tables by their columns, as perf lock -x writes its own: the
+ * numbers the JSON has, bytes not divided into means, no thousands
+ * separators, '0' for zero, frag as a bare percentage; a callsite with
+ * its offset and an address unresolved; and the separators refused.
+ */
+static int test__kmem_output_csv(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	static const char want_callers[] =
+		"# table: slab.callers\n"
+		"# output: callsite, hits, bytes_alloc, bytes_req, freed, pingpong, frag\n"
+		"kmalloc_reserve+0x1a, 3, 3072, 2000, 2, 1, 34.896\n"
+		"0x1234, 1234567, 1234567000, 1234567000, 0, 0, 0.000\n";
+	static const char want_allocs[] =
+		"# table: slab.allocs\n"
+		"# output: ptr;\t callsite;\t hits;\t bytes_alloc;\t bytes_req;\t"
+		" freed;\t pingpong;\t frag\n"
+		"0xffff888100000040;\t kmalloc_reserve+0x1a;\t 3;\t 3072;\t"
+		" 2000;\t 2;\t 1;\t 34.896\n";
+	struct kmem_slab_row rows[] = {
+		{ .ptr = 0xffff888100000040ULL, .callsite = 0xffffffff81000000ULL,
+		  .hits = 3, .bytes_req = 2000, .bytes_alloc = 3072, .freed = 2,
+		  .pingpong = 1 },
+		{ .callsite = 0x1234, .hits = 1234567, .bytes_req = 1234567000,
+		  .bytes_alloc = 1234567000 },
+	};
+	void *row_ptrs[] = { &rows[0], &rows[1] };
+	struct kmem_cell_ctx ctx = { .callsite_name = csv_callsite };
+	const struct kmem_table *callers = &kmem_tables[KMEM_SLAB_CALLERS];
+	const struct kmem_table *allocs = &kmem_tables[KMEM_SLAB_ALLOCS];
+	struct capture c;
+	bool ok;
+
+	TEST_ASSERT_VAL("capture", capture_open(&c));
+	kmem_print__csv_table(c.fp, &ctx, ",", callers->path, callers->cols,
+			      callers->nr_cols, callers->bit, row_ptrs, 2);
+	ok = text_is(capture_text(&c), want_callers);
+	capture_close(&c);
+	TEST_ASSERT_VAL("callers as CSV", ok);
+
+	TEST_ASSERT_VAL("capture", capture_open(&c));
+	kmem_print__csv_table(c.fp, &ctx, ";\t", allocs->path, allocs->cols,
+			      allocs->nr_cols, allocs->bit, row_ptrs, 1);
+	ok = text_is(capture_text(&c), want_allocs);
+	capture_close(&c);
+	TEST_ASSERT_VAL("allocs, a separator of two characters", ok);
+	/* The text's cells are as before: raw is for -x only. */
+	TEST_ASSERT_VAL("ctx left as it was", !ctx.raw);
+
+	TEST_ASSERT_VAL("','", kmem_csv__sep_ok(","));
+	TEST_ASSERT_VAL("';'", kmem_csv__sep_ok(";"));
+	TEST_ASSERT_VAL("tab", kmem_csv__sep_ok("\t"));
+	TEST_ASSERT_VAL("'|' of GFP flags", !kmem_csv__sep_ok("|"));
+	TEST_ASSERT_VAL("'+' of offsets", !kmem_csv__sep_ok("+"));
+	TEST_ASSERT_VAL("'.' of names", !kmem_csv__sep_ok("."));
+	TEST_ASSERT_VAL("':'", !kmem_csv__sep_ok(":"));
+	TEST_ASSERT_VAL("one in two", !kmem_csv__sep_ok(",:"));
+	TEST_ASSERT_VAL("empty", !kmem_csv__sep_ok(""));
+	TEST_ASSERT_VAL("none", !kmem_csv__sep_ok(NULL));
+	return TEST_OK;
+}
+
 static struct test_case kmem_output_tests[] = {
 	TEST_CASE("kmem output: JSON layout", kmem_output_json_layout),
 	TEST_CASE("kmem output: JSON escapes", kmem_output_json_escape),
@@ -1348,6 +1427,8 @@ static struct test_case kmem_output_tests[] = {
 		  kmem_output_map_size),
 	TEST_CASE("kmem output: SVG map is XML and renders as drawn",
 		  kmem_output_map_render),
+	TEST_CASE("kmem output: -x tables as perf lock writes them",
+		  kmem_output_csv),
 	{ .name = NULL, }
 };
 

@@ -17,6 +17,8 @@
 #include "util/kmem/count-page.h"
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/report.h"
+#include "util/kmem/table-live.h"
+#include "util/kmem/table-rows.h"
 
 #define PS	4096ULL		/* the page size of most cases */
 
@@ -259,10 +261,13 @@ static struct kmem_page_row **sorted(struct kmem_page *kp,
 				     const char *sort, size_t *nr)
 {
 	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_keys given;
 	char bad[32];
-	int n = kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], sort,
-				       keys, bad, sizeof(bad));
+	int n;
 
+	kmem_sort_keys__split(&given, sort);
+	n = kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], &given, keys,
+				   bad, sizeof(bad));
 	return n < 0 ? NULL : kmem_page__rows(kp, table, keys, n, nr);
 }
 
@@ -684,16 +689,283 @@ static int test__kmem_page_random(struct test_suite *t __maybe_unused,
 	return ret ? ret : with_kp(&live, check_random_live);
 }
 
+/* --- the keyed tables the analyses share ----------------------------- */
+
+#define TAB_OPS		30000
+#define TAB_KEYS	6000	/* more than half of the first 4096 slots */
+
+/* A slot of a one-word table: the key, then what the test keeps there. */
+struct tab_slot {
+	u64	key;
+	u64	value;
+};
+
+/* Keys far apart, as pfns and addresses are, and some next to each other. */
+static u64 tab_key(int i)
+{
+	return i % 3 ? 0xffff888000000000ULL + 64ULL * i : (u64)i;
+}
+
+struct tab_model {
+	u64	value[TAB_KEYS];	/* 0: not in the table */
+	int	seen[TAB_KEYS];
+	int	nr;
+	int	nr_keys;		/* keys 0..nr_keys-1 are used */
+	int	max_nr;			/* in the table at once */
+};
+
+static void tab_visit(void *slot, void *arg)
+{
+	const struct tab_slot *s = slot;
+	struct tab_model *m = arg;
+	int i;
+
+	for (i = 0; i < m->nr_keys; i++)
+		if (tab_key(i) == s->key)
+			m->seen[i]++;
+}
+
+/* Add, look up and remove keys at random; the model is a plain array. */
+static int tab_ops(struct kmem_live *t, struct tab_model *m)
+{
+	u64 state = 0x9e3779b97f4a7c15ULL;
+	int op;
+
+	for (op = 0; op < TAB_OPS; op++) {
+		u64 r = kmem_test__rand(&state);
+		int i = r % m->nr_keys;
+		u64 key = tab_key(i);
+		struct tab_slot *s = kmem_live__find(t, key);
+
+		TEST_ASSERT_VAL("found as the model says",
+				!s == !m->value[i] &&
+				(!s || eq(s->value, m->value[i])));
+		/* Adds twice as often as removes: the table grows. */
+		if (!s && (r >> 32) % 3 && m->nr < m->max_nr) {
+			s = kmem_live__add(t, kmem_live__probe(t, key), &key);
+			TEST_ASSERT_VAL("added", s && eq(s->key, key));
+			m->value[i] = op + 1;
+			s->value = m->value[i];
+			m->nr++;
+		} else if (s && !((r >> 32) % 3)) {
+			kmem_live__remove(t, s);
+			m->value[i] = 0;
+			m->nr--;
+		}
+	}
+	return TEST_OK;
+}
+
+/*
+ * Keys 0..@nr_keys-1 at random in @t, at most @max_nr at once: a few in
+ * a small table make clusters of slots that wrap around its end, and
+ * removals in them.
+ */
+static int check_live_table(struct kmem_live *t, int nr_keys, int max_nr)
+{
+	static struct tab_model m;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	m.nr_keys = nr_keys;
+	m.max_nr = max_nr;
+	TEST_ASSERT_VAL("ops", tab_ops(t, &m) == TEST_OK);
+	TEST_ASSERT_VAL("nr", eq(t->nr, m.nr));
+	for (i = 0; i < nr_keys; i++) {
+		struct tab_slot *s = kmem_live__find(t, tab_key(i));
+
+		TEST_ASSERT_VAL("every key at the end",
+				!s == !m.value[i] &&
+				(!s || eq(s->value, m.value[i])));
+	}
+	TEST_ASSERT_VAL("no empty key", !kmem_live__find(t, KMEM_LIVE_EMPTY));
+	kmem_live__for_each(t, tab_visit, &m);
+	for (i = 0; i < nr_keys; i++)
+		TEST_ASSERT_VAL("visited once if in", eq(m.seen[i], !!m.value[i]));
+	return TEST_OK;
+}
+
+/* A slot of a three-word table: the key, the mark word, another. */
+struct tab3_slot {
+	u64	key[3];
+	u64	value;		/* never KMEM_LIVE_EMPTY in use */
+	u64	other;
+};
+
+/* Distinct keys whose words take any value, all ones included. */
+static void tab3_key(int i, u64 *key)
+{
+	key[0] = i % 5 ? KMEM_LIVE_EMPTY : (u64)i;
+	key[1] = KMEM_LIVE_EMPTY - i / 2;
+	key[2] = i % 2 ? KMEM_LIVE_EMPTY : 0;
+}
+
+static u64 tab3_hash(const u64 *key)
+{
+	return kmem_live__hash_words(key, 3);
+}
+
+static int check_keyed_table(struct kmem_live *t)
+{
+	int i;
+
+	for (i = 0; i < TAB_KEYS; i++) {
+		struct tab3_slot *s;
+		u64 key[3];
+
+		tab3_key(i, key);
+		s = kmem_live__probe_key(t, key, 3, tab3_hash(key));
+		TEST_ASSERT_VAL("new key not found", kmem_live__empty(t, s));
+		s = kmem_live__add(t, s, key);
+		TEST_ASSERT_VAL("added", s);
+		s->value = i;
+		s->other = KMEM_LIVE_EMPTY;
+	}
+	TEST_ASSERT_VAL("nr", eq(t->nr, TAB_KEYS));
+	for (i = 0; i < 2 * TAB_KEYS; i++) {
+		struct tab3_slot *s;
+		u64 key[3];
+
+		tab3_key(i, key);
+		s = kmem_live__probe_key(t, key, 3, tab3_hash(key));
+		if (i >= TAB_KEYS) {
+			TEST_ASSERT_VAL("others not found", kmem_live__empty(t, s));
+			continue;
+		}
+		TEST_ASSERT_VAL("found", !kmem_live__empty(t, s) &&
+				eq(s->value, i) && !memcmp(s->key, key, sizeof(key)));
+	}
+	return TEST_OK;
+}
+
+static int test__kmem_page_tables(struct test_suite *t __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct kmem_live live, small, keyed;
+	int ret;
+
+	TEST_ASSERT_VAL("init", !kmem_live__init(&live, sizeof(struct tab_slot)));
+	ret = check_live_table(&live, TAB_KEYS, TAB_KEYS);
+	TEST_ASSERT_VAL("grew", ret || live.mask + 1 > 4096);
+	kmem_live__exit(&live);
+	if (ret)
+		return ret;
+	TEST_ASSERT_VAL("init small",
+			!kmem_live__init_keyed(&small, sizeof(struct tab_slot),
+					       1, 6));
+	ret = check_live_table(&small, 200, 28);
+	TEST_ASSERT_VAL("did not grow", ret || small.mask + 1 == 64);
+	kmem_live__exit(&small);
+	if (ret)
+		return ret;
+	TEST_ASSERT_VAL("init keyed",
+			!kmem_live__init_keyed(&keyed, sizeof(struct tab3_slot),
+					       3, 4));
+	ret = check_keyed_table(&keyed);
+	kmem_live__exit(&keyed);
+	return ret;
+}
+
+/* A row of a two-word key. */
+struct tab_row {
+	u64	a, b;
+	u64	hits;
+};
+
+static int tab_row_cmp(const void *pa, const void *pb)
+{
+	const struct tab_row *a = pa, *b = pb;
+
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+#define TAB_ROWS	1000
+
+struct tab_row_walk {
+	struct tab_row	*rows[TAB_ROWS];
+	int		nr;
+	bool		in_order;
+};
+
+static void tab_row_visit(void *row, void *arg)
+{
+	struct tab_row_walk *w = arg;
+
+	w->in_order = w->in_order && w->nr < TAB_ROWS && w->rows[w->nr] == row;
+	w->nr++;
+}
+
+/* Row i has key (i % 10, i): ten runs of a, and b tells them apart. */
+static struct tab_row *tab_findnew(struct kmem_rows *rows, int i)
+{
+	struct tab_row new = { .a = i % 10, .b = i };
+	u64 key[2] = { new.a, new.b };
+
+	return kmem_rows__findnew(rows, key, &new);
+}
+
+static int check_rows_table(struct kmem_rows *rows, struct tab_row_walk *w)
+{
+	struct tab_row **sorted;
+	size_t nr;
+	int i;
+
+	for (i = 0; i < TAB_ROWS; i++) {
+		w->rows[i] = tab_findnew(rows, i);
+		TEST_ASSERT_VAL("added", w->rows[i] && eq(w->rows[i]->b, i));
+		w->rows[i]->hits++;
+		/* Each row found again, after every row added before it. */
+		TEST_ASSERT_VAL("stays put", tab_findnew(rows, i / 2) ==
+				w->rows[i / 2]);
+		w->rows[i / 2]->hits++;
+	}
+	TEST_ASSERT_VAL("nr", eq(rows->nr, TAB_ROWS));
+	for (i = 0; i < TAB_ROWS; i++)
+		TEST_ASSERT_VAL("hits", eq(w->rows[i]->hits,
+					   i < TAB_ROWS / 2 ? 3 : 1));
+	w->in_order = true;
+	kmem_rows__for_each(rows, tab_row_visit, w);
+	TEST_ASSERT_VAL("visited in the order added", w->in_order &&
+			eq(w->nr, TAB_ROWS));
+	sorted = (struct tab_row **)kmem_rows__sort(rows, NULL, NULL, 0, &nr);
+	TEST_ASSERT_VAL("sorted", sorted && eq(nr, TAB_ROWS));
+	for (i = 0; i < TAB_ROWS; i++)
+		TEST_ASSERT_VAL("by identity",
+				eq(sorted[i]->a, i / 100) &&
+				eq(sorted[i]->b, i % 100 * 10 + i / 100));
+	return TEST_OK;
+}
+
+static int test__kmem_page_rows_table(struct test_suite *t __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	static struct tab_row_walk w;
+	struct kmem_rows rows;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	TEST_ASSERT_VAL("init", !kmem_rows__init(&rows, sizeof(struct tab_row),
+						 2, tab_row_cmp));
+	ret = check_rows_table(&rows, &w);
+	kmem_rows__exit(&rows);
+	return ret;
+}
+
 /* --- sorting ----------------------------------------------------------- */
 
 static int parse(const char *str, struct kmem_sort_key *keys, char *bad)
 {
-	return kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], str, keys,
-				      bad, 32);
+	struct kmem_sort_keys given;
+
+	kmem_sort_keys__split(&given, str);
+	return kmem_table__parse_sort(&kmem_tables[KMEM_PAGE_ALLOCS], &given,
+				      keys, bad, 32);
 }
 
 #define PAGE_KEYS \
-	"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, callsite"
+	"page, bytes, hit, order, migtype, gfp, xnode, frag, pid, comm, stall, callsite"
 /* A key sorts by the column of @member, largest first or not. */
 #define IS_KEY(k, member, desc) \
 	((k).offset == offsetof(struct kmem_page_row, member) && \
@@ -703,6 +975,7 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 				      int subtest __maybe_unused)
 {
 	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_sort_keys given;
 	char bad[32], known[128];
 
 	TEST_ASSERT_VAL("order,hit", eq(parse("order,hit", keys, bad), 2));
@@ -739,6 +1012,21 @@ static int test__kmem_page_parse_sort(struct test_suite *t __maybe_unused,
 			   -E2BIG));
 	TEST_ASSERT_VAL("eight fit",
 			eq(parse("hit,hit,hit,hit,hit,hit,hit,hit", keys, bad), 8));
+	/* More than -s takes: a bad key among the first is named first. */
+	TEST_ASSERT_VAL("nine keys, one bad",
+			eq(parse("hit,frob,hit,hit,hit,hit,hit,hit,hit", keys,
+				 bad), -EINVAL) && !strcmp(bad, "frob"));
+	/* Every piece of -s is a key: an empty one, last too, is unknown. */
+	kmem_sort_keys__split(&given, ",hit,,bytes,");
+	TEST_ASSERT_VAL("pieces", eq(given.nr, 5) && !given.too_many &&
+			eq(given.len[0], 0) && eq(given.len[1], 3) &&
+			!strncmp(given.name[1], "hit", 3) && eq(given.len[2], 0) &&
+			!strncmp(given.name[3], "bytes,", 6) &&
+			eq(given.len[4], 0));
+	TEST_ASSERT_VAL("a last comma",
+			eq(parse("hit,", keys, bad), -EINVAL) && !bad[0]);
+	kmem_sort_keys__split(&given, "a,b,c,d,e,f,g,h,");
+	TEST_ASSERT_VAL("a ninth, empty", eq(given.nr, 8) && given.too_many);
 	/* The keys -s takes, in the order of the columns. */
 	kmem_table__keys(&kmem_tables[KMEM_PAGE_CALLERS], known, sizeof(known));
 	TEST_ASSERT_VAL("key list", !strcmp(known, PAGE_KEYS));
@@ -1059,7 +1347,9 @@ static const char * const alloc_frames_v6[] = {
 	/* v6.15: frozen pages */
 	"__alloc_frozen_pages_noprof", "alloc_frozen_pages_noprof",
 	"alloc_frozen_pages_nolock_noprof", "alloc_pages_nolock_noprof",
-	"__alloc_frozen_pages_noprof.constprop.0", NULL,
+	"__alloc_frozen_pages_noprof.constprop.0",
+	/* with a second probe on the tracepoint */
+	"__traceiter_mm_page_alloc", "__traceiter_mm_page_alloc_extfrag", NULL,
 };
 
 static const char * const callers[] = {
@@ -1304,6 +1594,8 @@ static struct test_case kmem_page_tests[] = {
 	TEST_CASE("kmem page: migration type columns", kmem_page_columns),
 	TEST_CASE("kmem page: migration type names", kmem_page_names),
 	TEST_CASE("kmem page: random stream against a model", kmem_page_random),
+	TEST_CASE("kmem page: keyed tables against a model", kmem_page_tables),
+	TEST_CASE("kmem page: table rows stay put", kmem_page_rows_table),
 	TEST_CASE("kmem page: sort key parsing", kmem_page_parse_sort),
 	TEST_CASE("kmem page: sorted rows", kmem_page_sorted),
 	TEST_CASE("kmem page: live-only tables", kmem_page_live_only),

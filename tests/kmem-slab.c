@@ -205,8 +205,11 @@ static int add_cache_alloc(struct kmem_slab *ks, const char *cache, u64 ptr,
 
 static int slab_parse(const char *str, struct kmem_sort_key *keys, char *bad)
 {
-	return kmem_table__parse_sort(&kmem_tables[KMEM_SLAB_CALLERS], str, keys,
-				      bad, 16);
+	struct kmem_sort_keys given;
+
+	kmem_sort_keys__split(&given, str);
+	return kmem_table__parse_sort(&kmem_tables[KMEM_SLAB_CALLERS], &given,
+				      keys, bad, 16);
 }
 
 static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,
@@ -263,6 +266,83 @@ static int test__kmem_slab_sorting(struct test_suite *t __maybe_unused,
 	return TEST_OK;
 }
 
+/* Call_sites are return addresses; their function starts at 0x...00. */
+static u64 function_of(u64 call_site, void *arg)
+{
+	(*(int *)arg)++;
+	return call_site & ~0xffULL;
+}
+
+static int slab_cache_alloc(struct kmem_slab *ks, u64 call_site, u64 ptr,
+			    const char *cache, u64 req, u64 alloc)
+{
+	struct kmem_slab_alloc_event ev = {
+		.callsite = call_site, .ptr = ptr, .bytes_req = req,
+		.bytes_alloc = alloc, .cache = cache, .cpu_node = -1,
+		.node = -1,
+	};
+
+	return kmem_slab__alloc(ks, &ev);
+}
+
+static int check_functions(struct kmem_slab *ks, const int *calls)
+{
+	struct kmem_slab_row **rows;
+	size_t nr;
+
+	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_CALLER, &by_callsite, 1, &nr);
+	TEST_ASSERT_VAL("one row a function", rows && nr == 2);
+	TEST_ASSERT_VAL("A", rows[0]->callsite == CALLER_A &&
+			rows[0]->hits == 5 && rows[0]->bytes_alloc == 72 &&
+			rows[0]->bytes_req == 64 && rows[0]->freed == 2 &&
+			rows[0]->pingpong == 1);
+	TEST_ASSERT_VAL("B", rows[1]->callsite == CALLER_B &&
+			rows[1]->hits == 1 && rows[1]->bytes_alloc == 32);
+	/* Resolved when the rows were added up, not at each event. */
+	TEST_ASSERT_VAL("calls", *calls == 10);
+	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_CACHE, NULL, 0, &nr);
+	TEST_ASSERT_VAL("cache", rows && nr == 1 && rows[0]->hits == 2 &&
+			rows[0]->bytes_alloc == 64 && rows[0]->bytes_req == 56);
+	rows = kmem_slab__rows(ks, KMEM_SLAB_TABLE_ALLOC, NULL, 0, &nr);
+	TEST_ASSERT_VAL("objects", rows && nr == 5);
+	/* By callsite, then pointer: 0x1000 of A from both call_sites. */
+	TEST_ASSERT_VAL("0x1000", rows[0]->ptr == 0x1000 &&
+			rows[0]->callsite == CALLER_A && rows[0]->hits == 2 &&
+			rows[0]->bytes_alloc == 16 && rows[0]->freed == 1);
+	TEST_ASSERT_VAL("0x3000", rows[2]->ptr == 0x3000 &&
+			rows[2]->pingpong == 1);
+	return TEST_OK;
+}
+
+static int test__kmem_slab_functions(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	int calls = 0;
+	struct kmem_slab_config config = {
+		.want_alloc_table = true,
+		.callsite = function_of,
+		.callsite_arg = &calls,
+	};
+	struct kmem_slab *ks = kmem_slab__new(&config);
+	int ret;
+
+	TEST_ASSERT_VAL("new", ks);
+	TEST_ASSERT_VAL("alloc", !alloc_on(ks, CALLER_A + 0x10, 0x1000, 8, 8, 0));
+	TEST_ASSERT_VAL("alloc", !alloc_on(ks, CALLER_A + 0x20, 0x2000, 16, 16, 0));
+	TEST_ASSERT_VAL("alloc", !alloc_on(ks, CALLER_A + 0x10, 0x3000, 8, 8, 0));
+	TEST_ASSERT_VAL("free", !free_on(ks, 0x3000, 1));
+	TEST_ASSERT_VAL("free", !free_on(ks, 0x1000, 0));
+	TEST_ASSERT_VAL("alloc", !alloc_on(ks, CALLER_A + 0x20, 0x1000, 8, 8, 0));
+	TEST_ASSERT_VAL("alloc", !slab_cache_alloc(ks, CALLER_B + 0x30, 0x4000,
+						   "dentry", 32, 32));
+	TEST_ASSERT_VAL("alloc", !slab_cache_alloc(ks, CALLER_A + 0x20, 0x5000,
+						   "dentry", 24, 32));
+	TEST_ASSERT_VAL("no call yet", calls == 0);
+	ret = check_functions(ks, &calls);
+	kmem_slab__delete(ks);
+	return ret;
+}
+
 static struct test_case kmem_slab_tests[] = {
 	TEST_CASE("kmem slab: internal fragmentation", kmem_slab_frag),
 	TEST_CASE("kmem slab: repeated frees", kmem_slab_double_free),
@@ -270,6 +350,8 @@ static struct test_case kmem_slab_tests[] = {
 	TEST_CASE("kmem slab: ping-pong frees", kmem_slab_pingpong),
 	TEST_CASE("kmem slab: cross-node allocations", kmem_slab_cross_node),
 	TEST_CASE("kmem slab: sorting", kmem_slab_sorting),
+	TEST_CASE("kmem slab: call_sites counted by their function",
+		  kmem_slab_functions),
 	{ .name = NULL, }
 };
 

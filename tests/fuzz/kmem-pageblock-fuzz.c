@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for util/kmem/read-pageblock.c: random C expressions,
- * format files and tracing data must never crash the evaluator, and
- * every answer is an order or an error with a reason.
+ * libFuzzer target for util/kmem/read-pageblock.c: random C expressions
+ * and format files must never crash the evaluator, and every answer is an
+ * order or an error with a reason.
  *
- * The first byte says which of the three the rest is, or that it is the
+ * The first byte says which of the two the rest is, or that it is the
  * pageblock_order argument of an extfrag format: random bytes seldom make
  * a whole format file.
  */
@@ -32,8 +32,8 @@ static void expression(const char *text, size_t len, int long_size)
 	long long value;
 	int err;
 
-	err = kmem_pageblock__eval_text(text, len, long_size, &value, why,
-					sizeof(why));
+	err = kmem_pageblock__eval(text, len, long_size, &value, why,
+				   sizeof(why));
 	check(err == 0 || err == -EINVAL, "0 or -EINVAL");
 	check(!err || why[0], "a reason for an error");
 }
@@ -72,23 +72,6 @@ static void argument(const char *text, size_t len, int long_size)
 	free(file);
 }
 
-static void tracing_data(const u8 *data, size_t size)
-{
-	const char *text;
-	size_t len;
-	int long_size, err;
-
-	err = kmem_pageblock__find_format(data, size, "kmem",
-					  "mm_page_alloc_extfrag", &text, &len,
-					  &long_size);
-	check(err == 0 || err == -EINVAL || err == -ENOENT, "a known error");
-	if (err)
-		return;
-	check((const u8 *)text >= data &&
-	      (const u8 *)text + len <= data + size, "text inside the data");
-	format(text, len, long_size);
-}
-
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -104,18 +87,15 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!text)
 		return 0;
 	memcpy(text, data + 1, size - 1);
-	switch (data[0] % 4) {
+	switch (data[0] % 3) {
 	case 0:
 		expression(text, size - 1, long_size);
 		break;
 	case 1:
 		format(text, size - 1, long_size);
 		break;
-	case 2:
-		argument(text, size - 1, long_size);
-		break;
 	default:
-		tracing_data((const u8 *)text, size - 1);
+		argument(text, size - 1, long_size);
 		break;
 	}
 	free(text);

@@ -51,7 +51,8 @@ expect_line() {
 	rc=$?
 	if [ "$rc" -ne 1 ] || [ "$(cat "$dir/err")" != "$line" ] ||
 	   [ -s "$dir/out" ]; then
-		echo "FAIL $name: exit $rc, $(wc -l <"$dir/out") lines of output, want exit 1 and only the line '$line':"
+		echo "FAIL $name: exit $rc, $(wc -l <"$dir/out") lines of output," \
+		     "want exit 1 and only the line '$line':"
 		sed 's/^/    /' "$dir/err" | head -n 5
 		failures=$((failures + 1))
 	else
@@ -102,9 +103,9 @@ expect "not perf.data" "not a perf.data file" "$dir/text.data" --page
 
 expect "missing file" "No such file" "$dir/nonexistent.data" --page
 mkdir "$dir/notperf"
-expect_line "-i DIR" \
-	"perf kmem: cannot read $dir/notperf: a directory, not one of perf record --threads: it has no data file" \
-	perf kmem stat --page -i "$dir/notperf"
+want="perf kmem: cannot read $dir/notperf: a directory,"
+want="$want not one of perf record --threads: it has no data file"
+expect_line "-i DIR" "$want" perf kmem stat --page -i "$dir/notperf"
 
 # A trace whose tracepoint formats are gone: its header's feature table
 # without the HEADER_TRACING_DATA (bit 1) entry.
@@ -136,7 +137,8 @@ if perf kmem stat -i "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocator)"; 
 else
 	fail "page-only trace, no --page: $(head -n 1 "$dir/err")"
 fi
-expect "no slab events at all" "no slab allocator events: record them with 'perf kmem record --slab'" \
+expect "no slab events at all" \
+	"no slab allocator events: record them with 'perf kmem record --slab'" \
 	"$dir/cycles.data"
 # ...and diff of two page-only traces, as stat of each.
 if perf kmem diff "$good" "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocator)"; then
@@ -144,6 +146,17 @@ if perf kmem diff "$good" "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocato
 else
 	echo "FAIL page-only traces, diff without --page: $(head -n 1 "$dir/err")"
 	failures=$((failures + 1))
+fi
+# The same advice under diff names diff.
+want="no slab allocator events, but page allocator events: use 'perf kmem diff --page'"
+perf kmem diff --slab "$good" "$good" >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ "$rc" -ne 1 ] || [ "$(grep -c . "$dir/err")" -ne 1 ] ||
+   ! grep -q "^perf kmem: .*$want" "$dir/err"; then
+	echo "FAIL no slab events, diff: exit $rc: $(head -n 2 "$dir/err")"
+	failures=$((failures + 1))
+else
+	echo "ok   no slab events, diff: $(cat "$dir/err")"
 fi
 
 # A perf.data file given as standard input is not a stream.
@@ -171,7 +184,8 @@ for window in 10%/2 0%-10%,50%-60%; do
 		grep -c "kmem:mm_page_alloc: .* pfn=0x")
 	got=$(perf kmem stat --page --time "$window" -i "$good" 2>&1 |
 		sed -n 's/^ Total allocations: *\([0-9,]*\) .*/\1/p' | tr -d ,)
-	old_new=$(perf kmem diff --page --json --time "$window" "$good" "$dir/later.data" 2>/dev/null |
+	old_new=$(perf kmem diff --page --json --time "$window" "$good" \
+			"$dir/later.data" 2>/dev/null |
 		python3 -c 'import json, sys
 n = json.load(sys.stdin)["numbers"]["page.summary.total_allocations.count"]
 print(n["old"], n["new"])')
@@ -182,13 +196,14 @@ print(json.load(sys.stdin)["page"]["summary"]["total_allocations"]["count"])')
 	   [ "$old_new" = "$want $want_new" ]; then
 		echo "ok   --time $window: $got allocations, as perf script; diff: $old_new"
 	else
-		echo "FAIL --time $window: $got allocations, perf script $want; diff '$old_new', stat of the second $want_new"
+		echo "FAIL --time $window: $got allocations, perf script $want;" \
+		     "diff '$old_new', stat of the second $want_new"
 		failures=$((failures + 1))
 	fi
 done
-expect_line "--time 10%/0" \
-	"perf kmem: invalid --time '10%/0': use start,stop in seconds, or shares of the trace's time as perf report takes them (10%/2, 0%-10%)" \
-	perf kmem stat --page --time 10%/0 -i "$good"
+want="perf kmem: invalid --time '10%/0': use start,stop in seconds, or shares"
+want="$want of the trace's time as perf report takes them (10%/2, 0%-10%)"
+expect_line "--time 10%/0" "$want" perf kmem stat --page --time 10%/0 -i "$good"
 # parse-options' OPT_INTEGER would take 4294967297 as 1.
 expect "-l too big" "invalid -l '4294967297'" "$good" --page -l 4294967297
 expect "-l negative" "invalid -l '-3'" "$good" --page -l -3
@@ -278,7 +293,8 @@ for how in "pipe" "-o -"; do
 	fi
 	if grep -q -e "(null)" -e "perf archive" "$dir/err" ||
 	   [ "$(grep -c . "$dir/err")" -ne 2 ] ||
-	   ! tail -n 1 "$dir/err" | grep -q "^\[ perf record: Captured and wrote [0-9.]* MB - \]$" ||
+	   ! tail -n 1 "$dir/err" |
+	     grep -q "^\[ perf record: Captured and wrote [0-9.]* MB - \]$" ||
 	   ! perf kmem stat --page -i - <"$dir/stream.data" 2>/dev/null |
 		grep -q "SUMMARY (page allocator)"; then
 		echo "FAIL record to a $how: $(tail -n 2 "$dir/err" | paste -sd' ')"
@@ -288,8 +304,10 @@ for how in "pipe" "-o -"; do
 	fi
 done
 # A stream has no first and last sample times to take shares of.
-expect_line "stream, --time 10%/2" \
-	"perf kmem: --time 10%/2 takes shares of the time span of -, which it does not record (a stream does not): use start,stop in seconds" \
+want="perf kmem: --time 10%/2 takes shares of the time span of -, which it does"
+want="$want not record (a stream does not): use start,stop in seconds"
+# shellcheck disable=SC2016 # $1 is the inner shell's argument
+expect_line "stream, --time 10%/2" "$want" \
 	sh -c 'perf kmem stat --page --time 10%/2 -i - <"$1"' sh "$dir/stream.data"
 
 # A file given to stat as diff takes them, and a subcommand mistyped:
@@ -330,9 +348,10 @@ expect_line "--live -s xnode" \
 	"perf kmem: -s xnode sorts by the Freed remote column, which --live leaves out" \
 	perf kmem stat --page --live -s bytes,xnode -i "$good"
 for opt in "-I 100" --alloc; do
+	want="perf kmem: --folded takes no ${opt% *}: it writes the stacks"
+	want="$want of all the allocations, for flame graphs"
 	# shellcheck disable=SC2086 # $opt is an option and its value
-	expect_line "--folded $opt" \
-		"perf kmem: --folded takes no ${opt% *}: it writes the stacks of all the allocations, for flame graphs" \
+	expect_line "--folded $opt" "$want" \
 		perf kmem stat --page --folded $opt -i "$good"
 done
 
@@ -342,22 +361,26 @@ done
 expect_line "-k /etc/passwd" \
 	"perf kmem: cannot use --vmlinux /etc/passwd: not an ELF file" \
 	perf kmem stat --page --caller -k /etc/passwd -i "$good"
-expect_line "--kallsyms /etc/passwd" \
-	"perf kmem: cannot use --kallsyms /etc/passwd: not a kallsyms file: its first line is not 'address type symbol'" \
+want="perf kmem: cannot use --kallsyms /etc/passwd: not a kallsyms file:"
+want="$want its first line is not 'address type symbol'"
+expect_line "--kallsyms /etc/passwd" "$want" \
 	perf kmem stat --page --caller --kallsyms /etc/passwd -i "$good"
 printf 'ffffffff00000000 T foo\n' >"$dir/other.kallsyms"
-expect_line "--kallsyms of another kernel" \
-	"perf kmem: no symbol of --kallsyms $dir/other.kallsyms covers a callsite of $good: it is another kernel's" \
+want="perf kmem: no symbol of --kallsyms $dir/other.kallsyms covers a callsite"
+want="$want of $good: it is another kernel's"
+expect_line "--kallsyms of another kernel" "$want" \
 	perf kmem stat --page --caller --kallsyms "$dir/other.kallsyms" -i "$good"
 printf '0000000000000000 T foo\n0000000000000000 T bar\n' >"$dir/zero.kallsyms"
 expect_line "--kallsyms of zeros" \
 	"perf kmem: cannot use --kallsyms $dir/zero.kallsyms: every address is 0 (kptr_restrict)" \
 	perf kmem diff --page --kallsyms "$dir/zero.kallsyms" "$good" "$good"
 ls_bid=$(perf buildid-list -i /bin/ls 2>/dev/null)
-kernel_bid=$(perf buildid-list -i "$good" 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+kernel_bid=$(perf buildid-list -i "$good" 2>/dev/null |
+	     awk '$2 == "[kernel.kallsyms]" { print $1 }')
 if [ -n "$ls_bid" ] && [ -n "$kernel_bid" ]; then
-	expect_line "-k /bin/ls" \
-		"perf kmem: no symbol of --vmlinux /bin/ls covers a callsite of $good: its build-id is $ls_bid, the recording kernel's $kernel_bid" \
+	want="perf kmem: no symbol of --vmlinux /bin/ls covers a callsite of $good:"
+	want="$want its build-id is $ls_bid, the recording kernel's $kernel_bid"
+	expect_line "-k /bin/ls" "$want" \
 		perf kmem stat --page --caller -k /bin/ls -i "$good"
 fi
 
@@ -399,7 +422,9 @@ if perf record -q -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	perf kmem stat --page --map "$dir/map.svg" -i "$dir/nocc.data" \
 		>/dev/null 2>"$dir/err"
 	rc=$?
-	line="perf kmem: --map needs the pageblock order: the trace has no kmem:mm_page_alloc_extfrag format to read it from; --pageblock-order N gives it"
+	line="perf kmem: --map needs the pageblock order: the trace has no"
+	line="$line kmem:mm_page_alloc_extfrag format to read it from;"
+	line="$line --pageblock-order N gives it"
 	if [ "$rc" -ne 1 ] || [ "$(tail -n 1 "$dir/err")" != "$line" ]; then
 		echo "FAIL --map, no pageblock order: exit $rc, $(tail -n 1 "$dir/err")"
 		failures=$((failures + 1))

@@ -29,9 +29,12 @@ for how in "help kmem" "kmem --help"; do
 done
 
 # The keys of -s, as perf kmem lists them for an unknown key, against
-# the man page's -s entry.
+# the man page's -s entry.  perf kmem checks -s once its input is open:
+# give it the smallest there is, the 16-byte header of a perf record -o -
+# stream.
 keys_of() {
-	perf kmem stat "--$1" -s no-such-key -i /dev/null 2>&1 |
+	printf 'PERFILE2\020\0\0\0\0\0\0\0' |
+		perf kmem stat "--$1" -s no-such-key -i - 2>&1 |
 		sed -n "s/.*unknown sort key 'no-such-key' for --$1: use //p" |
 		tr -d ' ' | tr ',' '\n' | sort
 }
@@ -70,7 +73,8 @@ grep -q "All other options are perf record's" "$dir/record-help" ||
 sed "/All other options are perf record's/q" "$dir/record-help" |
 	grep -o -- '^ *--[a-z][a-z-]*' | tr -d ' ' | sort -u >"$dir/record"
 [ "$(paste -sd' ' "$dir/record")" = "--page --slab" ] || {
-	echo "FAIL: perf kmem record -h lists '$(paste -sd' ' "$dir/record")' of its own, not '--page --slab'"
+	echo "FAIL: perf kmem record -h lists '$(paste -sd' ' "$dir/record")'" \
+	     "of its own, not '--page --slab'"
 	err=1
 }
 awk '/^OPTIONS$/ { on = 1 } on' "$src" >"$dir/options-section"
@@ -83,9 +87,11 @@ done <"$dir/record"
 
 # The man page says that a trace holds perf's own writing of it, and how
 # to tell it apart: it was the second row of a fragmentation trace.
+own="The trace holds perf's own allocations too.*'perf kmem stat --page --comm perf'"
 awk '/^DESCRIPTION$/ { on = 1 } /^SLAB ALLOCATOR ANALYSIS$/ { exit } on' "$src" |
-	tr -s ' \n' ' ' | grep -q "The trace holds perf's own allocations too.*'perf kmem stat --page --comm perf'" || {
-	echo "FAIL: the man page's DESCRIPTION does not say that the trace holds perf's own allocations"
+	tr -s ' \n' ' ' | grep -q "$own" || {
+	echo "FAIL: the man page's DESCRIPTION does not say that the trace" \
+	     "holds perf's own allocations"
 	err=1
 }
 
@@ -164,16 +170,19 @@ check_layout() {
 		*'[ch]')
 			for f in "${name%'[ch]'}c" "${name%'[ch]'}h"; do
 				[ -f "$top/$f" ] || {
-					fail "$where:$line: the Layout table names $name, but there is no $f"
+					fail "$where:$line: the Layout table names" \
+					     "$name, but there is no $f"
 				}
 			done ;;
 		*[*?[]*)
 			[ -n "$(cd "$top" && compgen -G "$name")" ] || {
-				fail "$where:$line: the Layout table names $name, which matches no file"
+				fail "$where:$line: the Layout table names" \
+				     "$name, which matches no file"
 			} ;;
 		*)
 			[ -e "$top/$name" ] || {
-				fail "$where:$line: the Layout table names $name, which does not exist"
+				fail "$where:$line: the Layout table names" \
+				     "$name, which does not exist"
 			} ;;
 		esac
 		n=$((n + 1))
@@ -216,5 +225,6 @@ for t in "$(dirname "$0")"/kmem_*.sh; do
 	fi
 done
 
-[ $err -eq 0 ] && echo "kmem docs: man page shown, $(wc -l <"$dir/options") options and every sort key documented, Layout table complete"
+[ $err -eq 0 ] && echo "kmem docs: man page shown, $(wc -l <"$dir/options") options" \
+	"and every sort key documented, Layout table complete"
 kmem_result "kmem docs test"

@@ -76,6 +76,9 @@ count_script() {
 		while (sym ~ /\.(isra|constprop|part|cold|llvm)\.[0-9]+$/)
 			sub(/\.[a-z]+\.[0-9]+$/, "", sym)
 		sub(/_noprof$/, "", sym)
+		# __traceiter_*, an iterator, heads the chain under a second probe.
+		if (sym ~ /^__traceiter_/)
+			return 1
 		if (sym in allocator)
 			return 1
 		if (substr(sym, 1, 1) == "_" && (substr(sym, 2) in allocator))
@@ -245,20 +248,26 @@ parse_caller_table() {
 	python3 "$(dirname "$0")/lib/kmem_json_keys.py" page-callers /dev/stdin
 }
 
-# The rows of the caller table, the first one: the failure table of the
-# FRAGMENTATION section, after the summary, has six columns too.
 parse_text_caller_table() {
+	# The columns by their headers: a Fragmenting column comes and goes
+	# with the trace's fallbacks.
 	awk -F ' [|] ' '
 	function trim(s) {
 		gsub(/^ +| +$/, "", s)
 		return s
 	}
-	/SUMMARY \(page allocator\)/ { exit }
-	NF == 6 && trim($2) != "Hits" {
-		hits = trim($2)
+	trim($2) == "Hits" {
+		for (i = 1; i <= NF; i++)
+			col[trim($i)] = i
+		nf = NF
+		next
+	}
+	nf && NF == nf {
+		hits = trim($col["Hits"])
 		gsub(/,/, "", hits)
-		printf "%s\t%s\t%s\t%s\t%s\n", trim($6), trim($3), trim($4),
-		       trim($5), hits
+		printf "%s\t%s\t%s\t%s\t%s\n", trim($col["Callsite"]),
+		       trim($col["Order"]), trim($col["Migration type"]),
+		       trim($col["GFP flags"]), hits
 	}'
 }
 

@@ -32,6 +32,8 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include <perf/cpumap.h>
+#include <api/fs/fs.h>
+#include <api/fs/tracing_path.h>
 #include <traceevent/event-parse.h>
 
 #include "cgroup.h"
@@ -53,6 +55,7 @@
 #include "read-decode.h"
 #include "sample.h"
 #include "session.h"
+#include "trace-event.h"
 #include "tracepoint.h"
 
 #include "bpf_skel/kmem.skel.h"
@@ -103,7 +106,6 @@ struct kmem_bpf_run {
 	struct kmem_report_source	source;
 	struct kmem_cell_ctx		ctx;
 	struct kmem_report_table	tables[KMEM_NR_TABLES];
-	char				sort_names[KMEM_NR_TABLES][160];
 	bool				has_node[KMEM_PAGE_MAX_NODES];
 	bool				settled;
 	char				frame[KSYM_NAME_LEN + 32];
@@ -301,6 +303,28 @@ static bool have_tracepoint(const struct kmem_bpf_run *run, const char *name)
 	return !left_out(run, name) && is_valid_tracepoint(event);
 }
 
+/*
+ * The text of the tracepoint's format, kept in the session as perf keeps
+ * a recording's (trace_event__format()): the decoder reads
+ * pageblock_order from it.  Without it the decoder says why not.
+ */
+static void keep_format(struct kmem_bpf_run *run, const char *name,
+			struct evsel *evsel)
+{
+	char *dir = get_events_file("kmem"), path[PATH_MAX], *text;
+	size_t size;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s/format", dir, name);
+	put_events_file(dir);
+	if (filename__read_str(path, &text, &size))
+		return;
+	if (trace_event__keep_format(&run->session->tevent, evsel->tp_format,
+				     text, size))
+		free(text);
+}
+
 /* An evsel of the tracepoint, with its format from tracefs. */
 static int add_tracepoint(struct kmem_bpf_run *run, const char *name,
 			  char *err, size_t err_size)
@@ -313,6 +337,7 @@ static int add_tracepoint(struct kmem_bpf_run *run, const char *name,
 			 name, strerror(-PTR_ERR(evsel)));
 		return -EINVAL;
 	}
+	keep_format(run, name, evsel);
 	/* The callsites come from stacks, as a recording's callchains. */
 	if (!strcmp(name, "mm_page_alloc"))
 		evsel->core.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -361,6 +386,7 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 		.page = c->page,
 		.slab = c->slab,
 		.pageblock_order = -1,
+		.command = "stat",
 	};
 
 	run->session = perf_session__new(NULL, NULL);
@@ -1540,6 +1566,9 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 		.fragmentation = run->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
 		.pageblock_why = info->pageblock_why,
+		/* The programs count no reclaim or compaction. */
+		.stalls = "no_stall_events",
+		.stall_missing = "",
 	};
 }
 
@@ -1672,9 +1701,7 @@ static int settle(struct kmem_bpf_run *run)
 					      tables[i].id, &run->ctx, &a,
 					      tables[i].slab ? &c->slab_sort :
 					      tables[i].id == KMEM_PAGE_CALLERS ?
-					      &c->page_sort : NULL,
-					      run->sort_names[tables[i].id],
-					      sizeof(run->sort_names[0]));
+					      &c->page_sort : NULL);
 	}
 	return err;
 }

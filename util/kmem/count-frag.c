@@ -47,8 +47,6 @@ struct kmem_frag {
 	size_t				nr_blocks;
 	struct kmem_frag_pageblock	*last_block;
 	struct kmem_rows		rows;
-	/* Fallbacks come in runs from one callsite: the last row first. */
-	struct kmem_frag_row		*last_row;
 	struct kmem_rows		fail_rows;
 	/* By callsite, from kmem_frag__finish(). */
 	struct callsite_frag		*by_callsite;
@@ -70,12 +68,30 @@ static int row_cmp_identity(const void *pa, const void *pb)
 	return 0;
 }
 
-static u64 row_hash(const void *r)
-{
-	const struct kmem_frag_row *row = r;
+#define ROW_KEY_WORDS	2
 
-	return row->callsite ^ ((u64)(u32)row->alloc_migtype << 40) ^
-	       ((u64)(u32)row->fallback_migtype << 48);
+/* The columns row_cmp_identity() compares, as the key of the row. */
+static void row_key(const struct kmem_frag_row *row, u64 *key)
+{
+	key[0] = row->callsite;
+	key[1] = (u64)(u32)row->alloc_migtype << 32 |
+		 (u32)row->fallback_migtype;
+}
+
+/* The row of a fallback's callsite and pair of types. */
+static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
+					  const struct kmem_frag_event *ev)
+{
+	struct kmem_frag_row row = {
+		.callsite = ev->callsite,
+		.alloc_migtype = ev->alloc_migtype,
+		.fallback_migtype = ev->fallback_migtype,
+	};
+	u64 key[ROW_KEY_WORDS];
+
+	row_key(&row, key);
+	return kmem_rows__find(&kf->rows, key, ROW_KEY_WORDS) ?:
+	       kmem_rows__add(&kf->rows, key, &row);
 }
 
 static int fail_cmp_identity(const void *pa, const void *pb)
@@ -93,12 +109,13 @@ static int fail_cmp_identity(const void *pa, const void *pb)
 	return 0;
 }
 
-static u64 fail_hash(const void *r)
-{
-	const struct kmem_frag_fail_row *row = r;
+#define FAIL_KEY_WORDS	3
 
-	return row->callsite ^ row->gfp ^ ((u64)row->order << 40) ^
-	       ((u64)(u32)row->migtype << 48);
+static void fail_key(const struct kmem_frag_fail_row *row, u64 *key)
+{
+	key[0] = row->callsite;
+	key[1] = row->gfp;
+	key[2] = (u64)(u32)row->order << 32 | (u32)row->migtype;
 }
 
 static int blocks_init(struct kmem_frag *kf, size_t slots)
@@ -126,8 +143,7 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 	kf->config = *config;
 	if (!kf->config.page_size)
 		kf->config.page_size = 4096;
-	if (kf->config.pageblock_order < 0 ||
-	    kf->config.pageblock_order > KMEM_PAGE_MAX_ORDER)
+	if (!kmem_page__valid_order(kf->config.pageblock_order))
 		kf->config.pageblock_order = KMEM_FRAG_ORDER_UNKNOWN;
 	kf->pageblock_order = kf->config.pageblock_order;
 	kf->classes = kf->pageblock_order != KMEM_FRAG_ORDER_UNKNOWN;
@@ -138,12 +154,13 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 		free(kf);
 		return NULL;
 	}
-	kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
-			row_cmp_identity);
-	kf->rows.hash = row_hash;
-	kmem_rows__init(&kf->fail_rows, sizeof(struct kmem_frag_fail_row),
-			fail_cmp_identity);
-	kf->fail_rows.hash = fail_hash;
+	if (kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
+			    ROW_KEY_WORDS, row_cmp_identity) ||
+	    kmem_rows__init(&kf->fail_rows, sizeof(struct kmem_frag_fail_row),
+			    FAIL_KEY_WORDS, fail_cmp_identity)) {
+		kmem_frag__delete(kf);
+		return NULL;
+	}
 	return kf;
 }
 
@@ -166,11 +183,6 @@ bool kmem_frag__has_classes(const struct kmem_frag *kf)
 static u64 order_bytes(const struct kmem_frag *kf, int order)
 {
 	return kf->config.page_size << order;
-}
-
-static bool valid_order(int order)
-{
-	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
 }
 
 /* Can a block of @order lie in few enough pageblocks to be real? */
@@ -355,20 +367,23 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 
 	if (kf->finished)
 		return -EBUSY;
-	if (!valid_order(ev->order) || !valid_span(kf, ev->order)) {
+	if (!kmem_page__valid_order(ev->order) ||
+	    !valid_span(kf, ev->order)) {
 		kf->summary.bad_allocs++;
 		return 0;
 	}
 	bytes = order_bytes(kf, ev->order);
 	if (ev->pfn == KMEM_PAGE_NO_PFN) {
-		struct kmem_frag_fail_row key = {
+		struct kmem_frag_fail_row new = {
 			.callsite = ev->callsite,
 			.gfp = ev->gfp,
 			.order = ev->order,
 			.migtype = ev->migtype,
 		}, *row;
+		u64 key[FAIL_KEY_WORDS];
 
-		row = kmem_rows__findnew(&kf->fail_rows, &key);
+		fail_key(&new, key);
+		row = kmem_rows__findnew(&kf->fail_rows, key, &new);
 		if (!row)
 			return -ENOMEM;
 		kmem_count__add(&kf->summary.fail, bytes);
@@ -386,7 +401,8 @@ static bool valid_fallback(const struct kmem_frag *kf,
 			   const struct kmem_frag_event *ev)
 {
 	/* The kernel falls back to a free block at least the size asked for. */
-	return valid_order(ev->alloc_order) && valid_order(ev->fallback_order) &&
+	return kmem_page__valid_order(ev->alloc_order) &&
+	       kmem_page__valid_order(ev->fallback_order) &&
 	       ev->fallback_order >= ev->alloc_order &&
 	       valid_span(kf, ev->fallback_order) &&
 	       (ev->change_ownership == 0 || ev->change_ownership == 1) &&
@@ -399,26 +415,6 @@ static enum kmem_frag_class classify(const struct kmem_frag *kf,
 	if (ev->fallback_order >= kf->pageblock_order)
 		return KMEM_FRAG_CLAIMED;
 	return ev->change_ownership ? KMEM_FRAG_CONVERTED : KMEM_FRAG_POLLUTED;
-}
-
-/* The row of the fallback's callsite and types, the last one first. */
-static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
-					  const struct kmem_frag_event *ev)
-{
-	struct kmem_frag_row key = {
-		.callsite = ev->callsite,
-		.alloc_migtype = ev->alloc_migtype,
-		.fallback_migtype = ev->fallback_migtype,
-	}, *row = kf->last_row;
-
-	if (row && row->callsite == key.callsite &&
-	    row->alloc_migtype == key.alloc_migtype &&
-	    row->fallback_migtype == key.fallback_migtype)
-		return row;
-	row = kmem_rows__findnew(&kf->rows, &key);
-	if (row)
-		kf->last_row = row;
-	return row;
 }
 
 /* @nr fallbacks like @ev, valid, in the totals and matrix. */
@@ -509,17 +505,18 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 			  const struct kmem_page_event *ev, u64 nr,
 			  unsigned int parts)
 {
-	struct kmem_frag_fail_row key = {
+	struct kmem_frag_fail_row new = {
 		.callsite = ev->callsite,
 		.gfp = ev->gfp,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	}, *row;
+	u64 key[FAIL_KEY_WORDS];
 	u64 bytes;
 
 	if (kf->finished)
 		return -EBUSY;
-	if (!valid_order(ev->order)) {
+	if (!kmem_page__valid_order(ev->order)) {
 		if (parts & KMEM_FRAG_TOTALS)
 			kf->summary.bad_allocs += nr;
 		return 0;
@@ -541,7 +538,8 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 	}
 	if (!(parts & KMEM_FRAG_ROWS))
 		return 0;
-	row = kmem_rows__findnew(&kf->fail_rows, &key);
+	fail_key(&new, key);
+	row = kmem_rows__findnew(&kf->fail_rows, key, &new);
 	if (!row)
 		return -ENOMEM;
 	row->asked.nr += nr;
@@ -616,11 +614,9 @@ static void count_block(struct kmem_frag_blocks *b,
 		b->unmovable_or_reclaimable++;
 }
 
-/* Rows come in identity order, callsite first: sum each callsite's run. */
-static void add_callsite(void *r, void *arg)
+/* Rows in identity order, callsite first: sum each callsite's run. */
+static void add_callsite(struct kmem_frag *kf, struct kmem_frag_row *row)
 {
-	struct kmem_frag_row *row = r;
-	struct kmem_frag *kf = arg;
 	struct callsite_frag *last = kf->nr_callsites ?
 				     &kf->by_callsite[kf->nr_callsites - 1] : NULL;
 
@@ -636,7 +632,8 @@ static void add_callsite(void *r, void *arg)
 
 int kmem_frag__finish(struct kmem_frag *kf)
 {
-	size_t i;
+	struct kmem_frag_row **rows;
+	size_t i, nr;
 
 	if (kf->finished)
 		return kf->finish_err;
@@ -651,11 +648,14 @@ int kmem_frag__finish(struct kmem_frag *kf)
 	for (i = 0; i < kf->nr_blocks; i++)
 		count_block(&kf->summary.blocks, &kf->blocks[i]);
 	kf->by_callsite = calloc(kf->rows.nr + 1, sizeof(*kf->by_callsite));
-	if (!kf->by_callsite) {
+	rows = (struct kmem_frag_row **)kmem_rows__sort(&kf->rows, NULL, NULL,
+							0, &nr);
+	if (!kf->by_callsite || !rows) {
 		kf->finish_err = -ENOMEM;
 		return kf->finish_err;
 	}
-	kmem_rows__for_each(&kf->rows, add_callsite, kf);
+	for (i = 0; i < nr; i++)
+		add_callsite(kf, rows[i]);
 	return 0;
 }
 

@@ -81,6 +81,8 @@ struct kmem_frag_event {
 	int	alloc_migtype;		/* the type asked for */
 	int	fallback_migtype;	/* the type whose free list gave */
 	int	change_ownership;	/* 0 or 1 */
+	/* The caller's tag of it, e.g. its callchain's; 0: none. */
+	u32	tag;
 };
 
 /* Fallbacks from one requested type column into one fallback column. */

@@ -10,6 +10,7 @@
 #include <linux/zalloc.h>
 
 #include "count-interval.h"
+#include "count-stall.h"
 #include "hashmap.h"
 
 /* The running totals a row is the difference of. */
@@ -21,6 +22,8 @@ struct totals {
 	struct kmem_count	fallbacks;
 	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
 	u64			unfreed_bytes;	/* freed or dropped: gone */
+	u64			stalls;
+	u64			stall_ns;
 };
 
 struct kmem_interval {
@@ -92,9 +95,11 @@ void kmem_interval__delete(struct kmem_interval *iv)
 	free(iv);
 }
 
-static void read_totals(struct totals *t, const struct kmem_page_summary *ps,
+static void read_totals(const struct kmem_interval *iv, struct totals *t,
+			const struct kmem_page_summary *ps,
 			const struct kmem_frag_summary *fs)
 {
+	const struct kmem_stall_dist *st = iv->config.stalls;
 	int c;
 
 	*t = (struct totals){
@@ -103,6 +108,8 @@ static void read_totals(struct totals *t, const struct kmem_page_summary *ps,
 		.fail = ps->fail,
 		.free_other_node = ps->free_other_node,
 		.unfreed_bytes = ps->life.freed.bytes + ps->life.dropped.bytes,
+		.stalls = st ? st->stalls : 0,
+		.stall_ns = st ? st->total_ns : 0,
 	};
 	if (!fs)
 		return;
@@ -181,6 +188,8 @@ static int close_interval(struct kmem_interval *iv, const struct totals *now)
 					      then->free_other_node),
 		.fallbacks = count_diff(now->fallbacks, then->fallbacks),
 		.live_bytes = now->alloc.bytes - now->unfreed_bytes,
+		.stalls = now->stalls - then->stalls,
+		.stall_ns = now->stall_ns - then->stall_ns,
 	};
 	for (c = 0; c < KMEM_FRAG_NR_CLASSES; c++)
 		row->classes[c] = count_diff(now->classes[c], then->classes[c]);
@@ -201,12 +210,12 @@ int kmem_interval__advance(struct kmem_interval *iv, u64 time,
 		iv->started = true;
 		iv->first = time;
 		iv->end = time + iv->config.length;
-		read_totals(&iv->last, ps, fs);
+		read_totals(iv, &iv->last, ps, fs);
 		return 0;
 	}
 	if (time < iv->end)
 		return 0;
-	read_totals(&now, ps, fs);
+	read_totals(iv, &now, ps, fs);
 	while (time >= iv->end) {
 		if (close_interval(iv, &now))
 			return -ENOMEM;
@@ -240,7 +249,7 @@ int kmem_interval__finish(struct kmem_interval *iv,
 
 	if (!iv->started)
 		return 0;
-	read_totals(&now, ps, fs);
+	read_totals(iv, &now, ps, fs);
 	return close_interval(iv, &now);
 }
 

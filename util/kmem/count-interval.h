@@ -18,9 +18,16 @@
 #include "count-page.h"
 #include "count.h"
 
+struct kmem_stall_dist;
+
 struct kmem_interval_config {
 	u64	length;		/* of an interval, in ns; not 0 */
 	size_t	nr_callers;	/* callsites kept per interval; 0: none */
+	/*
+	 * The stall analysis's running totals, read with the page
+	 * analysis's; NULL: no stalls in the rows.  Not owned.
+	 */
+	const struct kmem_stall_dist *stalls;
 };
 
 /* A callsite of an interval: its allocations in it. */
@@ -40,6 +47,8 @@ struct kmem_interval_row {
 	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
 	/* Bytes the trace allocated and had not seen freed, at the end. */
 	u64			live_bytes;
+	u64			stalls;		/* stalled allocations */
+	u64			stall_ns;	/* their stall time */
 	struct kmem_interval_caller *callers;	/* most bytes first */
 	size_t			nr_callers;
 };

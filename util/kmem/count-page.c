@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
-#include <linux/rbtree.h>
 #include <linux/zalloc.h>
 
 #include "count-page.h"
@@ -58,13 +57,19 @@ static int row_cmp_key(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Of the columns row_cmp_key() compares. */
-static u64 row_hash(const void *r)
-{
-	const struct kmem_page_row *row = r;
+#define ROW_KEY_WORDS	5
 
-	return row->callsite ^ row->pfn ^ row->gfp ^ ((u64)row->order << 40) ^
-	       ((u64)(u32)row->migtype << 48) ^ ((u64)row->task << 20);
+/*
+ * The key of an allocation's row: the columns row_cmp_key() compares,
+ * @pfn the allocation's in the --alloc table, 0 in the other.
+ */
+static void event_key(const struct kmem_page_event *ev, u64 pfn, u64 *key)
+{
+	key[0] = pfn;
+	key[1] = ev->callsite;
+	key[2] = ev->gfp;
+	key[3] = (u64)(u32)(int)ev->order << 32 | (u32)(int)ev->migtype;
+	key[4] = ev->task;
 }
 
 struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
@@ -95,9 +100,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		return NULL;
 	}
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {
-		kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
-				row_cmp_key);
-		kp->rows[t].hash = row_hash;
+		if (kmem_rows__init(&kp->rows[t], sizeof(struct kmem_page_row),
+				    ROW_KEY_WORDS, row_cmp_key)) {
+			kmem_page__delete(kp);
+			return NULL;
+		}
 	}
 	return kp;
 }
@@ -118,11 +125,6 @@ void kmem_page__delete(struct kmem_page *kp)
 static u64 order_bytes(const struct kmem_page *kp, int order)
 {
 	return kp->config.page_size << order;
-}
-
-static bool valid_order(int order)
-{
-	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
 }
 
 static bool valid_node(const struct kmem_page *kp, int node)
@@ -181,17 +183,28 @@ void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
 	kmem_live__prefetch(&kp->live, pfn);
 }
 
-/* Count the allocation in the rows of each table asked for. */
-static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
-			 const struct kmem_page_event *ev)
+/* The first allocation of a row: its columns are the allocation's. */
+static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
+					      const struct kmem_page_event *ev,
+					      const u64 *key)
 {
-	struct kmem_page_row key = {
+	struct kmem_page_row row = {
+		.pfn = key[0],
 		.callsite = ev->callsite,
 		.gfp = ev->gfp,
 		.order = ev->order,
 		.migtype = ev->migtype,
 		.task = ev->task,
 	};
+
+	return kmem_rows__add(&kp->rows[table], key, &row);
+}
+
+/* Count the allocation in the rows of each table asked for. */
+static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
+			 const struct kmem_page_event *ev)
+{
+	u64 key[ROW_KEY_WORDS];
 	bool want[KMEM_PAGE_NR_TABLES] = {
 		[KMEM_PAGE_TABLE_CALLER] = true,
 		[KMEM_PAGE_TABLE_ALLOC] = kp->config.want_alloc_table,
@@ -204,8 +217,9 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		lp->rows[t] = NULL;
 		if (!want[t])
 			continue;
-		key.pfn = t == KMEM_PAGE_TABLE_ALLOC ? ev->pfn : 0;
-		row = kmem_rows__findnew(&kp->rows[t], &key);
+		event_key(ev, t == KMEM_PAGE_TABLE_ALLOC ? ev->pfn : 0, key);
+		row = kmem_rows__find(&kp->rows[t], key, ROW_KEY_WORDS) ?:
+		      add_row(kp, t, ev, key);
 		if (!row)
 			return -ENOMEM;
 		row->hits++;
@@ -231,7 +245,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	struct live_page *lp;
 	u64 bytes;
 
-	if (!valid_order(ev->order)) {
+	if (!kmem_page__valid_order(ev->order)) {
 		s->bad_order++;
 		return 0;
 	}
@@ -254,7 +268,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (lp->pfn == ev->pfn)
 		drop_unfreed(kp, lp);
 	else
-		lp = kmem_live__add(&kp->live, lp, ev->pfn);
+		lp = kmem_live__add(&kp->live, lp, &ev->pfn);
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;
@@ -291,7 +305,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	if (kp->config.allocations_filtered &&
 	    !kmem_live__find(&kp->live, ev->pfn))
 		return 0;
-	if (!valid_order(ev->order)) {
+	if (!kmem_page__valid_order(ev->order)) {
 		s->bad_order++;
 		return 0;
 	}
@@ -401,7 +415,7 @@ void kmem_page__add_summary(struct kmem_page *kp,
 
 void kmem_page__add_grid(struct kmem_page *kp, int order, int migtype, u64 nr)
 {
-	if (!valid_order(order) || !nr)
+	if (!kmem_page__valid_order(order) || !nr)
 		return;
 	kp->grid[order][kmem_migtype__column(migtype,
 					     kp->config.pre_v4_4_migtypes)] += nr;
@@ -412,7 +426,7 @@ void kmem_page__add_grid(struct kmem_page *kp, int order, int migtype, u64 nr)
 int kmem_page__add_row(struct kmem_page *kp, enum kmem_page_table table,
 		       const struct kmem_page_row *row)
 {
-	struct kmem_page_row key = {
+	struct kmem_page_row new = {
 		.pfn = table == KMEM_PAGE_TABLE_ALLOC ? row->pfn : 0,
 		.callsite = row->callsite,
 		.gfp = row->gfp,
@@ -420,10 +434,17 @@ int kmem_page__add_row(struct kmem_page *kp, enum kmem_page_table table,
 		.migtype = row->migtype,
 		.task = row->task,
 	}, *to;
+	u64 key[ROW_KEY_WORDS];
 
-	if (!valid_order(row->order))
+	if (!kmem_page__valid_order(row->order))
 		return -EINVAL;
-	to = kmem_rows__findnew(&kp->rows[table], &key);
+	/* The key an event of the row's columns has (event_key()). */
+	key[0] = new.pfn;
+	key[1] = new.callsite;
+	key[2] = new.gfp;
+	key[3] = (u64)(u32)new.order << 32 | (u32)new.migtype;
+	key[4] = new.task;
+	to = kmem_rows__findnew(&kp->rows[table], key, &new);
 	if (!to)
 		return -ENOMEM;
 	to->hits += row->hits;
@@ -453,7 +474,8 @@ int kmem_page__grid_orders(const struct kmem_page *kp)
 u64 kmem_page__grid(const struct kmem_page *kp, int order,
 		    enum kmem_migtype_column col)
 {
-	if (!valid_order(order) || col < 0 || col >= KMEM_NR_MIGTYPE_COLUMNS)
+	if (!kmem_page__valid_order(order) || col < 0 ||
+	    col >= KMEM_NR_MIGTYPE_COLUMNS)
 		return 0;
 	return kp->grid[order][col];
 }

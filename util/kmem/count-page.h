@@ -56,6 +56,8 @@ struct kmem_page_row {
 	u64	bytes;		/* of all hits, or live pages under live_only */
 	/* Fragmenting fallbacks of the callsite, set by the caller. */
 	u64	fragmenting;
+	/* The stall time of the callsite's allocations, set by the caller. */
+	u64	stall_ns;
 };
 
 struct kmem_page_summary {

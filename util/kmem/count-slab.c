@@ -5,17 +5,20 @@
  * Every pointer the trace has seen sits in a struct kmem_live keyed by
  * address, live or freed: a freed object stays so that a second free of it
  * can be told from a free of something allocated before the trace began.
- * A live object points at the pair of rows, by callsite and by cache, its
- * allocation was counted in, so that its free can mark them without
- * looking them up again; a slot is 32 bytes, two to a cache line, since
- * each event probes one at random.  Table rows sit in one struct kmem_rows
- * per table.
+ *
+ * An allocation is counted in the row of its call_site and cache
+ * together, and a live object points at that row, so that its free can
+ * mark it without looking it up again.  The tables by callsite (the
+ * function of a call_site, say) and by cache are added up from those rows
+ * after the last event, and with --alloc the table by object from rows by
+ * object and call_site: each event finds one row, not one in each table,
+ * and each distinct call_site is resolved once, not at every event.
+ * Table rows sit in one struct kmem_rows per table.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 
@@ -23,35 +26,27 @@
 #include "table-live.h"
 #include "table-rows.h"
 
-/* The rows an allocation from a callsite, of a cache, is counted in. */
-struct row_pair {
-	u64			callsite;
-	const char		*cache;
-	struct kmem_slab_row	*caller;
-	struct kmem_slab_row	*cache_row;	/* NULL: no cache named */
-};
-
 /* A slot of the object table. */
 struct object {
 	u64			ptr;		/* the key */
-	struct row_pair		*rows;
+	struct kmem_slab_row	*site;		/* of its callsite and cache */
 	u32			bytes_alloc;	/* saturated */
 	s32			cpu;		/* that allocated it; -1: freed */
 };
 
 #define FREED	(-1)
 
-#define RECENT_PAIRS_BITS	8
-
 struct kmem_slab {
 	struct kmem_slab_config		config;
 	struct kmem_slab_summary	summary;
 	struct kmem_live		objects;	/* struct object */
+	/* By call_site and cache: what the caller and cache rows add up. */
+	struct kmem_rows		sites;
+	/* By object and call_site: what the --alloc rows add up. */
+	struct kmem_rows		by_object;
 	struct kmem_rows		rows[KMEM_SLAB_NR_TABLES];
-	struct kmem_rows		pairs;		/* struct row_pair */
-	/* Pairs found lately, direct-mapped: see recent_pair(). */
-	struct row_pair			*recent_pairs[1 << RECENT_PAIRS_BITS];
 	bool				finished;
+	int				finish_err;
 };
 
 static int cmp_cache(const char *a, const char *b)
@@ -63,16 +58,19 @@ static int cmp_cache(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/*
- * Of the columns row_cmp_key() compares; the cache name by its address,
- * which is one per cache where names are interned and otherwise only
- * spreads equal names over more slots: the comparison decides.
- */
-static u64 row_hash(const void *r)
-{
-	const struct kmem_slab_row *row = r;
+#define ROW_KEY_WORDS	3
+/* Allocations from a callsite of a cache: the key of a row of ks->sites. */
+#define SITE_KEY_WORDS	2
 
-	return row->callsite ^ row->ptr ^ (u64)(uintptr_t)row->cache;
+/*
+ * The columns row_cmp_key() compares, as the key of the row; the cache
+ * name by its address, one per name as the decoder interns them.
+ */
+static void row_key(u64 callsite, u64 ptr, const char *cache, u64 *key)
+{
+	key[0] = ptr;
+	key[1] = callsite;
+	key[2] = (uintptr_t)cache;
 }
 
 /* The columns that make a row of any of the tables. */
@@ -87,26 +85,10 @@ static int row_cmp_key(const void *pa, const void *pb)
 	return cmp_cache(a->cache, b->cache);
 }
 
-static u64 pair_hash(const void *p)
-{
-	const struct row_pair *pair = p;
-
-	return pair->callsite ^ (u64)(uintptr_t)pair->cache;
-}
-
-static int pair_cmp(const void *pa, const void *pb)
-{
-	const struct row_pair *a = pa, *b = pb;
-
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	return cmp_cache(a->cache, b->cache);
-}
-
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 {
 	struct kmem_slab *ks = zalloc(sizeof(*ks));
-	int t;
+	int t, err;
 
 	if (!ks)
 		return NULL;
@@ -115,13 +97,18 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 		free(ks);
 		return NULL;
 	}
-	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++) {
-		kmem_rows__init(&ks->rows[t], sizeof(struct kmem_slab_row),
-				row_cmp_key);
-		ks->rows[t].hash = row_hash;
+	err = kmem_rows__init(&ks->sites, sizeof(struct kmem_slab_row),
+			      SITE_KEY_WORDS, row_cmp_key) ?:
+	      kmem_rows__init(&ks->by_object, sizeof(struct kmem_slab_row),
+			      ROW_KEY_WORDS, row_cmp_key);
+	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
+		err = err ?: kmem_rows__init(&ks->rows[t],
+					     sizeof(struct kmem_slab_row),
+					     ROW_KEY_WORDS, row_cmp_key);
+	if (err) {
+		kmem_slab__delete(ks);
+		return NULL;
 	}
-	kmem_rows__init(&ks->pairs, sizeof(struct row_pair), pair_cmp);
-	ks->pairs.hash = pair_hash;
 	return ks;
 }
 
@@ -132,63 +119,55 @@ void kmem_slab__delete(struct kmem_slab *ks)
 	if (!ks)
 		return;
 	kmem_live__exit(&ks->objects);
+	kmem_rows__exit(&ks->sites);
+	kmem_rows__exit(&ks->by_object);
 	for (t = 0; t < KMEM_SLAB_NR_TABLES; t++)
 		kmem_rows__exit(&ks->rows[t]);
-	kmem_rows__exit(&ks->pairs);
 	free(ks);
 }
 
-static struct kmem_slab_row *find_row(struct kmem_slab *ks,
-				      enum kmem_slab_table table,
-				      u64 callsite, u64 ptr, const char *cache)
+static noinline struct kmem_slab_row *add_row(struct kmem_rows *rows,
+					      const u64 *key)
 {
-	struct kmem_slab_row key = {
-		.callsite = callsite,
-		.ptr = ptr,
-		.cache = cache,
+	struct kmem_slab_row row = {
+		.ptr = key[0],
+		.callsite = key[1],
+		.cache = (const char *)(uintptr_t)key[2],
 	};
 
-	return kmem_rows__findnew(&ks->rows[table], &key);
+	return kmem_rows__add(rows, key, &row);
 }
 
-/* The rows of allocations from @callsite of @cache (NULL: kmalloc). */
-static struct row_pair *find_pair(struct kmem_slab *ks, u64 callsite,
-				  const char *cache)
+static __always_inline struct kmem_slab_row *find_row(struct kmem_rows *rows,
+						      u64 callsite, u64 ptr,
+						      const char *cache)
 {
-	struct row_pair key = { .callsite = callsite, .cache = cache };
-	struct row_pair *pair = kmem_rows__findnew(&ks->pairs, &key);
+	u64 key[ROW_KEY_WORDS];
 
-	if (!pair || pair->caller)
-		return pair;
-	pair->caller = find_row(ks, KMEM_SLAB_TABLE_CALLER, callsite, 0, NULL);
-	/* kmalloc does not say which cache it took the object from. */
-	if (cache)
-		pair->cache_row = find_row(ks, KMEM_SLAB_TABLE_CACHE, 0, 0,
-					   cache);
-	return pair->caller && (!cache || pair->cache_row) ? pair : NULL;
+	row_key(callsite, ptr, cache, key);
+	return kmem_rows__find(rows, key, ROW_KEY_WORDS) ?: add_row(rows, key);
 }
 
-/*
- * find_pair(), first through a direct-mapped cache.  Every allocation
- * looks its pair up, and most come from a few hundred callsites: compared
- * by the cache name's address, one per name as the decoder interns them,
- * a recent pair is found without the tables' calls through pointers.  A
- * name at another address only misses here.
- */
-static struct row_pair *recent_pair(struct kmem_slab *ks, u64 callsite,
-				    const char *cache)
+static noinline struct kmem_slab_row *add_site(struct kmem_slab *ks,
+					       const u64 *key)
 {
-	struct row_pair **slot, *pair;
+	struct kmem_slab_row row = {
+		.callsite = key[0],
+		.cache = (const char *)(uintptr_t)key[1],
+	};
 
-	slot = &ks->recent_pairs[hash_64(callsite ^ (uintptr_t)cache,
-					 RECENT_PAIRS_BITS)];
-	pair = *slot;
-	if (pair && pair->callsite == callsite && pair->cache == cache)
-		return pair;
-	pair = find_pair(ks, callsite, cache);
-	if (pair)
-		*slot = pair;
-	return pair;
+	return kmem_rows__add(&ks->sites, key, &row);
+}
+
+/* The row of allocations from @callsite of @cache (NULL: kmalloc). */
+static __always_inline struct kmem_slab_row *find_site(struct kmem_slab *ks,
+						       u64 callsite,
+						       const char *cache)
+{
+	u64 key[SITE_KEY_WORDS] = { callsite, (uintptr_t)cache };
+
+	return kmem_rows__find(&ks->sites, key, SITE_KEY_WORDS) ?:
+	       add_site(ks, key);
 }
 
 static void count_alloc_in(struct kmem_slab_row *row,
@@ -200,22 +179,19 @@ static void count_alloc_in(struct kmem_slab_row *row,
 	row->xnode += xnode;
 }
 
-/* Count the allocation in the rows of each table. */
+/* Count the allocation in its row of callsite and cache, and per object. */
 static int count_in_rows(struct kmem_slab *ks, struct object *obj,
 			 const struct kmem_slab_alloc_event *ev, bool xnode)
 {
-	struct row_pair *pair = recent_pair(ks, ev->callsite, ev->cache);
 	struct kmem_slab_row *row;
 
-	if (!pair)
+	obj->site = find_site(ks, ev->callsite, ev->cache);
+	if (!obj->site)
 		return -ENOMEM;
-	obj->rows = pair;
-	count_alloc_in(pair->caller, ev, xnode);
-	if (pair->cache_row)
-		count_alloc_in(pair->cache_row, ev, xnode);
+	count_alloc_in(obj->site, ev, xnode);
 	if (!ks->config.want_alloc_table)
 		return 0;
-	row = find_row(ks, KMEM_SLAB_TABLE_ALLOC, ev->callsite, ev->ptr, NULL);
+	row = find_row(&ks->by_object, ev->callsite, ev->ptr, NULL);
 	if (!row)
 		return -ENOMEM;
 	count_alloc_in(row, ev, xnode);
@@ -255,7 +231,7 @@ int kmem_slab__alloc(struct kmem_slab *ks,
 
 	obj = kmem_live__probe(&ks->objects, ev->ptr);
 	if (obj->ptr != ev->ptr) {
-		obj = kmem_live__add(&ks->objects, obj, ev->ptr);
+		obj = kmem_live__add(&ks->objects, obj, &ev->ptr);
 		if (!obj)
 			return -ENOMEM;
 	} else if (obj->cpu != FREED) {
@@ -276,7 +252,6 @@ static void count_free_in(struct kmem_slab_row *row, bool pingpong)
 static void free_live(struct kmem_slab *ks, struct object *obj,
 		      const struct kmem_slab_free_event *ev)
 {
-	struct row_pair *pair = obj->rows;
 	bool pingpong = ev->cpu != obj->cpu;
 	struct kmem_slab_row *row;
 
@@ -284,14 +259,11 @@ static void free_live(struct kmem_slab *ks, struct object *obj,
 	if (pingpong)
 		kmem_count__add(&ks->summary.pingpong, obj->bytes_alloc);
 	obj->cpu = FREED;
-	count_free_in(pair->caller, pingpong);
-	if (pair->cache_row)
-		count_free_in(pair->cache_row, pingpong);
+	count_free_in(obj->site, pingpong);
 	if (!ks->config.want_alloc_table)
 		return;
 	/* Found when it was allocated: no memory is needed. */
-	row = find_row(ks, KMEM_SLAB_TABLE_ALLOC, pair->callsite, obj->ptr,
-		       NULL);
+	row = find_row(&ks->by_object, obj->site->callsite, obj->ptr, NULL);
 	if (row)
 		count_free_in(row, pingpong);
 }
@@ -317,7 +289,7 @@ int kmem_slab__free(struct kmem_slab *ks, const struct kmem_slab_free_event *ev)
 	}
 	/* Allocated before the trace began; remember it to see it freed again. */
 	s->free_unknown++;
-	obj = kmem_live__add(&ks->objects, obj, ev->ptr);
+	obj = kmem_live__add(&ks->objects, obj, &ev->ptr);
 	if (!obj)
 		return -ENOMEM;
 	obj->cpu = FREED;
@@ -338,6 +310,64 @@ static void count_live(void *slot, void *arg)
 		kmem_count__add(&ks->summary.life.live, obj->bytes_alloc);
 }
 
+static void sum_row(struct kmem_slab_row *to, const struct kmem_slab_row *from)
+{
+	to->hits += from->hits;
+	to->bytes_req += from->bytes_req;
+	to->bytes_alloc += from->bytes_alloc;
+	to->freed += from->freed;
+	to->pingpong += from->pingpong;
+	to->xnode += from->xnode;
+}
+
+static u64 callsite_of(const struct kmem_slab *ks, u64 call_site)
+{
+	if (!ks->config.callsite)
+		return call_site;
+	return ks->config.callsite(call_site, ks->config.callsite_arg);
+}
+
+/* A row of call_site and cache, added to its callsite's and its cache's. */
+static void sum_site(void *r, void *arg)
+{
+	const struct kmem_slab_row *site = r;
+	struct kmem_slab *ks = arg;
+	struct kmem_slab_row *row;
+
+	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CALLER],
+		       callsite_of(ks, site->callsite), 0, NULL);
+	if (!row) {
+		ks->finish_err = -ENOMEM;
+		return;
+	}
+	sum_row(row, site);
+	/* kmalloc does not say which cache it took the object from. */
+	if (!site->cache)
+		return;
+	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CACHE], 0, 0, site->cache);
+	if (!row) {
+		ks->finish_err = -ENOMEM;
+		return;
+	}
+	sum_row(row, site);
+}
+
+/* A row of object and call_site, added to its object and callsite's. */
+static void sum_object(void *r, void *arg)
+{
+	const struct kmem_slab_row *from = r;
+	struct kmem_slab *ks = arg;
+	struct kmem_slab_row *row;
+
+	row = find_row(&ks->rows[KMEM_SLAB_TABLE_ALLOC],
+		       callsite_of(ks, from->callsite), from->ptr, NULL);
+	if (!row) {
+		ks->finish_err = -ENOMEM;
+		return;
+	}
+	sum_row(row, from);
+}
+
 void kmem_slab__finish(struct kmem_slab *ks)
 {
 	struct kmem_slab_summary *s = &ks->summary;
@@ -346,6 +376,8 @@ void kmem_slab__finish(struct kmem_slab *ks)
 		return;
 	ks->finished = true;
 	kmem_live__for_each(&ks->objects, count_live, ks);
+	kmem_rows__for_each(&ks->sites, sum_site, ks);
+	kmem_rows__for_each(&ks->by_object, sum_object, ks);
 	s->life.unfreed = kmem_lifetime__unfreed(&s->life);
 	/* No allocator hands out less than asked, but a damaged trace might. */
 	s->wasted = s->alloc.bytes > s->bytes_req ?
@@ -382,17 +414,13 @@ void kmem_slab__add_summary(struct kmem_slab *ks,
 int kmem_slab__add_row(struct kmem_slab *ks, enum kmem_slab_table table,
 		       const struct kmem_slab_row *row)
 {
-	struct kmem_slab_row *to = find_row(ks, table, row->callsite, row->ptr,
-					    row->cache);
+	struct kmem_slab_row *to;
 
+	/* Straight into the table: kmem_slab__finish() sums only events'. */
+	to = find_row(&ks->rows[table], row->callsite, row->ptr, row->cache);
 	if (!to)
 		return -ENOMEM;
-	to->hits += row->hits;
-	to->bytes_req += row->bytes_req;
-	to->bytes_alloc += row->bytes_alloc;
-	to->freed += row->freed;
-	to->pingpong += row->pingpong;
-	to->xnode += row->xnode;
+	sum_row(to, row);
 	return 0;
 }
 
@@ -407,6 +435,10 @@ struct kmem_slab_row **kmem_slab__rows(struct kmem_slab *ks,
 				       int nr_keys, size_t *nr)
 {
 	kmem_slab__finish(ks);
+	if (ks->finish_err) {
+		*nr = 0;
+		return NULL;
+	}
 	return (struct kmem_slab_row **)kmem_rows__sort(&ks->rows[table], NULL,
 							keys, nr_keys, nr);
 }

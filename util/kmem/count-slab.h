@@ -32,11 +32,20 @@ enum kmem_slab_table {
 
 struct kmem_slab_config {
 	bool	want_alloc_table;	/* --alloc: rows per object too */
+	/*
+	 * The callsite a row of the tables goes by, of an event's
+	 * call_site: its function, say.  NULL: the call_site itself.
+	 * Called after the last event, not at each: once per row of
+	 * call_site and cache, and with --alloc per row of object and
+	 * call_site.
+	 */
+	u64	(*callsite)(u64 call_site, void *arg);
+	void	*callsite_arg;
 };
 
 /* One decoded kmalloc or kmem_cache_alloc event. */
 struct kmem_slab_alloc_event {
-	u64		callsite;
+	u64		callsite;	/* the call_site, as traced */
 	u64		ptr;		/* 0: the allocation failed */
 	u64		bytes_req;
 	u64		bytes_alloc;
@@ -111,7 +120,10 @@ int kmem_slab__alloc(struct kmem_slab *ks,
 int kmem_slab__free(struct kmem_slab *ks,
 		    const struct kmem_slab_free_event *ev);
 
-/* After the last event: settle the live objects. */
+/*
+ * After the last event: settle the live objects, add up the tables by
+ * callsite, by cache and by object from the counts by call_site.
+ */
 void kmem_slab__finish(struct kmem_slab *ks);
 
 /*

@@ -154,6 +154,17 @@ static struct chain *chain_by_id(const struct kmem_stacks *st, int id)
 	return id >= 0 && (size_t)id < st->nr ? &st->chains[id] : NULL;
 }
 
+const u64 *kmem_stacks__frames(const struct kmem_stacks *st, int id,
+			       size_t *nr)
+{
+	const struct chain *c = chain_by_id(st, id);
+
+	if (!c)
+		return NULL;
+	*nr = c->nr;
+	return st->frames + c->first;
+}
+
 int kmem_stacks__add(struct kmem_stacks *st, int id, u64 bytes, u64 hits)
 {
 	struct chain *c = chain_by_id(st, id);

@@ -53,6 +53,13 @@ int kmem_stacks__intern(struct kmem_stacks *st, const u64 *ips, size_t nr);
 /* Distinct chains interned so far. */
 size_t kmem_stacks__nr(const struct kmem_stacks *st);
 
+/*
+ * The frames of chain @id, leaf first, *@nr of them; NULL for an id
+ * never returned.  They hold until the next kmem_stacks__intern().
+ */
+const u64 *kmem_stacks__frames(const struct kmem_stacks *st, int id,
+			       size_t *nr);
+
 /* Add to chain @id's weight.  0, or -EINVAL for an id never returned. */
 int kmem_stacks__add(struct kmem_stacks *st, int id, u64 bytes, u64 hits);
 

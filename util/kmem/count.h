@@ -16,6 +16,12 @@
 
 /* Orders above this cannot be real: the event is counted as invalid. */
 #define KMEM_PAGE_MAX_ORDER	31
+/* Can @order be of a real allocation: 0..KMEM_PAGE_MAX_ORDER? */
+static inline bool kmem_page__valid_order(int order)
+{
+	return order >= 0 && order <= KMEM_PAGE_MAX_ORDER;
+}
+
 /* Largest migration type any kernel defines, with room to spare. */
 #define KMEM_PAGE_MAX_MIGTYPE	15
 /* pfn of a failed allocation, as the tracepoint records it (-1UL). */

@@ -13,6 +13,7 @@
 #include <linux/zalloc.h>
 
 #include "json.h"
+#include "print-csv.h"
 #include "print-diff.h"
 #include "print-layout.h"
 #include "print.h"
@@ -30,6 +31,8 @@
 #define NR_SPECS		(KMEM_NR_TABLES + 2)
 #define MAX_COLUMNS		16
 #define NO_SLOT			(-1)
+/* A header of a value column: "fallbacks.count.delta_percent". */
+#define HEAD_SIZE		64
 
 static const char * const column_names[] = {
 	"Unmovable", "Reclaimable", "Movable", "Special",
@@ -379,8 +382,8 @@ static void diff_keys(const struct kmem_table *t, char *buf, size_t size,
 	}
 }
 
-int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
-				 size_t bad_size, char *known,
+int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
+				 char *bad, size_t bad_size, char *known,
 				 size_t known_size)
 {
 	const struct kmem_table *a = &kmem_tables[slab ? KMEM_SLAB_CALLERS :
@@ -388,37 +391,36 @@ int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
 	const struct kmem_table *b = &kmem_tables[slab ? KMEM_SLAB_CACHES :
 							 KMEM_PAGE_CALLERS];
 	size_t n = 0;
-	int nr = 0;
+	int i;
 
 	known[0] = '\0';
 	diff_keys(a, known, known_size, &n);
 	diff_keys(b, known, known_size, &n);
-	while (sort && *sort) {
-		size_t len = strcspn(sort, ",");
+	for (i = 0; sort && i < sort->nr; i++) {
+		const char *key = sort->name[i];
+		size_t len = sort->len[i];
 
-		if (nr++ == KMEM_MAX_SORT_KEYS)
-			return -E2BIG;
-		if (!len || (!diff_column(a, sort, len) && !diff_column(b, sort, len))) {
-			snprintf(bad, bad_size, "%.*s", (int)len, sort);
+		if (!len || (!diff_column(a, key, len) && !diff_column(b, key, len))) {
+			snprintf(bad, bad_size, "%.*s", (int)len, key);
 			return -EINVAL;
 		}
-		sort += len + (sort[len] == ',');
 	}
-	return 0;
+	return sort && sort->too_many ? -E2BIG : 0;
 }
 
 /* Sort the rows of table @id by the keys of @sort, largest delta first. */
-static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
+static void sort_table(struct kmem_diff_report *dr, int id,
+		       const struct kmem_sort_keys *sort)
 {
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
 	struct kmem_diff_key keys[KMEM_MAX_SORT_KEYS];
 	char member[64];
-	int nr = 0;
+	int i, nr = 0;
 
-	while (t && sort && *sort && nr < KMEM_MAX_SORT_KEYS) {
-		size_t len = strcspn(sort, ",");
-		const struct kmem_column *col = diff_column(desc, sort, len);
+	for (i = 0; t && i < sort->nr; i++) {
+		const struct kmem_column *col = diff_column(desc, sort->name[i],
+							    sort->len[i]);
 		int slot = col ? dr->slot[id][col - desc->cols] : NO_SLOT;
 
 		if (slot != NO_SLOT) {
@@ -430,7 +432,6 @@ static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
 			keys[nr].index = kmem_diff_table__member(t, member);
 			nr += keys[nr].index >= 0;
 		}
-		sort += len + (sort[len] == ',');
 	}
 	if (t)
 		kmem_diff_table__sort(t, keys, nr);
@@ -439,12 +440,21 @@ static void sort_table(struct kmem_diff_report *dr, int id, const char *sort)
 static void sort_tables(struct kmem_diff_report *dr,
 			const struct kmem_diff_report_options *o)
 {
+	struct kmem_sort_keys own;
 	int id;
 
-	for (id = 0; id < KMEM_NR_TABLES; id++)
-		if (kmem_tables[id].what)
-			sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
-					   o->sort : DEFAULT_SORT);
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		const struct kmem_table *desc = &kmem_tables[id];
+
+		if (!desc->what)
+			continue;
+		if (desc->user_sort && o->sort) {
+			sort_table(dr, id, o->sort);
+			continue;
+		}
+		kmem_sort_keys__split(&own, desc->diff_keys ?: DEFAULT_SORT);
+		sort_table(dr, id, &own);
+	}
 }
 
 /* Pair both sides and sort, once. */
@@ -519,9 +529,30 @@ static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
 /* The four cells of a value: old, new, delta and delta %. */
 enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
 
-static const char *value_cell(const struct kmem_diff_value *v, int which,
-			      char *buf, size_t size)
+/*
+ * -x: the numbers of the JSON, nothing where it has null: a side a trace
+ * lacks, a delta without both, a percentage of 0.
+ */
+static const char *raw_cell(const struct kmem_diff_value *v, int which,
+			    char *buf, size_t size)
 {
+	double pct;
+
+	buf[0] = '\0';
+	if (which <= CELL_NEW && v->has[which])
+		snprintf(buf, size, "%" PRIu64, v->v[which]);
+	else if (which == CELL_DELTA && kmem_diff_value__both(v))
+		snprintf(buf, size, "%" PRId64, kmem_diff_value__delta(v));
+	else if (which == CELL_PERCENT && kmem_diff_value__percent(v, &pct))
+		snprintf(buf, size, "%.1f", pct);
+	return buf;
+}
+
+static const char *value_cell(const struct kmem_diff_value *v, int which,
+			      bool raw, char *buf, size_t size)
+{
+	if (raw)
+		return raw_cell(v, which, buf, size);
 	switch (which) {
 	case CELL_OLD:
 	case CELL_NEW:
@@ -557,9 +588,9 @@ static void print_line(const char *label, const struct kmem_diff_value *count,
 
 	for (i = 0; i < NR_CELLS; i++) {
 		if (count)
-			value_cell(count, i, c[i], sizeof(c[i]));
+			value_cell(count, i, false, c[i], sizeof(c[i]));
 		if (bytes)
-			value_cell(bytes, i, b[i], sizeof(b[i]));
+			value_cell(bytes, i, false, b[i], sizeof(b[i]));
 	}
 	if (!bytes)
 		printf(" %-*s %13s %13s %13s %9s\n", LABEL_WIDTH, label, c[0],
@@ -587,7 +618,8 @@ enum {
 static const struct kmem_section * const sections[] = {
 	&kmem_trace_section, &kmem_page_section, &kmem_page_summary_section,
 	&kmem_cross_node_section, &kmem_frag_section, &kmem_pageblock_section,
-	&kmem_slab_summary_section,
+	&kmem_slab_summary_section, &kmem_stall_section, &kmem_stall_apart_section,
+	&kmem_stall_events_section, &kmem_stall_memcg_section,
 };
 
 /* The field of the sections at @path ("page.summary.failures"), or NULL. */
@@ -702,7 +734,12 @@ static const char *label_of(struct kmem_diff *d, const char *path,
 	if (f && f->label) {
 		*flags = (f->unit == KMEM_UNIT_BYTES ? BYTES : 0) |
 			 (f->text_when == KMEM_IF_NONZERO ? NONZERO : 0);
-		return f->label;
+		if (f->unit != KMEM_UNIT_NS)
+			return f->label;
+		/* stat prints us; the diff the document's ns. */
+		snprintf(buf, size, "%.*s (ns):", (int)strlen(f->label) - 1,
+			 f->label);
+		return buf;
 	}
 	*flags = is_row_count(path) ? HIDE : 0;
 	if (*flags || indexed_label(d, path, buf, size, flags))
@@ -788,24 +825,26 @@ static const struct kmem_diff_value no_value;
 
 /* A value's cell: the member is the column's offset, the cell its offset2. */
 static void member_cell(const struct kmem_column *col,
-			const struct kmem_cell_ctx *ctx __maybe_unused,
+			const struct kmem_cell_ctx *ctx,
 			const void *r, char *buf, size_t size)
 {
 	ROW(r);
 	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
 					  &no_value : &row->values[col->offset];
 
-	value_cell(v, col->offset2, buf, size);
+	value_cell(v, col->offset2, ctx->raw, buf, size);
 }
 
+/* "new", "gone"; "" in the text and "both" in the CSV for the others. */
 static void in_cell(const struct kmem_column *col __maybe_unused,
-		    const struct kmem_cell_ctx *ctx __maybe_unused,
+		    const struct kmem_cell_ctx *ctx,
 		    const void *r, char *buf, size_t size)
 {
 	ROW(r);
 
 	snprintf(buf, size, "%s", row->in == KMEM_DIFF_IN_NEW ? "new" :
-				  row->in == KMEM_DIFF_IN_OLD ? "gone" : "");
+				  row->in == KMEM_DIFF_IN_OLD ? "gone" :
+				  ctx->raw ? "both" : "");
 }
 
 /* An identity column's cell: the slot is the column's offset. */
@@ -829,55 +868,94 @@ static size_t rows_to_show(const struct kmem_diff_report_options *o,
 	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
 }
 
-/* The delta, %, old and new columns of the member of the -s @key column. */
+/* -x, as the JSON: every row, or -l. */
+static size_t csv_rows(const struct kmem_diff_report_options *o, size_t nr)
+{
+	return o->lines >= 0 && (size_t)o->lines < nr ? (size_t)o->lines : nr;
+}
+
+/*
+ * The delta, %, old and new columns of the member of the -s @key column;
+ * for -x (@raw) old, new, delta and delta percent, named as the JSON's
+ * members ("bytes.old").
+ */
 static size_t value_columns(const struct kmem_table *desc,
 			    const struct kmem_diff_table *t, const char *key,
-			    struct kmem_column *cols, char (*heads)[32])
+			    size_t len, bool raw, struct kmem_column *cols,
+			    char (*heads)[HEAD_SIZE])
 {
 	static const char * const suffix[] = { "delta", NULL, "old", "new" };
 	static const int cell[] = { CELL_DELTA, CELL_PERCENT, CELL_OLD, CELL_NEW };
-	const struct kmem_column *col = kmem_table__column(desc, key, strlen(key));
-	const char *head = col->diff_header ?: col->header;
+	static const char * const raw_suffix[] = {
+		"old", "new", "delta", "delta_percent",
+	};
+	const struct kmem_column *col = kmem_table__column(desc, key, len);
+	const char *head, *path;
 	char member[64];
-	int m = kmem_diff_table__member(t, member_path(desc, col, member,
-						       sizeof(member)));
+	int m;
 	size_t i;
 
+	if (!col)
+		return 0;
+	head = col->diff_header ?: col->header;
+	path = member_path(desc, col, member, sizeof(member));
+	m = kmem_diff_table__member(t, path);
+
 	for (i = 0; i < ARRAY_SIZE(cell); i++) {
-		snprintf(heads[i], sizeof(heads[i]), "%s%s%s",
-			 suffix[i] ? head : "%", suffix[i] ? " " : "",
-			 suffix[i] ?: "");
+		if (raw)
+			snprintf(heads[i], HEAD_SIZE, "%.*s.%s",
+				 path ? (int)strlen(path) : (int)len,
+				 path ?: key, raw_suffix[i]);
+		else
+			snprintf(heads[i], HEAD_SIZE, "%s%s%s",
+				 suffix[i] ? head : "%", suffix[i] ? " " : "",
+				 suffix[i] ?: "");
 		cols[i] = (struct kmem_column){
-			.header = heads[i], .cell = member_cell,
-			.offset = m < 0 ? (u16)NO_SLOT : m, .offset2 = cell[i],
-			.tables = 1,
+			.header = heads[i], .json = raw ? heads[i] : NULL,
+			.cell = member_cell,
+			.offset = m < 0 ? (u16)NO_SLOT : m,
+			.offset2 = raw ? (int)i : cell[i], .tables = 1,
 		};
 	}
 	return ARRAY_SIZE(cell);
 }
 
+/*
+ * Table @id of the diff, as text, or for -x (@sep) as CSV: the same
+ * columns, the CSV's named as the JSON's members, with a row's side in
+ * every row.
+ */
 static void print_table(struct kmem_diff_report *dr, int id,
-			const struct kmem_diff_report_options *o)
+			const struct kmem_diff_report_options *o,
+			const char *sep, FILE *fp)
 {
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_diff_table *t = kmem_diff__table(dr->d, desc->path);
 	struct kmem_column cols[MAX_COLUMNS];
-	struct kmem_cell_ctx ctx = { .page_size = 0 };
-	char heads[8][32];
+	struct kmem_cell_ctx ctx = { .raw = !!sep };
+	char heads[8][HEAD_SIZE];
+	struct kmem_sort_keys measures;
 	size_t nr = 0, c;
+	int m;
 
 	if (!t || (!t->present[0] && !t->present[1]))
 		return;
-	printf("\n %s: %s row%s, %s in both traces, %s new, %s gone\n",
-	       desc->what, COMMAS(t->nr_rows), t->nr_rows == 1 ? "" : "s",
-	       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
-	       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
-	       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
-	nr += value_columns(desc, t, "bytes", cols, heads);
-	nr += value_columns(desc, t, "hit", cols + nr, heads + 4);
-	if (t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
+	if (!sep)
+		printf("\n %s: %s row%s, %s in both traces, %s new, %s gone\n",
+		       desc->what, COMMAS(t->nr_rows),
+		       t->nr_rows == 1 ? "" : "s",
+		       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
+		       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
+		       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
+	/* The measures: the table's own two, or bytes and hits. */
+	kmem_sort_keys__split(&measures, desc->diff_keys ?: DEFAULT_SORT);
+	for (m = 0; m < measures.nr && m < 2; m++)
+		nr += value_columns(desc, t, measures.name[m], measures.len[m],
+				    sep, cols + nr, heads + 4 * m);
+	if (sep || t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
 		cols[nr++] = (struct kmem_column){
-			.header = "Row", .cell = in_cell, .tables = 1,
+			.header = "Row", .json = "in", .cell = in_cell,
+			.tables = 1,
 			.flags = KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT,
 		};
 	for (c = 0; c < desc->nr_cols && nr < MAX_COLUMNS; c++) {
@@ -886,13 +964,18 @@ static void print_table(struct kmem_diff_report *dr, int id,
 		if (dr->slot[id][c] == NO_SLOT)
 			continue;
 		cols[nr++] = (struct kmem_column){
-			.header = col->header, .cell = ident_cell,
-			.offset = dr->slot[id][c], .tables = 1,
+			.header = col->header, .json = col->json,
+			.cell = ident_cell, .offset = dr->slot[id][c],
+			.tables = 1,
 			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
 		};
 	}
-	kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows, t->nr_rows,
-			  rows_to_show(o, t->nr_rows));
+	if (sep)
+		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
+				      (void **)t->rows, csv_rows(o, t->nr_rows));
+	else
+		kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows,
+				  t->nr_rows, rows_to_show(o, t->nr_rows));
 }
 
 /* --- sections --------------------------------------------------------- */
@@ -996,9 +1079,31 @@ static void print_fragmentation(struct printing *p)
 	print_numbers(p, "page.fragmentation");
 	print_frag_matrix(p->dr->d);
 	if (p->o->caller) {
-		print_table(p->dr, KMEM_FRAG_CALLERS, p->o);
-		print_table(p->dr, KMEM_FRAG_FAILURES, p->o);
+		print_table(p->dr, KMEM_FRAG_CALLERS, p->o, NULL, NULL);
+		print_table(p->dr, KMEM_FRAG_FAILURES, p->o, NULL, NULL);
 	}
+}
+
+static void print_view(struct printing *p, int id)
+{
+	if (p->o->caller || kmem_tables[id].by_default)
+		print_table(p->dr, id, p->o, NULL, NULL);
+}
+
+static void print_stalls(struct printing *p)
+{
+	int id;
+
+	print_title("STALLS");
+	if (!print_status(p->dr->d, "page.stalls.status")) {
+		print_numbers(p, "page.stalls");
+		return;
+	}
+	printf("\n");
+	print_heads(false);
+	print_numbers(p, "page.stalls");
+	for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
+		print_view(p, id);
 }
 
 static void print_cross_node(struct printing *p)
@@ -1038,12 +1143,6 @@ static void print_traces(struct printing *p)
 	print_numbers(p, "page.page_size");
 }
 
-static void print_view(struct printing *p, int id)
-{
-	if (p->o->caller || kmem_tables[id].by_default)
-		print_table(p->dr, id, p->o);
-}
-
 static void print_slab(struct printing *p)
 {
 	print_view(p, KMEM_SLAB_CALLERS);
@@ -1061,6 +1160,7 @@ static void print_page(struct printing *p)
 	print_numbers(p, "page.summary");
 	print_grid(p->dr->d);
 	print_fragmentation(p);
+	print_stalls(p);
 	print_cross_node(p);
 }
 
@@ -1101,6 +1201,24 @@ int kmem_diff_report__text(struct kmem_diff_report *dr,
 	}
 	free(p.printed);
 	return 0;
+}
+
+/* --- CSV -------------------------------------------------------------- */
+
+int kmem_diff_report__csv(struct kmem_diff_report *dr,
+			  const struct kmem_diff_report_options *o,
+			  const char *sep, FILE *fp)
+{
+	int id, err = pair(dr, o);
+
+	if (err)
+		return err;
+	/* The tables of the text, in the order of the report's. */
+	for (id = 0; id < KMEM_NR_TABLES; id++)
+		if (kmem_tables[id].what &&
+		    (o->caller || kmem_tables[id].by_default))
+			print_table(dr, id, o, sep, fp);
+	return fflush(fp) || ferror(fp) ? -EIO : 0;
 }
 
 /* --- JSON ------------------------------------------------------------- */
@@ -1263,17 +1381,19 @@ static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 	kmem_json__end_object(j);
 }
 
-static void json_sort(struct kmem_json *j, const char *sort)
+/* The -s keys, or the diff's own. */
+static void json_sort(struct kmem_json *j, const struct kmem_sort_keys *sort)
 {
-	size_t i;
+	struct kmem_sort_keys own;
+	int i;
 
-	kmem_json__key_array(j, "sort");
-	for (i = 0; sort[i];) {
-		size_t len = strcspn(sort + i, ",");
-
-		kmem_json__string_len(j, sort + i, len);
-		i += len + (sort[i + len] == ',');
+	if (!sort) {
+		kmem_sort_keys__split(&own, DEFAULT_SORT);
+		sort = &own;
 	}
+	kmem_json__key_array(j, "sort");
+	for (i = 0; i < sort->nr; i++)
+		kmem_json__string_len(j, sort->name[i], sort->len[i]);
 	kmem_json__end_array(j);
 }
 
@@ -1295,7 +1415,7 @@ int kmem_diff_report__json(struct kmem_diff_report *dr,
 	kmem_json__key_string(j, "schema", KMEM_DIFF_REPORT_SCHEMA);
 	json_trace(j, s, nr, KMEM_DIFF_OLD);
 	json_trace(j, s, nr, KMEM_DIFF_NEW);
-	json_sort(j, o->sort ?: DEFAULT_SORT);
+	json_sort(j, o->sort);
 	json_scalars(j, s, nr);
 	kmem_json__key_object(j, "tables");
 	for (i = 0; i < dr->config.nr_tables; i++) {

@@ -26,6 +26,7 @@
 
 struct kmem_report;
 struct kmem_diff_report;
+struct kmem_sort_keys;
 
 /* What is shown, and in what order. */
 struct kmem_diff_report_options {
@@ -33,7 +34,7 @@ struct kmem_diff_report_options {
 	bool		slab;
 	bool		caller;		/* every row, and the fallback tables */
 	int		lines;		/* rows a table shows; -1: the default */
-	const char	*sort;		/* -s keys, or NULL */
+	const struct kmem_sort_keys *sort; /* -s keys, or NULL */
 };
 
 /* A diff of two reports; NULL: no memory. */
@@ -84,7 +85,7 @@ int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
 
 /**
  * kmem_diff_report__check_sort - are the -s keys ones the diff sorts by?
- * @sort: "key[,key...]"
+ * @sort: the -s keys, or NULL
  * @slab: for the slab tables, else the page ones
  * @bad: the first unknown key, on -EINVAL
  * @bad_size: its size
@@ -93,8 +94,8 @@ int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
  *
  * Return: 0, -EINVAL or -E2BIG (more than KMEM_MAX_SORT_KEYS).
  */
-int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
-				 size_t bad_size, char *known,
+int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
+				 char *bad, size_t bad_size, char *known,
 				 size_t known_size);
 
 /**
@@ -106,6 +107,22 @@ int kmem_diff_report__check_sort(const char *sort, bool slab, char *bad,
  */
 int kmem_diff_report__text(struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o);
+
+/**
+ * kmem_diff_report__csv - the diff's tables as CSV (-x)
+ * @dr: the diff, both sides added
+ * @o: what to show: the tables of the text, each with all its rows or -l
+ * @sep: the separator
+ * @fp: where
+ *
+ * Each table is a block of print-csv.h's: the row's side ("in"), its
+ * identity, and old, new, delta and delta percent of each measure.
+ *
+ * Return: 0; -EIO when @fp could not be written; -ENOMEM.
+ */
+int kmem_diff_report__csv(struct kmem_diff_report *dr,
+			  const struct kmem_diff_report_options *o,
+			  const char *sep, FILE *fp);
 
 /**
  * kmem_diff_report__json - the diff as one JSON document

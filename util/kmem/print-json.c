@@ -92,18 +92,14 @@ static void callsite(struct kmem_json *j, const struct kmem_report *r,
 	kmem_json__end_object(j);
 }
 
-/* "bytes,hit" as ["bytes", "hit"]. */
-static void sort_keys(struct kmem_json *j, const char *names)
+/* The keys bytes and hit as ["bytes", "hit"]. */
+static void sort_keys(struct kmem_json *j, const struct kmem_sort_keys *keys)
 {
-	const char *p = names;
+	int i;
 
 	kmem_json__key_array(j, "sort");
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-
-		kmem_json__string_len(j, p, len);
-		p += len + (p[len] == ',');
-	}
+	for (i = 0; i < keys->nr; i++)
+		kmem_json__string_len(j, keys->name[i], keys->len[i]);
 	kmem_json__end_array(j);
 }
 
@@ -295,7 +291,7 @@ static void write_table(struct kmem_json *j, const struct kmem_report *r,
 	if (r->lines >= 0 && (size_t)r->lines < shown)
 		shown = r->lines;
 	kmem_json__key_object(j, name);
-	sort_keys(j, t->sort);
+	sort_keys(j, &t->sort);
 	kmem_json__key_u64(j, "nr_rows", t->nr);
 	kmem_json__key_array(j, "rows");
 	for (i = 0; i < shown; i++)
@@ -465,6 +461,27 @@ static void fragmentation(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__end_object(j);
 }
 
+/* Allocation stalls: the section, its parts and its tables. */
+static void stalls(struct kmem_json *j, const struct kmem_report *r)
+{
+	const struct kmem_section *s = &kmem_stall_section;
+	int id;
+
+	kmem_json__key_object(j, "stalls");
+	if (!r->src[KMEM_SRC_STALL]) {
+		write_fields(j, r, r->src, s, 0, 1);
+		kmem_json__end_object(j);
+		return;
+	}
+	write_fields(j, r, r->src, s, 0, s->nr_fields);
+	write_section(j, r, &kmem_stall_apart_section);
+	write_section(j, r, &kmem_stall_events_section);
+	write_section(j, r, &kmem_stall_memcg_section);
+	for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
+		write_table(j, r, id);
+	kmem_json__end_object(j);
+}
+
 static void interval_row(struct kmem_json *j, const struct kmem_report *r,
 			 const struct kmem_interval_row *row)
 {
@@ -516,6 +533,7 @@ static void page(struct kmem_json *j, const struct kmem_report *r)
 	write_table(j, r, KMEM_PAGE_CALLERS);
 	write_table(j, r, KMEM_PAGE_ALLOCS);
 	fragmentation(j, r);
+	stalls(j, r);
 	if (r->iv)
 		intervals(j, r);
 	kmem_json__end_object(j);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf kmem stat's report as text, for people: the tables, the summaries,
- * the grid, the fragmentation and cross-node sections, in the layout of
- * print-layout.h.  The numbers and columns are report.c's.
+ * the grid, the fragmentation, stall and cross-node sections, in the
+ * layout of print-layout.h.  The numbers and columns are report.c's.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "count-frag.h"
 #include "count-interval.h"
 #include "count-page.h"
+#include "count-stall.h"
 #include "print-layout.h"
 #include "print.h"
 #include "report.h"
@@ -35,6 +36,9 @@ static void print_field(const struct kmem_field *f, const void *v)
 		break;
 	case KMEM_UNIT_BYTES:
 		kmem_print__bytes(f->label, *(const u64 *)v);
+		break;
+	case KMEM_UNIT_NS:
+		printf(" %-34s %14s us\n", f->label, COMMAS(*(const u64 *)v / 1000));
 		break;
 	case KMEM_UNIT_PERCENT:
 		printf(" %-34s %13.3f%%\n", f->label, *(const double *)v);
@@ -335,6 +339,80 @@ static void print_fragmentation(const struct kmem_report *r)
 	}
 }
 
+/* --- stalls --------------------------------------------------------- */
+
+/* One line naming the stall tracepoints the trace lacks, if any. */
+static void print_stall_missing(const char *missing)
+{
+	if (!*missing)
+		return;
+	printf(" Not in the trace, so not shown:");
+	while (*missing) {
+		size_t len = strcspn(missing, ",");
+
+		printf(" %.*s%s", (int)len, missing, missing[len] ? "," : ".\n");
+		missing += len + (missing[len] == ',');
+	}
+}
+
+/* As perf ftrace latency and bcc print them: a bar per log2 bucket. */
+static void print_histograms(const struct kmem_report *r)
+{
+	const struct kmem_report_table *t = &r->tables[KMEM_STALL_BUCKETS];
+	static const char bars[] = "****************************************";
+	u64 most = 0;
+	size_t i;
+	int order = -1;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct kmem_stall_bucket *b = t->rows[i];
+
+		most = max(most, b->stalls);
+	}
+	for (i = 0; i < t->nr; i++) {
+		const struct kmem_stall_bucket *b = t->rows[i];
+
+		if (b->order != order) {
+			order = b->order;
+			printf("\n Stalls of order %d:\n\n %21s %9s  distribution\n",
+			       order, "us", "stalls");
+		}
+		printf(" %9s .. %-9s", COMMAS(b->lo_us), COMMAS(b->hi_us));
+		printf(" %9s  |%-40.*s|\n", COMMAS(b->stalls),
+		       (int)(40 * b->stalls / most), bars);
+	}
+}
+
+static void print_stalls(const struct kmem_report *r)
+{
+	print_title("STALLS (allocations that waited in direct reclaim or compaction)");
+	if (!r->src[KMEM_SRC_STALL] && r->src[KMEM_SRC_COUNTED]) {
+		printf(" No stalls: stat -b does not count reclaim or compaction (perf kmem record\n"
+		       " --page records them where the kernel has the tracepoints).\n");
+		return;
+	}
+	if (!r->src[KMEM_SRC_STALL]) {
+		printf(" No stalls: the trace has no reclaim or compaction events (perf kmem record\n"
+		       " --page records them where the kernel has the tracepoints).\n");
+		return;
+	}
+	print_stall_missing(r->trace.stall_missing);
+	print_section(r, &kmem_stall_section);
+	printf("\n Counted apart, not in the figures above:\n");
+	print_section(r, &kmem_stall_apart_section);
+	printf("\n Events, to hold against /proc/vmstat:\n");
+	print_section(r, &kmem_stall_events_section);
+	print_section(r, &kmem_stall_memcg_section);
+	print_table(r, KMEM_STALL_ORDERS, false);
+	print_histograms(r);
+	print_table(r, KMEM_STALL_STATUSES, false);
+	print_table(r, KMEM_STALL_WAKEUPS, false);
+	if (r->caller) {
+		print_table(r, KMEM_STALL_CALLERS, false);
+		print_table(r, KMEM_STALL_MEMCG, false);
+	}
+}
+
 /* A row's cell: "12,345", or "." for 0, right-aligned in @width. */
 static void print_cell(int width, u64 v)
 {
@@ -381,6 +459,10 @@ static void print_interval(const struct kmem_report *r,
 	}
 	if (r->ctx->xnode)
 		print_cell(12, row->free_other_node.nr);
+	if (r->ctx->stalls) {
+		print_cell(9, row->stalls);
+		print_cell(12, row->stall_ns / 1000);
+	}
 	printf("\n");
 	if (r->caller)
 		print_interval_callers(r, row);
@@ -406,6 +488,8 @@ static void print_intervals(const struct kmem_report *r)
 		printf(" %9s %9s %9s", "claimed", "converted", "polluted");
 	if (r->ctx->xnode)
 		printf(" %12s", "freed remote");
+	if (r->ctx->stalls)
+		printf(" %9s %12s", "stalls", "stall us");
 	printf("\n");
 	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
 		print_interval(r, kmem_interval__row(r->iv, i));
@@ -420,6 +504,7 @@ static void print_page(const struct kmem_report *r)
 	print_section(r, &kmem_trace_section);
 	print_grid(r);
 	print_fragmentation(r);
+	print_stalls(r);
 	print_cross_node(r);
 	if (r->iv)
 		print_intervals(r);

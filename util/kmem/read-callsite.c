@@ -23,7 +23,6 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/err.h>
-#include <linux/hash.h>
 #include <linux/zalloc.h>
 #include <perf/event.h>
 
@@ -31,13 +30,13 @@
 #include "debug.h"
 #include "dso.h"
 #include "event.h"
-#include "hashmap.h"
 #include "machine.h"
 #include "map.h"
 #include "maps.h"
 #include "read-callsite.h"
 #include "read-kallsyms.h"
 #include "symbol.h"
+#include "table-live.h"
 
 /*
  * Allocator entry points, each also matched with a _noprof suffix and any
@@ -73,58 +72,78 @@ static const char * const alloc_funcs[] = {
 	"alloc_pages_direct_reclaim", "alloc_pages_cpuset_fallback",
 	"alloc_pages_may_oom",
 	/*
-	 * With more than one probe on a tracepoint (a BPF program beside
-	 * perf's), the tracepoint calls them from its iterator: the frame
-	 * perf's callchain begins with.
+	 * A tracepoint's iterator, __traceiter_mm_page_alloc: it heads the
+	 * callchain when a second probe (a BPF program, another perf) is
+	 * on the tracepoint, and is never where an allocation comes from.
 	 */
-	"traceiter_mm_page_alloc", "traceiter_mm_page_alloc_extfrag",
+	"traceiter_[a-z0-9_]+",
+};
+
+/*
+ * memcg's charging and reclaim, between an allocation or a fault and a
+ * memcg reclaim: v4.1 .. v6.12 and on.
+ */
+static const char * const memcg_funcs[] = {
+	"try_to_free_mem_cgroup_pages", "try_charge", "try_charge_memcg",
+	"charge_memcg", "mem_cgroup_charge", "mem_cgroup_try_charge",
+	"mem_cgroup_swapin_charge_folio", "mem_cgroup_swapin_charge_page",
+	"mem_cgroup_charge_hugetlb", "mem_cgroup_hugetlb_try_charge",
+	"memcg_kmem_charge_page", "memcg_kmem_charge", "memcg_charge_kernel_stack",
+	"obj_cgroup_charge", "obj_cgroup_charge_pages", "memcg_slab_post_alloc_hook",
+	"memcg_slab_post_charge", "reclaim_high", "mem_cgroup_handle_over_high",
+	"mem_cgroup_sk_charge", "mem_cgroup_charge_skmem",
 };
 
 #define ALLOC_PREFIX	"^_?_?("
 #define ALLOC_SUFFIX	")(_noprof)?(\\.(isra|constprop|part|cold|llvm)\\.[0-9]+)*$"
 
-char *callsite_default_alloc_pattern(void)
+/* "^_?_?(a|b|...)(_noprof)?..." of the functions @funcs. */
+static char *funcs_pattern(const char * const *funcs, size_t nr)
 {
 	size_t i, len = strlen(ALLOC_PREFIX) + strlen(ALLOC_SUFFIX) + 1;
 	char *pattern, *p;
 
-	for (i = 0; i < ARRAY_SIZE(alloc_funcs); i++)
-		len += strlen(alloc_funcs[i]) + 1;
+	for (i = 0; i < nr; i++)
+		len += strlen(funcs[i]) + 1;
 	pattern = malloc(len);
 	if (!pattern)
 		return NULL;
 	p = stpcpy(pattern, ALLOC_PREFIX);
-	for (i = 0; i < ARRAY_SIZE(alloc_funcs); i++) {
+	for (i = 0; i < nr; i++) {
 		if (i)
 			*p++ = '|';
-		p = stpcpy(p, alloc_funcs[i]);
+		p = stpcpy(p, funcs[i]);
 	}
 	stpcpy(p, ALLOC_SUFFIX);
 	return pattern;
 }
 
+char *callsite_default_alloc_pattern(void)
+{
+	return funcs_pattern(alloc_funcs, ARRAY_SIZE(alloc_funcs));
+}
+
+char *callsite_memcg_pattern(void)
+{
+	return funcs_pattern(memcg_funcs, ARRAY_SIZE(memcg_funcs));
+}
+
 /* Room for a kernel symbol's name and its NUL. */
 #define KSYM_NAME_BUF	(KSYM_NAME_LEN + 1)
 
-/* What one distinct address of a callchain turned out to be. */
+/*
+ * What one distinct address of a callchain turned out to be: a slot of
+ * the keyed table of frames.  The addresses are kernel text, never all
+ * ones (the mark of an empty slot).
+ */
 struct frame {
+	u64	ip;		/* the key */
 	u64	callsite;	/* the key of the row this frame makes */
 	bool	is_alloc;
 };
 
-/*
- * A sample's frames are mostly among a few hundred addresses: a small
- * direct-mapped cache of them saves most lookups in the hashmap of all.
- */
-#define RECENT_FRAMES	1024
-
-struct recent_frame {
-	u64		ip;
-	struct frame	*frame;
-};
-
 struct callsite_resolver {
-	struct recent_frame recent[RECENT_FRAMES];
+	struct kmem_live frames;	/* struct frame */
 	struct machine	*machine;
 	/*
 	 * When set, symbols come from here and not from the machine's maps:
@@ -134,20 +153,8 @@ struct callsite_resolver {
 	char		*kallsyms_path;
 	regex_t		regex;
 	bool		raw_ip;
-	struct hashmap	*frames;	/* address -> struct frame * */
 	size_t		nr_named;	/* of the frames, those with a symbol */
 };
-
-static size_t ip_hash(long key, void *ctx __maybe_unused)
-{
-	/* Kernel text addresses differ in their low bits. */
-	return hash_64(key, 48);
-}
-
-static bool ip_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return a == b;
-}
 
 static int compile_pattern(regex_t *re, const char *pattern, bool extend,
 			   char *err, size_t err_size)
@@ -196,8 +203,7 @@ struct callsite_resolver *callsite_resolver__new(struct machine *machine,
 		free(r);
 		return NULL;
 	}
-	r->frames = hashmap__new(ip_hash, ip_equal, NULL);
-	if (IS_ERR(r->frames)) {
+	if (kmem_live__init(&r->frames, sizeof(struct frame))) {
 		regfree(&r->regex);
 		free(r);
 		snprintf(err, err_size, "out of memory");
@@ -210,14 +216,9 @@ struct callsite_resolver *callsite_resolver__new(struct machine *machine,
 
 void callsite_resolver__delete(struct callsite_resolver *r)
 {
-	struct hashmap_entry *cur;
-	size_t bkt;
-
 	if (!r)
 		return;
-	hashmap__for_each_entry(r->frames, cur, bkt)
-		free(cur->pvalue);
-	hashmap__free(r->frames);
+	kmem_live__exit(&r->frames);
 	kmem_kallsyms__delete(r->kallsyms);
 	free(r->kallsyms_path);
 	regfree(&r->regex);
@@ -326,42 +327,47 @@ static bool kernel_symbol(struct callsite_resolver *r, u64 ip, u64 *start,
 	return sym;
 }
 
-/* Resolve one address, the first time it is seen. */
-static struct frame *lookup_frame(struct callsite_resolver *r, u64 ip)
+/* Resolve one address, the first time it is seen; NULL: no memory. */
+static noinline struct frame *new_frame(struct callsite_resolver *r, u64 ip)
 {
 	char name[KSYM_NAME_BUF];
+	u64 start, callsite = ip;
+	bool is_alloc = false;
 	struct frame *f;
-	u64 start;
 
-	if (hashmap__find(r->frames, ip, &f))
-		return f;
-	f = zalloc(sizeof(*f));
-	if (!f)
-		return NULL;
-	f->callsite = ip;
 	if (kernel_symbol(r, ip, &start, name, sizeof(name))) {
 		r->nr_named++;
-		f->is_alloc = callsite_resolver__is_alloc_func(r, name);
+		is_alloc = callsite_resolver__is_alloc_func(r, name);
 		if (!r->raw_ip)
-			f->callsite = start;
+			callsite = start;
 	}
-	if (hashmap__add(r->frames, ip, f)) {
-		free(f);
-		return NULL;
+	/* Probed after the lookup: reading kallsyms adds no frame. */
+	f = kmem_live__add(&r->frames, kmem_live__probe(&r->frames, ip), &ip);
+	if (f) {
+		f->callsite = callsite;
+		f->is_alloc = is_alloc;
 	}
 	return f;
 }
 
-static struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
+/*
+ * The frame of @ip, not all ones, until the next new one; NULL: no
+ * memory.  Every frame of every callchain comes here, mostly one of a
+ * few thousand: the probe is written out, the slots an array of frames.
+ */
+static inline struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
 {
-	struct recent_frame *slot;
+	const struct kmem_live *t = &r->frames;
+	struct frame *f, *frames = (struct frame *)t->slots;
+	size_t i = kmem_live__home(t, ip);
 
-	slot = &r->recent[ip_hash(ip, NULL) & (RECENT_FRAMES - 1)];
-	if (slot->frame && slot->ip == ip)
-		return slot->frame;
-	slot->frame = lookup_frame(r, ip);
-	slot->ip = ip;
-	return slot->frame;
+	for (;; i = (i + 1) & t->mask) {
+		f = &frames[i];
+		if (f->ip == ip)
+			return f;
+		if (f->ip == KMEM_LIVE_EMPTY)
+			return new_frame(r, ip);
+	}
 }
 
 u64 callsite_resolver__callsite(struct callsite_resolver *r,
@@ -420,13 +426,17 @@ size_t callsite_resolver__frames(struct callsite_resolver *r,
 
 bool callsite_resolver__named_none(const struct callsite_resolver *r)
 {
-	return hashmap__size(r->frames) && !r->nr_named;
+	return r->frames.nr && !r->nr_named;
 }
 
 u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip)
 {
-	struct frame *f = ip ? resolve_frame(r, ip) : NULL;
+	struct frame *f;
 
+	/* A slab event's call_site, from the file: no key of the table. */
+	if (!ip || ip == KMEM_LIVE_EMPTY)
+		return ip;
+	f = resolve_frame(r, ip);
 	return f ? f->callsite : ip;
 }
 

@@ -22,6 +22,13 @@ struct callsite_resolver;
  */
 char *callsite_default_alloc_pattern(void);
 
+/*
+ * The functions of memcg's charging and reclaim, which a memcg reclaim's
+ * callsite is past, as a pattern like the allocator's.  The caller frees
+ * it.
+ */
+char *callsite_memcg_pattern(void);
+
 typedef void (*callsite_alloc_func_fn)(const char *name, void *arg);
 
 /*

@@ -27,7 +27,6 @@
 #include "mem2node.h"
 #include "read-callsite.h"
 #include "read-decode.h"
-#include "read-file.h"
 #include "read-pageblock.h"
 #include "sample.h"
 #include "session.h"
@@ -70,6 +69,15 @@ struct slab_fields {
 	bool			plain;
 };
 
+/* The fields a stall event is read from; any but the type may be absent. */
+struct stall_fields {
+	struct tep_format_field	*order;
+	struct tep_format_field	*gfp;
+	struct tep_format_field	*value;
+	u32			raw_size;	/* that holds them */
+	u16			type;		/* enum kmem_stall_type */
+};
+
 /*
  * The first and the last 8 bytes of a name, zero-padded: with its length,
  * the whole of a name of up to 16 bytes.
@@ -87,14 +95,6 @@ struct recent_name {
 };
 
 #define RECENT_NAMES_BITS	6
-
-/* A slab event's call_site recently resolved, in a direct-mapped cache. */
-struct recent_callsite {
-	u64	call_site;
-	u64	callsite;	/* what the resolver made of it */
-};
-
-#define RECENT_CALLSITES_BITS	8
 
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev);
@@ -128,6 +128,50 @@ static const struct evsel_str_handler slab_handlers[] = {
 
 #define NR_SLAB_EVENTS	ARRAY_SIZE(slab_handlers)
 
+/*
+ * The events of allocation stalls, by enum kmem_stall_type, and the
+ * fields each is read from.  Those that begin a stall are recorded with
+ * their callchain.  The value of an end is what it reports: the pages
+ * reclaimed, the compaction status, try_to_compact_pages's priority (not
+ * before v4.8: optional).
+ */
+static const struct stall_tracepoint {
+	const char	*name;
+	const char	*order;
+	const char	*gfp;
+	const char	*value;
+	bool		value_optional;
+	bool		callchain;
+} stall_tracepoints[KMEM_STALL_NR_TYPES] = {
+	[KMEM_STALL_RECLAIM_BEGIN] = {
+		"vmscan:mm_vmscan_direct_reclaim_begin", "order", "gfp_flags",
+		.callchain = true },
+	[KMEM_STALL_RECLAIM_END] = {
+		"vmscan:mm_vmscan_direct_reclaim_end", .value = "nr_reclaimed" },
+	[KMEM_STALL_MEMCG_BEGIN] = {
+		"vmscan:mm_vmscan_memcg_reclaim_begin", "order", "gfp_flags",
+		.callchain = true },
+	[KMEM_STALL_MEMCG_END] = {
+		"vmscan:mm_vmscan_memcg_reclaim_end", .value = "nr_reclaimed" },
+	[KMEM_STALL_COMPACT_TRY] = {
+		"compaction:mm_compaction_try_to_compact_pages", "order",
+		"gfp_mask", "prio", .value_optional = true, .callchain = true },
+	[KMEM_STALL_COMPACT_BEGIN] = { "compaction:mm_compaction_begin" },
+	[KMEM_STALL_COMPACT_END] = {
+		"compaction:mm_compaction_end", .value = "status" },
+	[KMEM_STALL_COMPACT_DEFERRED] = {
+		"compaction:mm_compaction_deferred", "order" },
+	[KMEM_STALL_KSWAPD_WAKEUP] = { "vmscan:mm_vmscan_wakeup_kswapd", "order" },
+	[KMEM_STALL_KSWAPD_WAKE] = { "vmscan:mm_vmscan_kswapd_wake", "order" },
+	[KMEM_STALL_KCOMPACTD_WAKEUP] = {
+		"compaction:mm_compaction_wakeup_kcompactd", "order" },
+	[KMEM_STALL_KCOMPACTD_WAKE] = {
+		"compaction:mm_compaction_kcompactd_wake", "order" },
+};
+
+/* The names of mm_compaction_end's statuses, from its print format. */
+#define NR_STATUS_NAMES	16
+
 struct kmem_decoder {
 	struct kmem_decode_config config;
 	struct kmem_trace_info	info;
@@ -136,6 +180,8 @@ struct kmem_decoder {
 	struct page_fields	page_free;
 	struct extfrag_fields	extfrag;
 	struct slab_fields	slab[NR_SLAB_EVENTS];
+	struct stall_fields	stall[KMEM_STALL_NR_TYPES];
+	char			*status_names[NR_STATUS_NAMES];
 	int			*cpu_node;	/* indexed by cpu */
 	int			nr_cpu_node;
 	struct mem2node		mem2node;
@@ -144,8 +190,11 @@ struct kmem_decoder {
 	bool			named_a_gfp;
 	struct hashmap		*cache_names;	/* interned: name -> name */
 	struct recent_name	recent_names[1 << RECENT_NAMES_BITS];
-	struct recent_callsite	recent_callsites[1 << RECENT_CALLSITES_BITS];
 	u64			nr_short;
+	/* With config.stacks: callchains as recorded, and their tags. */
+	struct kmem_stacks	*raw_chains;
+	u32			*raw_tags;	/* by raw chain id */
+	size_t			nr_raw_tags, max_raw_tags;
 };
 
 /* --- fields ---------------------------------------------------------- */
@@ -512,14 +561,13 @@ static char *print_gfp_name(struct evsel *evsel, struct perf_sample *sample)
 	return name;
 }
 
-/* The recording kernel's names for a gfp value, remembered per value. */
-static int note_gfp_name(struct kmem_decoder *dec, struct evsel *evsel,
-			 struct perf_sample *sample, u64 gfp)
+/* A gfp value other than the last one named: named if it is new. */
+static noinline int note_other_gfp_name(struct kmem_decoder *dec,
+					struct evsel *evsel,
+					struct perf_sample *sample, u64 gfp)
 {
 	char *name;
 
-	if (dec->named_a_gfp && gfp == dec->last_gfp)
-		return 0;
 	if (!hashmap__find(dec->gfp_names, gfp, &name)) {
 		name = print_gfp_name(evsel, sample);
 		if (!name || !*name) {
@@ -535,6 +583,20 @@ static int note_gfp_name(struct kmem_decoder *dec, struct evsel *evsel,
 	dec->named_a_gfp = true;
 	dec->last_gfp = gfp;
 	return 0;
+}
+
+/*
+ * The recording kernel's names for a gfp value, remembered per value.
+ * Every page allocation asks, mostly for the value asked last: that test
+ * stays in the decoder of each event that names gfp flags.
+ */
+static __always_inline int note_gfp_name(struct kmem_decoder *dec,
+					 struct evsel *evsel,
+					 struct perf_sample *sample, u64 gfp)
+{
+	if (dec->named_a_gfp && gfp == dec->last_gfp)
+		return 0;
+	return note_other_gfp_name(dec, evsel, sample, gfp);
 }
 
 const char *kmem_decoder__gfp_name(const struct kmem_decoder *dec, u64 gfp)
@@ -654,20 +716,17 @@ static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
 	ev->page_node = page_to_node(dec, ev->pfn);
 }
 
-/* The tag of an allocation: its callchain's id in config.stacks, + 1. */
-static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
-		     u32 *tag)
+/* The tag of a chain not seen before: its frames interned, + 1. */
+static int new_chain_tag(struct kmem_decoder *dec,
+			 const struct ip_callchain *chain, u32 *tag)
 {
 	/* More than the kernel keeps: kernel.perf_event_max_stack is 127. */
 	u64 ips[512];
 	size_t n;
 	int id;
 
-	*tag = 0;
-	if (!dec->config.stacks || !dec->config.resolver || !sample->callchain)
-		return 0;
-	n = callsite_resolver__frames(dec->config.resolver, sample->callchain,
-				      ips, ARRAY_SIZE(ips));
+	n = callsite_resolver__frames(dec->config.resolver, chain, ips,
+				      ARRAY_SIZE(ips));
 	if (!n)
 		return 0;
 	id = kmem_stacks__intern(dec->config.stacks, ips, n);
@@ -676,6 +735,52 @@ static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
 	if (id >= 0)
 		*tag = id + 1;
 	return 0;
+}
+
+/* Remember what raw chain @raw, new, became. */
+static int note_raw_tag(struct kmem_decoder *dec, int raw, u32 tag)
+{
+	if ((size_t)raw >= dec->max_raw_tags) {
+		size_t max = dec->max_raw_tags ? 2 * dec->max_raw_tags : 256;
+		u32 *tags = realloc(dec->raw_tags, max * sizeof(*tags));
+
+		if (!tags)
+			return -ENOMEM;
+		dec->raw_tags = tags;
+		dec->max_raw_tags = max;
+	}
+	dec->raw_tags[raw] = tag;
+	dec->nr_raw_tags = raw + 1;
+	return 0;
+}
+
+/*
+ * The tag of an allocation: its callchain's id in config.stacks, + 1.
+ * Dropping the allocator's frames looks up frame after frame, and the
+ * same chains come again and again: the chain as recorded is interned
+ * first, and what it became is remembered by its id.
+ */
+static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
+		     u32 *tag)
+{
+	const struct ip_callchain *chain = sample->callchain;
+	int raw, err;
+
+	*tag = 0;
+	if (!dec->config.stacks || !dec->config.resolver || !chain)
+		return 0;
+	raw = kmem_stacks__intern(dec->raw_chains, chain->ips, chain->nr);
+	if (raw == -ENOMEM)
+		return raw;
+	if (raw >= 0 && (size_t)raw < dec->nr_raw_tags) {
+		*tag = dec->raw_tags[raw];
+		return 0;
+	}
+	err = new_chain_tag(dec, chain, tag);
+	/* A chain too long to intern is dropped anew each time. */
+	if (!err && raw >= 0)
+		err = note_raw_tag(dec, raw, *tag);
+	return err;
 }
 
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
@@ -738,29 +843,45 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 	if (dec->config.resolver && sample->callchain)
 		frag->callsite = callsite_resolver__callsite(dec->config.resolver,
 							     sample->callchain);
+	if (dec->config.stacks && chain_tag(dec, sample, &frag->tag))
+		return -ENOMEM;
 	return 1;
 }
 
-/*
- * Rows go by function unless --raw-ip asks for one per return address.
- * Every slab allocation resolves its call_site, mostly one of a few
- * hundred: the decoder keeps those it resolved lately, which spares a
- * call into the resolver for each.  An empty slot holds call_site 0,
- * which the resolver leaves 0 too.
- */
-static u64 slab_callsite(struct kmem_decoder *dec, u64 call_site)
+/* The callsite of a memcg reclaim, outside the charging functions. */
+static u64 memcg_callsite(struct kmem_decoder *dec, struct perf_sample *sample)
 {
-	struct recent_callsite *slot;
+	struct callsite_resolver *r = dec->config.memcg_resolver ?:
+				      dec->config.resolver;
 
-	if (!dec->config.resolver)
-		return call_site;
-	slot = &dec->recent_callsites[hash_64(call_site, RECENT_CALLSITES_BITS)];
-	if (slot->call_site != call_site) {
-		slot->call_site = call_site;
-		slot->callsite = callsite_resolver__function(dec->config.resolver,
-							     call_site);
-	}
-	return slot->callsite;
+	return r && sample->callchain ?
+	       callsite_resolver__callsite(r, sample->callchain) : 0;
+}
+
+static int decode_stall(struct kmem_decoder *dec, struct evsel *evsel,
+			struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct stall_fields *f = evsel->priv;
+	struct kmem_stall_event *stall = &ev->stall;
+
+	if (too_short(dec, f->raw_size, sample))
+		return 0;
+	ev->kind = KMEM_EVENT_STALL;
+	*stall = (struct kmem_stall_event){
+		.type = f->type,
+		.order = f->order ? to_s16(field_int(f->order, sample, evsel)) : -1,
+		.gfp = f->gfp ? field_val(f->gfp, sample, evsel) : 0,
+	};
+	/* A status is an int: negative ones stay negative. */
+	if (f->value && f->value->flags & TEP_FIELD_IS_SIGNED)
+		stall->value = (s64)field_int(f->value, sample, evsel);
+	else if (f->value)
+		stall->value = field_val(f->value, sample, evsel);
+	if (f->type != KMEM_STALL_MEMCG_BEGIN)
+		return 1;
+	stall->callsite = memcg_callsite(dec, sample);
+	/* Its rows name the GFP flags no allocation may have named. */
+	return note_gfp_name(dec, evsel, sample, stall->gfp) ?: 1;
 }
 
 /* A number of a slab event; the sample holds it (see too_short()). */
@@ -809,8 +930,7 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	}
 	ev->kind = KMEM_EVENT_SLAB_ALLOC;
 	ev->slab_alloc = (struct kmem_slab_alloc_event){
-		.callsite = slab_callsite(dec, slab_val(f, f->call_site, sample,
-							evsel)),
+		.callsite = slab_val(f, f->call_site, sample, evsel),
 		.ptr = slab_val(f, f->ptr, sample, evsel),
 		.bytes_req = slab_val(f, f->bytes_req, sample, evsel),
 		.bytes_alloc = slab_val(f, f->bytes_alloc, sample, evsel),
@@ -945,32 +1065,26 @@ static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
 }
 
 /*
- * The recording kernel's pageblock_order, from the extfrag format in the
- * trace's tracing data: libtraceevent's parse of it cannot be trusted
- * (see read-pageblock.h), so its tree is only the second choice.
+ * The recording kernel's pageblock_order, from the text of the extfrag
+ * format that perf kept: libtraceevent's parse of it cannot be trusted
+ * (see read-pageblock.h).
  */
 static int trace_pageblock_order(struct kmem_decoder *dec, struct evsel *extfrag,
 				 char *why, size_t why_size)
 {
+	const struct tep_event *event = extfrag->tp_format;
+	unsigned long len;
 	const char *text;
-	size_t size, len;
-	int long_size, order = -ENOENT;
-	void *data;
 
-	if (dec->session->data &&
-	    !kmem_file__feature(dec->session->data->path, HEADER_TRACING_DATA,
-				&data, &size)) {
-		if (!kmem_pageblock__find_format(data, size, EXTFRAG_SYSTEM,
-						 EXTFRAG_NAME, &text, &len,
-						 &long_size))
-			order = kmem_pageblock__order_of_format(text, len,
-								long_size, why,
-								why_size);
-		free(data);
+	text = trace_event__format(&dec->session->tevent, event, &len);
+	if (!text) {
+		snprintf(why, why_size, "the trace has no text of the %s:%s format",
+			 EXTFRAG_SYSTEM, EXTFRAG_NAME);
+		return -ENOENT;
 	}
-	if (order < 0 && extfrag->tp_format)
-		order = kmem_pageblock__order(extfrag->tp_format, why, why_size);
-	return order;
+	return kmem_pageblock__order_of_format(text, len,
+					       tep_get_long_size(event->tep),
+					       why, why_size);
 }
 
 static void setup_pageblock_order(struct kmem_decoder *dec,
@@ -1001,12 +1115,104 @@ static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
 	return 0;
 }
 
+static int setup_stall_fields(struct evsel *evsel,
+			      const struct stall_tracepoint *tp,
+			      struct stall_fields *f, char *err,
+			      size_t err_size)
+{
+	struct {
+		struct tep_format_field	**field;
+		const char		*name;
+		bool			optional;
+	} want[] = {
+		{ &f->order,	tp->order,	false },
+		{ &f->gfp,	tp->gfp,	false },
+		{ &f->value,	tp->value, tp->value_optional },
+	};
+	size_t i;
+
+	f->raw_size = 0;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		if (!want[i].name)
+			continue;
+		*want[i].field = want[i].optional ?
+				 evsel__field(evsel, want[i].name) :
+				 need_field(evsel, want[i].name, err, err_size);
+		if (!*want[i].field && !want[i].optional)
+			return -EINVAL;
+		f->raw_size = field_end(*want[i].field, f->raw_size);
+	}
+	return 0;
+}
+
+/*
+ * The names of mm_compaction_end's __print_symbolic(REC->status, ...),
+ * which changed between kernels: kept by value for the report.
+ */
+static int setup_status_names(struct kmem_decoder *dec, struct evsel *evsel)
+{
+	struct tep_print_arg *arg = evsel->tp_format->print_fmt.args;
+	struct tep_print_flag_sym *sym;
+
+	for (; arg; arg = arg->next) {
+		if (arg->type != TEP_PRINT_SYMBOL || !arg->symbol.field ||
+		    arg->symbol.field->type != TEP_PRINT_FIELD ||
+		    strcmp(arg->symbol.field->field.name, "status"))
+			continue;
+		for (sym = arg->symbol.symbols; sym; sym = sym->next) {
+			char *end;
+			unsigned long v = strtoul(sym->value, &end, 0);
+
+			if (*end || end == sym->value || v >= NR_STATUS_NAMES ||
+			    dec->status_names[v])
+				continue;
+			dec->status_names[v] = strdup(sym->str);
+			if (!dec->status_names[v])
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The stall events the trace has; those it lacks leave the parts of the
+ * stall analysis they feed empty, which info->stall_events says.
+ */
+static int setup_stall(struct kmem_decoder *dec, char *err, size_t err_size)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < KMEM_STALL_NR_TYPES; i++) {
+		const struct stall_tracepoint *tp = &stall_tracepoints[i];
+		struct evsel *evsel = find_event(dec, tp->name);
+		struct stall_fields *f = &dec->stall[i];
+
+		if (!evsel)
+			continue;
+		if (!is_usable(dec, evsel, err, err_size) ||
+		    setup_stall_fields(evsel, tp, f, err, err_size))
+			return -EINVAL;
+		if (i == KMEM_STALL_COMPACT_END) {
+			ret = setup_status_names(dec, evsel);
+			if (ret)
+				return ret;
+		}
+		f->type = i;
+		evsel->priv = f;
+		evsel->handler = decode_stall;
+		dec->info.stall_events |= 1U << i;
+	}
+	return 0;
+}
+
 static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 {
 	struct evsel *alloc = find_event(dec, page_handlers[0].name);
 	struct evsel *free_ev = find_event(dec, page_handlers[1].name);
 	struct evsel *extfrag = find_event(dec, page_handlers[2].name);
 	struct evsel *any = alloc ?: free_ev;
+	int ret;
 
 	if (!any) {
 		snprintf(err, err_size,
@@ -1027,6 +1233,9 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,
 					     page_handlers))
 		return -EINVAL;
+	ret = setup_stall(dec, err, err_size);
+	if (ret)
+		return ret;
 	dec->info.has_page_alloc = !!alloc;
 	dec->info.has_callchains = alloc && evsel__has_callchain(alloc);
 	dec->info.page_size = tep_get_page_size(any->tp_format->tep) ?: 4096;
@@ -1059,8 +1268,8 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 	/* Without --page or --slab, perf kmem stat analyses slab. */
 	if (!found && find_event(dec, page_handlers[0].name)) {
 		snprintf(err, err_size,
-			 "%s has no slab allocator events, but page allocator events: use 'perf kmem stat --page'",
-			 trace_path(dec));
+			 "%s has no slab allocator events, but page allocator events: use 'perf kmem %s --page'",
+			 trace_path(dec), dec->config.command);
 		return -EINVAL;
 	}
 	if (!found) {
@@ -1098,6 +1307,11 @@ struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
 	dec->info.pre_v4_4 = kernel_before(session->header.env.os_release,
 					   4, 4);
 	ret = setup_nodes(dec);
+	if (!ret && config->stacks) {
+		dec->raw_chains = kmem_stacks__new();
+		if (!dec->raw_chains)
+			ret = -ENOMEM;
+	}
 	if (!ret && config->slab)
 		ret = setup_slab(dec, err, err_size);
 	if (!ret && config->page)
@@ -1113,10 +1327,16 @@ struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
 
 void kmem_decoder__delete(struct kmem_decoder *dec)
 {
+	size_t i;
+
 	if (!dec)
 		return;
+	for (i = 0; i < NR_STATUS_NAMES; i++)
+		free(dec->status_names[i]);
 	free_names(dec->gfp_names);
 	free_names(dec->cache_names);
+	kmem_stacks__delete(dec->raw_chains);
+	free(dec->raw_tags);
 	if (dec->info.has_mem2node)
 		mem2node__exit(&dec->mem2node);
 	free(dec->cpu_node);
@@ -1126,6 +1346,20 @@ void kmem_decoder__delete(struct kmem_decoder *dec)
 const struct kmem_trace_info *kmem_decoder__info(const struct kmem_decoder *dec)
 {
 	return &dec->info;
+}
+
+const char *kmem_stall_tracepoint(enum kmem_stall_type type, bool *callchain)
+{
+	if ((unsigned int)type >= KMEM_STALL_NR_TYPES)
+		return NULL;
+	*callchain = stall_tracepoints[type].callchain;
+	return stall_tracepoints[type].name;
+}
+
+const char *kmem_decoder__compact_status(const struct kmem_decoder *dec,
+					 u64 status)
+{
+	return status < NR_STATUS_NAMES ? dec->status_names[status] : NULL;
 }
 
 u64 kmem_decoder__nr_short(const struct kmem_decoder *dec)

@@ -19,6 +19,7 @@
 #include "count-frag.h"
 #include "count-page.h"
 #include "count-slab.h"
+#include "count-stall.h"
 #include "evsel.h"
 #include "sample.h"
 
@@ -32,6 +33,7 @@ enum kmem_event_kind {
 	KMEM_EVENT_SLAB_ALLOC,
 	KMEM_EVENT_SLAB_FREE,
 	KMEM_EVENT_EXTFRAG,
+	KMEM_EVENT_STALL,	/* reclaim, compaction, kswapd, kcompactd */
 	/* Not samples: what perf's thread tracking takes, kept in order too. */
 	KMEM_EVENT_TASK_COMM,
 	KMEM_EVENT_TASK_FORK,
@@ -57,6 +59,7 @@ struct kmem_event {
 		struct kmem_slab_alloc_event	slab_alloc;
 		struct kmem_slab_free_event	slab_free;
 		struct kmem_frag_event		extfrag;
+		struct kmem_stall_event		stall;
 		struct kmem_task_event		task;
 	};
 };
@@ -71,24 +74,35 @@ struct kmem_event {
 		   sizeof(struct kmem_frag_event)), sizeof(u64)))
 _Static_assert(sizeof(struct kmem_task_event) <= sizeof(struct kmem_page_event),
 	       "a page-only queue holds the task records too");
+_Static_assert(sizeof(struct kmem_stall_event) <= sizeof(struct kmem_page_event),
+	       "a page-only queue holds the stall events too");
 
 struct kmem_decode_config {
 	bool	page;		/* decode the page allocator's events */
 	bool	slab;		/* decode the slab allocator's events */
 	/*
 	 * Resolves callsites: the first non-allocator frame of a page
-	 * allocation's callchain, the function of a slab event's call_site.
-	 * NULL: callsites are left as raw addresses (slab) or 0 (page).
+	 * allocation's callchain.  NULL: page callsites are 0.  A slab
+	 * event's call_site is left as it came, for the slab analysis to
+	 * resolve once per distinct address (kmem_slab_config::callsite).
 	 */
 	struct callsite_resolver *resolver;
 	/* The kernel's pageblock_order as the user says; -1: from the trace. */
 	int	pageblock_order;
+	/* The perf kmem command that advice names: "stat" or "diff". */
+	const char *command;
 	/*
 	 * Where page allocations' callchains are interned: the tag of
 	 * each allocation is then its chain's id + 1 (0: none).  NULL: no
 	 * tags.
 	 */
 	struct kmem_stacks *stacks;
+	/*
+	 * Resolves the callsites of memcg reclaim begins: the first frame
+	 * of the chain outside the allocator and memcg's charging.  NULL:
+	 * @resolver's callsite.
+	 */
+	struct callsite_resolver *memcg_resolver;
 };
 
 /* What the decoder found out about the trace, for the analyses. */
@@ -99,6 +113,8 @@ struct kmem_trace_info {
 	bool	has_page_alloc;
 	bool	has_callchains;	/* on kmem:mm_page_alloc */
 	bool	has_extfrag;	/* kmem:mm_page_alloc_extfrag was recorded */
+	/* The stall events recorded: a bit per enum kmem_stall_type. */
+	u32	stall_events;
 	/* The recording kernel's; KMEM_FRAG_ORDER_UNKNOWN, see pageblock_why. */
 	int	pageblock_order;
 	char	pageblock_why[160];	/* why it is unknown */
@@ -161,6 +177,24 @@ static inline int kmem_decoder__decode(struct kmem_decoder *dec,
 	ev->tid = sample->tid;
 	return decode(dec, evsel, sample, ev);
 }
+
+/**
+ * kmem_stall_tracepoint - the tracepoint of a stall event
+ * @type: an enum kmem_stall_type
+ * @callchain: set when perf kmem record takes its kernel callchain (it
+ *	begins a stall)
+ *
+ * Return: "system:name", or NULL for a type out of range.
+ */
+const char *kmem_stall_tracepoint(enum kmem_stall_type type, bool *callchain);
+
+/*
+ * The recording kernel's name of an mm_compaction_end status, from the
+ * event's print format: "success", "partial_skipped"...; NULL if it has
+ * none for @status.
+ */
+const char *kmem_decoder__compact_status(const struct kmem_decoder *dec,
+					 u64 status);
 
 /* What the trace is: valid after kmem_decoder__new(). */
 const struct kmem_trace_info *kmem_decoder__info(const struct kmem_decoder *dec);

@@ -14,6 +14,7 @@
 #include "count-interval.h"
 #include "count-page.h"
 #include "count-slab.h"
+#include "count-stall.h"
 #include "report.h"
 
 /* --- sections ------------------------------------------------------- */
@@ -26,6 +27,7 @@
 #define SLAB(member, ...)	F(SLAB, struct kmem_slab_summary, member, __VA_ARGS__)
 #define IV(member, ...)		F(INTERVAL, struct kmem_interval_row, member, __VA_ARGS__)
 #define SRC(member, ...)	F(COUNTED, struct kmem_report_source, member, __VA_ARGS__)
+#define STALL(member, ...)	F(STALL, struct kmem_stall_summary, member, __VA_ARGS__)
 #define SECTION(p, f)		{ .path = p, .fields = f, .nr_fields = ARRAY_SIZE(f) }
 
 #define TEXT_ONLY	.unit = KMEM_UNIT_TEXT, .text_when = KMEM_NEVER
@@ -36,7 +38,6 @@
 #define PAIRED		.text_when = KMEM_IF_PAIRED
 #define SLAB_PAIRED	.text_when = KMEM_IF_SLAB_PAIRED
 #define TEXT		.unit = KMEM_UNIT_TEXT
-#define JSON_ONLY	.text_when = KMEM_NEVER
 #define TEXT_LINE	.json_when = KMEM_NEVER
 
 static const struct kmem_field trace_fields[] = {
@@ -228,6 +229,8 @@ static const struct kmem_field interval_fields[] = {
 	   .json_when = KMEM_IF_CLASSES),
 	IV(classes[KMEM_FRAG_POLLUTED], .name = "polluted",
 	   .json_when = KMEM_IF_CLASSES),
+	IV(stalls, .name = "stalls", NUMBER, .json_when = KMEM_IF_STALLS),
+	IV(stall_ns, .name = "stall_ns", NUMBER, .json_when = KMEM_IF_STALLS),
 };
 
 const struct kmem_section kmem_interval_section =
@@ -241,7 +244,7 @@ static const struct kmem_field counted_fields[] = {
 	SRC(name, .name = "name", TEXT_ONLY),
 	SRC(tasks, .name = "tasks", .label = "Events of:", TEXT),
 	SRC(duration_ms, .label = "Counted for (ms):", NUMBER, TEXT_LINE),
-	SRC(duration_ns, .name = "duration_ns", NUMBER, JSON_ONLY),
+	SRC(duration_ns, .name = "duration_ns", NUMBER, NOT_IN_TEXT),
 	SRC(exact, .label = "Exact:", TEXT, TEXT_LINE),
 	SRC(estimated, .label = "Estimated:", TEXT, NONZERO, TEXT_LINE),
 	SRC(callers, .name = "callers", TEXT_ONLY),
@@ -278,10 +281,10 @@ static const struct kmem_field counted_fields[] = {
 	    .label = "Runs skipped by the kernel:", NUMBER, NONZERO,
 	    .note = " Events of any task that came while a program of perf kmem ran on their CPU."),
 	SRC(fallbacks, .name = "fallbacks_counted", .unit = KMEM_UNIT_BOOL,
-	    JSON_ONLY),
+	    NOT_IN_TEXT),
 	SRC(no_fallbacks, .label = "Fallbacks not counted:", TEXT, NONZERO,
 	    TEXT_LINE),
-	SRC(map_bytes, .name = "map_bytes", BYTES, JSON_ONLY),
+	SRC(map_bytes, .name = "map_bytes", BYTES, NOT_IN_TEXT),
 	SRC(prog_runs, .name = "program_runs",
 	    .label = "Runs of the BPF programs:", NUMBER, NONZERO,
 	    .json_when = KMEM_IF_SET),
@@ -294,6 +297,118 @@ static const struct kmem_field counted_fields[] = {
 const struct kmem_section kmem_counted_section =
 	SECTION("source", counted_fields);
 
+/* --- stalls --------------------------------------------------------- */
+
+#define NS		.unit = KMEM_UNIT_NS
+#define IN_STALL	.flags = KMEM_FIELD_NESTED
+#define STALLS_ONLY	.text_when = KMEM_IF_STALLS, .json_when = KMEM_IF_STALLS
+
+static const struct kmem_field stall_fields[] = {
+	TRACE(stalls, .name = "status", TEXT_ONLY),
+	TRACE(stall_missing, .name = "missing_events", TEXT_ONLY,
+	      .json_when = KMEM_IF_SET),
+	STALL(all, .name = "all", .unit = KMEM_UNIT_GROUP),
+	STALL(all.stalls, .name = "stalls", .label = "Stalled allocations:",
+	      NUMBER, IN_STALL),
+	STALL(all.failed, .name = "failed", .label = "  failed after all:",
+	      NUMBER, IN_STALL),
+	STALL(all.total_ns, .name = "total_ns", .label = "Stall time:", NS,
+	      IN_STALL),
+	STALL(all.reclaim_ns, .name = "reclaim_ns", .label = "  in direct reclaim:",
+	      NS, IN_STALL),
+	STALL(all.compact_ns, .name = "compaction_ns",
+	      .label = "  in compaction:", NS, IN_STALL),
+	STALL(all.mean_ns, .name = "mean_ns", .label = "Mean stall:", NS, IN_STALL),
+	STALL(all.p50_ns, .name = "p50_ns", .label = "  p50:", NS, IN_STALL),
+	STALL(all.p90_ns, .name = "p90_ns", .label = "  p90:", NS, IN_STALL),
+	STALL(all.p99_ns, .name = "p99_ns", .label = "  p99:", NS, IN_STALL),
+	STALL(all.max_ns, .name = "max_ns", .label = "  max:", NS, IN_STALL),
+	STALL(all.reclaims, .name = "reclaims",
+	      .label = "Direct reclaims in them:", NUMBER, IN_STALL),
+	STALL(all.reclaimed, .name = "pages_reclaimed",
+	      .label = "  pages reclaimed:", NUMBER, IN_STALL),
+	STALL(all.compactions, .name = "compactions",
+	      .label = "Compaction attempts in them:", NUMBER, IN_STALL),
+	STALL(compact_outcomes, .name = "compaction_attempts",
+	      .unit = KMEM_UNIT_GROUP),
+	STALL(compact_outcomes[KMEM_COMPACT_SUCCESS], .name = "succeeded",
+	      .label = "  succeeded (the page came next):", NUMBER, IN_STALL),
+	STALL(compact_outcomes[KMEM_COMPACT_FAIL], .name = "failed",
+	      .label = "  failed (compacted, no page):", NUMBER, IN_STALL),
+	STALL(compact_outcomes[KMEM_COMPACT_SKIPPED], .name = "skipped",
+	      .label = "  skipped (nothing compacted):", NUMBER, IN_STALL),
+};
+
+const struct kmem_section kmem_stall_section = SECTION("page.stalls", stall_fields);
+
+static const struct kmem_field stall_apart_fields[] = {
+	STALL(apart.begun_before, .name = "begun_before",
+	      .label = "  begun before the trace:", NUMBER),
+	STALL(apart.not_ended, .name = "not_ended",
+	      .label = "  still stalled at its end:", NUMBER),
+	STALL(apart.abandoned, .name = "abandoned",
+	      .label = "  allocation not seen:", NUMBER),
+	STALL(apart.memcg_begun_before, .name = "memcg_begun_before",
+	      .label = "  memcg reclaims begun before:", NUMBER),
+	STALL(apart.memcg_not_ended, .name = "memcg_not_ended",
+	      .label = "  memcg reclaims not ended:", NUMBER),
+	STALL(apart.unpaired, .name = "unpaired",
+	      .label = "  begins or ends without a pair:", NUMBER, NONZERO),
+};
+
+const struct kmem_section kmem_stall_apart_section =
+	SECTION("page.stalls.apart", stall_apart_fields);
+
+static const struct kmem_field stall_event_fields[] = {
+	STALL(events.reclaims, .name = "direct_reclaims",
+	      .label = "  direct reclaims (allocstall):", NUMBER),
+	STALL(events.reclaim_ends, .name = "direct_reclaim_ends",
+	      .label = "    ended:", NUMBER),
+	STALL(events.reclaimed, .name = "direct_pages_reclaimed",
+	      .label = "    pages reclaimed:", NUMBER),
+	STALL(events.memcg_reclaims, .name = "memcg_reclaims",
+	      .label = "  memcg reclaims:", NUMBER),
+	STALL(events.memcg_reclaim_ends, .name = "memcg_reclaim_ends",
+	      .label = "    ended:", NUMBER),
+	STALL(events.memcg_reclaimed, .name = "memcg_pages_reclaimed",
+	      .label = "    pages reclaimed:", NUMBER),
+	STALL(events.compactions, .name = "compaction_attempts",
+	      .label = "  compactions (compact_stall):", NUMBER),
+	STALL(events.outcomes[KMEM_COMPACT_SUCCESS], .name = "compaction_succeeded",
+	      .label = "    succeeded:", NUMBER),
+	STALL(events.outcomes[KMEM_COMPACT_FAIL], .name = "compaction_failed",
+	      .label = "    failed:", NUMBER),
+	STALL(events.outcomes[KMEM_COMPACT_SKIPPED], .name = "compaction_skipped",
+	      .label = "    skipped:", NUMBER),
+	STALL(events.runs, .name = "compaction_runs",
+	      .label = "  compaction runs (begin):", NUMBER),
+	STALL(events.direct_runs, .name = "direct_compaction_runs",
+	      .label = "    in direct compactions:", NUMBER),
+	STALL(events.run_ends, .name = "compaction_run_ends",
+	      .label = "    ended:", NUMBER),
+	STALL(events.deferred, .name = "compaction_deferred",
+	      .label = "  compactions deferred:", NUMBER),
+	STALL(events.nested_allocs, .name = "nested_allocations",
+	      .label = "  allocations nested in stalls:", NUMBER),
+};
+
+const struct kmem_section kmem_stall_events_section =
+	SECTION("page.stalls.events", stall_event_fields);
+
+static const struct kmem_field stall_memcg_fields[] = {
+	STALL(memcg.reclaims, .name = "reclaims",
+	      .label = "  memcg reclaims timed:", NUMBER),
+	STALL(memcg.total_ns, .name = "total_ns",
+	      .label = "    time, begin to end:", NS),
+	STALL(memcg.mean_ns, .name = "mean_ns", .label = "    mean:", NS),
+	STALL(memcg.max_ns, .name = "max_ns", .label = "    max:", NS),
+	STALL(memcg.reclaimed, .name = "pages_reclaimed",
+	      .label = "    pages reclaimed:", NUMBER),
+};
+
+const struct kmem_section kmem_stall_memcg_section =
+	SECTION("page.stalls.memcg", stall_memcg_fields);
+
 const struct kmem_status kmem_statuses[] = {
 	{ "analysed", "analysed" },
 	{ "one_node", "one NUMA node: all page traffic node-local" },
@@ -301,6 +416,7 @@ const struct kmem_status kmem_statuses[] = {
 	{ "corrupt_topology", "the NUMA or memory topology is corrupt" },
 	{ "too_many_nodes", "more NUMA nodes than perf kmem follows" },
 	{ "not_recorded", "no kmem:mm_page_alloc_extfrag events" },
+	{ "no_stall_events", "no reclaim or compaction events" },
 };
 
 const size_t kmem_nr_statuses = ARRAY_SIZE(kmem_statuses);
@@ -361,6 +477,9 @@ static const struct kmem_column page_columns[] = {
 	PROW(task, .key = "comm", .header = "Command", .json = "comm",
 	     .kind = KMEM_CELL_COMM, .width = 15, .tables = PAGE_BOTH,
 	     NAME_COLUMN, .when = KMEM_IF_COMM, .json_when = KMEM_IF_COMM),
+	PROW(stall_ns, .key = "stall", .header = "Stall us", .json = "stall_ns",
+	     .kind = KMEM_CELL_NS, .width = 10, .tables = PAGE_BOTH,
+	     .when = KMEM_IF_STALLS, .json_when = KMEM_IF_STALLS),
 	PROW(callsite, .key = "callsite", .header = "Callsite",
 	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = PAGE_BOTH,
 	     NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
@@ -452,6 +571,137 @@ static const struct kmem_column slab_columns[] = {
 	   .tables = SLAB_ALL),
 };
 
+#define DROW(...)	C(struct kmem_stall_dist, __VA_ARGS__)
+#define US_COLUMN	.kind = KMEM_CELL_NS, .width = 9, .tables = 1
+#define JSON_ONLY	.tables = 1, .when = KMEM_NEVER
+
+static const struct kmem_column stall_order_columns[] = {
+	DROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = 1,
+	     .flags = KMEM_COL_IDENT),
+	DROW(stalls, .key = "hit", .header = "Stalls", .json = "stalls",
+	     .width = 9, .tables = 1),
+	DROW(failed, .header = "Failed", .json = "failed", .width = 7,
+	     .tables = 1),
+	DROW(total_ns, .key = "stall", .header = "Total us", .json = "total_ns",
+	     .diff_header = "Total ns",
+	     .kind = KMEM_CELL_NS, .width = 12, .tables = 1),
+	DROW(mean_ns, .header = "Mean us", .json = "mean_ns", US_COLUMN),
+	DROW(p50_ns, .header = "p50 us", .json = "p50_ns", US_COLUMN),
+	DROW(p90_ns, .header = "p90 us", .json = "p90_ns", US_COLUMN),
+	DROW(p99_ns, .header = "p99 us", .json = "p99_ns", US_COLUMN),
+	DROW(max_ns, .header = "Max us", .json = "max_ns", US_COLUMN),
+	DROW(reclaim_ns, .json = "reclaim_ns", JSON_ONLY),
+	DROW(compact_ns, .json = "compaction_ns", JSON_ONLY),
+	DROW(reclaims, .json = "reclaims", JSON_ONLY),
+	DROW(compactions, .json = "compactions", JSON_ONLY),
+	DROW(reclaimed, .json = "pages_reclaimed", JSON_ONLY),
+};
+
+#define BROW(...)	C(struct kmem_stall_bucket, __VA_ARGS__)
+
+static const struct kmem_column stall_bucket_columns[] = {
+	BROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = 1,
+	     .flags = KMEM_COL_IDENT),
+	BROW(lo_us, .key = "lo", .header = "From us", .json = "lo_us",
+	     .width = 10, .tables = 1, .flags = KMEM_COL_IDENT),
+	BROW(hi_us, .header = "To us", .json = "hi_us", .width = 10,
+	     .tables = 1),
+	BROW(stalls, .key = "hit", .header = "Stalls", .json = "stalls",
+	     .width = 9, .tables = 1),
+};
+
+#define ENDROW(...)	C(struct kmem_stall_status_row, __VA_ARGS__)
+
+static const struct kmem_column stall_status_columns[] = {
+	ENDROW(ends, .key = "hit", .header = "Ends", .json = "count", .width = 9,
+	       .tables = 1),
+	ENDROW(status, .header = "Value", .json = "value", .width = 5,
+	       .tables = 1, .flags = KMEM_COL_IDENT),
+	ENDROW(name, .key = "status", .header = "Status", .json = "name",
+	       .kind = KMEM_CELL_STRING, .tables = 1, NAME_COLUMN),
+};
+
+#define WROW(...)	C(struct kmem_stall_wake_row, __VA_ARGS__)
+#define WAKE_COLUMN	.width = 15, .tables = 1
+
+static const struct kmem_column stall_wake_columns[] = {
+	WROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = 1,
+	     .flags = KMEM_COL_IDENT),
+	WROW(wakeups[KMEM_WAKE_KSWAPD_WAKEUP], .key = "kswapd",
+	     .header = "kswapd woken", .json = "kswapd_woken", WAKE_COLUMN),
+	WROW(wakeups[KMEM_WAKE_KSWAPD], .header = "kswapd ran",
+	     .json = "kswapd_ran", WAKE_COLUMN),
+	WROW(wakeups[KMEM_WAKE_KCOMPACTD_WAKEUP], .key = "kcompactd",
+	     .header = "kcompactd woken", .json = "kcompactd_woken", WAKE_COLUMN),
+	WROW(wakeups[KMEM_WAKE_KCOMPACTD], .header = "kcompactd ran",
+	     .json = "kcompactd_ran", WAKE_COLUMN),
+};
+
+#define TROW(...)	C(struct kmem_stall_row, __VA_ARGS__)
+
+static const struct kmem_column stall_columns[] = {
+	TROW(stalls, .key = "hit", .header = "Stalls", .json = "stalls",
+	     .width = 8, .tables = 1),
+	TROW(failed, .key = "failed", .header = "Failed", .json = "failed",
+	     .width = 6, .tables = 1),
+	TROW(total_ns, .key = "stall", .header = "Total us", .json = "total_ns",
+	     .diff_header = "Total ns",
+	     .kind = KMEM_CELL_NS, .width = 12, .tables = 1),
+	TROW(mean_ns, .key = "mean", .header = "Mean us", .json = "mean_ns",
+	     US_COLUMN),
+	TROW(max_ns, .key = "max", .header = "Max us", .json = "max_ns",
+	     US_COLUMN),
+	TROW(reclaim_ns, .key = "reclaim", .header = "Reclaim us",
+	     .json = "reclaim_ns", .kind = KMEM_CELL_NS, .width = 10,
+	     .tables = 1),
+	TROW(compact_ns, .key = "compaction", .header = "Compact us",
+	     .json = "compaction_ns", .kind = KMEM_CELL_NS, .width = 10,
+	     .tables = 1),
+	TROW(reclaimed, .key = "pages", .header = "Pages",
+	     .json = "pages_reclaimed", .width = 8, .tables = 1),
+	TROW(reclaims, .json = "reclaims", JSON_ONLY),
+	TROW(compactions, .json = "compactions", JSON_ONLY),
+	TROW(compact_ok, .header = "Compact ok", .json = "compaction_succeeded",
+	     .width = 10, .tables = 1),
+	TROW(compact_fail, .header = "fail", .json = "compaction_failed",
+	     .width = 6, .tables = 1),
+	TROW(order, .key = "order", .header = "Order", .json = "order",
+	     .kind = KMEM_CELL_ORDER, .width = 5, .tables = 1,
+	     .flags = KMEM_COL_IDENT),
+	TROW(migtype, .key = "migtype", .alias = "mtype",
+	     .header = "Migration type", .json = "migration_type",
+	     .kind = KMEM_CELL_MIGTYPE, .width = 14, .tables = 1, NAME_COLUMN),
+	TROW(gfp, .key = "gfp", .header = "GFP flags", .json = "gfp",
+	     .kind = KMEM_CELL_GFP, .tables = 1, NAME_COLUMN),
+	TROW(callsite, .key = "callsite", .header = "Callsite",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = 1,
+	     NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
+	     .json_when = KMEM_IF_CALLCHAINS),
+};
+
+#define MROW(...)	C(struct kmem_stall_memcg_row, __VA_ARGS__)
+
+static const struct kmem_column stall_memcg_columns[] = {
+	MROW(reclaims, .key = "hit", .header = "memcg reclaims",
+	     .json = "reclaims", .width = 14, .tables = 1),
+	MROW(total_ns, .key = "stall", .header = "Total us", .json = "total_ns",
+	     .diff_header = "Total ns",
+	     .kind = KMEM_CELL_NS, .width = 12, .tables = 1),
+	MROW(mean_ns, .header = "Mean us", .json = "mean_ns", US_COLUMN),
+	MROW(max_ns, .header = "Max us", .json = "max_ns", US_COLUMN),
+	MROW(reclaimed, .header = "Pages", .json = "pages_reclaimed", .width = 8,
+	     .tables = 1),
+	MROW(gfp, .key = "gfp", .header = "GFP flags", .json = "gfp",
+	     .kind = KMEM_CELL_GFP, .tables = 1, NAME_COLUMN),
+	MROW(callsite, .key = "callsite", .header = "Callsite (of the reclaim)",
+	     .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = 1,
+	     NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
+	     .json_when = KMEM_IF_CALLCHAINS),
+};
+
 #define TABLE(p, c, b, ...) \
 	{ .path = p, .cols = c, .nr_cols = ARRAY_SIZE(c), .bit = b, __VA_ARGS__ }
 
@@ -480,6 +730,28 @@ const struct kmem_table kmem_tables[KMEM_NR_TABLES] = {
 	[KMEM_SLAB_ALLOCS] = TABLE("slab.allocs", slab_columns,
 		KMEM_SLAB_TABLE_ALLOC, .sort = "frag,hit,bytes",
 		.user_sort = true),
+	[KMEM_STALL_ORDERS] = TABLE("page.stalls.by_order", stall_order_columns,
+		0, .sort = "order", .what = "stalled allocations, by order",
+		.by_default = true, .diff_keys = "stall,hit"),
+	[KMEM_STALL_BUCKETS] = TABLE("page.stalls.histogram",
+		stall_bucket_columns, 0, .sort = "order,lo",
+		.what = "stalls, by order and log2 bucket of their length",
+		.diff_keys = "hit"),
+	[KMEM_STALL_STATUSES] = TABLE("page.stalls.compaction_ends",
+		stall_status_columns, 0, .sort = "status",
+		.what = "compaction runs, by the status they ended with",
+		.by_default = true, .diff_keys = "hit"),
+	[KMEM_STALL_WAKEUPS] = TABLE("page.stalls.wakeups", stall_wake_columns,
+		0, .sort = "order", .what = "kswapd and kcompactd wake-ups, by order",
+		.by_default = true, .diff_keys = "kswapd,kcompactd"),
+	[KMEM_STALL_CALLERS] = TABLE("page.stalls.callers", stall_columns, 0,
+		.sort = "stall,hit",
+		.what = "stalled allocations, by callsite, order, migration type and GFP flags",
+		.diff_keys = "stall,hit"),
+	[KMEM_STALL_MEMCG] = TABLE("page.stalls.memcg_callers",
+		stall_memcg_columns, 0, .sort = "stall,hit",
+		.what = "memcg reclaims, by the callsite of their begin and GFP flags",
+		.diff_keys = "stall,hit"),
 };
 
 /* --- conditions, cells and sort keys -------------------------------- */
@@ -521,6 +793,8 @@ bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)
 		return c->callers_estimated;
 	case KMEM_IF_SLAB_PAIRED:
 		return !c->sampled && !c->slab_unpaired;
+	case KMEM_IF_STALLS:
+		return c->stalls;
 	default:
 		return true;
 	}
@@ -596,6 +870,32 @@ static void total_per(u64 total, u64 per, char *buf, size_t size)
 		 kmem_commas(total, digits, sizeof(digits)), per);
 }
 
+/* -x: a number as the JSON has it; false for a cell that is a name. */
+static bool raw_cell(const struct kmem_column *col,
+		     const struct kmem_cell_ctx *ctx, const void *row, u64 v,
+		     char *buf, size_t size)
+{
+	switch (col->kind) {
+	case KMEM_CELL_PFN:
+		if (ctx->pfn_is_page)
+			return false;
+		fallthrough;
+	case KMEM_CELL_PAGES:
+	case KMEM_CELL_MEAN:
+	case KMEM_CELL_NS:
+	case KMEM_CELL_COUNT:
+	case KMEM_CELL_U64:
+		snprintf(buf, size, "%" PRIu64, v);
+		return true;
+	case KMEM_CELL_WASTE:
+		snprintf(buf, size, "%.3f",
+			 kmem_sort__waste(v, VALUE(row, col->offset2, u64)));
+		return true;
+	default:
+		return false;
+	}
+}
+
 void kmem_column__cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx, const void *row,
 		       char *buf, size_t size)
@@ -607,6 +907,8 @@ void kmem_column__cell(const struct kmem_column *col,
 	v = col->kind == KMEM_CELL_ORDER || col->kind == KMEM_CELL_MIGTYPE ||
 	    col->kind == KMEM_CELL_PID || col->kind == KMEM_CELL_COMM ||
 	    col->kind == KMEM_CELL_STRING ? 0 : VALUE(row, col->offset, u64);
+	if (ctx->raw && raw_cell(col, ctx, row, v, buf, size))
+		return;
 	switch (col->kind) {
 	case KMEM_CELL_PAGES:
 		total_per(v, ctx->page_size << VALUE(row, col->offset2, int),
@@ -647,6 +949,9 @@ void kmem_column__cell(const struct kmem_column *col,
 	case KMEM_CELL_WASTE:
 		snprintf(buf, size, "%7.3f%%",
 			 kmem_sort__waste(v, VALUE(row, col->offset2, u64)));
+		break;
+	case KMEM_CELL_NS:
+		kmem_commas(v / 1000, buf, size);
 		break;
 	case KMEM_CELL_COUNT:
 	case KMEM_CELL_U64:
@@ -714,28 +1019,47 @@ const struct kmem_column *kmem_table__column(const struct kmem_table *t,
 	return NULL;
 }
 
-int kmem_table__parse_sort(const struct kmem_table *t, const char *str,
+void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str)
+{
+	keys->nr = 0;
+	keys->too_many = false;
+	if (!str || !*str)
+		return;
+	for (;;) {
+		size_t len = strcspn(str, ",");
+
+		if (keys->nr == KMEM_MAX_SORT_KEYS) {
+			keys->too_many = true;
+			return;
+		}
+		keys->name[keys->nr] = str;
+		keys->len[keys->nr++] = len;
+		if (!str[len])
+			return;
+		str += len + 1;
+	}
+}
+
+/* Each key known, or the first unknown one; then, too many keys. */
+int kmem_table__parse_sort(const struct kmem_table *t,
+			   const struct kmem_sort_keys *given,
 			   struct kmem_sort_key *keys, char *bad,
 			   size_t bad_size)
 {
-	int nr = 0;
+	int i;
 
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-		const struct kmem_column *col = kmem_table__column(t, str, len);
+	for (i = 0; i < given->nr; i++) {
+		const struct kmem_column *col;
 
-		if (nr == KMEM_MAX_SORT_KEYS)
-			return -E2BIG;
+		col = kmem_table__column(t, given->name[i], given->len[i]);
 		if (!col) {
-			snprintf(bad, bad_size, "%.*s", (int)len, str);
+			snprintf(bad, bad_size, "%.*s", (int)given->len[i],
+				 given->name[i]);
 			return -EINVAL;
 		}
-		keys[nr++] = sort_key(col);
-		str += len;
-		if (*str == ',')
-			str++;
+		keys[i] = sort_key(col);
 	}
-	return nr;
+	return given->too_many ? -E2BIG : given->nr;
 }
 
 const char *kmem_table__keys(const struct kmem_table *t, char *buf,
@@ -755,16 +1079,15 @@ const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 	return buf;
 }
 
-int kmem_sort__task_key(const char *str, enum kmem_task_key *key)
+int kmem_sort__task_key(const struct kmem_sort_keys *given,
+			enum kmem_task_key *key)
 {
 	bool pid = false, comm = false;
+	int i;
 
-	while (str && *str) {
-		size_t len = strcspn(str, ",");
-
-		pid |= is_named("pid", str, len);
-		comm |= is_named("comm", str, len);
-		str += len + (str[len] == ',');
+	for (i = 0; i < given->nr; i++) {
+		pid |= is_named("pid", given->name[i], given->len[i]);
+		comm |= is_named("comm", given->name[i], given->len[i]);
 	}
 	if (pid && comm)
 		return -EINVAL;
@@ -776,59 +1099,76 @@ int kmem_sort__task_key(const char *str, enum kmem_task_key *key)
 
 /* Does -s name, in @names, the column that @len bytes of @key name? */
 static bool among_keys(const struct kmem_table *t, const char *key,
-		       size_t len, const char *names)
+		       size_t len, const struct kmem_sort_keys *names)
 {
 	const struct kmem_column *col = kmem_table__column(t, key, len);
+	int i;
 
-	while (names && *names) {
-		size_t n = strcspn(names, ",");
-
-		if (kmem_table__column(t, names, n) == col)
+	for (i = 0; names && i < names->nr; i++)
+		if (kmem_table__column(t, names->name[i], names->len[i]) == col)
 			return true;
-		names += n + (names[n] == ',');
-	}
 	return false;
 }
 
 /*
- * The keys a table sorts by: those of -s (@names; NULL: none), then the
- * table's own that the trace has a column for and -s did not name, as
- * many as fit.  Rows tied on every key of -s (-s frag on a trace without
- * fallbacks, -s comm) then come in the table's usual order, largest
- * first, not in that of their callsites' addresses.
+ * The keys a table sorts by, into @keys: those of -s (@names; NULL:
+ * none), then the table's own that the trace has a column for and -s
+ * did not name, as many as fit.  Rows tied on every key of -s (-s frag
+ * on a trace without fallbacks, -s comm) then come in the table's usual
+ * order, largest first, not in that of their callsites' addresses.
  */
-static const char *sort_names(const struct kmem_cell_ctx *ctx,
-			      enum kmem_report_table_id id, const char *names,
-			      char *buf, size_t size)
+static void sort_names(const struct kmem_cell_ctx *ctx,
+		       enum kmem_report_table_id id,
+		       const struct kmem_sort_keys *names,
+		       struct kmem_sort_keys *keys)
 {
 	const struct kmem_table *t = &kmem_tables[id];
-	size_t n = snprintf(buf, size, "%s", names ?: "");
-	int nr = names && *names;
-	const char *p;
+	struct kmem_sort_keys own;
+	int i;
 
-	for (p = names; p && *p; p++)
-		nr += *p == ',';
-	for (p = t->sort; *p && n < size && nr < KMEM_MAX_SORT_KEYS;) {
-		size_t len = strcspn(p, ",");
+	if (names)
+		*keys = *names;
+	else
+		kmem_sort_keys__split(keys, NULL);
+	kmem_sort_keys__split(&own, t->sort);
+	for (i = 0; i < own.nr && keys->nr < KMEM_MAX_SORT_KEYS; i++) {
+		const char *p = own.name[i];
+		size_t len = own.len[i];
 		const struct kmem_column *col = kmem_table__column(t, p, len);
 
 		if (col && kmem_report__holds(ctx, col->when) &&
 		    !among_keys(t, p, len, names)) {
-			n += snprintf(buf + n, size - n, "%s%.*s", n ? "," : "",
-				      (int)len, p);
-			nr++;
+			keys->name[keys->nr] = p;
+			keys->len[keys->nr++] = len;
 		}
-		p += len + (p[len] == ',');
 	}
-	return buf;
+}
+
+/* The stall analysis's tables: by order, bucket and status as they come. */
+static int stall_table(struct kmem_report_table *t, enum kmem_report_table_id id,
+		       struct kmem_stall *st, const struct kmem_sort_key *keys,
+		       int nr_keys)
+{
+	if (id == KMEM_STALL_ORDERS)
+		t->rows = (void * const *)kmem_stall__orders(st, &t->nr);
+	else if (id == KMEM_STALL_BUCKETS)
+		t->rows = (void * const *)kmem_stall__buckets(st, &t->nr);
+	else if (id == KMEM_STALL_STATUSES)
+		t->rows = (void * const *)kmem_stall__status_rows(st, &t->nr);
+	else if (id == KMEM_STALL_WAKEUPS)
+		t->rows = (void * const *)kmem_stall__wake_rows(st, &t->nr);
+	else if (id == KMEM_STALL_CALLERS)
+		t->rows = (void **)kmem_stall__rows(st, keys, nr_keys, &t->nr);
+	else
+		t->rows = (void **)kmem_stall__memcg_rows(st, &t->nr);
+	return t->rows || !t->nr ? 0 : -ENOMEM;
 }
 
 int kmem_report__sort_table(struct kmem_report_table *t,
 			    enum kmem_report_table_id id,
 			    const struct kmem_cell_ctx *ctx,
 			    const struct kmem_report_analyses *a,
-			    const struct kmem_report_sort *sort, char *names,
-			    size_t size)
+			    const struct kmem_report_sort *sort)
 {
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
@@ -836,11 +1176,12 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 	int nr_keys = 0;
 
 	if (sort && !sort->nr_keys) {
-		t->sort = sort->names;
+		kmem_sort_keys__split(&t->sort, NULL);
+		if (sort->names)
+			t->sort = *sort->names;
 	} else {
-		t->sort = sort_names(ctx, id, sort ? sort->names : NULL, names,
-				     size);
-		nr_keys = kmem_table__parse_sort(desc, t->sort, keys, bad,
+		sort_names(ctx, id, sort ? sort->names : NULL, &t->sort);
+		nr_keys = kmem_table__parse_sort(desc, &t->sort, keys, bad,
 						 sizeof(bad));
 		if (nr_keys < 0)
 			return nr_keys;
@@ -865,6 +1206,13 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 		t->rows = (void **)kmem_slab__rows(a->ks, desc->bit, keys,
 						   nr_keys, &t->nr);
 		break;
+	case KMEM_STALL_ORDERS:
+	case KMEM_STALL_BUCKETS:
+	case KMEM_STALL_STATUSES:
+	case KMEM_STALL_WAKEUPS:
+	case KMEM_STALL_CALLERS:
+	case KMEM_STALL_MEMCG:
+		return stall_table(t, id, a->st, keys, nr_keys);
 	case KMEM_NR_TABLES:
 	default:
 		return -EINVAL;

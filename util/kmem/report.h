@@ -32,10 +32,29 @@
 /* The most sort keys -s takes. */
 #define KMEM_MAX_SORT_KEYS	8
 
+/* A -s argument split at its commas, once for all its readers. */
+struct kmem_sort_keys {
+	const char	*name[KMEM_MAX_SORT_KEYS];	/* into the argument */
+	size_t		len[KMEM_MAX_SORT_KEYS];
+	int		nr;
+	bool		too_many;	/* it had more than KMEM_MAX_SORT_KEYS */
+};
+
+/**
+ * kmem_sort_keys__split - split a -s argument into its keys
+ * @keys: filled in; its names point into @str, which must outlive it
+ * @str: "key[,key...]", or NULL: no keys
+ *
+ * Every piece is a key: an empty one ("a,,b", "a,") one of length 0,
+ * which no table knows; "" has none.
+ */
+void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str);
+
 struct kmem_frag;
 struct kmem_interval;
 struct kmem_page;
 struct kmem_slab;
+struct kmem_stall;
 
 /* What a value needs beyond itself: the trace, the options, the names. */
 struct kmem_cell_ctx {
@@ -53,6 +72,9 @@ struct kmem_cell_ctx {
 	/* Counted in the kernel (stat -b): what is estimated, what is not. */
 	bool		callers_estimated;	/* from sampled stacks */
 	bool		slab_unpaired;	/* no slab object paired with its free */
+	bool		stalls;		/* the trace has stall events */
+	/* -x: cells as the JSON has their numbers, unformatted. */
+	bool		raw;
 	enum kmem_task_key task_key;	/* what kmem_page_row::task holds */
 	/* The command name of a task key under KMEM_TASK_COMM. */
 	const char	*(*comm_name)(void *arg, u32 task);
@@ -74,6 +96,7 @@ enum kmem_source {
 	KMEM_SRC_SLAB,		/* struct kmem_slab_summary */
 	KMEM_SRC_INTERVAL,	/* struct kmem_interval_row, one at a time */
 	KMEM_SRC_COUNTED,	/* struct kmem_report_source: not a recording */
+	KMEM_SRC_STALL,		/* struct kmem_stall_summary */
 	KMEM_NR_SOURCES,
 };
 
@@ -97,6 +120,7 @@ enum kmem_when {
 	KMEM_IF_LIVE,		/* --live */
 	KMEM_IF_ESTIMATED,	/* callsite rows estimated from sampled stacks */
 	KMEM_IF_SLAB_PAIRED,	/* slab objects paired with their frees */
+	KMEM_IF_STALLS,		/* the trace has stall events */
 };
 
 /* What a field holds. */
@@ -104,6 +128,7 @@ enum kmem_unit {
 	KMEM_UNIT_COUNT,	/* a struct kmem_count: events and their bytes */
 	KMEM_UNIT_NUMBER,	/* a u64 */
 	KMEM_UNIT_BYTES,	/* a u64 of bytes */
+	KMEM_UNIT_NS,		/* a u64 of ns: us in the text */
 	KMEM_UNIT_PERCENT,	/* a double */
 	KMEM_UNIT_TEXT,		/* a const char * */
 	KMEM_UNIT_BOOL,		/* a bool */
@@ -149,6 +174,10 @@ extern const struct kmem_section kmem_frag_section;
 extern const struct kmem_section kmem_pageblock_section;
 extern const struct kmem_section kmem_slab_summary_section;
 extern const struct kmem_section kmem_interval_section;	/* a row of -I */
+extern const struct kmem_section kmem_stall_section;	/* page.stalls */
+extern const struct kmem_section kmem_stall_apart_section;
+extern const struct kmem_section kmem_stall_events_section;
+extern const struct kmem_section kmem_stall_memcg_section;
 extern const struct kmem_section kmem_counted_section;	/* source */
 
 /*
@@ -175,6 +204,7 @@ enum kmem_cell_kind {
 	KMEM_CELL_COMM,		/* a u32 task key, a command's name */
 	KMEM_CELL_STRING,	/* a const char * */
 	KMEM_CELL_WASTE,
+	KMEM_CELL_NS,		/* a u64 of ns: "12,345" us in the text */
 };
 
 /* Cells flush left, and so is the header. */
@@ -224,6 +254,8 @@ struct kmem_table {
 	/* The diff's: what a row is, and whether it shows without --caller. */
 	const char			*what;
 	bool				by_default;
+	/* The diff's two measures, as -s keys; NULL: "bytes,hit". */
+	const char			*diff_keys;
 };
 
 enum kmem_report_table_id {
@@ -234,6 +266,12 @@ enum kmem_report_table_id {
 	KMEM_SLAB_CALLERS,
 	KMEM_SLAB_CACHES,
 	KMEM_SLAB_ALLOCS,
+	KMEM_STALL_ORDERS,
+	KMEM_STALL_BUCKETS,
+	KMEM_STALL_STATUSES,
+	KMEM_STALL_WAKEUPS,
+	KMEM_STALL_CALLERS,
+	KMEM_STALL_MEMCG,
 	KMEM_NR_TABLES,
 };
 
@@ -266,6 +304,9 @@ struct kmem_report_trace {
 	const char	*fragmentation;
 	u64		pageblock_order;
 	const char	*pageblock_why;
+	/* The stalls' status, and the stall tracepoints the trace lacks. */
+	const char	*stalls;
+	const char	*stall_missing;	/* "a,b": their names; "" none */
 };
 
 /*
@@ -305,7 +346,7 @@ struct kmem_report_source {
 
 /* How to sort a table: -s's names and the keys they parsed to. */
 struct kmem_report_sort {
-	const char		*names;		/* "bytes,hit" */
+	const struct kmem_sort_keys *names;	/* -s split; NULL: none */
 	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
 	int			nr_keys;
 };
@@ -323,7 +364,7 @@ extern const size_t kmem_nr_statuses;
 struct kmem_report_table {
 	void * const	*rows;		/* sorted; NULL: not in the report */
 	size_t		nr;
-	const char	*sort;		/* its keys, "bytes,hit" */
+	struct kmem_sort_keys sort;	/* its keys: bytes, hit */
 };
 
 /* The results of one run, ready to render. */
@@ -374,7 +415,10 @@ bool kmem_column__shown(const struct kmem_column *col,
 /* Does --live, and nothing else, leave @col out of the text? */
 bool kmem_column__hidden_by_live(const struct kmem_column *col);
 
-/* The text of the cell of @col in @row. */
+/*
+ * The text of the cell of @col in @row; under @ctx->raw the number the
+ * JSON has, without thousands separators: bytes and ns, a pfn in decimal.
+ */
 void kmem_column__cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx, const void *row,
 		       char *buf, size_t size);
@@ -389,15 +433,16 @@ const struct kmem_column *kmem_table__column(const struct kmem_table *t,
 /**
  * kmem_table__parse_sort - the sort keys of a -s argument for a table
  * @t: the table
- * @str: "key[,key...]"
+ * @given: the argument, split
  * @keys: where the keys go, KMEM_MAX_SORT_KEYS of them
  * @bad: the unknown key, on -EINVAL
  * @bad_size: the size of @bad
  *
- * Return: the number of keys; -EINVAL for an unknown or empty key,
- * -E2BIG for more than KMEM_MAX_SORT_KEYS.
+ * Return: the number of keys; -EINVAL for an unknown or empty key (the
+ * first of them), else -E2BIG for more than KMEM_MAX_SORT_KEYS.
  */
-int kmem_table__parse_sort(const struct kmem_table *t, const char *str,
+int kmem_table__parse_sort(const struct kmem_table *t,
+			   const struct kmem_sort_keys *given,
 			   struct kmem_sort_key *keys, char *bad,
 			   size_t bad_size);
 
@@ -406,13 +451,15 @@ const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 			     size_t size);
 
 /* The task key a -s argument asks for; -EINVAL when both pid and comm. */
-int kmem_sort__task_key(const char *str, enum kmem_task_key *key);
+int kmem_sort__task_key(const struct kmem_sort_keys *given,
+			enum kmem_task_key *key);
 
 /* The analyses a table's rows are of; NULL where there is none. */
 struct kmem_report_analyses {
 	struct kmem_page	*kp;
 	struct kmem_frag	*kf;
 	struct kmem_slab	*ks;
+	struct kmem_stall	*st;
 };
 
 /**
@@ -423,8 +470,6 @@ struct kmem_report_analyses {
  * @a: the analyses whose rows these are
  * @sort: -s; NULL: the table's own keys; no keys (the diff's): the
  *	rows in identity order
- * @names: room for the names of the keys sorted by, as many as fit
- * @size: of @names
  *
  * The keys are those of -s, then the table's own that the trace has a
  * column for and -s did not name: rows tied on every key of -s come in
@@ -436,8 +481,7 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 			    enum kmem_report_table_id id,
 			    const struct kmem_cell_ctx *ctx,
 			    const struct kmem_report_analyses *a,
-			    const struct kmem_report_sort *sort, char *names,
-			    size_t size);
+			    const struct kmem_report_sort *sort);
 
 /* The text of a status of a section: the diff's words for it. */
 const char *kmem_status__text(const char *name);

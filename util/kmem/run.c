@@ -19,7 +19,9 @@
 #include "count-frag.h"
 #include "count-interval.h"
 #include "count-page.h"
+#include "count-profile.h"
 #include "count-slab.h"
+#include "count-stall.h"
 #include "dso.h"
 #include "dsos.h"
 #include "env.h"
@@ -27,6 +29,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "machine.h"
+#include "map.h"
 #include "print-map.h"
 #include "read-callsite.h"
 #include "read-queue.h"
@@ -43,7 +46,14 @@ struct kmem_run {
 	struct kmem_queue		*queue;
 	struct kmem_page		*kp;
 	struct kmem_frag		*kf;		/* with kp */
-	struct kmem_stacks		*stacks;	/* folded */
+	struct kmem_stall		*st;		/* with kp, of stall events */
+	struct callsite_resolver	*memcg_resolver;	/* with st */
+	struct kmem_stacks		*stacks;	/* folded, pprof */
+	struct kmem_profile		*profile;	/* pprof */
+	u64				profile_first;	/* its span */
+	u64				profile_last;
+	bool				profile_started;
+	size_t				profile_rows;	/* -I: closed */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
@@ -51,12 +61,15 @@ struct kmem_run {
 	/* --time in shares of the trace's span: its windows. */
 	struct perf_time_interval	*time_ranges;
 	int				nr_time_ranges;
+	/* Of the trace's kernel, from its build-id records; "": none yet. */
+	char				kernel_build_id[SBUILD_ID_SIZE];
 	struct kmem_run_stats		stats;
 	/* The report, settled by kmem_run__finish(). */
 	struct kmem_cell_ctx		ctx;
 	struct kmem_report_table	tables[KMEM_NR_TABLES];
 	bool				has_node[KMEM_PAGE_MAX_NODES];
-	char				sort_names[KMEM_NR_TABLES][160];
+	/* The stall tracepoints the trace lacks, "a,b", for the report. */
+	char				stall_missing[512];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
 };
@@ -79,7 +92,10 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_slab__delete(run->ks);
 	kmem_page__delete(run->kp);
 	kmem_frag__delete(run->kf);
+	kmem_stall__delete(run->st);
+	callsite_resolver__delete(run->memcg_resolver);
 	kmem_stacks__delete(run->stacks);
+	kmem_profile__delete(run->profile);
 	kmem_tasks__delete(run->tasks);
 	kmem_interval__delete(run->iv);
 	kmem_decoder__delete(run->dec);
@@ -115,10 +131,28 @@ static void prefetch_queued(const void *record, void *arg)
 /* --folded: the bytes and count of an allocation, to its callchain. */
 static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
 {
-	if (!tag || !got || order < 0 || order > KMEM_PAGE_MAX_ORDER)
+	if (!tag || !got || !kmem_page__valid_order(order))
 		return;
 	kmem_stacks__add(run->stacks, tag - 1, run->info->page_size << order,
 			 1);
+}
+
+/*
+ * A stalled allocation's stall time, to its callchain for --folded=stall,
+ * to its sample for --pprof (where the tag is the sample's).
+ */
+static int count_stall_stack(struct kmem_run *run, u32 tag)
+{
+	u64 ns = kmem_stall__ended_ns(run->st);
+
+	if (!tag)
+		return 0;
+	if (run->profile)
+		return kmem_profile__add(run->profile, tag - 1,
+					 KMEM_PROFILE_STALL, ns);
+	if (run->stacks && run->config.folded_stall)
+		kmem_stacks__add(run->stacks, tag - 1, ns, 1);
+	return 0;
 }
 
 static void count_live_stack(u32 tag, int order, void *arg)
@@ -163,6 +197,112 @@ static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
 	return err;
 }
 
+/* --- the memory profile (--pprof) ----------------------------------- */
+
+/*
+ * An allocation of the profile: its key's id is its tag, which the live
+ * page keeps, so that what is still allocated is found at the end of a
+ * period without a look at each free.
+ */
+static int profile_alloc(struct kmem_run *run, struct kmem_page_event *page)
+{
+	struct kmem_profile_key key = {
+		.chain = (int)page->tag - 1,
+		.order = page->order,
+		.migtype = page->migtype,
+		.node = page->page_node,
+		.task = page->task,
+		.gfp = page->gfp,
+		.has_gfp = true,
+	};
+	int id;
+
+	page->tag = 0;
+	if (!kmem_page__valid_order(page->order))
+		return 0;
+	id = kmem_profile__key(run->profile, &key);
+	if (id < 0)
+		return id;
+	/* A failed allocation's sample is there for its stall time only. */
+	page->tag = id + 1;
+	if (page->pfn == KMEM_PAGE_NO_PFN)
+		return 0;
+	kmem_profile__add(run->profile, id, KMEM_PROFILE_ALLOC_OBJECTS, 1);
+	return kmem_profile__add(run->profile, id, KMEM_PROFILE_ALLOC_SPACE,
+				 run->info->page_size << page->order);
+}
+
+/* A fallback the fragmentation analysis took, to its own sample. */
+static int profile_fallback(struct kmem_run *run,
+			    const struct kmem_frag_event *f, u32 task)
+{
+	bool order_ok = kmem_page__valid_order(f->alloc_order);
+	struct kmem_profile_key key = {
+		.chain = (int)f->tag - 1,
+		.order = order_ok ? f->alloc_order : -1,
+		.migtype = f->alloc_migtype >= 0 &&
+			   f->alloc_migtype <= KMEM_PAGE_MAX_MIGTYPE ?
+			   f->alloc_migtype : SHRT_MAX,
+		.node = kmem_decoder__page_node(run->dec, f->pfn),
+		.task = task,
+	};
+	int id = kmem_profile__key(run->profile, &key);
+
+	return id < 0 ? id : kmem_profile__add(run->profile, id,
+					       KMEM_PROFILE_FALLBACKS, 1);
+}
+
+static void profile_live_page(u32 tag, int order, void *arg)
+{
+	struct kmem_run *run = arg;
+
+	if (!tag)
+		return;
+	kmem_profile__add(run->profile, tag - 1, KMEM_PROFILE_INUSE_OBJECTS, 1);
+	kmem_profile__add(run->profile, tag - 1, KMEM_PROFILE_INUSE_SPACE,
+			  run->info->page_size << order);
+}
+
+/* The end of a period: what is live then, and the sums kept. */
+static int profile_close(struct kmem_run *run, u64 start, u64 length)
+{
+	kmem_page__walk_live(run->kp, profile_live_page, run);
+	return kmem_profile__close(run->profile, start, length);
+}
+
+/* -I: a profile for each interval the last event closed. */
+static int profile_intervals(struct kmem_run *run)
+{
+	size_t nr = kmem_interval__nr_rows(run->iv);
+	u64 length = kmem_interval__length(run->iv);
+	int err = 0;
+
+	for (; !err && run->profile_rows < nr; run->profile_rows++)
+		err = profile_close(run, run->profile_first +
+				    kmem_interval__row(run->iv,
+						       run->profile_rows)->start,
+				    length);
+	return err;
+}
+
+/* The span of the page events, which a profile of the trace covers. */
+static void profile_time(struct kmem_run *run, u64 time)
+{
+	if (!run->profile_started) {
+		run->profile_started = true;
+		run->profile_first = time;
+	}
+	run->profile_last = time;
+}
+
+static int profile_finish(struct kmem_run *run)
+{
+	if (run->iv)
+		return profile_intervals(run);
+	return profile_close(run, run->profile_first,
+			     run->profile_last - run->profile_first);
+}
+
 /*
  * -I: close the intervals before a page event's, and count an
  * allocation's bytes to its callsite in its interval.
@@ -174,12 +314,27 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 
 	err = kmem_interval__advance(run->iv, ev->time, kmem_page__summary(run->kp),
 				     kmem_frag__summary(run->kf));
+	if (!err && run->profile)
+		err = profile_intervals(run);
 	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
-	    page->pfn == KMEM_PAGE_NO_PFN || page->order < 0 ||
-	    page->order > KMEM_PAGE_MAX_ORDER)
+	    page->pfn == KMEM_PAGE_NO_PFN ||
+	    !kmem_page__valid_order(page->order))
 		return err;
 	return kmem_interval__alloc(run->iv, page->callsite,
 				    run->info->page_size << page->order);
+}
+
+/* A fallback; those the fragmentation analysis takes, to the profile. */
+static int deliver_fallback(struct kmem_run *run,
+			    const struct kmem_frag_event *f, u32 task)
+{
+	u64 taken = kmem_frag__summary(run->kf)->fallbacks.nr;
+	int err = kmem_frag__fallback(run->kf, f);
+
+	if (err || !run->profile ||
+	    kmem_frag__summary(run->kf)->fallbacks.nr == taken)
+		return err;
+	return profile_fallback(run, f, task);
 }
 
 /* Analyses count the events they cannot take; only -ENOMEM stops. */
@@ -187,11 +342,12 @@ static int deliver_queued(void *record, void *arg)
 {
 	struct kmem_event *ev = record;
 	struct kmem_run *run = arg;
-	u32 task;
+	u32 task = 0;
 	int err;
 
 	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			   ev->kind == KMEM_EVENT_EXTFRAG)) {
+			   ev->kind == KMEM_EVENT_EXTFRAG ||
+			   ev->kind == KMEM_EVENT_STALL)) {
 		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
 		/* Of a task --pid, --tid or --comm leaves out. */
 		if (err)
@@ -206,17 +362,36 @@ static int deliver_queued(void *record, void *arg)
 		if (err)
 			return err;
 	}
+	if (run->profile && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+			     ev->kind == KMEM_EVENT_PAGE_FREE ||
+			     ev->kind == KMEM_EVENT_EXTFRAG)) {
+		profile_time(run, ev->time);
+		if (ev->kind == KMEM_EVENT_PAGE_ALLOC) {
+			err = profile_alloc(run, &ev->page);
+			if (err)
+				return err;
+		}
+	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 		err = kmem_page__alloc(run->kp, &ev->page);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
-		if (!err && run->stacks && !run->config.live)
+		if (!err && run->config.folded && !run->config.live &&
+		    !run->config.folded_stall)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
+		if (!err && run->st)
+			err = kmem_stall__alloc(run->st, ev->tid, ev->time,
+						&ev->page);
+		if (err > 0)
+			err = count_stall_stack(run, ev->page.tag);
 		break;
 	case KMEM_EVENT_EXTFRAG:
-		err = kmem_frag__fallback(run->kf, &ev->extfrag);
+		err = deliver_fallback(run, &ev->extfrag, task);
+		break;
+	case KMEM_EVENT_STALL:
+		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
 		break;
 	case KMEM_EVENT_PAGE_FREE:
 		err = kmem_page__free(run->kp, &ev->page);
@@ -351,11 +526,24 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
 	if (!err && run->iv)
 		err = kmem_interval__finish(run->iv, kmem_page__summary(run->kp),
 					    kmem_frag__summary(run->kf));
+	if (!err && run->profile)
+		err = profile_finish(run);
 	run->stats.nr_queue_bounds = kmem_queue__nr_half_flushes(run->queue);
 	return err ?: settle_report(run);
 }
 
 /* --- setting up ----------------------------------------------------- */
+
+/* The build-id of the trace's kernel, as its build-id records give it. */
+static void find_kernel_build_id(struct kmem_run *run)
+{
+	struct dso *kernel;
+
+	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
+	if (kernel && dso__has_build_id(kernel))
+		build_id__sprintf(dso__bid(kernel), run->kernel_build_id);
+	dso__put(kernel);
+}
 
 /*
  * perf record keeps a copy of the kernel's symbols in the build-id cache.
@@ -365,21 +553,18 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
  */
 static const char *kallsyms_to_use(struct kmem_run *run)
 {
-	char sbuild_id[SBUILD_ID_SIZE], path[PATH_MAX];
-	struct dso *kernel;
+	char path[PATH_MAX];
 
 	if (run->config.kallsyms || run->config.vmlinux)
 		return run->config.kallsyms;
-	kernel = dsos__find_kernel_dso(&run->session->machines.host.dsos);
-	if (!kernel)
-		return NULL;
-	if (dso__has_build_id(kernel)) {
-		build_id__sprintf(dso__bid(kernel), sbuild_id);
-		if (build_id_cache__kallsyms_path(sbuild_id, path, sizeof(path)) &&
-		    !access(path, R_OK))
-			run->recorded_kallsyms = strdup(path);
-	}
-	dso__put(kernel);
+	/* Asked again for the memcg resolver: the copy found the first time. */
+	if (run->recorded_kallsyms)
+		return run->recorded_kallsyms;
+	if (run->kernel_build_id[0] &&
+	    build_id_cache__kallsyms_path(run->kernel_build_id, path,
+					  sizeof(path)) &&
+	    !access(path, R_OK))
+		run->recorded_kallsyms = strdup(path);
 	return run->recorded_kallsyms;
 }
 
@@ -400,10 +585,50 @@ static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 					       err, err_size);
 	if (!run->resolver)
 		return -EINVAL;
+	find_kernel_build_id(run);
 	kallsyms = kallsyms_to_use(run);
 	if (c->vmlinux || !kallsyms)
 		return 0;
 	return callsite_resolver__use_kallsyms(run->resolver, kallsyms);
+}
+
+/*
+ * The callsite of a memcg reclaim is past the charging functions as well
+ * as the allocator's: the allocator pattern the user gave (or the
+ * built-in one), and memcg's.
+ */
+static int setup_memcg_resolver(struct kmem_run *run, char *err,
+				size_t err_size)
+{
+	const struct kmem_run_config *c = &run->config;
+	const char *user = c->alloc_regex_add ?: c->alloc_regex, *kallsyms;
+	char *memcg, *pattern = NULL;
+	struct evsel *begin;
+
+	begin = evlist__find_tracepoint_by_name(run->session->evlist,
+						"vmscan:mm_vmscan_memcg_reclaim_begin");
+	if (!run->resolver || !begin || !evsel__has_callchain(begin))
+		return 0;
+	memcg = callsite_memcg_pattern();
+	if (memcg && user && asprintf(&pattern, "(%s)|(%s)", user, memcg) < 0)
+		pattern = NULL;
+	if (!memcg || (user && !pattern)) {
+		free(memcg);
+		return -ENOMEM;
+	}
+	/* Added to the built-in pattern unless the user's replaces it. */
+	run->memcg_resolver = callsite_resolver__new(&run->session->machines.host,
+						     pattern ?: memcg,
+						     !user || c->alloc_regex_add,
+						     c->raw_ip, err, err_size);
+	free(pattern);
+	free(memcg);
+	if (!run->memcg_resolver)
+		return -EINVAL;
+	kallsyms = kallsyms_to_use(run);
+	if (c->vmlinux || !kallsyms)
+		return 0;
+	return callsite_resolver__use_kallsyms(run->memcg_resolver, kallsyms);
 }
 
 /* Only the page analysis needs callchains; the slab events name their caller. */
@@ -416,6 +641,20 @@ static bool need_resolver(const struct kmem_run *run)
 	alloc = evlist__find_tracepoint_by_name(run->session->evlist,
 						"kmem:mm_page_alloc");
 	return alloc && evsel__has_callchain(alloc);
+}
+
+/* The names of the stall tracepoints the trace lacks. */
+static void note_stall_missing(struct kmem_run *run)
+{
+	size_t n = 0, size = sizeof(run->stall_missing);
+	bool chain;
+	int type;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES && n < size; type++)
+		if (!(run->info->stall_events & (1U << type)))
+			n += snprintf(run->stall_missing + n, size - n, "%s%s",
+				      n ? "," : "",
+				      kmem_stall_tracepoint(type, &chain));
 }
 
 static int setup_page_analysis(struct kmem_run *run)
@@ -441,17 +680,24 @@ static int setup_page_analysis(struct kmem_run *run)
 	run->kf = kmem_frag__new(&frag);
 	if (!run->kp || !run->kf)
 		return -ENOMEM;
+	if (info->stall_events) {
+		run->st = kmem_stall__new();
+		if (!run->st)
+			return -ENOMEM;
+		note_stall_missing(run);
+	}
 	if (c->interval) {
 		struct kmem_interval_config iv = {
 			.length = c->interval,
 			.nr_callers = c->interval_callers,
+			.stalls = run->st ? &kmem_stall__summary(run->st)->all : NULL,
 		};
 
 		run->iv = kmem_interval__new(&iv);
 		if (!run->iv)
 			return -ENOMEM;
 	}
-	if (c->tasks.key == KMEM_TASK_NONE && !c->task_filter)
+	if (!c->follow_tasks)
 		return 0;
 	run->tasks = kmem_tasks__new(&run->session->machines.host, &c->tasks);
 	return run->tasks ? 0 : -ENOMEM;
@@ -491,10 +737,18 @@ static int setup_time_shares(struct kmem_run *run, char *err,
 	return -EINVAL;
 }
 
+/* Rows go by function unless --raw-ip asks for one per return address. */
+static u64 slab_callsite(u64 call_site, void *arg)
+{
+	return callsite_resolver__function(arg, call_site);
+}
+
 static int setup_slab_analysis(struct kmem_run *run)
 {
 	struct kmem_slab_config config = {
 		.want_alloc_table = run->config.alloc,
+		.callsite = run->resolver ? slab_callsite : NULL,
+		.callsite_arg = run->resolver,
 	};
 
 	run->ks = kmem_slab__new(&config);
@@ -509,6 +763,7 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 		.page = c->page,
 		.slab = c->slab,
 		.pageblock_order = c->pageblock_order,
+		.command = c->command,
 	};
 	int ret = 0;
 
@@ -516,7 +771,12 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 	ret = setup_time_shares(run, err, err_size);
 	if (ret)
 		return ret;
-	if (c->folded) {
+	if (c->pprof) {
+		run->profile = kmem_profile__new();
+		if (!run->profile)
+			return -ENOMEM;
+	}
+	if (c->folded || c->pprof) {
 		run->stacks = kmem_stacks__new();
 		if (!run->stacks)
 			return -ENOMEM;
@@ -528,6 +788,12 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 			return ret;
 	}
 	config.resolver = run->resolver;
+	if (c->page) {
+		ret = setup_memcg_resolver(run, err, err_size);
+		if (ret)
+			return ret;
+		config.memcg_resolver = run->memcg_resolver;
+	}
 	run->dec = kmem_decoder__new(session, &config, err, err_size);
 	if (!run->dec)
 		return -EINVAL;
@@ -560,6 +826,14 @@ const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run)
 	return run->info;
 }
 
+const char *kmem_run__kernel_build_id(struct kmem_run *run)
+{
+	/* A pipe may bring its build-id records after the set-up. */
+	if (!run->kernel_build_id[0])
+		find_kernel_build_id(run);
+	return run->kernel_build_id[0] ? run->kernel_build_id : NULL;
+}
+
 struct callsite_resolver *kmem_run__resolver(const struct kmem_run *run)
 {
 	return run->resolver;
@@ -573,6 +847,11 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run)
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
 {
 	return run->kf;
+}
+
+struct kmem_stall *kmem_run__stall(const struct kmem_run *run)
+{
+	return run->st;
 }
 
 static const char *gfp_name(void *arg, u64 gfp)
@@ -655,6 +934,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.frag_classes = info->has_extfrag && pageblocks,
 		.fragmenting = run->kf &&
 			       kmem_frag__summary(run->kf)->fragmenting.nr,
+		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.task_key = run->config.tasks.key,
 		.gfp_name = gfp_name,
 		.symbol = symbol_name,
@@ -669,17 +949,53 @@ static void set_fragmenting(struct kmem_page_row *row, void *arg)
 	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
 }
 
+/* The names of the statuses of mm_compaction_end, as the trace has them. */
+static void name_statuses(struct kmem_run *run, struct kmem_report_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		struct kmem_stall_status_row *row = t->rows[i];
+
+		if (row->status < KMEM_STALL_NR_STATUS - 1)
+			row->name = kmem_decoder__compact_status(run->dec,
+								 row->status);
+	}
+}
+
 /* The rows of a table, sorted by -s or by the table's own keys. */
 static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 		      const struct kmem_report_sort *sort)
 {
 	const struct kmem_report_analyses a = {
-		.kp = run->kp, .kf = run->kf, .ks = run->ks,
+		.kp = run->kp, .kf = run->kf, .ks = run->ks, .st = run->st,
 	};
+	int err;
 
-	return kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
-				       sort, run->sort_names[id],
-				       sizeof(run->sort_names[id]));
+	err = kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
+				      sort);
+	if (!err && id == KMEM_STALL_STATUSES)
+		name_statuses(run, &run->tables[id]);
+	return err;
+}
+
+static void set_stall(struct kmem_page_row *row, void *arg)
+{
+	row->stall_ns = kmem_stall__callsite_ns(arg, row->callsite);
+}
+
+/* The stall analysis settled, its tables sorted, -s stall's values set. */
+static int settle_stalls(struct kmem_run *run)
+{
+	int id, err = kmem_stall__finish(run->st);
+
+	if (err)
+		return err;
+	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall, run->st);
+	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC, set_stall, run->st);
+	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
+		err = sort_table(run, id, NULL);
+	return err;
 }
 
 static int settle_page(struct kmem_run *run)
@@ -695,6 +1011,8 @@ static int settle_page(struct kmem_run *run)
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC,
 				     set_fragmenting, run->kf);
 	}
+	if (!err && run->st)
+		err = settle_stalls(run);
 	run->ctx = cell_ctx(run);
 	if (!err && (c->caller || !c->alloc))
 		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
@@ -785,6 +1103,8 @@ static struct kmem_report_trace report_trace(const struct kmem_run *run)
 		.fragmentation = info->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
 		.pageblock_why = info->pageblock_why,
+		.stalls = run->st ? "analysed" : "no_stall_events",
+		.stall_missing = run->stall_missing,
 	};
 }
 
@@ -809,6 +1129,8 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r)
 		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
 	if (run->ks)
 		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	if (run->st)
+		r->src[KMEM_SRC_STALL] = kmem_stall__summary(run->st);
 	memcpy(r->tables, run->tables, sizeof(r->tables));
 }
 
@@ -820,6 +1142,124 @@ int kmem_run__write_folded(struct kmem_run *run,
 		kmem_page__walk_live(run->kp, count_live_stack, run);
 	return kmem_stacks__write(run->stacks, weight, frame_name, run, fp,
 				  NULL);
+}
+
+size_t kmem_run__nr_profiles(const struct kmem_run *run)
+{
+	return run->profile ? kmem_profile__nr_periods(run->profile) : 0;
+}
+
+static const char *profile_gfp(u64 gfp, void *arg)
+{
+	return gfp_name(arg, gfp);
+}
+
+static const char *profile_migtype(int migtype, char *buf, size_t size,
+				   void *arg)
+{
+	struct kmem_run *run = arg;
+
+	return kmem_migtype__name(migtype, run->info->pre_v4_4, buf, size);
+}
+
+static const char *profile_comm(u32 task, void *arg)
+{
+	return comm_name(arg, task);
+}
+
+/* The kernel's image: the range of its map, and its build-id. */
+static void kernel_mapping(struct kmem_run *run, struct kmem_pprof_mapping *m,
+			   char *build_id)
+{
+	struct map *kmap = machine__kernel_map(&run->session->machines.host);
+	struct dso *dso = kmap ? map__dso(kmap) : NULL;
+
+	*m = (struct kmem_pprof_mapping){
+		.limit = ~0ULL,
+		.file = "[kernel.kallsyms]",
+		.has_functions = true,
+	};
+	if (kmap && map__end(kmap) > map__start(kmap)) {
+		m->start = map__start(kmap);
+		m->limit = map__end(kmap);
+	}
+	if (dso && dso__has_build_id(dso)) {
+		build_id__sprintf(dso__bid(dso), build_id);
+		m->build_id = build_id;
+	}
+}
+
+/* What the profile says of itself: its trace, and how exact it is. */
+static size_t profile_comments(struct kmem_run *run, size_t i,
+			       char lines[][PATH_MAX + 160], bool clock)
+{
+	const struct kmem_profile_period *p = kmem_profile__period(run->profile, i);
+	const struct perf_env *env = &run->session->header.env;
+	size_t n = 0;
+
+	snprintf(lines[n++], sizeof(lines[0]),
+		 "perf kmem stat --page --pprof of %s: every page allocation of the trace, exact counts and bytes, not sampled",
+		 run->config.path);
+	snprintf(lines[n++], sizeof(lines[0]), "recorded on %s, kernel %s",
+		 env->hostname ?: "an unknown host",
+		 env->os_release ?: "unknown");
+	if (run->iv)
+		snprintf(lines[n++], sizeof(lines[0]),
+			 "interval %zu of -I %" PRIu64 " ms: %.9f s to %.9f s of the trace clock",
+			 i, run->config.interval / 1000000, p->start / 1e9,
+			 (p->start + p->length) / 1e9);
+	if (!clock)
+		snprintf(lines[n++], sizeof(lines[0]),
+			 "time_nanos is of the trace clock, not wall-clock time: the trace has no clock reference (perf kmem record -k CLOCK_MONOTONIC records one)");
+	return n;
+}
+
+static enum kmem_profile_task profile_task(const struct kmem_run *run)
+{
+	if (run->config.tasks.key == KMEM_TASK_PID)
+		return KMEM_PROFILE_TASK_PID;
+	if (run->config.tasks.key == KMEM_TASK_COMM)
+		return KMEM_PROFILE_TASK_COMM;
+	return KMEM_PROFILE_TASK_NONE;
+}
+
+int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp)
+{
+	const struct perf_env *env = &run->session->header.env;
+	char lines[4][PATH_MAX + 160], build_id[SBUILD_ID_SIZE];
+	const char *comments[4];
+	struct kmem_profile_write_config c = {
+		.page_size = run->info->page_size,
+		.task = profile_task(run),
+		.fallbacks = run->info->has_extfrag,
+		.stalls = !!run->st,
+		.comments = comments,
+		.names = {
+			.frame = frame_name,
+			.gfp = profile_gfp,
+			.migtype = profile_migtype,
+			.comm = profile_comm,
+			.arg = run,
+		},
+	};
+	struct kmem_pprof *pp;
+	size_t k;
+	int err;
+
+	if (i >= kmem_run__nr_profiles(run))
+		return -EINVAL;
+	if (env->clock.enabled)
+		c.time_offset = (s64)(env->clock.tod_ns - env->clock.clockid_ns);
+	c.nr_comments = profile_comments(run, i, lines, env->clock.enabled);
+	for (k = 0; k < c.nr_comments; k++)
+		comments[k] = lines[k];
+	kernel_mapping(run, &c.kernel, build_id);
+	pp = kmem_profile__pprof(run->profile, i, run->stacks, &c);
+	if (!pp)
+		return -ENOMEM;
+	err = kmem_pprof__write(pp, fp);
+	kmem_pprof__delete(pp);
+	return err;
 }
 
 static void add_node_range(int node, u64 start, u64 end, void *arg)

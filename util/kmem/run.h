@@ -13,9 +13,10 @@
  * (read-decode.h) turns it into a struct kmem_event, the queue
  * (read-queue.h) puts it in time order with the COMM, FORK and EXIT
  * records, and each round it comes out of the queue is delivered to the
- * analyses the config asks for (count-page.h, count-frag.h, count-slab.h,
- * count-interval.h, count-tasks.h, count-stacks.h).  The run also owns the
- * callsite resolver the decoder and the names in the results share.
+ * analyses the config asks for (count-page.h, count-frag.h, count-stall.h,
+ * count-slab.h, count-interval.h, count-tasks.h, count-stacks.h).  The run
+ * also owns the callsite resolvers the decoder and the names in the
+ * results share.
  *
  * A run is created with the options, before its trace's events are known,
  * and set up on the session once they are: at once for a file, at
@@ -46,12 +47,15 @@ union perf_event;
 /* What perf kmem stat's options ask of a run. */
 struct kmem_run_config {
 	const char		*path;		/* the trace, as the report names it */
+	const char		*command;	/* "stat" or "diff", as advice names it */
 	bool			page;		/* the page allocator's analyses */
 	bool			slab;		/* the slab allocator's */
 	bool			caller;		/* --caller: the tables by callsite */
 	bool			alloc;		/* --alloc: by pfn or by object */
 	bool			live;		/* --live */
 	bool			folded;		/* --folded: keep the callchains */
+	bool			folded_stall;	/* --folded=stall: by stall time */
+	bool			pprof;		/* --pprof: a memory profile */
 	bool			raw_ip;		/* --raw-ip: a row per call address */
 	bool			offsets;	/* callsites named func+0xoff */
 	int			lines;		/* the rows a table shows; -1: all */
@@ -64,6 +68,8 @@ struct kmem_run_config {
 	/* -s pid or comm, --pid, --tid, --comm: not owned. */
 	struct kmem_tasks_config tasks;
 	bool			task_filter;	/* --pid, --tid or --comm */
+	/* Either of the two: COMM, FORK and EXIT go to the run. */
+	bool			follow_tasks;
 	const char		*alloc_regex;	/* --alloc-func */
 	const char		*alloc_regex_add; /* --alloc-func-add */
 	const char		*kallsyms;	/* --kallsyms */
@@ -201,6 +207,16 @@ const struct kmem_run_stats *kmem_run__stats(const struct kmem_run *run);
 const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run);
 
 /**
+ * kmem_run__kernel_build_id - the build-id of the trace's kernel
+ * @run: a run set up with a callsite resolver
+ *
+ * Return: the build-id the trace's build-id records give its kernel, the
+ * one whose symbols the resolver looked for (or, of a pipe whose records
+ * came later, read since); NULL when they give none.
+ */
+const char *kmem_run__kernel_build_id(struct kmem_run *run);
+
+/**
  * kmem_run__resolver - the callsite resolver of the run
  * @run: the run
  *
@@ -226,6 +242,15 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run);
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run);
 
 /**
+ * kmem_run__stall - the allocation stall analysis
+ * @run: the run
+ *
+ * Return: the analysis; NULL without --page, on a trace without stall
+ * events, or before kmem_run__setup().
+ */
+struct kmem_stall *kmem_run__stall(const struct kmem_run *run);
+
+/**
  * kmem_run__report - the results, for the renderers
  * @run: a finished run
  * @r: filled in: the trace, the analyses and the tables the config asks
@@ -246,6 +271,31 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
  */
 int kmem_run__write_folded(struct kmem_run *run,
 			   enum kmem_stacks_weight weight, FILE *fp);
+
+/**
+ * kmem_run__nr_profiles - the memory profiles of a run, for --pprof
+ * @run: a finished run of a config with pprof
+ *
+ * Return: one per -I interval, or one of the whole trace; 0 without
+ * pprof.
+ */
+size_t kmem_run__nr_profiles(const struct kmem_run *run);
+
+/**
+ * kmem_run__write_pprof - a memory profile of the page allocations
+ * @run: a finished run of a config with pprof, on a trace with callchains
+ * @i: which profile, from 0
+ * @fp: where it goes, gzip-compressed profile.proto
+ *
+ * A sample per distinct callchain, order, migration type, GFP flags,
+ * node and, where the run follows tasks, task: the objects and bytes
+ * allocated in the profile's time, those still allocated at its end,
+ * and the fallbacks, where the trace has them.
+ *
+ * Return: 0; -ENOMEM; -EIO when @fp could not be written; -EINVAL for
+ * a profile that does not exist.
+ */
+int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp);
 
 /**
  * kmem_run__fill_map - give a map the pageblocks of the run

@@ -3,15 +3,20 @@
 #define __PERF_KMEM_TABLE_LIVE_H
 
 /*
- * What perf kmem knows of each page or object it follows, found by its
- * u64 key (pfn or address): a hash table with open addressing and linear
- * probing, at most half full.  Every event of a trace looks its key up,
- * among up to hundreds of thousands of keys; a tree costs a cache miss a
- * level, a probe here usually one miss.
+ * perf kmem's keyed tables: hash tables with open addressing and linear
+ * probing, at most half full.  Live pages and objects go by their pfn or
+ * address, table rows by the columns that make a row, callchain frames
+ * by their address.  Every event of a trace looks a key up, among up to
+ * hundreds of thousands of keys; a tree costs a cache miss a level, a
+ * probe here usually one miss.
  *
- * A slot is slot_size bytes, its key first.  Slots move when the table
- * grows and when one is removed: a pointer to a slot is good until the
- * next kmem_live__add() or kmem_live__remove().
+ * A slot is slot_size bytes, its key first: key_words u64s, hashed and
+ * compared as they are.  A slot is empty when its mark word is
+ * KMEM_LIVE_EMPTY: the key itself where the key is one word (no pfn or
+ * object address is all ones), else the word after the key, which a slot
+ * in use must hold another value in (a pointer, say).  Slots move when
+ * the table grows and when one is removed: a pointer to a slot is good
+ * until the next kmem_live__add() or kmem_live__remove().
  */
 
 #include <linux/hash.h>
@@ -19,26 +24,41 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The key of an empty slot: no pfn or object address is all ones. */
+/* The mark of an empty slot. */
 #define KMEM_LIVE_EMPTY		(~0ULL)
 
 struct kmem_live {
 	char	*slots;
 	size_t	slot_size;
+	size_t	key_words;
 	size_t	mask;		/* slots - 1, a power of two less one */
 	int	bits;		/* log2(slots) */
+	int	shift;		/* 64 - bits: hash_64()'s, once */
 	size_t	nr;		/* keys in the table */
 };
 
 /**
- * kmem_live__init - an empty table
+ * kmem_live__init - an empty table of one-word keys
  * @t: the table
  * @slot_size: the bytes of a slot, a multiple of 8 that begins with its
- *	       u64 key
+ *	       u64 key, never KMEM_LIVE_EMPTY
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL or -ENOMEM.
  */
 int kmem_live__init(struct kmem_live *t, size_t slot_size);
+
+/**
+ * kmem_live__init_keyed - an empty table of keys of several words
+ * @t: the table
+ * @slot_size: the bytes of a slot, a multiple of 8: the key, then a word
+ *	       that is never KMEM_LIVE_EMPTY in a slot in use, then the rest
+ * @key_words: the u64 words of the key, any values
+ * @bits: log2 of the slots to begin with; the table grows
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int kmem_live__init_keyed(struct kmem_live *t, size_t slot_size,
+			  size_t key_words, int bits);
 void kmem_live__exit(struct kmem_live *t);
 
 static inline void *kmem_live__slot(const struct kmem_live *t, size_t i)
@@ -51,9 +71,41 @@ static inline u64 kmem_live__key(const void *slot)
 	return *(const u64 *)slot;
 }
 
-static inline size_t kmem_live__home(const struct kmem_live *t, u64 key)
+/* The word of a slot whose key is @words words that says it is empty. */
+static inline size_t kmem_live__mark(size_t words)
 {
-	return hash_64(key, t->bits);
+	return words > 1 ? words : 0;
+}
+
+static inline bool kmem_live__empty_mark(const void *slot, size_t words)
+{
+	return ((const u64 *)slot)[kmem_live__mark(words)] == KMEM_LIVE_EMPTY;
+}
+
+static inline bool kmem_live__empty(const struct kmem_live *t,
+				    const void *slot)
+{
+	return kmem_live__empty_mark(slot, t->key_words);
+}
+
+/*
+ * A key of several words as one: each word multiplied in, so that the
+ * same values in other words, or in another order, make another hash.
+ * A one-word key is its own.
+ */
+static inline u64 kmem_live__hash_words(const u64 *key, size_t words)
+{
+	u64 h = key[0];
+	size_t i;
+
+	for (i = 1; i < words; i++)
+		h = h * GOLDEN_RATIO_64 + key[i];
+	return h;
+}
+
+static inline size_t kmem_live__home(const struct kmem_live *t, u64 hash)
+{
+	return (hash * GOLDEN_RATIO_64) >> t->shift;
 }
 
 /* Start loading the slot of @key: an event of it comes soon. */
@@ -62,7 +114,7 @@ static inline void kmem_live__prefetch(const struct kmem_live *t, u64 key)
 	__builtin_prefetch(kmem_live__slot(t, kmem_live__home(t, key)));
 }
 
-/* The slot of @key, or the empty slot where it would go. */
+/* The slot of one-word @key, or the empty slot where it would go. */
 static inline void *kmem_live__probe(const struct kmem_live *t, u64 key)
 {
 	size_t i = kmem_live__home(t, key);
@@ -76,7 +128,7 @@ static inline void *kmem_live__probe(const struct kmem_live *t, u64 key)
 	return slot;
 }
 
-/* The slot of @key; NULL if it is not in the table. */
+/* The slot of one-word @key; NULL if it is not in the table. */
 static inline void *kmem_live__find(const struct kmem_live *t, u64 key)
 {
 	void *slot;
@@ -87,16 +139,50 @@ static inline void *kmem_live__find(const struct kmem_live *t, u64 key)
 	return kmem_live__key(slot) == key ? slot : NULL;
 }
 
+static inline bool kmem_live__same_key(const void *slot, const u64 *key,
+				       size_t words)
+{
+	const u64 *w = slot;
+	size_t i;
+
+	for (i = 0; i < words; i++)
+		if (w[i] != key[i])
+			return false;
+	return true;
+}
+
+/*
+ * The slot of @key, whose hash kmem_live__hash_words() gave, or the empty
+ * slot where it would go.  @words is t->key_words: inline, where the
+ * caller knows it, the comparison unrolls.
+ */
+static inline void *kmem_live__probe_key(const struct kmem_live *t,
+					 const u64 *key, size_t words,
+					 u64 hash)
+{
+	size_t i = kmem_live__home(t, hash);
+	void *slot = kmem_live__slot(t, i);
+
+	while (!kmem_live__empty_mark(slot, words) &&
+	       !kmem_live__same_key(slot, key, words)) {
+		i = (i + 1) & t->mask;
+		slot = kmem_live__slot(t, i);
+	}
+	return slot;
+}
+
 /**
  * kmem_live__add - make @key's slot
  * @t: the table
- * @slot: the empty slot kmem_live__probe() gave for @key
- * @key: the key, not KMEM_LIVE_EMPTY
+ * @slot: the empty slot a probe gave for @key
+ * @key: the key, t->key_words words (of a one-word table, not
+ *	 KMEM_LIVE_EMPTY)
  *
  * Return: the slot, zeroed but for its key, perhaps elsewhere than @slot
- * if the table grew; NULL: no memory.
+ * if the table grew; NULL: no memory.  Of a table of several-word keys,
+ * the caller then sets the word after the key.
  */
-void *kmem_live__add(struct kmem_live *t, void *slot, u64 key);
+void *kmem_live__add(struct kmem_live *t, void *slot, const u64 *key);
 
 /* Empty @slot; the slots after it may move to close the gap. */
 void kmem_live__remove(struct kmem_live *t, void *slot);

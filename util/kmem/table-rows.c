@@ -1,94 +1,123 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem's table rows; see table-rows.h.
+ *
+ * A row lies in a chunk of rows, and its key in a slot of the index, a
+ * keyed table whose slot holds the key and then the row's address: a
+ * lookup compares keys in the index and reads no other row.  Chunks
+ * double, so that a table of a few rows takes little memory and one of a
+ * million few allocations, and a row never moves: the analyses keep
+ * pointers to rows.
+ */
 #include <errno.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/hash.h>
+#include <linux/kernel.h>
 #include <linux/zalloc.h>
 
 #include "table-rows.h"
 
-/* A row in its table: the rb-tree node, then the row itself. */
-struct row_node {
-	struct rb_node	rb;
-	u64		row[];	/* u64 for the alignment of any row */
-};
+#define ROWS_FIRST_CHUNK	16
+/* Slots of the index to begin with: room for half as many rows. */
+#define ROWS_INDEX_BITS		6
 
-void kmem_rows__init(struct kmem_rows *rows, size_t row_size,
-		     kmem_rows_cmp_fn cmp_identity)
+int kmem_rows__init(struct kmem_rows *rows, size_t row_size,
+		    size_t key_words, kmem_rows_cmp_fn cmp_identity)
 {
 	memset(rows, 0, sizeof(*rows));
-	rows->root = RB_ROOT;
 	rows->row_size = row_size;
+	rows->key_words = key_words;
 	rows->cmp_identity = cmp_identity;
+	/* The row's address follows its key, and marks the slot used. */
+	if (key_words < 2)
+		return -EINVAL;
+	return kmem_live__init_keyed(&rows->index,
+				     (key_words + 1) * sizeof(u64), key_words,
+				     ROWS_INDEX_BITS);
 }
 
 void kmem_rows__exit(struct kmem_rows *rows)
 {
-	struct row_node *rn, *tmp;
+	int c;
 
-	/* Post-order: a node is freed after both its subtrees. */
-	rbtree_postorder_for_each_entry_safe(rn, tmp, &rows->root, rb) {
-		if (rows->release)
-			rows->release(rn->row);
-		free(rn);
-	}
+	for (c = 0; c < KMEM_ROWS_MAX_CHUNKS; c++)
+		zfree(&rows->chunks[c]);
+	kmem_live__exit(&rows->index);
 	zfree(&rows->sorted);
-	memset(rows->recent, 0, sizeof(rows->recent));
-	rows->root = RB_ROOT;
 	rows->nr = 0;
 }
 
-/* The rb-tree's row equal to @key, added as a copy of it if new. */
-static void *tree_findnew(struct kmem_rows *rows, const void *key)
+static size_t chunk_rows(int chunk)
 {
-	struct rb_node **p = &rows->root.rb_node, *parent = NULL;
-	struct row_node *rn;
-
-	while (*p) {
-		int cmp;
-
-		parent = *p;
-		rn = rb_entry(parent, struct row_node, rb);
-		cmp = rows->cmp_identity(key, rn->row);
-		if (!cmp)
-			return rn->row;
-		p = cmp < 0 ? &parent->rb_left : &parent->rb_right;
-	}
-	rn = malloc(sizeof(*rn) + rows->row_size);
-	if (!rn)
-		return NULL;
-	memcpy(rn->row, key, rows->row_size);
-	if (rows->copy && rows->copy(rn->row)) {
-		free(rn);
-		return NULL;
-	}
-	rb_link_node(&rn->rb, parent, p);
-	rb_insert_color(&rn->rb, &rows->root);
-	rows->nr++;
-	return rn->row;
+	return (size_t)ROWS_FIRST_CHUNK << chunk;
 }
 
-void *kmem_rows__findnew(struct kmem_rows *rows, const void *key)
+/* Where row @n goes: chunk c holds rows [16 * (2^c - 1), 16 * (2^(c+1) - 1)). */
+static int chunk_of(size_t n, size_t *first)
 {
-	void **slot;
+	int c = 63 - __builtin_clzll(n / ROWS_FIRST_CHUNK + 1);
 
-	if (!rows->hash)
-		return tree_findnew(rows, key);
-	slot = &rows->recent[hash_64(rows->hash(key),
-				     __builtin_ctz(KMEM_ROWS_RECENT))];
-	if (!*slot || rows->cmp_identity(key, *slot))
-		*slot = tree_findnew(rows, key);
-	return *slot;
+	*first = ROWS_FIRST_CHUNK * (((size_t)1 << c) - 1);
+	return c;
+}
+
+/* Room for the next row; NULL: no memory. */
+static void *next_row(struct kmem_rows *rows)
+{
+	size_t first;
+	int c = chunk_of(rows->nr, &first);
+
+	if (c >= KMEM_ROWS_MAX_CHUNKS)
+		return NULL;
+	if (!rows->chunks[c]) {
+		rows->chunks[c] = malloc(chunk_rows(c) * rows->row_size);
+		if (!rows->chunks[c])
+			return NULL;
+	}
+	return rows->chunks[c] + (rows->nr - first) * rows->row_size;
+}
+
+void *kmem_rows__add(struct kmem_rows *rows, const u64 *key, const void *row)
+{
+	struct kmem_live *index = &rows->index;
+	size_t words = rows->key_words;
+	u64 *slot;
+	void *new;
+
+	slot = kmem_live__probe_key(index, key, words,
+				    kmem_live__hash_words(key, words));
+	new = next_row(rows);
+	if (!new)
+		return NULL;
+	slot = kmem_live__add(index, slot, key);
+	if (!slot)
+		return NULL;
+	memcpy(new, row, rows->row_size);
+	slot[words] = (uintptr_t)new;
+	rows->nr++;
+	return new;
+}
+
+void *kmem_rows__findnew(struct kmem_rows *rows, const u64 *key,
+			 const void *row)
+{
+	return kmem_rows__find(rows, key, rows->key_words) ?:
+	       kmem_rows__add(rows, key, row);
 }
 
 void kmem_rows__for_each(struct kmem_rows *rows, void (*fn)(void *row, void *arg),
 			 void *arg)
 {
-	struct rb_node *n;
+	size_t i, n, done = 0;
+	int c;
 
-	for (n = rb_first(&rows->root); n; n = rb_next(n))
-		fn(rb_entry(n, struct row_node, rb)->row, arg);
+	for (c = 0; done < rows->nr; c++) {
+		n = min(chunk_rows(c), rows->nr - done);
+		for (i = 0; i < n; i++)
+			fn(rows->chunks[c] + i * rows->row_size, arg);
+		done += n;
+	}
 }
 
 double kmem_sort__waste(u64 part, u64 whole)
@@ -158,6 +187,20 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	return spec->cmp_identity(a, b);
 }
 
+struct gather {
+	void	**rows;
+	size_t	nr;
+	bool	(*keep)(const void *row);
+};
+
+static void gather_row(void *row, void *arg)
+{
+	struct gather *g = arg;
+
+	if (!g->keep || g->keep(row))
+		g->rows[g->nr++] = row;
+}
+
 void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
 		       const struct kmem_sort_key *keys, int nr_keys,
 		       size_t *nr)
@@ -167,22 +210,15 @@ void **kmem_rows__sort(struct kmem_rows *rows, bool (*keep)(const void *row),
 		.nr_keys = nr_keys,
 		.cmp_identity = rows->cmp_identity,
 	};
-	struct rb_node *n;
-	void **sorted;
-	size_t i = 0;
+	struct gather g = { .keep = keep };
 
 	*nr = 0;
-	sorted = realloc(rows->sorted, (rows->nr + 1) * sizeof(*sorted));
-	if (!sorted)
+	g.rows = realloc(rows->sorted, (rows->nr + 1) * sizeof(*g.rows));
+	if (!g.rows)
 		return NULL;
-	rows->sorted = sorted;
-	for (n = rb_first(&rows->root); n; n = rb_next(n)) {
-		void *row = rb_entry(n, struct row_node, rb)->row;
-
-		if (!keep || keep(row))
-			sorted[i++] = row;
-	}
-	qsort_r(sorted, i, sizeof(*sorted), cmp_rows, &spec);
-	*nr = i;
-	return sorted;
+	rows->sorted = g.rows;
+	kmem_rows__for_each(rows, gather_row, &g);
+	qsort_r(g.rows, g.nr, sizeof(*g.rows), cmp_rows, &spec);
+	*nr = g.nr;
+	return g.rows;
 }

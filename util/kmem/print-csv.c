@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem's tables as CSV, as perf lock contention -x prints its own;
+ * see print-csv.h.  The columns and cells are report.c's.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <perf/event.h>
+
+#include "print-csv.h"
+#include "report.h"
+
+/* Room for a cell: a kernel symbol's name and an offset. */
+#define CELL_SIZE	(KSYM_NAME_LEN + 32)
+#define NAME_SIZE	64
+
+bool kmem_csv__sep_ok(const char *sep)
+{
+	return sep && *sep && !sep[strcspn(sep, KMEM_CSV_USED)];
+}
+
+/* Is column @i of @cols in the CSV of table @table: in the text or the JSON? */
+static bool in_csv(const struct kmem_column *cols, size_t i,
+		   const struct kmem_cell_ctx *ctx, int table)
+{
+	const struct kmem_column *col = &cols[i];
+
+	if (!(col->tables & KMEM_TABLE_BIT(table)))
+		return false;
+	return kmem_column__shown(col, ctx, table) ||
+	       (col->json && kmem_report__holds(ctx, col->json_when));
+}
+
+/*
+ * A column's name: its member in a row of the JSON ("hits",
+ * "fallbacks.count"); a column the JSON lacks by its header, lower case,
+ * '_' for what is not a letter or a digit ("Bytes asked": "bytes_asked").
+ */
+static const char *column_name(const struct kmem_column *cols, size_t i,
+			       const struct kmem_cell_ctx *ctx, char *buf,
+			       size_t size)
+{
+	const struct kmem_column *col = &cols[i];
+	const char *h;
+	size_t n = 0;
+
+	if (col->kind == KMEM_CELL_PFN && ctx->pfn_is_page)
+		return "page";
+	if (col->kind == KMEM_CELL_COUNT && col->json) {
+		snprintf(buf, size, "%s.count", col->json);
+		return buf;
+	}
+	if ((col->flags & KMEM_COL_COUNT_BYTES) && i &&
+	    cols[i - 1].kind == KMEM_CELL_COUNT && cols[i - 1].json) {
+		snprintf(buf, size, "%s.bytes", cols[i - 1].json);
+		return buf;
+	}
+	if (col->json)
+		return col->json;
+	for (h = kmem_column__header(col, ctx); *h && n + 1 < size; h++)
+		buf[n++] = isalnum((unsigned char)*h) ?
+			   tolower((unsigned char)*h) : '_';
+	buf[n] = '\0';
+	return buf;
+}
+
+void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
+			   const char *sep, const char *name, const struct kmem_column *cols,
+			   size_t nr_cols, int table, void **rows, size_t nr)
+{
+	struct kmem_cell_ctx raw = *ctx;
+	char cell[CELL_SIZE];
+	size_t i, r;
+	bool first = true;
+
+	raw.raw = true;
+	fprintf(fp, "# table: %s\n# output: ", name);
+	for (i = 0; i < nr_cols; i++) {
+		if (!in_csv(cols, i, ctx, table))
+			continue;
+		fprintf(fp, "%s%s%s", first ? "" : sep, first ? "" : " ",
+			column_name(cols, i, ctx, cell, sizeof(cell)));
+		first = false;
+	}
+	fputc('\n', fp);
+	for (r = 0; r < nr; r++) {
+		first = true;
+		for (i = 0; i < nr_cols; i++) {
+			if (!in_csv(cols, i, ctx, table))
+				continue;
+			kmem_column__cell(&cols[i], &raw, rows[r], cell,
+					  sizeof(cell));
+			fprintf(fp, "%s%s%s", first ? "" : sep,
+				first ? "" : " ", cell);
+			first = false;
+		}
+		fputc('\n', fp);
+	}
+}
+
+/* Is table @id in the JSON document, as print-json.c writes it? */
+static bool in_document(const struct kmem_report *r, int id)
+{
+	const char *path = kmem_tables[id].path;
+
+	if (!r->tables[id].rows)
+		return false;
+	if (strstarts(path, "slab."))
+		return r->slab;
+	if (!r->kp)
+		return false;
+	if (strstarts(path, "page.fragmentation."))
+		return strcmp(r->trace.fragmentation, "not_recorded");
+	if (strstarts(path, "page.stalls."))
+		return r->src[KMEM_SRC_STALL];
+	return true;
+}
+
+int kmem_report__csv(const struct kmem_report *r, const char *sep, FILE *fp)
+{
+	static const char * const order[] = { "page.", "slab." };
+	size_t i, shown;
+	int id;
+
+	/* As the JSON: the page analysis first, then the slab one. */
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		for (id = 0; id < KMEM_NR_TABLES; id++) {
+			const struct kmem_table *desc = &kmem_tables[id];
+			const struct kmem_report_table *t = &r->tables[id];
+
+			if (!strstarts(desc->path, order[i]) ||
+			    !in_document(r, id))
+				continue;
+			shown = t->nr;
+			if (r->lines >= 0 && (size_t)r->lines < shown)
+				shown = r->lines;
+			kmem_print__csv_table(fp, r->ctx, sep, desc->path,
+					      desc->cols, desc->nr_cols,
+					      desc->bit, (void **)t->rows,
+					      shown);
+		}
+	}
+	return fflush(fp) || ferror(fp) ? -EIO : 0;
+}
