@@ -23,29 +23,40 @@ PREFIX    := $(B)/prefix
 MANDIR    := $(PREFIX)/share/man
 MANPAGE   := $(MANDIR)/man1/perf-kmem.1
 ASANOUT   := $(B)/perf-asan
+NOSKELOUT := $(B)/perf-noskel
 
 # The same perf on every machine: only libtraceevent, libelf, libdw,
-# libunwind and zlib, whatever else happens to be installed.
-PERF_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBPF=1 \
-	BUILD_BPF_SKEL=0 NO_JEVENTS=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBAUDIT=1 \
-	NO_LIBBABELTRACE=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_AUXTRACE=1 \
-	NO_BACKTRACE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SDT=1 \
-	NO_JVMTI=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1 NO_AIO=1 NO_SHELLCHECK=1 \
-	NO_LIBBFD=1 WERROR=1 prefix=$(PREFIX)
+# libunwind and zlib, whatever else happens to be installed; ours also
+# with libbpf and the BPF skeletons (perf kmem stat -b), both built from
+# the kernel tree as perf builds them: libbpf from tools/lib/bpf, bpftool
+# bootstrapped from tools/bpf/bpftool, perf's minimal vmlinux.h and
+# Debian's clang.
+COMMON_FLAGS := NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 \
+	NO_JEVENTS=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBAUDIT=1 NO_LIBBABELTRACE=1 \
+	NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_AUXTRACE=1 NO_BACKTRACE=1 \
+	NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SDT=1 NO_JVMTI=1 \
+	NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1 NO_AIO=1 NO_SHELLCHECK=1 NO_LIBBFD=1 \
+	WERROR=1 prefix=$(PREFIX)
+PERF_FLAGS := $(COMMON_FLAGS) BUILD_BPF_SKEL=1
+# Upstream perf for the benchmark, and ours without skeletons (whose
+# perf kmem stat -b must say so), without libbpf.
+NOSKEL_FLAGS := $(COMMON_FLAGS) NO_LIBBPF=1 BUILD_BPF_SKEL=0
 
 # Our files, laid over tools/perf as symlinks so that editing one here
 # rebuilds only what depends on it: found by name, so that a new one
 # cannot be left out.
 OURS := builtin-kmem.c \
 	$(wildcard util/kmem/*.[ch] util/kmem/Build tests/kmem-*.[ch]) \
+	util/bpf_skel/kmem.bpf.c util/bpf_skel/kmem_data.h \
 	$(wildcard tests/shell/kmem_*.sh tests/shell/lib/kmem_*) \
 	$(wildcard Documentation/perf-kmem*.*)
 
 EXTRACT := arch/arm64/tools/gen-sysreg.awk arch/arm64/tools/sysreg \
 	tools/perf tools/arch tools/scripts tools/build tools/include \
 	tools/lib/api tools/lib/subcmd tools/lib/perf tools/lib/symbol \
-	'tools/lib/*.c' scripts/checkpatch.pl scripts/spelling.txt \
-	scripts/const_structs.checkpatch scripts/kernel-doc
+	'tools/lib/*.c' tools/lib/bpf tools/bpf/bpftool kernel/bpf/disasm.c \
+	kernel/bpf/disasm.h scripts/bpf_doc.py scripts/checkpatch.pl \
+	scripts/spelling.txt scripts/const_structs.checkpatch scripts/kernel-doc
 
 SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
@@ -77,7 +88,7 @@ FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c
 FUZZ_SRC_kmem-pprof     := $(W)/print-pprof.c
 FUZZ_LINK_kmem-pprof    := -lz
 
-.PHONY: all perf perf-asan overlay upstream fuzz fuzz-files test demo bench deps \
+.PHONY: all perf perf-asan perf-noskel overlay upstream fuzz fuzz-files test demo bench deps \
 	series series-check clean FORCE
 
 all: perf
@@ -138,10 +149,16 @@ perf-asan: overlay
 		EXTRA_CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_CFLAGS)" >$(B)/perf-asan-build.log 2>&1 || \
 		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-asan-build.log | head -60; exit 1; }
 
+perf-noskel: overlay
+	@mkdir -p $(NOSKELOUT)
+	@echo "  BUILD   perf without BPF skeletons (log: build/perf-noskel-build.log)"
+	@$(MAKE) -s -C $(SRC)/tools/perf O=$(NOSKELOUT) $(NOSKEL_FLAGS) >$(B)/perf-noskel-build.log 2>&1 || \
+		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-noskel-build.log | head -60; exit 1; }
+
 upstream: $(PRISTINE)/.extracted
 	@mkdir -p $(UPOUT)
 	@echo "  BUILD   upstream perf (log: build/upstream-build.log)"
-	@$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(UPOUT) $(PERF_FLAGS) >$(B)/upstream-build.log 2>&1 || \
+	@$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(UPOUT) $(NOSKEL_FLAGS) >$(B)/upstream-build.log 2>&1 || \
 		{ tail -30 $(B)/upstream-build.log; exit 1; }
 
 # The ASan+UBSan build and runs are part of every make test: they add
@@ -151,7 +168,7 @@ upstream: $(PRISTINE)/.extracted
 # SANITIZE=0 leaves them out.
 SANITIZE ?= 1
 
-test: perf $(FUZZ_BINS) $(if $(filter 1,$(SANITIZE)),perf-asan)
+test: perf perf-noskel $(FUZZ_BINS) $(if $(filter 1,$(SANITIZE)),perf-asan)
 	@scripts/install-deps.sh --test
 	@scripts/run-tests.sh $(if $(filter 1,$(SANITIZE)),--sanitize)
 

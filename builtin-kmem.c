@@ -23,11 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 #include <linux/zalloc.h>
 #include <subcmd/pager.h>
 #include <subcmd/parse-options.h>
@@ -40,6 +44,7 @@
 #include "util/env.h"
 #include "util/event.h"
 #include "util/evlist.h"
+#include "util/kmem/bpf.h"
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
 #include "util/kmem/print-csv.h"
@@ -56,6 +61,8 @@
 #include "util/machine.h"
 #include "util/session.h"
 #include "util/symbol.h"
+#include "util/target.h"
+#include "util/thread_map.h"
 #include "util/time-utils.h"
 #include "util/tool.h"
 #include "util/tracepoint.h"
@@ -86,6 +93,12 @@ struct perf_kmem {
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
+	/* stat -b: see util/kmem/bpf.h */
+	bool			use_bpf;
+	struct kmem_bpf_config	bpf;
+	const char		*sample_bytes_str;
+	const char		*map_entries_str;
+	const char		*max_stack_str;
 };
 
 /*
@@ -1543,6 +1556,302 @@ static int kmem_stat(struct perf_kmem *kmem)
 	return output_close(&out, err);
 }
 
+/* --- perf kmem stat -b: counted in the kernel ------------------------ */
+
+/* What a recording has and a count in the kernel has not: one line each. */
+static const char *bpf_unsupported(const struct perf_kmem *kmem)
+{
+	if (kmem->input_name)
+		return "-i: stat -b counts in the running kernel, it reads no perf.data";
+	if (kmem->opts.alloc)
+		return "--alloc: stat -b keeps no row per page";
+	if (kmem->map_name)
+		return "--map: stat -b keeps no pageblock callsites";
+	if (kmem->opts.time_window)
+		return "--time: stat -b counts from its start to its end";
+	if (symbol_conf.comm_list_str || kmem->opts.tasks.key != KMEM_TASK_NONE)
+		return "--comm, -s pid and -s comm: stat -b counts tasks, not names";
+	if (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name)
+		return "--kallsyms, --vmlinux: stat -b names callsites with /proc/kallsyms";
+	return NULL;
+}
+
+static int bpf_number(const char *opt, const char *str, u64 min, u64 max,
+		      u64 *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoull(str, &end, 0);
+	if (!errno && end != str && *str != '-' && *val >= min && *val <= max) {
+		if (*end == 'K' || *end == 'k')
+			*val <<= 10, end++;
+		else if (*end == 'M' || *end == 'm')
+			*val <<= 20, end++;
+		if (!*end && *val >= min && *val <= max)
+			return 0;
+	}
+	pr_err("perf kmem: invalid %s '%s': use a number from %" PRIu64 " to %" PRIu64 "\n",
+	       opt, str, min, max);
+	return -EINVAL;
+}
+
+static int bpf_options(struct perf_kmem *kmem, int argc)
+{
+	struct kmem_bpf_config *c = &kmem->bpf;
+	const char *why = bpf_unsupported(kmem);
+	int targets = c->system_wide + !!c->cgroup +
+		      !!(symbol_conf.pid_list_str || symbol_conf.tid_list_str);
+	u64 v;
+
+	if (why) {
+		pr_err("perf kmem: %s\n", why);
+		return -EINVAL;
+	}
+	if (kmem->folded && (kmem->json || kmem->opts.slab ||
+			     (strcmp(kmem->folded, "bytes") &&
+			      strcmp(kmem->folded, "hits")))) {
+		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (targets > 1 || (!targets && !argc)) {
+		pr_err("perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD\n");
+		return -EINVAL;
+	}
+	c->sample_bytes = KMEM_BPF_SAMPLE_BYTES;
+	c->max_stack = KMEM_BPF_MAX_STACK_DEFAULT;
+	if (kmem->sample_bytes_str) {
+		if (bpf_number("--sample-bytes", kmem->sample_bytes_str, 1,
+			       1ULL << 40, &c->sample_bytes))
+			return -EINVAL;
+	}
+	if (kmem->max_stack_str) {
+		if (bpf_number("--max-stack", kmem->max_stack_str, 1, 127, &v))
+			return -EINVAL;
+		c->max_stack = v;
+	}
+	if (kmem->map_entries_str) {
+		if (bpf_number("-M", kmem->map_entries_str, 1, 1 << 24, &v))
+			return -EINVAL;
+		c->map_entries = v;
+	}
+	/* Without --page or --slab: the page allocator. */
+	if (kmem->mode_from_trace) {
+		kmem->opts.page = true;
+		kmem->opts.slab = false;
+	}
+	if (check_options(kmem) || parse_sort_keys(kmem))
+		return -EINVAL;
+	c->page = kmem->opts.page;
+	c->slab = kmem->opts.slab;
+	c->caller = kmem->opts.caller;
+	c->live = kmem->opts.live;
+	c->folded = kmem->folded;
+	c->raw_ip = kmem->opts.raw_ip;
+	c->offsets = kmem->opts.offsets;
+	c->lines = kmem->opts.lines;
+	c->page_sort = kmem->opts.page_sort;
+	c->slab_sort = kmem->opts.slab_sort;
+	c->interval = kmem->opts.interval;
+	c->alloc_regex = kmem->opts.alloc_regex;
+	c->alloc_regex_add = kmem->opts.alloc_regex_add;
+	c->tasks = !c->system_wide && !c->cgroup;
+	return 0;
+}
+
+/* -p, --tid: their threads now; the kernel follows what they fork. */
+static int bpf_add_targets(struct kmem_bpf_run *run, struct perf_thread_map **threads)
+{
+	int i, err;
+
+	if (!symbol_conf.pid_list_str && !symbol_conf.tid_list_str)
+		return 0;
+	*threads = thread_map__new_str(symbol_conf.pid_list_str,
+				       symbol_conf.tid_list_str, UINT_MAX, false);
+	if (!*threads || !perf_thread_map__nr(*threads)) {
+		pr_err("perf kmem: no task of -p %s --tid %s\n",
+		       symbol_conf.pid_list_str ?: "-",
+		       symbol_conf.tid_list_str ?: "-");
+		return -EINVAL;
+	}
+	for (i = 0; i < perf_thread_map__nr(*threads); i++) {
+		err = kmem_bpf_run__add_task(run, perf_thread_map__pid(*threads, i));
+		if (err) {
+			pr_err("perf kmem: cannot follow task %d: %s\n",
+			       perf_thread_map__pid(*threads, i), strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Are all the tasks of -p or --tid gone? */
+static bool bpf_targets_gone(struct perf_thread_map *threads)
+{
+	int i;
+
+	if (!threads)
+		return false;
+	for (i = 0; i < perf_thread_map__nr(threads); i++)
+		if (!kill(perf_thread_map__pid(threads, i), 0) || errno != ESRCH)
+			return false;
+	return true;
+}
+
+/* How often the end of -p and --tid targets is looked for, without -I. */
+#define BPF_POLL_NS	100000000ULL
+
+/*
+ * Until Ctrl-C, the workload's end or the targets', an -I tick at a
+ * time.  The signals are blocked and waited for: no handler, no flag.
+ */
+static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
+		    struct perf_thread_map *threads, const sigset_t *stop)
+{
+	u64 tick = kmem->bpf.interval ?: BPF_POLL_NS;
+	struct timespec ts = { tick / NSEC_PER_SEC, tick % NSEC_PER_SEC };
+	int err = 0;
+
+	while (!err && sigtimedwait(stop, NULL, &ts) < 0) {
+		if (kmem->bpf.interval)
+			err = kmem_bpf_run__tick(run, !kmem->json);
+		if (bpf_targets_gone(threads))
+			break;
+	}
+	return err;
+}
+
+static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
+{
+	struct kmem_output out;
+	struct kmem_report report;
+	int err = output_open(&out, kmem->output_name);
+
+	if (err)
+		return err;
+	if (kmem->folded) {
+		err = kmem_bpf_run__write_folded(run, strcmp(kmem->folded, "hits") ?
+						 KMEM_STACKS_BYTES : KMEM_STACKS_HITS,
+						 out.fp);
+		return output_close(&out, err);
+	}
+	err = kmem_bpf_run__report(run, &report);
+	/* The text printed the intervals as they ended. */
+	if (!kmem->json)
+		report.iv = NULL;
+	if (!err && kmem->json) {
+		err = kmem_report__json(&report, out.fp);
+	} else if (!err) {
+		err = text_output(&out);
+		if (!err)
+			kmem_report__text(&report);
+	}
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory writing the results\n");
+	if (verbose > 0)
+		pr_err("perf kmem: the BPF maps took %" PRIu64 " kB of kernel memory\n",
+		       kmem_bpf_run__map_bytes(run) >> 10);
+	return output_close(&out, err);
+}
+
+/*
+ * The workload's process, reaped (its time is then the parent's, as
+ * perf stat's): ended, or told to end when the counting was stopped.
+ */
+static void bpf_reap(pid_t pid)
+{
+	int status;
+
+	if (pid <= 0 || waitpid(pid, &status, WNOHANG))
+		return;
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+}
+
+/* The workload's process, stopped before its exec until the counting starts. */
+static int bpf_workload(struct kmem_bpf_run *run, struct evlist **evlist,
+			int argc, const char **argv)
+{
+	struct target target = { .uid = UINT_MAX, };
+	int err;
+
+	if (!argc)
+		return 0;
+	*evlist = evlist__new();
+	if (!*evlist || evlist__create_maps(*evlist, &target) < 0)
+		return -ENOMEM;
+	err = evlist__prepare_workload(*evlist, &target, argv, false, NULL);
+	if (err < 0) {
+		pr_err("perf kmem: cannot start %s\n", argv[0]);
+		return err;
+	}
+	if (!run)
+		return 0;
+	err = kmem_bpf_run__add_task(run, (*evlist)->workload.pid);
+	if (err)
+		pr_err("perf kmem: cannot follow %s: %s\n", argv[0], strerror(-err));
+	return err;
+}
+
+/*
+ * perf kmem stat -b [-a | -p PID | --tid TID | --cgroup CG] [-- CMD]: the
+ * analyses of util/kmem/bpf.c, printed as a recording's are.
+ */
+static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
+{
+	struct perf_thread_map *threads = NULL;
+	struct evlist *workload = NULL;
+	struct kmem_bpf_run *run;
+	sigset_t stop, old;
+	char why[512];
+	int err;
+
+	if (bpf_options(kmem, argc))
+		return -EINVAL;
+	run = kmem_bpf_run__new(&kmem->bpf, why, sizeof(why));
+	if (!run) {
+		pr_err("perf kmem: %s\n", why);
+		return -EINVAL;
+	}
+	err = bpf_add_targets(run, &threads);
+	if (!err)
+		err = bpf_workload(kmem->bpf.tasks ? run : NULL, &workload,
+				   argc, argv);
+	/* After the fork: the workload must not inherit them blocked. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (!err && kmem_bpf_run__start(run, why, sizeof(why))) {
+		pr_err("perf kmem: %s\n", why);
+		err = -EINVAL;
+	}
+	if (err)
+		goto out;
+	pr_debug("perf kmem: counting in the kernel\n");
+	if (workload)
+		evlist__start_workload(workload);
+	err = bpf_wait(kmem, run, threads, &stop);
+	if (workload)
+		bpf_reap(workload->workload.pid);
+	if (!err)
+		err = kmem_bpf_run__finish(run);
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory reading the BPF maps\n");
+	else if (err)
+		pr_err("perf kmem: cannot read the BPF maps: %s\n", strerror(-err));
+	if (!err)
+		err = bpf_print(kmem, run);
+out:
+	if (workload)
+		evlist__delete(workload);
+	perf_thread_map__put(threads);
+	kmem_bpf_run__delete(run);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 /* --- perf kmem diff -------------------------------------------------- */
 
 /* What stat does that diff cannot: one line, not an option ignored. */
@@ -2062,6 +2371,14 @@ static int kmem_config(const char *var, const char *value, void *cb)
 		kmem->opts.queue_size = size;
 		return 0;
 	}
+	if (!strcmp(var, "kmem.bpf-leave-out")) {
+		kmem->bpf.leave_out = strdup(value);
+		return kmem->bpf.leave_out ? 0 : -ENOMEM;
+	}
+	if (!strcmp(var, "kmem.bpf-btf")) {
+		kmem->bpf.btf = strdup(value);
+		return kmem->bpf.btf ? 0 : -ENOMEM;
+	}
 	if (strcmp(var, "kmem.default"))
 		return 0;
 	if (!strcmp(value, "page") || !strcmp(value, "slab")) {
@@ -2136,7 +2453,7 @@ int cmd_kmem(int argc, const char **argv)
 			.queue_size = KMEM_QUEUE_DEFAULT_MAX_BYTES,
 		},
 	};
-	const struct option options[] = {
+	struct option options[] = {
 	OPT_STRING('i', "input", &kmem.input_name, "file", "input file name"),
 	OPT_INCR('v', "verbose", &verbose,
 		 "be more verbose: list allocator functions, show offsets"),
@@ -2169,10 +2486,25 @@ int cmd_kmem(int argc, const char **argv)
 		   "only events in this time span"),
 	OPT_STRING('I', "interval-print", &kmem.interval_str, "msecs",
 		   "print the page analysis every msecs of trace time"),
-	OPT_STRING(0, "pid", &symbol_conf.pid_list_str, "pid[,pid...]",
+	OPT_STRING('p', "pid", &symbol_conf.pid_list_str, "pid[,pid...]",
 		   "only the page allocations of these processes"),
 	OPT_STRING(0, "tid", &symbol_conf.tid_list_str, "tid[,tid...]",
 		   "only the page allocations of these threads"),
+	/* stat -b, spelled as perf lock contention -b */
+	OPT_BOOLEAN('b', "use-bpf", &kmem.use_bpf,
+		    "count in the kernel with BPF, no perf.data: stat -b [-- cmd]"),
+	OPT_BOOLEAN('a', "all-cpus", &kmem.bpf.system_wide,
+		    "with -b: the events of all tasks"),
+	OPT_STRING(0, "cgroup", &kmem.bpf.cgroup, "cgroup",
+		   "with -b: the events of the tasks of this cgroup"),
+	OPT_STRING(0, "sample-bytes", &kmem.sample_bytes_str, "bytes",
+		   "with -b: a stack per this many bytes allocated (512K; 1: all)"),
+	OPT_BOOLEAN(0, "exact-live", &kmem.bpf.exact_live,
+		    "with -b: every allocation in the live-page map: exact lifetimes"),
+	OPT_STRING('M', "map-nr-entries", &kmem.map_entries_str, "num",
+		   "with -b: entries of each BPF map"),
+	OPT_STRING(0, "max-stack", &kmem.max_stack_str, "num",
+		   "with -b: frames of a stack at most (16)"),
 	OPT_STRING(0, "comm", &symbol_conf.comm_list_str, "comm[,comm...]",
 		   "only the page allocations of tasks of these names"),
 	OPT_STRING(0, "alloc-func", &kmem.opts.alloc_regex, "regex",
@@ -2194,6 +2526,9 @@ int cmd_kmem(int argc, const char **argv)
 	err = perf_config(kmem_config, &kmem);
 	if (err)
 		return err;
+#ifndef HAVE_BPF_SKEL
+	set_option_nobuild(options, 'b', "use-bpf", "no BUILD_BPF_SKEL=1", false);
+#endif
 
 	argc = parse_options_subcommand(argc, argv, options, subcommands, usage,
 					PARSE_OPT_STOP_AT_NON_OPTION);
@@ -2216,7 +2551,7 @@ int cmd_kmem(int argc, const char **argv)
 	/* Options may follow 'stat' and 'diff' too. */
 	if (!err)
 		argc = parse_options(argc, argv, options, usage, 0);
-	if (!err && argc && !kmem.diff)
+	if (!err && argc && !kmem.diff && !kmem.use_bpf)
 		err = stat_arguments(argc, argv);
 	if (err) {
 		free((void *)usage[0]);
@@ -2232,6 +2567,8 @@ int cmd_kmem(int argc, const char **argv)
 	split_sort_keys(&kmem);
 	if (kmem.diff)
 		err = diff_traces(argc, argv) ?: kmem_diff(&kmem, argv);
+	else if (kmem.use_bpf)
+		err = kmem_bpf_stat(&kmem, argc, argv);
 	else
 		err = kmem_stat(&kmem);
 	free((void *)usage[0]);

@@ -6,14 +6,20 @@
 # stat' a real slab trace, next to upstream perf kmem on the same file and
 # next to the floor: 'perf report --stats', which only reads and parses the
 # same events and counts them (it does not sort them by time, as perf kmem
-# must to pair frees with allocations across CPUs).
+# must to pair frees with allocations across CPUs).  Then what observing
+# an allocation-heavy workload costs it: perf kmem stat -b at the default
+# rate and with every stack, perf kmem record --page, and bpftrace's
+# kstack(8) aggregation where bpftrace is installed, as ratios to the
+# untraced workload of the same round.
 #
 #   scripts/bench.sh                  1M page samples of our perf kmem
 #                                     record, 1M of stock perf's, 3M slab
 #                                     samples (recorded once, then cached)
 #   scripts/bench.sh --5m             5M samples, plus a linearity check
+#   scripts/bench.sh --bpf            only what observing the workload costs
 #   BENCH_SAMPLES=N scripts/bench.sh  any size (>= 1M for the check)
 #   BENCH_RUNS=N                      timed runs of each command (9; >= 5)
+#   BENCH_BPF_RUNS=N                  rounds of the stat -b comparison (11)
 #   BENCH_IDLE_WAIT=S                 wait up to S s for a quiet machine
 #
 # The first page trace is recorded with our perf ('perf kmem record
@@ -159,6 +165,105 @@ slab_workload() {
 	) &
 	wait
 	rm -rf "$tmp"
+}
+
+# --- what counting in the kernel costs a workload ----------------------
+
+# An allocation-heavy workload (three rounds of 300 MiB through a pipe,
+# 60 fork/exec, 200 MiB through the page cache) that times itself: it
+# appends its wall time in ns and the CPU time in ms of its processes
+# (user and system: a BPF program runs in the time of the task whose
+# event it counts) to file $1, so that the start-up and the end of
+# whatever observes it are not in its time.  On a machine shared with
+# others the CPU time moves less than the wall time, which waits for a
+# CPU.
+alloc_workload() {
+	local out=$1 tmp t0 t1 cpu _
+	tmp=$(mktemp -d)
+	t0=$(date +%s%N)
+	for _ in 1 2 3; do
+		dd if=/dev/zero bs=64k count=4800 2>/dev/null | cat >/dev/null
+	done
+	for _ in $(seq 60); do
+		/bin/true
+	done
+	dd if=/dev/zero of="$tmp/f" bs=1M count=200 2>/dev/null
+	cat "$tmp/f" >/dev/null
+	t1=$(date +%s%N)
+	# In this shell, not a subshell: its own times and its children's.
+	times >"$tmp/times"
+	cpu=$(awk '{ for (i = 1; i <= NF; i++) {
+		split($i, t, /[ms]/); ms += (t[1] * 60 + t[2]) * 1000 } }
+		END { printf "%d", ms }' "$tmp/times")
+	rm -rf "$tmp"
+	echo "$((t1 - t0)) $cpu" >>"$out"
+}
+
+# bpf_observe NAME: run the workload once as NAME observes it.
+bpf_observe() {
+	local times="$BENCH_DIR/bpf-$1.times"
+	local wl=("$TOP/scripts/bench.sh" --alloc-workload "$times")
+
+	case $1 in
+	untraced) "${wl[@]}" ;;
+	stat-b) "$OURS" kmem stat --page -b -o /dev/null -- "${wl[@]}" ;;
+	stat-b-every) "$OURS" kmem stat --page -b --sample-bytes 1 -o /dev/null -- "${wl[@]}" ;;
+	record) "$OURS" kmem record --page -q -o "$BENCH_DIR/bpf-record.data" -- "${wl[@]}" ;;
+	bpftrace) bpftrace -e 'tracepoint:kmem:mm_page_alloc { @[kstack(8), args->order, args->migratetype] = count(); }' \
+			-c "/bin/bash ${wl[*]}" ;;
+	esac >/dev/null 2>&1 || die "the workload under $1 failed"
+}
+
+# Ratios of column $2 (1: wall time, 2: CPU time) to the untraced run of
+# the same round: median [min, max].
+bpf_ratios() {
+	paste "$BENCH_DIR/bpf-$1.times" "$BENCH_DIR/bpf-untraced.times" |
+		awk -v c="$2" '{ print $c / $(c + 2) }' | sort -n |
+		awk '{ v[NR] = $1 } END {
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.3f [%.3f, %.3f]", m, v[1], v[NR] }'
+}
+
+# The workload untraced, counted by perf kmem stat -b at the default rate
+# and with every stack, recorded by perf kmem record --page, and where
+# bpftrace is installed, aggregated by its kstack(8): round by round, in
+# turns, so that a change of the machine's speed hits all alike.
+bench_bpf() {
+	local runs=${BENCH_BPF_RUNS:-11} r name ratio cpu_ratio
+	local -a names=(untraced stat-b stat-b-every record)
+
+	if ! "$OURS" kmem stat --page -b -a -o /dev/null -- true 2>"$BENCH_DIR/bpf.err"; then
+		echo "bench: no perf kmem stat -b here: $(head -n 1 "$BENCH_DIR/bpf.err")"
+		return 0
+	fi
+	command -v bpftrace >/dev/null && names+=(bpftrace)
+	for name in "${names[@]}"; do
+		: >"$BENCH_DIR/bpf-$name.times"
+	done
+	wait_for_idle
+	for ((r = 1; r <= runs; r++)); do
+		printf 'bench: stat -b round %d/%d\r' "$r" "$runs" >&2
+		for name in "${names[@]}"; do
+			bpf_observe "$name"
+		done
+	done
+	echo >&2
+	echo
+	echo "the workload (3 x 300 MiB through a pipe, 60 fork/exec, 200 MiB of page cache)"
+	printf '%d rounds; its own wall and CPU time: median, and ratio to the untraced run of each round: median [min, max]\n\n' "$runs"
+	printf '%-14s %7s   %-24s %7s   %s\n' "observed by" "wall s" "x untraced" "CPU s" "x untraced"
+	for name in "${names[@]}"; do
+		ratio=1.000
+		cpu_ratio=1.000
+		if [ "$name" != untraced ]; then
+			ratio=$(bpf_ratios "$name" 1)
+			cpu_ratio=$(bpf_ratios "$name" 2)
+		fi
+		printf '%-14s %7s   %-24s %7s   %s\n' "$name" \
+			"$(secs "$(($(median "$BENCH_DIR/bpf-$name.times" 1) / 1000000))")" \
+			"$ratio" "$(secs "$(median "$BENCH_DIR/bpf-$name.times" 2)")" \
+			"$cpu_ratio"
+	done
 }
 
 # SAMPLE events in a perf.data file, as perf report --stats counts them.
@@ -427,19 +532,28 @@ main() {
 		slab_workload "$2"
 		return
 		;;
+	--alloc-workload)
+		alloc_workload "$2"
+		return
+		;;
 	--mixed-workload)
 		mixed_workload "$2"
 		return
 		;;
 	--5m) SAMPLES=5000000 ;;
+	--bpf) ;;
 	"") ;;
-	*) die "usage: $0 [--5m]" ;;
+	*) die "usage: $0 [--5m | --bpf]" ;;
 	esac
 	((RUNS >= 5)) || die "BENCH_RUNS must be at least 5"
 	[ -x "$OURS" ] || die "no $OURS: run make"
-	[ -x "$UPSTREAM" ] || die "no $UPSTREAM: run make upstream"
+	[ -x "$UPSTREAM" ] || [ "${1:-}" = --bpf ] || die "no $UPSTREAM: run make upstream"
 	[ "$(id -u)" = 0 ] || die "recording page events needs root"
 	mkdir -p "$BENCH_DIR"
+	if [ "${1:-}" = --bpf ]; then
+		bench_bpf
+		return
+	fi
 
 	local file base_ms base_n big_ms big_n per_base per_big
 	file=$(trace_for "$BASE_SAMPLES")
@@ -448,6 +562,7 @@ main() {
 	bench "$file" page
 	file=$(trace_for "$SLAB_SAMPLES" slab)
 	bench "$file" slab
+	bench_bpf
 	((SAMPLES > BASE_SAMPLES)) || return 0
 
 	# The large mode: it completes, and time per sample stays as it was.

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Install what building perf from linux-source-6.12 needs, only when missing.
+# clang compiles perf's BPF programs (util/bpf_skel/*.bpf.c), llvm-strip
+# strips them.
 set -e
 pkgs="linux-source-6.12 libtraceevent-dev libelf-dev libdw-dev libunwind-dev
 zlib1g-dev flex bison pkg-config xz-utils make gcc perl python3
-asciidoctor man-db"
+asciidoctor man-db clang llvm"
 case "${1:-}" in
 # The fuzz target needs clang and its libFuzzer runtime.
 --fuzz) pkgs="clang libclang-rt-14-dev" ;;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Run every test of our perf kmem: the C suites (page, slab, input, output,
-# frag, diff, stall, pprof) through perf test, the shell tests, checkpatch
+# frag, diff, stall, pprof, bpf) through perf test, the shell tests, checkpatch
 # and the shellcheck of our scripts; with --sanitize also the C suites,
 # perf kmem stat runs, the corrupt-input shell test and a short run of
 # mutated perf.data files under ASan+UBSan (build/perf-asan/perf).
@@ -15,6 +15,7 @@ cd "$top" || exit 1
 
 perf="$top/perf"
 asan_perf="$top/build/perf-asan/perf"
+noskel_perf="$top/build/perf-noskel/perf"
 checkpatch="$top/build/src/linux-source-6.12/scripts/checkpatch.pl"
 logdir=$(mktemp -d /tmp/kmem-run-tests.XXXXX)
 trap 'rm -rf "$logdir"' EXIT
@@ -52,8 +53,8 @@ show() {
 }
 
 # Our C suites are the ones whose cases are named "kmem page: ...",
-# "kmem slab: ...", "kmem input: ...", "kmem frag: ...", "kmem diff: ..." and
-# "kmem stall: ...".
+# "kmem slab: ...", "kmem input: ...", "kmem frag: ...", "kmem diff: ...",
+# "kmem stall: ..." and "kmem bpf: ...".
 suite_number() {
 	"$1" test list 2>&1 |
 		awk -v kind="$2:" '$2 == "kmem" && $3 == kind { split($1, a, "."); print a[1]; exit }'
@@ -125,7 +126,8 @@ run_shell_tests() {
 		[ -e "$t" ] || continue
 		name="shell: $(basename "$t")"
 		log="$logdir/$(basename "$t").log"
-		PATH="$top:$PATH" KMEM_ASAN_PERF="$asan" bash "$t" >"$log" 2>&1
+		PATH="$top:$PATH" KMEM_ASAN_PERF="$asan" \
+			KMEM_NOSKEL_PERF="$noskel_perf" bash "$t" >"$log" 2>&1
 		rc=$?
 		case $rc in
 		0) pass "$name" ;;
@@ -148,18 +150,22 @@ our_c_files() {
 # flags the macros that paste string literals into test formats, where an
 # argument cannot have side effects.
 checkpatch_ignore=CAMELCASE,LONG_LINE_STRING,MACRO_ARG_REUSE
+# A BPF program's settings are 'const volatile', libbpf's rodata: the
+# compiler must not fold what the user side sets before loading it.
+bpf_ignore=$checkpatch_ignore,VOLATILE
 
 run_checkpatch() {
-	local f out
+	local f out ignore
 
 	if [ ! -x "$checkpatch" ] && [ ! -f "$checkpatch" ]; then
 		skip "checkpatch: $checkpatch missing (run make first)"
 		return
 	fi
 	while IFS= read -r f; do
+		ignore=$checkpatch_ignore
+		case $f in *.bpf.c) ignore=$bpf_ignore ;; esac
 		out=$(perl "$checkpatch" --no-tree --strict -f --terse \
-			${checkpatch_ignore:+--ignore "$checkpatch_ignore"} \
-			"$f" 2>&1)
+			--ignore "$ignore" "$f" 2>&1)
 		if echo "$out" | grep -qE '(ERROR|WARNING|CHECK):'; then
 			fail "checkpatch: $f"
 			echo "$out" | grep -E '(ERROR|WARNING|CHECK):' | sed 's/^/    /'
@@ -178,7 +184,8 @@ run_kerneldoc() {
 		skip "kernel-doc: $kerneldoc missing (make clean; make)"
 		return
 	fi
-	out=$(perl "$kerneldoc" -Wall -none "$top"/util/kmem/*.h 2>&1)
+	out=$(perl "$kerneldoc" -Wall -none "$top"/util/kmem/*.h \
+		"$top"/util/bpf_skel/kmem_data.h 2>&1)
 	if [ -n "$out" ]; then
 		fail "kernel-doc: util/kmem/*.h"
 		echo "$out" | head -n 20 | sed 's/^/    /'
@@ -283,6 +290,31 @@ run_asan_stat() {
 			pass "asan: perf kmem diff $opts"
 		fi
 	done
+	run_asan_bpf
+}
+
+# perf kmem stat -b's user side: the maps read, filled in and printed.
+run_asan_bpf() {
+	local log="$logdir/asan-bpf.log" opts rc
+
+	if ! "$perf" kmem stat --page -b -a -o /dev/null -- true >"$log" 2>&1; then
+		skip "asan: perf kmem stat -b: $(head -n 1 "$log")"
+		return
+	fi
+	for opts in "--page --caller -v" "--page --slab --caller --json -I 100" \
+		"--page --folded --live --sample-bytes 4096" "--page --exact-live -M 8"; do
+		# shellcheck disable=SC2086 # $opts is a list of options
+		"$asan_perf" kmem stat -b -a $opts -- \
+			sh -c 'cat /usr/bin/ls >/dev/null; ls -R /usr/lib >/dev/null' \
+			>"$log" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ] || sanitizer_report "$log" >/dev/null; then
+			fail "asan: perf kmem stat -b $opts (exit $rc)"
+			sanitizer_report "$log" | head -n 10 | sed 's/^/    /'
+		else
+			pass "asan: perf kmem stat -b $opts"
+		fi
+	done
 }
 
 # Mutants of fresh recordings (scripts/mutate-perf-data.py; make fuzz-files
@@ -375,6 +407,7 @@ run_c_suite "$perf" "" "" frag
 run_c_suite "$perf" "" "" diff
 run_c_suite "$perf" "" "" stall
 run_c_suite "$perf" "" "" pprof
+run_c_suite "$perf" "" "" bpf
 run_shell_tests
 run_checkpatch
 run_kerneldoc
@@ -391,6 +424,7 @@ if [ "$sanitize" = 1 ]; then
 	run_c_suite "$asan_perf" "asan: " "-asan" diff
 	run_c_suite "$asan_perf" "asan: " "-asan" stall
 	run_c_suite "$asan_perf" "asan: " "-asan" pprof
+	run_c_suite "$asan_perf" "asan: " "-asan" bpf
 	run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	run_fuzz_files

@@ -192,13 +192,20 @@ static bool valid_span(const struct kmem_frag *kf, int order)
 	       order - kf->pageblock_order <= KMEM_FRAG_MAX_SPAN_SHIFT;
 }
 
-static enum kmem_migtype_column column(struct kmem_frag *kf, int migtype)
+/* The column of @nr events of @migtype, those out of range counted. */
+static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
+					  u64 nr)
 {
 	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE) {
-		kf->summary.bad_migtype++;
+		kf->summary.bad_migtype += nr;
 		return KMEM_MIGTYPE_SPECIAL;
 	}
 	return kf->columns[migtype];
+}
+
+static enum kmem_migtype_column column(struct kmem_frag *kf, int migtype)
+{
+	return column_nr(kf, migtype, 1);
 }
 
 static size_t block_home(const struct kmem_frag *kf, u64 first_pfn)
@@ -410,46 +417,159 @@ static enum kmem_frag_class classify(const struct kmem_frag *kf,
 	return ev->change_ownership ? KMEM_FRAG_CONVERTED : KMEM_FRAG_POLLUTED;
 }
 
-int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
+/* @nr fallbacks like @ev, valid, in the totals and matrix. */
+static void count_fallback_totals(struct kmem_frag *kf,
+				  const struct kmem_frag_event *ev, u64 nr)
 {
 	struct kmem_frag_summary *s = &kf->summary;
+	u64 bytes = nr * order_bytes(kf, ev->alloc_order);
 	struct kmem_frag_cell *cell;
-	struct kmem_frag_row *row;
 	enum kmem_frag_class cls;
-	bool severe;
-	u64 bytes;
+
+	cell = &kf->matrix[column_nr(kf, ev->alloc_migtype, nr)]
+			  [column_nr(kf, ev->fallback_migtype, nr)];
+	s->fallbacks.nr += nr;
+	s->fallbacks.bytes += bytes;
+	cell->fallbacks += nr;
+	cell->bytes += bytes;
+	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER) {
+		s->severe.nr += nr;
+		s->severe.bytes += bytes;
+	}
+	if (!kf->classes)
+		return;
+	cls = classify(kf, ev);
+	s->classes[cls].nr += nr;
+	s->classes[cls].bytes += bytes;
+	cell->classes[cls] += nr;
+}
+
+/* ...and in the table by callsite. */
+static int count_fallback_row(struct kmem_frag *kf,
+			      const struct kmem_frag_event *ev, u64 nr)
+{
+	struct kmem_frag_row *row = fallback_row(kf, ev);
+
+	if (!row)
+		return -ENOMEM;
+	row->fallbacks.nr += nr;
+	row->fallbacks.bytes += nr * order_bytes(kf, ev->alloc_order);
+	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER)
+		row->severe += nr;
+	if (kf->classes)
+		row->classes[classify(kf, ev)] += nr;
+	return 0;
+}
+
+int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
+{
+	int err;
 
 	if (kf->finished)
 		return -EBUSY;
 	if (!valid_fallback(kf, ev)) {
-		s->bad_fallbacks++;
+		kf->summary.bad_fallbacks++;
 		return 0;
 	}
-	row = fallback_row(kf, ev);
-	if (!row)
-		return -ENOMEM;
-	bytes = order_bytes(kf, ev->alloc_order);
-	severe = ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER;
-	cell = &kf->matrix[column(kf, ev->alloc_migtype)]
-			  [column(kf, ev->fallback_migtype)];
-
-	kmem_count__add(&s->fallbacks, bytes);
-	kmem_count__add(&row->fallbacks, bytes);
-	cell->fallbacks++;
-	cell->bytes += bytes;
-	if (severe) {
-		kmem_count__add(&s->severe, bytes);
-		row->severe++;
-	}
-	if (!kf->classes)
-		return 0;
-	cls = classify(kf, ev);
-	kmem_count__add(&s->classes[cls], bytes);
-	row->classes[cls]++;
-	cell->classes[cls]++;
+	err = count_fallback_row(kf, ev, 1);
+	if (err)
+		return err;
+	count_fallback_totals(kf, ev, 1);
 	if (!kf->map)
 		return 0;
-	return count_fallback_blocks(kf, ev->pfn, ev->fallback_order, cls);
+	return count_fallback_blocks(kf, ev->pfn, ev->fallback_order,
+				     classify(kf, ev));
+}
+
+int kmem_frag__add_fallbacks(struct kmem_frag *kf,
+			     const struct kmem_frag_event *ev, u64 nr,
+			     unsigned int parts)
+{
+	/* Any pfn is one: the pageblocks come whole (add_pageblock). */
+	struct kmem_frag_event valid = *ev;
+
+	if (kf->finished)
+		return -EBUSY;
+	valid.pfn = 0;
+	if (!valid_fallback(kf, &valid)) {
+		if (parts & KMEM_FRAG_TOTALS)
+			kf->summary.bad_fallbacks += nr;
+		return 0;
+	}
+	if (parts & KMEM_FRAG_TOTALS)
+		count_fallback_totals(kf, ev, nr);
+	return parts & KMEM_FRAG_ROWS ? count_fallback_row(kf, ev, nr) : 0;
+}
+
+int kmem_frag__add_allocs(struct kmem_frag *kf,
+			  const struct kmem_page_event *ev, u64 nr,
+			  unsigned int parts)
+{
+	struct kmem_frag_fail_row new = {
+		.callsite = ev->callsite,
+		.gfp = ev->gfp,
+		.order = ev->order,
+		.migtype = ev->migtype,
+	}, *row;
+	u64 key[FAIL_KEY_WORDS];
+	u64 bytes;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!kmem_page__valid_order(ev->order)) {
+		if (parts & KMEM_FRAG_TOTALS)
+			kf->summary.bad_allocs += nr;
+		return 0;
+	}
+	bytes = nr * order_bytes(kf, ev->order);
+	if (ev->pfn != KMEM_PAGE_NO_PFN) {
+		struct kmem_count *c;
+
+		if (!(parts & KMEM_FRAG_TOTALS))
+			return 0;
+		c = &kf->summary.alloc[column_nr(kf, ev->migtype, nr)];
+		c->nr += nr;
+		c->bytes += bytes;
+		return 0;
+	}
+	if (parts & KMEM_FRAG_TOTALS) {
+		kf->summary.fail.nr += nr;
+		kf->summary.fail.bytes += bytes;
+	}
+	if (!(parts & KMEM_FRAG_ROWS))
+		return 0;
+	fail_key(&new, key);
+	row = kmem_rows__findnew(&kf->fail_rows, key, &new);
+	if (!row)
+		return -ENOMEM;
+	row->asked.nr += nr;
+	row->asked.bytes += bytes;
+	return 0;
+}
+
+int kmem_frag__add_pageblock(struct kmem_frag *kf,
+			     const struct kmem_frag_pageblock *pb)
+{
+	struct kmem_frag_pageblock *to;
+	int i;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!kf->map)
+		return 0;
+	to = find_block(kf, block_start(kf, pb->pfn, 0));
+	if (!to)
+		return -ENOMEM;
+	for (i = 0; i < KMEM_NR_MIGTYPE_COLUMNS; i++)
+		to->allocs[i] += pb->allocs[i];
+	for (i = 0; i < KMEM_FRAG_NR_CLASSES; i++)
+		to->fallbacks[i] += pb->fallbacks[i];
+	to->remote_frees += pb->remote_frees;
+	if (pb->main_callsite && !to->main_callsite) {
+		to->main_callsite = pb->main_callsite;
+		to->votes = pb->votes;
+	}
+	return 0;
 }
 
 static int cmp_block_pfn(const void *pa, const void *pb)

@@ -220,6 +220,55 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev);
  */
 int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev);
 
+/* What an aggregated count goes into (kmem_frag__add_*()). */
+enum kmem_frag_part {
+	KMEM_FRAG_TOTALS	= 1 << 0,	/* the summary and the matrix */
+	KMEM_FRAG_ROWS		= 1 << 1,	/* the fallback or failure table */
+};
+
+/**
+ * kmem_frag__add_fallbacks - add fallbacks counted elsewhere
+ * @kf: the analysis
+ * @ev: what they were; its pfn is not used
+ * @nr: how many
+ * @parts: into the totals (counted exactly, say), the rows by callsite
+ *	   (estimated from stacks, say), or both
+ *
+ * perf kmem stat -b counts in the kernel: its counts go into the same
+ * analysis events fill, which is then reported the same way.  Pageblocks
+ * come from kmem_frag__add_pageblock().
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__add_fallbacks(struct kmem_frag *kf,
+			     const struct kmem_frag_event *ev, u64 nr,
+			     unsigned int parts);
+
+/**
+ * kmem_frag__add_allocs - add allocations counted elsewhere
+ * @kf: the analysis
+ * @ev: what they were, failed when its pfn is KMEM_PAGE_NO_PFN; its
+ *	callsite counts for the failure table only
+ * @nr: how many
+ * @parts: as kmem_frag__add_fallbacks(); successful allocations have no
+ *	   rows
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__add_allocs(struct kmem_frag *kf,
+			  const struct kmem_page_event *ev, u64 nr,
+			  unsigned int parts);
+
+/**
+ * kmem_frag__add_pageblock - add to a pageblock counted elsewhere
+ * @kf: the analysis
+ * @pb: the pageblock of @pb->pfn and what to add to its counts
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__add_pageblock(struct kmem_frag *kf,
+			     const struct kmem_frag_pageblock *pb);
+
 /**
  * kmem_frag__finish - settle the analysis after the last event
  * @kf: the analysis

@@ -387,6 +387,80 @@ void kmem_page__finish(struct kmem_page *kp)
 		kmem_rows__for_each(&kp->rows[t], finish_row, kp);
 }
 
+static void add_count(struct kmem_count *to, const struct kmem_count *c)
+{
+	to->nr += c->nr;
+	to->bytes += c->bytes;
+}
+
+void kmem_page__add_summary(struct kmem_page *kp,
+			    const struct kmem_page_summary *s)
+{
+	struct kmem_page_summary *to = &kp->summary;
+
+	add_count(&to->alloc, &s->alloc);
+	add_count(&to->life.freed, &s->life.freed);
+	add_count(&to->life.live, &s->life.live);
+	add_count(&to->life.dropped, &s->life.dropped);
+	add_count(&to->free, &s->free);
+	add_count(&to->free_only, &s->free_only);
+	add_count(&to->fail, &s->fail);
+	to->free_order_differs += s->free_order_differs;
+	to->bad_order += s->bad_order;
+	to->bad_migtype += s->bad_migtype;
+	add_count(&to->alloc_remote, &s->alloc_remote);
+	add_count(&to->free_remote, &s->free_remote);
+	add_count(&to->free_other_node, &s->free_other_node);
+}
+
+void kmem_page__add_grid(struct kmem_page *kp, int order, int migtype, u64 nr)
+{
+	if (!kmem_page__valid_order(order) || !nr)
+		return;
+	kp->grid[order][kmem_migtype__column(migtype,
+					     kp->config.pre_v4_4_migtypes)] += nr;
+	if (order > kp->max_order)
+		kp->max_order = order;
+}
+
+int kmem_page__add_row(struct kmem_page *kp, enum kmem_page_table table,
+		       const struct kmem_page_row *row)
+{
+	struct kmem_page_row new = {
+		.pfn = table == KMEM_PAGE_TABLE_ALLOC ? row->pfn : 0,
+		.callsite = row->callsite,
+		.gfp = row->gfp,
+		.order = row->order,
+		.migtype = row->migtype,
+		.task = row->task,
+	}, *to;
+	u64 key[ROW_KEY_WORDS];
+
+	if (!kmem_page__valid_order(row->order))
+		return -EINVAL;
+	/* The key an event of the row's columns has (event_key()). */
+	key[0] = new.pfn;
+	key[1] = new.callsite;
+	key[2] = new.gfp;
+	key[3] = (u64)(u32)new.order << 32 | (u32)new.migtype;
+	key[4] = new.task;
+	to = kmem_rows__findnew(&kp->rows[table], key, &new);
+	if (!to)
+		return -ENOMEM;
+	to->hits += row->hits;
+	to->freed += row->freed;
+	to->dropped += row->dropped;
+	to->xnode_frees += row->xnode_frees;
+	return 0;
+}
+
+void kmem_page__add_node_bytes(struct kmem_page *kp, int from, int to,
+			       u64 bytes)
+{
+	if (valid_node(kp, from) && valid_node(kp, to))
+		kp->node_matrix[from * kp->config.nr_nodes + to] += bytes;
+}
+
 const struct kmem_page_summary *kmem_page__summary(const struct kmem_page *kp)
 {
 	return &kp->summary;

@@ -130,6 +130,31 @@ void kmem_page__walk_live(struct kmem_page *kp, kmem_page_live_fn fn,
 /* After the last event: settle the live pages. */
 void kmem_page__finish(struct kmem_page *kp);
 
+/*
+ * Counts aggregated elsewhere (perf kmem stat -b counts in the kernel),
+ * added to the same analysis that events fill, so that everything that
+ * reports it is shared.  Before kmem_page__finish().
+ */
+
+/* Add every number of @s to the summary; the live split included. */
+void kmem_page__add_summary(struct kmem_page *kp,
+			    const struct kmem_page_summary *s);
+
+/* Add @nr allocations of @order and traced @migtype to the grid. */
+void kmem_page__add_grid(struct kmem_page *kp, int order, int migtype, u64 nr);
+
+/*
+ * Add @row's hits, freed, dropped and xnode_frees to the row of @table
+ * with its callsite, order, migtype, gfp and task (and pfn, for --alloc).
+ * Return: 0 or -ENOMEM; -EINVAL for an order out of range.
+ */
+int kmem_page__add_row(struct kmem_page *kp, enum kmem_page_table table,
+		       const struct kmem_page_row *row);
+
+/* Add @bytes allocated on node @from and freed on node @to. */
+void kmem_page__add_node_bytes(struct kmem_page *kp, int from, int to,
+			       u64 bytes);
+
 /* The totals: running ones, and the still-live split after _finish(). */
 const struct kmem_page_summary *kmem_page__summary(const struct kmem_page *kp);
 

@@ -385,6 +385,45 @@ void kmem_slab__finish(struct kmem_slab *ks)
 	s->wasted_share = kmem_sort__waste(s->bytes_req, s->alloc.bytes);
 }
 
+static void add_count(struct kmem_count *to, const struct kmem_count *c)
+{
+	to->nr += c->nr;
+	to->bytes += c->bytes;
+}
+
+void kmem_slab__add_summary(struct kmem_slab *ks,
+			    const struct kmem_slab_summary *s)
+{
+	struct kmem_slab_summary *to = &ks->summary;
+
+	add_count(&to->alloc, &s->alloc);
+	to->bytes_req += s->bytes_req;
+	add_count(&to->life.freed, &s->life.freed);
+	add_count(&to->life.live, &s->life.live);
+	add_count(&to->life.dropped, &s->life.dropped);
+	add_count(&to->fail, &s->fail);
+	add_count(&to->zero_size, &s->zero_size);
+	add_count(&to->xnode, &s->xnode);
+	add_count(&to->pingpong, &s->pingpong);
+	to->free += s->free;
+	to->free_null += s->free_null;
+	to->free_unknown += s->free_unknown;
+	to->free_again += s->free_again;
+}
+
+int kmem_slab__add_row(struct kmem_slab *ks, enum kmem_slab_table table,
+		       const struct kmem_slab_row *row)
+{
+	struct kmem_slab_row *to;
+
+	/* Straight into the table: kmem_slab__finish() sums only events'. */
+	to = find_row(&ks->rows[table], row->callsite, row->ptr, row->cache);
+	if (!to)
+		return -ENOMEM;
+	sum_row(to, row);
+	return 0;
+}
+
 const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks)
 {
 	return &ks->summary;

@@ -126,6 +126,18 @@ int kmem_slab__free(struct kmem_slab *ks,
  */
 void kmem_slab__finish(struct kmem_slab *ks);
 
+/*
+ * Counts aggregated elsewhere (perf kmem stat -b counts in the kernel),
+ * added to the same analysis that events fill, before
+ * kmem_slab__finish(): every number of @s, and @row's counts to the row
+ * of @table with its callsite, ptr and cache (which must outlive the
+ * analysis).  kmem_slab__add_row() returns 0 or -ENOMEM.
+ */
+void kmem_slab__add_summary(struct kmem_slab *ks,
+			    const struct kmem_slab_summary *s);
+int kmem_slab__add_row(struct kmem_slab *ks, enum kmem_slab_table table,
+		       const struct kmem_slab_row *row);
+
 /* The totals: running ones, and the still-live split after _finish(). */
 const struct kmem_slab_summary *kmem_slab__summary(const struct kmem_slab *ks);
 

@@ -559,6 +559,8 @@ static int document(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__begin_object(j);
 	kmem_json__key_u64(j, "schema", KMEM_REPORT_SCHEMA);
 	write_section(j, r, &kmem_trace_section);
+	if (r->src[KMEM_SRC_COUNTED])
+		write_section(j, r, &kmem_counted_section);
 	if (r->kp)
 		page(j, r);
 	if (r->slab)

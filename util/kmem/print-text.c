@@ -46,6 +46,9 @@ static void print_field(const struct kmem_field *f, const void *v)
 	case KMEM_UNIT_NUMBER:
 		kmem_print__plain(f->label, *(const u64 *)v);
 		break;
+	case KMEM_UNIT_TEXT:
+		printf(" %-34s %s\n", f->label, *(const char * const *)v);
+		break;
 	default:
 		return;
 	}
@@ -396,6 +399,11 @@ static bool nothing_stalled(const struct kmem_stall_summary *s)
 static void print_stalls(const struct kmem_report *r)
 {
 	print_title("STALLS (allocations that waited in direct reclaim or compaction)");
+	if (!r->src[KMEM_SRC_STALL] && r->src[KMEM_SRC_COUNTED]) {
+		printf(" No stalls: stat -b does not count reclaim or compaction (perf kmem record\n"
+		       " --page records them where the kernel has the tracepoints).\n");
+		return;
+	}
 	if (!r->src[KMEM_SRC_STALL]) {
 		printf(" No stalls: the trace has no reclaim or compaction events (perf kmem record\n"
 		       " --page records them where the kernel has the tracepoints).\n");
@@ -537,6 +545,11 @@ static void print_slab(const struct kmem_report *r)
 
 void kmem_report__text(const struct kmem_report *r)
 {
+	/* Not a recording: where the numbers come from, before them. */
+	if (r->src[KMEM_SRC_COUNTED]) {
+		print_title("COUNTED IN THE KERNEL (perf kmem stat -b)");
+		print_section(r, &kmem_counted_section);
+	}
 	if (r->slab)
 		print_slab(r);
 	if (r->kp)

@@ -1053,6 +1053,12 @@ static bool is_usable(struct kmem_decoder *dec, struct evsel *evsel, char *err,
 	return format_is_laid_out(evsel, err, err_size);
 }
 
+/* perf kmem stat -b decodes the running kernel's formats, of no file. */
+static const char *trace_path(const struct kmem_decoder *dec)
+{
+	return dec->session->data ? dec->session->data->path : "the kernel";
+}
+
 static struct evsel *find_event(struct kmem_decoder *dec, const char *name)
 {
 	return evlist__find_tracepoint_by_name(dec->session->evlist, name);
@@ -1211,7 +1217,7 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (!any) {
 		snprintf(err, err_size,
 			 "%s has no page allocator events: record them with 'perf kmem record --page'",
-			 dec->session->data->path);
+			 trace_path(dec));
 		return -EINVAL;
 	}
 	if (alloc && (!is_usable(dec, alloc, err, err_size) ||
@@ -1263,13 +1269,13 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (!found && find_event(dec, page_handlers[0].name)) {
 		snprintf(err, err_size,
 			 "%s has no slab allocator events, but page allocator events: use 'perf kmem %s --page'",
-			 dec->session->data->path, dec->config.command);
+			 trace_path(dec), dec->config.command);
 		return -EINVAL;
 	}
 	if (!found) {
 		snprintf(err, err_size,
 			 "%s has no slab allocator events: record them with 'perf kmem record --slab'",
-			 dec->session->data->path);
+			 trace_path(dec));
 		return -EINVAL;
 	}
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,

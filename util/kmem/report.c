@@ -26,6 +26,7 @@
 #define FRAG(member, ...)	F(FRAG, struct kmem_frag_summary, member, __VA_ARGS__)
 #define SLAB(member, ...)	F(SLAB, struct kmem_slab_summary, member, __VA_ARGS__)
 #define IV(member, ...)		F(INTERVAL, struct kmem_interval_row, member, __VA_ARGS__)
+#define SRC(member, ...)	F(COUNTED, struct kmem_report_source, member, __VA_ARGS__)
 #define STALL(member, ...)	F(STALL, struct kmem_stall_summary, member, __VA_ARGS__)
 #define SECTION(p, f)		{ .path = p, .fields = f, .nr_fields = ARRAY_SIZE(f) }
 
@@ -35,6 +36,9 @@
 #define NONZERO		.text_when = KMEM_IF_NONZERO
 #define NOT_IN_TEXT	.text_when = KMEM_NEVER
 #define PAIRED		.text_when = KMEM_IF_PAIRED
+#define SLAB_PAIRED	.text_when = KMEM_IF_SLAB_PAIRED
+#define TEXT		.unit = KMEM_UNIT_TEXT
+#define TEXT_LINE	.json_when = KMEM_NEVER
 
 static const struct kmem_field trace_fields[] = {
 	TRACE(path, .name = "path", TEXT_ONLY),
@@ -175,22 +179,23 @@ static const struct kmem_field slab_summary_fields[] = {
 	     .unit = KMEM_UNIT_PERCENT, .json_when = KMEM_NEVER,
 	     .flags = KMEM_FIELD_GAP),
 	SLAB(life.freed, .name = "allocated_freed", .label = "Allocated+freed:",
-	     PAIRED),
+	     SLAB_PAIRED),
 	SLAB(life.unfreed, .name = "allocated_only", .label = "Allocated-only:",
-	     PAIRED),
+	     SLAB_PAIRED),
 	SLAB(life.live, .name = "still_live",
-	     .label = "  still allocated at the end:", PAIRED,
+	     .label = "  still allocated at the end:", SLAB_PAIRED,
 	     .flags = KMEM_FIELD_NESTED),
 	SLAB(life.dropped, .name = "allocated_again",
-	     .label = "  allocated again, free not seen:", PAIRED,
+	     .label = "  allocated again, free not seen:", SLAB_PAIRED,
 	     .flags = KMEM_FIELD_NESTED | KMEM_FIELD_GAP),
 	SLAB(free, .name = "frees", .unit = KMEM_UNIT_GROUP),
 	SLAB(free, .name = "total", .label = "Total frees:", NUMBER,
 	     .flags = KMEM_FIELD_NESTED),
 	SLAB(free_unknown, .name = "unknown_pointers",
-	     .label = "  of unknown pointers:", NUMBER, .flags = KMEM_FIELD_NESTED),
+	     .label = "  of unknown pointers:", NUMBER, SLAB_PAIRED,
+	     .flags = KMEM_FIELD_NESTED),
 	SLAB(free_again, .name = "repeated",
-	     .label = "  repeated frees of a pointer:", NUMBER,
+	     .label = "  repeated frees of a pointer:", NUMBER, SLAB_PAIRED,
 	     .flags = KMEM_FIELD_NESTED),
 	SLAB(free_null, .name = "null", .label = "  of NULL or ZERO_SIZE_PTR:",
 	     NUMBER, .flags = KMEM_FIELD_NESTED | KMEM_FIELD_GAP),
@@ -199,7 +204,7 @@ static const struct kmem_field slab_summary_fields[] = {
 	SLAB(zero_size.nr, .name = "zero_size", .label = "Zero-size allocations:",
 	     NUMBER, NONZERO),
 	SLAB(pingpong, .name = "pingpong",
-	     .label = "Ping-pong frees (on another CPU):"),
+	     .label = "Ping-pong frees (on another CPU):", SLAB_PAIRED),
 	SLAB(xnode, .name = "cross_node", .label = "Cross-node allocations:",
 	     .json_when = KMEM_IF_CPU_NODES, .flags = KMEM_FIELD_NULLABLE,
 	     .unknown = " Cross-node analysis needs the NUMA topology of a newer perf record."),
@@ -230,6 +235,67 @@ static const struct kmem_field interval_fields[] = {
 
 const struct kmem_section kmem_interval_section =
 	SECTION("page.intervals.rows", interval_fields);
+
+/*
+ * perf kmem stat -b: where the numbers come from, what is exact, what is
+ * estimated and from how many samples, and what could not be counted.
+ */
+static const struct kmem_field counted_fields[] = {
+	SRC(name, .name = "name", TEXT_ONLY),
+	SRC(tasks, .name = "tasks", .label = "Events of:", TEXT),
+	SRC(duration_ms, .label = "Counted for (ms):", NUMBER, TEXT_LINE),
+	SRC(duration_ns, .name = "duration_ns", NUMBER, NOT_IN_TEXT),
+	SRC(exact, .label = "Exact:", TEXT, TEXT_LINE),
+	SRC(estimated, .label = "Estimated:", TEXT, NONZERO, TEXT_LINE),
+	SRC(callers, .name = "callers", TEXT_ONLY),
+	SRC(lifetimes, .name = "lifetimes", TEXT_ONLY),
+	SRC(sample_bytes, .name = "sample_bytes",
+	    .label = "A stack per bytes (mean):", NUMBER,
+	    .text_when = KMEM_IF_ESTIMATED,
+	    .note =
+	    " An allocation of s bytes is sampled with p = 1 - exp(-s / that), and counts 1/p."),
+	SRC(sampled, .name = "sampled_allocations",
+	    .label = "Allocations sampled:", NUMBER,
+	    .text_when = KMEM_IF_ESTIMATED),
+	SRC(rare_taken, .name = "rare_stacks_taken",
+	    .label = "Failures, fallbacks with a stack:", NUMBER, NONZERO),
+	SRC(rare_sampled, .name = "rare_stacks_sampled",
+	    .label = "  past the rate, sampled:", NUMBER, NONZERO),
+	SRC(live_entries, .name = "live_map_entries",
+	    .label = "Live-page map entries (-M):", NUMBER),
+	SRC(untracked, .name = "untracked",
+	    .label = "Allocations untracked (map full):", NUMBER, NONZERO,
+	    .note = " Their frees count as freed-only: a larger -M tracks them."),
+	SRC(untracked_sampled, .name = "untracked_sampled",
+	    .label = "  of them sampled:", NUMBER, NONZERO),
+	SRC(stack_walks_failed, .name = "stack_walks_failed",
+	    .label = "Stack walks failed:", NUMBER, NONZERO),
+	SRC(stacks_map_full, .name = "stacks_map_full",
+	    .label = "Stacks not kept (map full, -M):", NUMBER, NONZERO),
+	SRC(rows_map_full, .name = "rows_map_full",
+	    .label = "Sampled rows not kept (map full):", NUMBER, NONZERO,
+	    .note = " Those samples are in no callsite row."),
+	SRC(tasks_map_full, .name = "tasks_map_full",
+	    .label = "Forked tasks not followed (-M):", NUMBER, NONZERO),
+	SRC(events_missed, .name = "events_missed",
+	    .label = "Runs skipped by the kernel:", NUMBER, NONZERO,
+	    .note = " Events of any task that came while a program of perf kmem ran on their CPU."),
+	SRC(fallbacks, .name = "fallbacks_counted", .unit = KMEM_UNIT_BOOL,
+	    NOT_IN_TEXT),
+	SRC(no_fallbacks, .label = "Fallbacks not counted:", TEXT, NONZERO,
+	    TEXT_LINE),
+	SRC(map_bytes, .name = "map_bytes", BYTES, NOT_IN_TEXT),
+	SRC(prog_runs, .name = "program_runs",
+	    .label = "Runs of the BPF programs:", NUMBER, NONZERO,
+	    .json_when = KMEM_IF_SET),
+	SRC(prog_ns, .name = "program_ns", .label = "  their time in the kernel (ns):",
+	    NUMBER, NONZERO, .json_when = KMEM_IF_SET),
+	SRC(prog_ns_per_run, .label = "  per run (ns):", NUMBER, NONZERO,
+	    TEXT_LINE),
+};
+
+const struct kmem_section kmem_counted_section =
+	SECTION("source", counted_fields);
 
 /* --- stalls --------------------------------------------------------- */
 
@@ -723,6 +789,10 @@ bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)
 		return c->task_key == KMEM_TASK_COMM;
 	case KMEM_IF_LIVE:
 		return c->live;
+	case KMEM_IF_ESTIMATED:
+		return c->callers_estimated;
+	case KMEM_IF_SLAB_PAIRED:
+		return !c->sampled && !c->slab_unpaired;
 	case KMEM_IF_STALLS:
 		return c->stalls;
 	default:
@@ -1023,4 +1093,129 @@ int kmem_sort__task_key(const struct kmem_sort_keys *given,
 		return -EINVAL;
 	*key = pid ? KMEM_TASK_PID : comm ? KMEM_TASK_COMM : KMEM_TASK_NONE;
 	return 0;
+}
+
+/* --- sorting ------------------------------------------------------- */
+
+/* Does -s name, in @names, the column that @len bytes of @key name? */
+static bool among_keys(const struct kmem_table *t, const char *key,
+		       size_t len, const struct kmem_sort_keys *names)
+{
+	const struct kmem_column *col = kmem_table__column(t, key, len);
+	int i;
+
+	for (i = 0; names && i < names->nr; i++)
+		if (kmem_table__column(t, names->name[i], names->len[i]) == col)
+			return true;
+	return false;
+}
+
+/*
+ * The keys a table sorts by, into @keys: those of -s (@names; NULL:
+ * none), then the table's own that the trace has a column for and -s
+ * did not name, as many as fit.  Rows tied on every key of -s (-s frag
+ * on a trace without fallbacks, -s comm) then come in the table's usual
+ * order, largest first, not in that of their callsites' addresses.
+ */
+static void sort_names(const struct kmem_cell_ctx *ctx,
+		       enum kmem_report_table_id id,
+		       const struct kmem_sort_keys *names,
+		       struct kmem_sort_keys *keys)
+{
+	const struct kmem_table *t = &kmem_tables[id];
+	struct kmem_sort_keys own;
+	int i;
+
+	if (names)
+		*keys = *names;
+	else
+		kmem_sort_keys__split(keys, NULL);
+	kmem_sort_keys__split(&own, t->sort);
+	for (i = 0; i < own.nr && keys->nr < KMEM_MAX_SORT_KEYS; i++) {
+		const char *p = own.name[i];
+		size_t len = own.len[i];
+		const struct kmem_column *col = kmem_table__column(t, p, len);
+
+		if (col && kmem_report__holds(ctx, col->when) &&
+		    !among_keys(t, p, len, names)) {
+			keys->name[keys->nr] = p;
+			keys->len[keys->nr++] = len;
+		}
+	}
+}
+
+/* The stall analysis's tables: by order, bucket and status as they come. */
+static int stall_table(struct kmem_report_table *t, enum kmem_report_table_id id,
+		       struct kmem_stall *st, const struct kmem_sort_key *keys,
+		       int nr_keys)
+{
+	if (id == KMEM_STALL_ORDERS)
+		t->rows = (void * const *)kmem_stall__orders(st, &t->nr);
+	else if (id == KMEM_STALL_BUCKETS)
+		t->rows = (void * const *)kmem_stall__buckets(st, &t->nr);
+	else if (id == KMEM_STALL_STATUSES)
+		t->rows = (void * const *)kmem_stall__status_rows(st, &t->nr);
+	else if (id == KMEM_STALL_WAKEUPS)
+		t->rows = (void * const *)kmem_stall__wake_rows(st, &t->nr);
+	else if (id == KMEM_STALL_CALLERS)
+		t->rows = (void **)kmem_stall__rows(st, keys, nr_keys, &t->nr);
+	else
+		t->rows = (void **)kmem_stall__memcg_rows(st, &t->nr);
+	return t->rows || !t->nr ? 0 : -ENOMEM;
+}
+
+int kmem_report__sort_table(struct kmem_report_table *t,
+			    enum kmem_report_table_id id,
+			    const struct kmem_cell_ctx *ctx,
+			    const struct kmem_report_analyses *a,
+			    const struct kmem_report_sort *sort)
+{
+	const struct kmem_table *desc = &kmem_tables[id];
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	char bad[32];
+	int nr_keys = 0;
+
+	if (sort && !sort->nr_keys) {
+		kmem_sort_keys__split(&t->sort, NULL);
+		if (sort->names)
+			t->sort = *sort->names;
+	} else {
+		sort_names(ctx, id, sort ? sort->names : NULL, &t->sort);
+		nr_keys = kmem_table__parse_sort(desc, &t->sort, keys, bad,
+						 sizeof(bad));
+		if (nr_keys < 0)
+			return nr_keys;
+	}
+	switch (id) {
+	case KMEM_PAGE_CALLERS:
+	case KMEM_PAGE_ALLOCS:
+		t->rows = (void **)kmem_page__rows(a->kp, desc->bit, keys,
+						   nr_keys, &t->nr);
+		break;
+	case KMEM_FRAG_CALLERS:
+		t->rows = (void **)kmem_frag__rows(a->kf, keys, nr_keys,
+						   &t->nr);
+		break;
+	case KMEM_FRAG_FAILURES:
+		t->rows = (void **)kmem_frag__fail_rows(a->kf, keys, nr_keys,
+							&t->nr);
+		break;
+	case KMEM_SLAB_CALLERS:
+	case KMEM_SLAB_CACHES:
+	case KMEM_SLAB_ALLOCS:
+		t->rows = (void **)kmem_slab__rows(a->ks, desc->bit, keys,
+						   nr_keys, &t->nr);
+		break;
+	case KMEM_STALL_ORDERS:
+	case KMEM_STALL_BUCKETS:
+	case KMEM_STALL_STATUSES:
+	case KMEM_STALL_WAKEUPS:
+	case KMEM_STALL_CALLERS:
+	case KMEM_STALL_MEMCG:
+		return stall_table(t, id, a->st, keys, nr_keys);
+	case KMEM_NR_TABLES:
+	default:
+		return -EINVAL;
+	}
+	return t->rows ? 0 : -ENOMEM;
 }

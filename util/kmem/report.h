@@ -53,6 +53,8 @@ void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str);
 struct kmem_frag;
 struct kmem_interval;
 struct kmem_page;
+struct kmem_slab;
+struct kmem_stall;
 
 /* What a value needs beyond itself: the trace, the options, the names. */
 struct kmem_cell_ctx {
@@ -67,6 +69,9 @@ struct kmem_cell_ctx {
 	bool		pageblocks;	/* the pageblock order is known */
 	bool		frag_classes;	/* ...and the trace has fallbacks */
 	bool		fragmenting;	/* ...and some fragmented */
+	/* Counted in the kernel (stat -b): what is estimated, what is not. */
+	bool		callers_estimated;	/* from sampled stacks */
+	bool		slab_unpaired;	/* no slab object paired with its free */
 	bool		stalls;		/* the trace has stall events */
 	/* -x: cells as the JSON has their numbers, unformatted. */
 	bool		raw;
@@ -90,6 +95,7 @@ enum kmem_source {
 	KMEM_SRC_FRAG,		/* struct kmem_frag_summary */
 	KMEM_SRC_SLAB,		/* struct kmem_slab_summary */
 	KMEM_SRC_INTERVAL,	/* struct kmem_interval_row, one at a time */
+	KMEM_SRC_COUNTED,	/* struct kmem_report_source: not a recording */
 	KMEM_SRC_STALL,		/* struct kmem_stall_summary */
 	KMEM_NR_SOURCES,
 };
@@ -112,6 +118,8 @@ enum kmem_when {
 	KMEM_IF_PID,		/* -s pid */
 	KMEM_IF_COMM,		/* -s comm */
 	KMEM_IF_LIVE,		/* --live */
+	KMEM_IF_ESTIMATED,	/* callsite rows estimated from sampled stacks */
+	KMEM_IF_SLAB_PAIRED,	/* slab objects paired with their frees */
 	KMEM_IF_STALLS,		/* the trace has stall events */
 };
 
@@ -170,6 +178,7 @@ extern const struct kmem_section kmem_stall_section;	/* page.stalls */
 extern const struct kmem_section kmem_stall_apart_section;
 extern const struct kmem_section kmem_stall_events_section;
 extern const struct kmem_section kmem_stall_memcg_section;
+extern const struct kmem_section kmem_counted_section;	/* source */
 
 /*
  * How a column's value is read, printed and written.  COUNT is a struct
@@ -300,6 +309,48 @@ struct kmem_report_trace {
 	const char	*stall_missing;	/* "a,b": their names; "" none */
 };
 
+/*
+ * Where the numbers come from when they are not a recording's: perf kmem
+ * stat -b counts in the kernel (bpf.c).  kmem_counted_section describes
+ * it: the text prints it before the results, the JSON has it as "source".
+ */
+struct kmem_report_source {
+	const char	*name;		/* "bpf" */
+	const char	*tasks;		/* whose events, in words */
+	u64		duration_ns;
+	u64		duration_ms;	/* the text's */
+	const char	*exact;		/* what is exact, in words */
+	const char	*estimated;	/* what is estimated, in words; "": none */
+	const char	*callers;	/* the callsite rows: "exact", "estimated" */
+	const char	*lifetimes;	/* the lifetime groups: the same */
+	u64		sample_bytes;	/* --sample-bytes; 1: every stack */
+	u64		sampled;	/* allocations whose stack was taken */
+	u64		rare_taken;	/* failures, fallbacks: within the rate */
+	u64		rare_sampled;	/* ...past it, sampled by bytes */
+	u64		live_entries;	/* of the live-page map (-M) */
+	u64		untracked;	/* allocations it had no room for */
+	u64		untracked_sampled;
+	u64		events_missed;	/* runs of the programs the kernel skipped */
+	u64		stack_walks_failed;
+	u64		stacks_map_full;
+	u64		rows_map_full;
+	u64		tasks_map_full;	/* forks not followed */
+	bool		fallbacks;	/* mm_page_alloc_extfrag counted */
+	const char	*no_fallbacks;	/* why not, in words; "": they are */
+	u64		map_bytes;	/* kernel memory of the BPF maps */
+	/* With sysctl kernel.bpf_stats_enabled=1, else 0: */
+	u64		prog_runs;	/* runs of the programs */
+	u64		prog_ns;	/* their time in the kernel */
+	u64		prog_ns_per_run;
+};
+
+/* How to sort a table: -s's names and the keys they parsed to. */
+struct kmem_report_sort {
+	const struct kmem_sort_keys *names;	/* -s split; NULL: none */
+	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
+	int			nr_keys;
+};
+
 /* A status of a section, and what it means in words. */
 struct kmem_status {
 	const char	*name;		/* in the JSON */
@@ -402,6 +453,35 @@ const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 /* The task key a -s argument asks for; -EINVAL when both pid and comm. */
 int kmem_sort__task_key(const struct kmem_sort_keys *given,
 			enum kmem_task_key *key);
+
+/* The analyses a table's rows are of; NULL where there is none. */
+struct kmem_report_analyses {
+	struct kmem_page	*kp;
+	struct kmem_frag	*kf;
+	struct kmem_slab	*ks;
+	struct kmem_stall	*st;
+};
+
+/**
+ * kmem_report__sort_table - the rows of a table, sorted
+ * @t: where the rows and their sort keys go
+ * @id: the table
+ * @ctx: the trace and options: which columns it has
+ * @a: the analyses whose rows these are
+ * @sort: -s; NULL: the table's own keys; no keys (the diff's): the
+ *	rows in identity order
+ *
+ * The keys are those of -s, then the table's own that the trace has a
+ * column for and -s did not name: rows tied on every key of -s come in
+ * the table's usual order, largest first.
+ *
+ * Return: 0; -EINVAL for a bad key; -ENOMEM.
+ */
+int kmem_report__sort_table(struct kmem_report_table *t,
+			    enum kmem_report_table_id id,
+			    const struct kmem_cell_ctx *ctx,
+			    const struct kmem_report_analyses *a,
+			    const struct kmem_report_sort *sort);
 
 /* The text of a status of a section: the diff's words for it. */
 const char *kmem_status__text(const char *name);

@@ -949,52 +949,6 @@ static void set_fragmenting(struct kmem_page_row *row, void *arg)
 	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
 }
 
-/* Does -s name, in @names, the column that @len bytes of @key name? */
-static bool among_keys(const struct kmem_table *t, const char *key,
-		       size_t len, const struct kmem_sort_keys *names)
-{
-	const struct kmem_column *col = kmem_table__column(t, key, len);
-	int i;
-
-	for (i = 0; names && i < names->nr; i++)
-		if (kmem_table__column(t, names->name[i], names->len[i]) == col)
-			return true;
-	return false;
-}
-
-/*
- * The keys a table sorts by, into @keys: those of -s (@names; NULL:
- * none), then the table's own that the trace has a column for and -s
- * did not name, as many as fit.  Rows tied on every key of -s (-s frag
- * on a trace without fallbacks, -s comm) then come in the table's usual
- * order, largest first, not in that of their callsites' addresses.
- */
-static void sort_names(struct kmem_run *run, enum kmem_report_table_id id,
-		       const struct kmem_sort_keys *names,
-		       struct kmem_sort_keys *keys)
-{
-	const struct kmem_table *t = &kmem_tables[id];
-	struct kmem_sort_keys own;
-	int i;
-
-	if (names)
-		*keys = *names;
-	else
-		kmem_sort_keys__split(keys, NULL);
-	kmem_sort_keys__split(&own, t->sort);
-	for (i = 0; i < own.nr && keys->nr < KMEM_MAX_SORT_KEYS; i++) {
-		const char *p = own.name[i];
-		size_t len = own.len[i];
-		const struct kmem_column *col = kmem_table__column(t, p, len);
-
-		if (col && kmem_report__holds(&run->ctx, col->when) &&
-		    !among_keys(t, p, len, names)) {
-			keys->name[keys->nr] = p;
-			keys->len[keys->nr++] = len;
-		}
-	}
-}
-
 /* The names of the statuses of mm_compaction_end, as the trace has them. */
 static void name_statuses(struct kmem_run *run, struct kmem_report_table *t)
 {
@@ -1009,85 +963,20 @@ static void name_statuses(struct kmem_run *run, struct kmem_report_table *t)
 	}
 }
 
-/* The stall analysis's tables: by order, bucket and status as they come. */
-static int stall_table(struct kmem_run *run, enum kmem_report_table_id id,
-		       const struct kmem_sort_key *keys, int nr_keys)
-{
-	struct kmem_report_table *t = &run->tables[id];
-
-	if (id == KMEM_STALL_ORDERS) {
-		t->rows = (void * const *)kmem_stall__orders(run->st, &t->nr);
-	} else if (id == KMEM_STALL_BUCKETS) {
-		t->rows = (void * const *)kmem_stall__buckets(run->st, &t->nr);
-	} else if (id == KMEM_STALL_STATUSES) {
-		t->rows = (void * const *)kmem_stall__status_rows(run->st, &t->nr);
-		name_statuses(run, t);
-	} else if (id == KMEM_STALL_WAKEUPS) {
-		t->rows = (void * const *)kmem_stall__wake_rows(run->st, &t->nr);
-	} else if (id == KMEM_STALL_CALLERS) {
-		t->rows = (void **)kmem_stall__rows(run->st, keys, nr_keys, &t->nr);
-	} else {
-		t->rows = (void **)kmem_stall__memcg_rows(run->st, &t->nr);
-	}
-	return t->rows || !t->nr ? 0 : -ENOMEM;
-}
-
-/*
- * The rows of a table, sorted by -s, or by the table's own keys; a
- * -s without keys (the diff's) leaves them in identity order.
- */
+/* The rows of a table, sorted by -s or by the table's own keys. */
 static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 		      const struct kmem_report_sort *sort)
 {
-	const struct kmem_table *desc = &kmem_tables[id];
-	struct kmem_report_table *t = &run->tables[id];
-	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
-	char bad[32];
-	int nr_keys = 0;
+	const struct kmem_report_analyses a = {
+		.kp = run->kp, .kf = run->kf, .ks = run->ks, .st = run->st,
+	};
+	int err;
 
-	if (sort && !sort->nr_keys) {
-		kmem_sort_keys__split(&t->sort, NULL);
-		if (sort->names)
-			t->sort = *sort->names;
-	} else {
-		sort_names(run, id, sort ? sort->names : NULL, &t->sort);
-		nr_keys = kmem_table__parse_sort(desc, &t->sort, keys, bad,
-						 sizeof(bad));
-		if (nr_keys < 0)
-			return nr_keys;
-	}
-	switch (id) {
-	case KMEM_PAGE_CALLERS:
-	case KMEM_PAGE_ALLOCS:
-		t->rows = (void **)kmem_page__rows(run->kp, desc->bit, keys,
-						   nr_keys, &t->nr);
-		break;
-	case KMEM_FRAG_CALLERS:
-		t->rows = (void **)kmem_frag__rows(run->kf, keys, nr_keys,
-						   &t->nr);
-		break;
-	case KMEM_FRAG_FAILURES:
-		t->rows = (void **)kmem_frag__fail_rows(run->kf, keys, nr_keys,
-							&t->nr);
-		break;
-	case KMEM_SLAB_CALLERS:
-	case KMEM_SLAB_CACHES:
-	case KMEM_SLAB_ALLOCS:
-		t->rows = (void **)kmem_slab__rows(run->ks, desc->bit, keys,
-						   nr_keys, &t->nr);
-		break;
-	case KMEM_STALL_ORDERS:
-	case KMEM_STALL_BUCKETS:
-	case KMEM_STALL_STATUSES:
-	case KMEM_STALL_WAKEUPS:
-	case KMEM_STALL_CALLERS:
-	case KMEM_STALL_MEMCG:
-		return stall_table(run, id, keys, nr_keys);
-	case KMEM_NR_TABLES:
-	default:
-		return -EINVAL;
-	}
-	return t->rows ? 0 : -ENOMEM;
+	err = kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
+				      sort);
+	if (!err && id == KMEM_STALL_STATUSES)
+		name_statuses(run, &run->tables[id]);
+	return err;
 }
 
 static void set_stall(struct kmem_page_row *row, void *arg)

@@ -44,13 +44,6 @@ struct perf_sample;
 struct perf_session;
 union perf_event;
 
-/* The -s keys of the page or the slab tables: their names and keys. */
-struct kmem_report_sort {
-	const struct kmem_sort_keys *names;	/* -s split; NULL: none */
-	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
-	int			nr_keys;
-};
-
 /* What perf kmem stat's options ask of a run. */
 struct kmem_run_config {
 	const char		*path;		/* the trace, as the report names it */

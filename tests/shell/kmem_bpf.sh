@@ -1,0 +1,344 @@
+#!/bin/bash
+# perf kmem stat -b against perf record of the same cgroup, and its one-line failures (exclusive)
+# SPDX-License-Identifier: GPL-2.0
+#
+# One run of an allocation-heavy workload (3 x 300 MiB through a pipe, 60
+# fork/exec, 200 MiB through the page cache) in a cgroup of its own is
+# counted at once by perf record -a -G of the page tracepoints and by five
+# perf kmem stat -b --cgroup: at the default rate, with --exact-live, with
+# --sample-bytes 1, with a live-page map of 4 entries (-M 4 --exact-live)
+# and with the extfrag program left out (perf config kmem.bpf-leave-out).
+# Against perf kmem stat --json of the recording:
+# - every exact figure of each is equal: the totals, the grid, the
+#   fragmentation classes, matrix and pageblocks, the failures, cross-node
+#   (without extfrag, all but the fragmentation);
+# - the lifetime groups of --exact-live and --sample-bytes 1, and the
+#   --caller rows of --sample-bytes 1, are equal too;
+# - at the default rate, each --caller row with 5% of the bytes or more
+#   is within 4 standard deviations of the estimator, sqrt(n (1 - p) / p)
+#   for n allocations sampled with p = 1 - exp(-size / 512 KiB) each (a
+#   correct estimator fails it about once in 15,000 rows), and so are
+#   the allocated+freed pages, with the p of a 4 KiB page, the smallest;
+# - -M 4 says how many allocations it could not track (source.untracked
+#   of a map of 4 entries), and the extfrag-less run that fallbacks are
+#   not counted (source.fallbacks_counted, fragmentation not_recorded).
+# A count may differ by what was lost: up to the events perf record says
+# it lost (more), up to the runs the kernel did not make of the BPF
+# programs (fewer: an interrupt that allocates while one runs on its CPU,
+# which five at once make likelier); bytes by 32 KiB an event; a
+# lifetime group either way, as a missed free moves its page from one
+# group to another; the test says when either happened.
+# Each -b document validates against the schema (python3-jsonschema).
+# Then -a -I 200 --json: the intervals add up to the totals; -- CMD counts
+# CMD; and one line and exit 1 as nobody, without BTF, without the
+# mm_page_free tracepoint, and from a perf built without skeletons
+# ($KMEM_NOSKEL_PERF: its line, then perf's usage, as perf lock
+# contention -b).  Skips (exit 2) where BPF cannot be loaded.
+
+set -u
+
+# shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
+. "$(dirname "$0")/lib/kmem_common.sh"
+kmem_need_tracepoints
+
+kmem_scratch bpf
+if ! perf kmem stat --page -b -a -o "$dir/probe.txt" -- true 2>"$dir/probe.err"; then
+	echo "skip: perf kmem stat -b cannot count here: $(head -n 1 "$dir/probe.err")"
+	exit 2
+fi
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$cgroot" ] || ! mkdir "$cgroot/kmem-bpf-$$" 2>/dev/null; then
+	echo "skip: no cgroup v2 to count the same tasks in"
+	exit 2
+fi
+cg=kmem-bpf-$$
+# shellcheck disable=SC2064 # $dir and $cg are known now, and must be then
+trap "rmdir '$cgroot/$cg' 2>/dev/null; rm -rf '$dir'" EXIT
+
+workload() {
+	local _
+
+	for _ in 1 2 3; do
+		dd if=/dev/zero bs=64k count=4800 2>/dev/null | cat >/dev/null
+	done
+	for _ in $(seq 60); do
+		/bin/true
+	done
+	dd if=/dev/zero of="$dir/file" bs=1M count=200 2>/dev/null
+	cat "$dir/file" >/dev/null
+	rm -f "$dir/file"
+}
+
+printf '[kmem]\n\tbpf-leave-out = mm_page_alloc_extfrag\n' >"$dir/noextfrag.config"
+
+# The workload waits in the cgroup until everybody counts.
+mkfifo "$dir/go"
+(
+	echo "$BASHPID" >"$cgroot/$cg/cgroup.procs"
+	read -r _ <"$dir/go"
+	workload
+) &
+wl=$!
+
+perf record -q -a -m 16384 --kernel-callchains \
+	-e kmem:mm_page_alloc/call-graph=fp/ -e kmem:mm_page_free \
+	-e kmem:mm_page_alloc_extfrag/call-graph=fp/ -G "$cg,$cg,$cg" \
+	-o "$dir/rec.data" 2>"$dir/rec.err" &
+recorder=$!
+pids=
+stat_b() {
+	local name=$1
+
+	shift
+	perf kmem stat --page -b --cgroup "$cg" --caller -l 1000000 -v "$@" \
+		>"$dir/$name.out" 2>"$dir/$name.err" &
+	pids="$pids $!"
+}
+stat_b default --json
+stat_b exact --json --exact-live
+stat_b every --json --sample-bytes 1
+stat_b full --json --exact-live -M 4
+PERF_CONFIG=$dir/noextfrag.config stat_b noextfrag --json
+
+for name in default exact every full noextfrag; do
+	for _ in $(seq 300); do
+		grep -q 'counting in the kernel' "$dir/$name.err" && break
+		sleep 0.1
+	done
+	grep -q 'counting in the kernel' "$dir/$name.err" ||
+		fail "stat -b $name did not start: $(grep 'perf kmem' "$dir/$name.err" | tail -n 1)"
+done
+sleep 1	# perf record prints nothing when it is ready
+echo go >"$dir/go"
+wait "$wl"
+sleep 0.5
+# shellcheck disable=SC2086 # a list of pids
+kill -INT $recorder $pids
+for p in $pids; do
+	wait "$p" ||
+		fail "a stat -b exited with $?: $(grep -h 'perf kmem:' "$dir"/*.err |
+			grep -v counting | head -n 1)"
+done
+wait "$recorder"	# 130 after SIGINT
+
+perf kmem stat --page --caller -l 1000000 --json -i "$dir/rec.data" \
+	>"$dir/rec.out" 2>"$dir/rec.stat.err" ||
+	fail "stat of the recording: $(tail -n 1 "$dir/rec.stat.err")"
+
+# Each -b document is one the schema takes, its "source" included.
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	for name in default exact every full noextfrag; do
+		python3 "$(dirname "$0")/lib/kmem_json_schema.py" \
+			"$(dirname "$0")/../../Documentation/perf-kmem.schema.json" \
+			"$dir/$name.out" >"$dir/$name.schema" 2>&1 ||
+			fail "the schema refuses stat -b $name: $(head -n 3 "$dir/$name.schema")"
+	done
+fi
+
+python3 - "$dir" <<'PYEOF' || err=1
+import json
+import math
+import sys
+
+d = sys.argv[1]
+N = 512 * 1024
+ok = True
+
+
+def fail(msg):
+    global ok
+    print('FAIL:', msg)
+    ok = False
+
+
+rec = json.load(open(f'{d}/rec.out'))
+lost = rec['perf_data']['events_lost']
+if lost:
+    print(f'note: perf record lost {lost} events: counts may be as many more')
+
+TABLES = ('callers', 'fragmentation.callers', 'fragmentation.failures')
+LIFE = ('summary.allocated_freed', 'summary.allocated_only',
+        'summary.freed_only', 'summary.frees_of_another_order')
+
+
+def flat(x, path=''):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from flat(v, f'{path}.{k}' if path else k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from flat(v, f'{path}[{i}]')
+    else:
+        yield path, x
+
+
+def figures(page, life, frag):
+    out = {}
+    for k, v in flat(page):
+        if any(k == t or k.startswith(t + '.') for t in TABLES):
+            continue
+        if not life and any(k.startswith(p) for p in LIFE):
+            continue
+        if not frag and k.startswith('fragmentation'):
+            continue
+        out[k] = v
+    return out
+
+
+# A lost or missed event is a page or a few: 32 KiB at most (order 3).
+EVENT_BYTES = 32768
+LIFETIME_GROUPS = ('allocated_freed', 'allocated_only', 'still_live',
+                   'allocated_again', 'freed_only', 'freed_on_other_node')
+
+
+def close(got, want, missed, key=''):
+    if isinstance(got, bool) or not isinstance(got, int) or \
+       not isinstance(want, int):
+        return got == want
+    per = EVENT_BYTES if key.endswith('bytes') else 1
+    # A missed free leaves its page allocated, and its next allocation
+    # allocated again: either way between the lifetime groups.
+    if any(g in key for g in LIFETIME_GROUPS):
+        return abs(got - want) <= (missed + lost) * per
+    return -missed * per <= got - want <= lost * per
+
+
+def compare(name, life, frag=True):
+    doc = json.load(open(f'{d}/{name}.out'))
+    missed = doc['source']['events_missed']
+    if missed:
+        print(f'note: {name}: {missed} runs of the programs skipped')
+    got = figures(doc['page'], life, frag)
+    want = figures(rec['page'], life, frag)
+    for k in sorted(set(got) | set(want)):
+        if not close(got.get(k), want.get(k), missed, k):
+            fail(f'{name}: {k} is {got.get(k)}, the recording {want.get(k)}')
+    return doc, missed
+
+
+def rows(page):
+    return {(r['callsite']['name'], r['order'], r['migration_type']['value'],
+             r['gfp']['value']): r for r in page['callers']['rows']}
+
+
+compare('exact', True)
+every, missed = compare('every', True)
+brows, rrows = rows(every['page']), rows(rec['page'])
+if set(brows) != set(rrows):
+    fail(f'every: rows {sorted(set(brows) ^ set(rrows))[:4]} on one side only')
+for key in set(brows) & set(rrows):
+    for col in ('hits', 'bytes', 'freed'):
+        if not close(brows[key][col], rrows[key][col], missed, col):
+            fail(f'every: {key} {col} {brows[key][col]}, recorded {rrows[key][col]}')
+
+default, missed = compare('default', False)
+brows = rows(default['page'])
+total = sum(r['bytes'] for r in rrows.values())
+checked = 0
+for key, r in rrows.items():
+    if r['bytes'] < total / 20:
+        continue
+    n, size = r['hits'], r['bytes'] // r['hits']
+    p = -math.expm1(-size / N)
+    bound = 4 * math.sqrt(n * (1 - p) / p) + lost + 1
+    est = brows.get(key, {'hits': 0})['hits']
+    checked += 1
+    print(f'default: {key[0]} order {key[1]}: {est} estimated of {n}, bound {bound:.0f}')
+    if abs(est - n) > bound:
+        fail(f'default: {key} estimated {est} of {n}: more than {bound:.0f} off')
+if not checked:
+    fail('default: no row of 5% of the bytes to check')
+n = rec['page']['summary']['allocated_freed']['count']
+est = default['page']['summary']['allocated_freed']['count']
+p = -math.expm1(-4096 / N)
+bound = 4 * math.sqrt(n * (1 - p) / p) + lost + 1
+print(f'default: allocated+freed {est} estimated of {n}, bound {bound:.0f}')
+if abs(est - n) > bound:
+    fail(f'default: allocated+freed estimated {est} of {n}')
+
+full, _ = compare('full', False)
+if full['source']['live_map_entries'] != 4:
+    fail(f'-M 4: a live-page map of {full["source"]["live_map_entries"]} entries')
+if not full['source']['untracked']:
+    fail('-M 4: no allocation untracked')
+noext, _ = compare('noextfrag', False, frag=False)
+if noext['source']['fallbacks_counted'] or \
+   noext['page']['fragmentation']['status'] != 'not_recorded':
+    fail('extfrag left out: the report does not say so')
+sys.exit(0 if ok else 1)
+PYEOF
+
+# -a -I: every interval, its line; in the JSON the rows add up.
+perf kmem stat --page -b -a -I 200 --json -o "$dir/iv.json" -- sleep 1 \
+	2>"$dir/iv.err" || fail "-a -I 200: $(tail -n 1 "$dir/iv.err")"
+perf kmem stat --page -b -a -I 200 -- sleep 1 >"$dir/iv.txt" 2>&1 ||
+	fail "-a -I 200 text: $(tail -n 1 "$dir/iv.txt")"
+lines=$(grep -cE '^ +[0-9]+\.[0-9]{6} ' "$dir/iv.txt")
+[ "$lines" -ge 4 ] || fail "-a -I 200 printed $lines interval lines over 1 s"
+python3 - "$dir/iv.json" <<'PYEOF' || err=1
+import json
+import sys
+
+page = json.load(open(sys.argv[1]))['page']
+rows = page['intervals']['rows']
+for key, want in (('allocations', page['summary']['total_allocations']),
+                  ('frees', page['summary']['total_frees'])):
+    got = {k: sum(r[key][k] for r in rows) for k in ('count', 'bytes')}
+    if got != want or len(rows) < 4:
+        print(f'FAIL: -I 200: {len(rows)} intervals of {key} {got}, totals {want}')
+        sys.exit(1)
+PYEOF
+
+# -- CMD: the command and what it forks, 64 MiB written through the cache.
+perf kmem stat --page -b --json -o "$dir/cmd.json" -- \
+	sh -c "dd if=/dev/zero of=$dir/cmd.file bs=1M count=64 2>/dev/null" \
+	2>"$dir/cmd.err" || fail "-- CMD: $(tail -n 1 "$dir/cmd.err")"
+python3 - "$dir/cmd.json" <<'PYEOF' || err=1
+import json
+import sys
+
+doc = json.load(open(sys.argv[1]))
+got = doc['page']['summary']['total_allocations']['bytes']
+if got < 64 << 20 or 'the tasks followed' not in doc['source']['tasks']:
+    print(f'FAIL: -- CMD: {got} bytes allocated for 64 MiB written; {doc["source"]["tasks"]}')
+    sys.exit(1)
+PYEOF
+
+# one_line NAME WANT CMD...: exit 1, and one line on stderr, with WANT.
+one_line() {
+	local name=$1 want=$2 rc
+
+	shift 2
+	"$@" >"$dir/one.out" 2>"$dir/one.err"
+	rc=$?
+	if [ "$rc" -ne 1 ] || [ "$(wc -l <"$dir/one.err")" -ne 1 ] ||
+	   ! grep -q -- "$want" "$dir/one.err"; then
+		fail "$name: exit $rc, want 1 and one line with '$want':"
+		sed 's/^/    /' "$dir/one.err" | head -n 5
+	fi
+}
+
+one_line "not root" "run it as root" \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
+	"$(command -v perf)" kmem stat --page -b -a -- true
+printf '[kmem]\n\tbpf-btf = %s/none\n' "$dir" >"$dir/nobtf.config"
+one_line "no BTF" "has no BTF" \
+	env PERF_CONFIG="$dir/nobtf.config" perf kmem stat --page -b -a -- true
+printf '[kmem]\n\tbpf-leave-out = mm_page_free\n' >"$dir/nofree.config"
+one_line "no mm_page_free" "no kmem:mm_page_free tracepoint" \
+	env PERF_CONFIG="$dir/nofree.config" perf kmem stat --page -b -a -- true
+one_line "-b and -i" "reads no perf.data" \
+	perf kmem stat --page -b -a -i "$dir/rec.data" -- true
+
+if [ -n "${KMEM_NOSKEL_PERF:-}" ] && [ -x "$KMEM_NOSKEL_PERF" ]; then
+	"$KMEM_NOSKEL_PERF" kmem stat --page -b -a -- true >/dev/null 2>"$dir/noskel.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] ||
+	   ! head -n 1 "$dir/noskel.err" | grep -q 'not available because no BUILD_BPF_SKEL=1'; then
+		fail "without skeletons: exit $rc, $(head -n 1 "$dir/noskel.err")"
+	fi
+else
+	echo "note: no perf built without skeletons (KMEM_NOSKEL_PERF) to check"
+fi
+
+kmem_result "perf kmem stat -b"

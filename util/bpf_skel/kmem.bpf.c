@@ -1,0 +1,963 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * perf kmem stat -b: the page allocator counted in the kernel.
+ *
+ * Every count that needs no stack is kept exact, in per-CPU arrays and
+ * small hash maps: nothing goes to user space per event.  Stacks are
+ * walked for a sample of the allocations, one per sample_bytes allocated
+ * on average (see kmem_bpf_gap()), and for failures and fallbacks up to
+ * a rate.  The live-page map holds the sampled allocations still live,
+ * or with exact_live every allocation, so that frees can be paired with
+ * them.  The layout of the maps is in kmem_data.h.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "kmem_data.h"
+
+/* The tracepoints' records, relocated by CO-RE against the kernel's. */
+struct trace_event_raw_mm_page_alloc___kmem {
+	struct trace_entry	ent;
+	unsigned long		pfn;
+	unsigned int		order;
+	unsigned long		gfp_flags;
+	int			migratetype;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_page_free___kmem {
+	struct trace_entry	ent;
+	unsigned long		pfn;
+	unsigned int		order;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_page_alloc_extfrag___kmem {
+	struct trace_entry	ent;
+	unsigned long		pfn;
+	int			alloc_order;
+	int			fallback_order;
+	int			alloc_migratetype;
+	int			fallback_migratetype;
+	int			change_ownership;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kmem_cache_alloc___kmem {
+	struct trace_entry	ent;
+	unsigned long		call_site;
+	const void		*ptr;
+	u32			__data_loc_name;
+	unsigned long		bytes_req;
+	unsigned long		bytes_alloc;
+	unsigned long		gfp_flags;
+	int			node;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kmalloc___kmem {
+	struct trace_entry	ent;
+	unsigned long		call_site;
+	const void		*ptr;
+	unsigned long		bytes_req;
+	unsigned long		bytes_alloc;
+	unsigned long		gfp_flags;
+	int			node;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kfree___kmem {
+	struct trace_entry	ent;
+	unsigned long		call_site;
+	const void		*ptr;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kmem_cache_free___kmem {
+	struct trace_entry	ent;
+	unsigned long		call_site;
+	const void		*ptr;
+} __attribute__((preserve_access_index));
+
+/*
+ * What a tracepoint program returns: 0 would keep the event from every
+ * perf event of the tracepoint, a perf record running beside it too.
+ */
+#define PASS		1
+
+#define NO_PFN		(~0UL)
+#define ZERO_SIZE_PTR	16UL
+#define NUMA_NO_NODE	(-1)
+
+/* Set by the user side before loading. */
+const volatile int filter = KMEM_BPF_FILTER_NONE;
+const volatile __u64 sample_bytes = 512 * 1024;
+const volatile int sample_all;
+const volatile int exact_live;
+const volatile int page_shift = 12;
+const volatile int pageblock_order = -1;
+const volatile __u64 nr_blocks;
+const volatile int max_stack = 16;
+const volatile __u64 live_max;
+const volatile __u64 nr_pfn_words;
+const volatile int nr_ranges;
+const volatile __u64 range_start[KMEM_BPF_MAX_RANGES];
+const volatile __u64 range_end[KMEM_BPF_MAX_RANGES];
+const volatile int range_node[KMEM_BPF_MAX_RANGES];
+const volatile int nr_nodes = 1;
+const volatile __u64 log2_table[KMEM_BPF_LOG2_SIZE];
+
+/* Entries in the live-page map: kept, so that a full map is not tried. */
+__u64 nr_live;
+/* Raised when a task is freed: the CPUs' cached answers of tracked(). */
+__u32 tasks_gen;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, KMEM_BPF_NR_COUNTS);
+} counts SEC(".maps");
+
+/* Bytes allocated on one node and freed on another: nr_nodes^2. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, 1);
+} node_bytes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct kmem_bpf_cpu));
+	__uint(max_entries, 1);
+} cpu_state SEC(".maps");
+
+/* Where a stack is walked to; the stacks map is keyed by its frames. */
+struct stack_buf {
+	__u64	ips[KMEM_BPF_MAX_STACK];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct stack_buf));
+	__uint(max_entries, 1);
+} stack_scratch SEC(".maps");
+
+/* Frames -> id: keys compared whole, so no two stacks ever collide. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(struct stack_buf));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1);
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(struct kmem_bpf_row_key));
+	__uint(value_size, sizeof(struct kmem_bpf_row));
+	__uint(max_entries, 1);
+} rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(__u64));
+	__uint(value_size, sizeof(struct kmem_bpf_live));
+	__uint(max_entries, 1);
+} live SEC(".maps");
+
+/*
+ * A bit per pfn: the pfn is in the live-page map.  Without exact_live
+ * only the sampled pages are, and every other allocation and free learns
+ * that from its bit, not from a lookup in the map.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, 1);
+} live_pfns SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(struct kmem_bpf_fail_key));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, 4096);
+} fails SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(struct kmem_bpf_fallback_key));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, 4096);
+} fallbacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(struct kmem_bpf_rare_key));
+	__uint(value_size, sizeof(struct kmem_bpf_rare));
+	__uint(max_entries, 1);
+} rare_rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct kmem_bpf_block));
+	__uint(max_entries, 1);
+} blocks SEC(".maps");
+
+/* -p, -t, a workload: the tasks counted, by tid; forks are followed. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u8));
+	__uint(max_entries, 1);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1);
+} cgroup SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(key_size, sizeof(struct kmem_bpf_slab_key));
+	__uint(value_size, sizeof(struct kmem_bpf_slab));
+	__uint(max_entries, 1);
+} slab_rows SEC(".maps");
+
+static __always_inline void count_at(__u32 idx, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&counts, &idx);
+
+	if (v)
+		*v += n;
+}
+
+static __always_inline void count(enum kmem_bpf_counter c)
+{
+	count_at(KMEM_BPF_COUNTER_BASE + c, 1);
+}
+
+static __always_inline void count_order(enum kmem_bpf_order_counter c,
+					__u32 order)
+{
+	count_at(KMEM_BPF_ORDER_BASE + c * KMEM_BPF_NR_ORDERS +
+		 (order & (KMEM_BPF_NR_ORDERS - 1)), 1);
+}
+
+/*
+ * Is the current task one of those followed?  Events come in runs from one
+ * task, so each CPU keeps the last answer: good until a task is freed,
+ * whose tid a new task may get.
+ */
+static __always_inline bool tracked_task(void)
+{
+	__u32 zero = 0, tid = (__u32)bpf_get_current_pid_tgid();
+	struct kmem_bpf_cpu *st = bpf_map_lookup_elem(&cpu_state, &zero);
+	bool found;
+
+	if (st && st->task_tid == tid && st->task_gen == tasks_gen)
+		return st->task_tracked;
+	found = !!bpf_map_lookup_elem(&tasks, &tid);
+	if (st) {
+		st->task_tid = tid;
+		st->task_gen = tasks_gen;
+		st->task_tracked = found;
+	}
+	return found;
+}
+
+static __always_inline bool tracked(void)
+{
+	if (filter == KMEM_BPF_FILTER_NONE)
+		return true;
+	if (filter == KMEM_BPF_FILTER_CGROUP)
+		return bpf_current_task_under_cgroup(&cgroup, 0) == 1;
+	return tracked_task();
+}
+
+static __always_inline int migtype_slot(int migtype)
+{
+	return migtype >= 0 && migtype < KMEM_BPF_BAD_MIGTYPE ? migtype :
+	       KMEM_BPF_BAD_MIGTYPE;
+}
+
+/* The column of the grid: Movable is 1 and Reclaimable 2 since v4.4. */
+static __always_inline int migtype_column(int migtype)
+{
+	if (migtype == 1)
+		return 2;
+	if (migtype == 2)
+		return 1;
+	return migtype == 0 ? 0 : 3;
+}
+
+/* The node of a pfn, from the ranges the user side read from sysfs. */
+static __always_inline int page_node(__u64 pfn)
+{
+	int i;
+
+	if (nr_nodes < 2)
+		return 0;
+	for (i = 0; i < KMEM_BPF_MAX_RANGES && i < nr_ranges; i++)
+		if (pfn >= range_start[i] && pfn < range_end[i])
+			return range_node[i];
+	return NUMA_NO_NODE;
+}
+
+static __always_inline int cpu_node(void)
+{
+	return nr_nodes < 2 ? 0 : bpf_get_numa_node_id();
+}
+
+static __always_inline bool remote(int cpu, int page)
+{
+	return cpu >= 0 && page >= 0 && cpu != page;
+}
+
+static __always_inline __u64 next_gap(void)
+{
+	return kmem_bpf_gap(bpf_get_prandom_u32(), sample_bytes,
+			    (const __u64 *)log2_table);
+}
+
+static __always_inline struct kmem_bpf_cpu *this_cpu(void)
+{
+	__u32 zero = 0;
+	struct kmem_bpf_cpu *st = bpf_map_lookup_elem(&cpu_state, &zero);
+
+	if (st && !st->started) {
+		/* The first countdown is a draw too: no sample at the start. */
+		st->bytes_left = next_gap();
+		st->rare_left = next_gap();
+		st->started = 1;
+	}
+	return st;
+}
+
+/* Does a sample point fall in these @bytes of @left? */
+static __always_inline bool sample(__s64 *left, __u64 bytes)
+{
+	*left -= bytes;
+	if (*left > 0)
+		return false;
+	*left = next_gap();
+	return true;
+}
+
+/*
+ * Unique without an atomic that returns its value (the BPF ISA perf
+ * builds for has none): a count of the CPU's own, and the CPU.
+ */
+static __always_inline __u32 new_stack_id(void)
+{
+	struct kmem_bpf_cpu *st = this_cpu();
+
+	if (!st)
+		return 0;
+	return (++st->stacks_made << KMEM_BPF_CPU_BITS) |
+	       (bpf_get_smp_processor_id() & ((1 << KMEM_BPF_CPU_BITS) - 1));
+}
+
+/* The id of the current kernel stack; 0 if it could not be kept. */
+static __always_inline __u32 stack_id(void *ctx)
+{
+	__u32 zero = 0, id, *found;
+	struct stack_buf *buf;
+	long len;
+	int i;
+
+	buf = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!buf)
+		return 0;
+	len = bpf_get_stack(ctx, buf->ips, max_stack * sizeof(__u64), 0);
+	if (len <= 0) {
+		count(KMEM_BPF_STACK_FAILED);
+		return 0;
+	}
+	/* The rest of the key, after the frames walked, is zero. */
+	for (i = len / sizeof(__u64); i < KMEM_BPF_MAX_STACK && i < max_stack; i++)
+		buf->ips[i] = 0;
+	found = bpf_map_lookup_elem(&stacks, buf);
+	if (found)
+		return *found;
+	id = new_stack_id();
+	if (bpf_map_update_elem(&stacks, buf, &id, BPF_NOEXIST)) {
+		/* Another CPU added it meanwhile, or the map is full. */
+		found = bpf_map_lookup_elem(&stacks, buf);
+		if (found)
+			return *found;
+		count(KMEM_BPF_STACKS_FULL);
+		return 0;
+	}
+	return id;
+}
+
+static __always_inline struct kmem_bpf_row *find_row(struct kmem_bpf_row_key *key)
+{
+	struct kmem_bpf_row zero = {}, *row;
+
+	row = bpf_map_lookup_elem(&rows, key);
+	if (row)
+		return row;
+	if (bpf_map_update_elem(&rows, key, &zero, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&rows, key)) {
+		count(KMEM_BPF_ROWS_FULL);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&rows, key);
+}
+
+/*
+ * What a pageblock was seen to get: a bit per column allocated from and
+ * per class of fallback into it, written only the first time, so that
+ * a pageblock's line is read, not fought over, by the CPUs.
+ */
+enum block_field {
+	BLOCK_ALLOC,		/* + the column */
+	BLOCK_FALLBACK = 4,	/* + the class */
+	BLOCK_REMOTE_FREE = 7,
+};
+
+static __always_inline void block_mark(struct kmem_bpf_block *b, int field)
+{
+	__u64 bit = 1ULL << field;
+
+	if (field == BLOCK_REMOTE_FREE)
+		__sync_fetch_and_add(&b->remote_frees, 1);
+	else if (!(b->seen & bit))
+		__sync_fetch_and_or(&b->seen, bit);
+}
+
+/*
+ * Mark the pageblocks a block of 1 << @order pages at @pfn covers: buddy
+ * blocks are aligned to their size, a large one spans several.
+ */
+static __always_inline void block_count(__u64 pfn, __u32 order, int field)
+{
+	__u64 first, n, i;
+	int pbo = pageblock_order;
+
+	if (pbo < 0 || pbo >= KMEM_BPF_NR_ORDERS)
+		return;
+	first = pfn >> pbo;
+	n = order > (__u32)pbo ? 1ULL << ((order - pbo) & 31) : 1;
+	for (i = 0; i < KMEM_BPF_MAX_SPAN && i < n; i++) {
+		__u32 idx = first + i;
+		struct kmem_bpf_block *b;
+
+		if (first + i >= nr_blocks) {
+			count(KMEM_BPF_BLOCK_OUTSIDE);
+			return;
+		}
+		b = bpf_map_lookup_elem(&blocks, &idx);
+		if (b)
+			block_mark(b, field);
+	}
+}
+
+/* The word of @pfn's bit, and the bit; NULL past the array. */
+static __always_inline __u64 *live_word(__u64 pfn, __u64 *bit)
+{
+	__u32 idx = pfn >> 6;
+
+	if ((pfn >> 6) >= nr_pfn_words)
+		return NULL;
+	*bit = 1ULL << (pfn & 63);
+	return bpf_map_lookup_elem(&live_pfns, &idx);
+}
+
+/* Might the live-page map hold @pfn?  A pfn without a bit is looked up. */
+static __always_inline bool maybe_live(__u64 pfn)
+{
+	__u64 bit, *w;
+
+	if (exact_live)
+		return true;
+	w = live_word(pfn, &bit);
+	return !w || (*w & bit);
+}
+
+static __always_inline void mark_live(__u64 pfn, bool on)
+{
+	__u64 bit, *w;
+
+	if (exact_live)
+		return;
+	w = live_word(pfn, &bit);
+	if (!w)
+		return;
+	if (on)
+		__sync_fetch_and_or(w, bit);
+	else
+		__sync_fetch_and_and(w, ~bit);
+}
+
+/* The page allocated at @pfn is in the map now: an older one is dropped. */
+static __always_inline void drop_old(struct kmem_bpf_live *old)
+{
+	struct kmem_bpf_row *row;
+
+	count_order(KMEM_BPF_DROPPED, old->order);
+	if (!old->sampled)
+		return;
+	row = bpf_map_lookup_elem(&rows, &old->row);
+	if (row)
+		__sync_fetch_and_add(&row->dropped, 1);
+}
+
+/*
+ * Every allocation looks its pfn up: one still in the map was allocated
+ * again without a free seen.  Only what the map keeps is added.
+ */
+static __always_inline void track_live(__u64 pfn, struct kmem_bpf_live *lp)
+{
+	bool keep = exact_live || lp->sampled;
+	struct kmem_bpf_live *old = NULL;
+
+	if (maybe_live(pfn))
+		old = bpf_map_lookup_elem(&live, &pfn);
+	if (old) {
+		drop_old(old);
+		if (keep) {
+			*old = *lp;
+			count_order(KMEM_BPF_TRACKED, lp->order);
+		} else if (!bpf_map_delete_elem(&live, &pfn)) {
+			__sync_fetch_and_sub(&nr_live, 1);
+			mark_live(pfn, false);
+		}
+		return;
+	}
+	if (!keep)
+		return;
+	/* A full map is not tried: the kernel would search every CPU's list. */
+	if (nr_live >= live_max ||
+	    bpf_map_update_elem(&live, &pfn, lp, BPF_NOEXIST)) {
+		count(KMEM_BPF_UNTRACKED);
+		if (lp->sampled)
+			count(KMEM_BPF_UNTRACKED_SAMPLED);
+		return;
+	}
+	__sync_fetch_and_add(&nr_live, 1);
+	count_order(KMEM_BPF_TRACKED, lp->order);
+	mark_live(pfn, true);
+}
+
+static __always_inline void sample_alloc(void *ctx, struct kmem_bpf_live *lp)
+{
+	struct kmem_bpf_row *row;
+
+	count(KMEM_BPF_SAMPLED);
+	lp->row.stack_id = stack_id(ctx);
+	if (!lp->row.stack_id)
+		return;
+	row = find_row(&lp->row);
+	if (!row)
+		return;
+	__sync_fetch_and_add(&row->samples, 1);
+	lp->sampled = 1;
+}
+
+/* A failure or fallback: a stack within the rate, past it sampled. */
+static __always_inline void rare_row(void *ctx, struct kmem_bpf_rare_key *key,
+				     __u64 bytes)
+{
+	struct kmem_bpf_cpu *st = this_cpu();
+	struct kmem_bpf_rare zero = {}, *row;
+	__u64 now = bpf_ktime_get_ns();
+	bool taken;
+
+	if (!st)
+		return;
+	if (now - st->rare_start >= 1000000000ULL) {
+		st->rare_start = now;
+		st->rare_taken = 0;
+	}
+	taken = sample_all || st->rare_taken < KMEM_BPF_RARE_PER_SEC;
+	if (taken)
+		st->rare_taken++;
+	else if (!sample(&st->rare_left, bytes))
+		return;
+	count(taken ? KMEM_BPF_RARE_TAKEN : KMEM_BPF_RARE_SAMPLED);
+	key->stack_id = stack_id(ctx);
+	if (!key->stack_id)
+		return;
+	row = bpf_map_lookup_elem(&rare_rows, key);
+	if (!row) {
+		bpf_map_update_elem(&rare_rows, key, &zero, BPF_NOEXIST);
+		row = bpf_map_lookup_elem(&rare_rows, key);
+	}
+	if (!row) {
+		count(KMEM_BPF_RARE_FULL);
+		return;
+	}
+	__sync_fetch_and_add(taken ? &row->taken : &row->sampled, 1);
+}
+
+static __always_inline void count_in(void *map, void *key)
+{
+	__u64 one = 1, *v = bpf_map_lookup_elem(map, key);
+
+	if (v) {
+		__sync_fetch_and_add(v, 1);
+		return;
+	}
+	if (!bpf_map_update_elem(map, key, &one, BPF_NOEXIST))
+		return;
+	v = bpf_map_lookup_elem(map, key);
+	if (v)
+		__sync_fetch_and_add(v, 1);
+	else
+		count(KMEM_BPF_RARE_FULL);
+}
+
+static __always_inline void page_fail(void *ctx, __u32 order, int migtype,
+				      __u64 gfp)
+{
+	struct kmem_bpf_fail_key fk = {
+		.gfp = gfp, .order = order, .migtype = migtype,
+	};
+	struct kmem_bpf_rare_key rk = {
+		.gfp = gfp, .kind = KMEM_BPF_RARE_FAIL, .order = order,
+		.migtype = migtype,
+	};
+
+	count_in(&fails, &fk);
+	rare_row(ctx, &rk, 1ULL << (page_shift + order));
+}
+
+static __always_inline void page_alloc(void *ctx, __u64 pfn, __u32 order,
+				       __u64 gfp, int migtype)
+{
+	struct kmem_bpf_live lp = {};
+	struct kmem_bpf_cpu *st;
+	int node, slot;
+	__u64 bytes;
+
+	if (!tracked())
+		return;
+	if (order >= KMEM_BPF_NR_ORDERS) {
+		count(KMEM_BPF_BAD_ORDER);
+		return;
+	}
+	if (pfn == NO_PFN) {
+		page_fail(ctx, order, migtype, gfp);
+		return;
+	}
+	slot = migtype_slot(migtype);
+	count_at(order * KMEM_BPF_NR_MIGTYPES + slot, 1);
+	block_count(pfn, order, BLOCK_ALLOC + migtype_column(migtype));
+	node = cpu_node();
+	if (remote(node, page_node(pfn)))
+		count_order(KMEM_BPF_ALLOC_REMOTE, order);
+
+	st = this_cpu();
+	if (!st)
+		return;
+	bytes = 1ULL << (page_shift + order);
+	lp.order = order;
+	lp.node = node;
+	if (sample_all || sample(&st->bytes_left, bytes)) {
+		lp.row.gfp = gfp;
+		lp.row.order = order;
+		lp.row.migtype = migtype;
+		sample_alloc(ctx, &lp);
+	}
+	track_live(pfn, &lp);
+}
+
+SEC("tp/kmem/mm_page_alloc")
+int kmem_page_alloc(struct trace_event_raw_mm_page_alloc___kmem *ctx)
+{
+	page_alloc(ctx, ctx->pfn, ctx->order, ctx->gfp_flags, ctx->migratetype);
+	return PASS;
+}
+
+/*
+ * The same tracepoints, raw: the arguments as the kernel passes them,
+ * without the record perf's tracepoint handler builds and the perf
+ * machinery around it, which cost more than the counting.  The pfn of a
+ * struct page is its index in vmemmap, whose address (vmemmap_base on
+ * x86-64, randomized) is in no kallsyms without KALLSYMS_ALL and in no
+ * BTF: until the user side has found it, the raw programs count nothing
+ * and keep the struct page * of the calibrating thread's allocations,
+ * whose pfns it reads from /proc/self/pagemap.
+ */
+__u64 vmemmap;
+__u32 calib_tid;
+__u32 nr_calib;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));
+	__uint(max_entries, KMEM_BPF_CALIB_PAGES);
+} calib_pages SEC(".maps");
+
+struct page___kmem {
+	unsigned long	flags;
+} __attribute__((preserve_access_index));
+
+/* A raw tracepoint's arguments are numbers: the page's address is one. */
+static __always_inline __u64 page_pfn(__u64 page)
+{
+	if (!page)
+		return NO_PFN;
+	return (page - vmemmap) / bpf_core_type_size(struct page___kmem);
+}
+
+static __always_inline void calibrate(__u64 page)
+{
+	__u32 i = nr_calib;
+	__u64 *slot;
+
+	if (!page || (__u32)bpf_get_current_pid_tgid() != calib_tid ||
+	    i >= KMEM_BPF_CALIB_PAGES)
+		return;
+	slot = bpf_map_lookup_elem(&calib_pages, &i);
+	if (slot)
+		*slot = page;
+	nr_calib = i + 1;
+}
+
+SEC("raw_tp/mm_page_alloc")
+int BPF_PROG(kmem_page_alloc_raw, __u64 page, unsigned int order,
+	     unsigned int gfp_flags, int migratetype)
+{
+	if (!vmemmap) {
+		calibrate(page);
+		return 0;
+	}
+	page_alloc(ctx, page_pfn(page), order, gfp_flags, migratetype);
+	return 0;
+}
+
+/* A free of a page in the live-page map ends its allocation. */
+static __always_inline void free_live(struct kmem_bpf_live *lp, __u32 order,
+				      int node)
+{
+	struct kmem_bpf_row *row = NULL;
+	int from = lp->node;
+
+	count_order(KMEM_BPF_FREED, lp->order);
+	if (lp->order != order)
+		count_order(KMEM_BPF_ORDER_DIFFERS, lp->order);
+	if (lp->sampled)
+		row = bpf_map_lookup_elem(&rows, &lp->row);
+	if (row)
+		__sync_fetch_and_add(&row->freed, 1);
+	if (nr_nodes < 2 || from < 0 || node < 0)
+		return;
+	if (from < KMEM_BPF_MAX_NODES && node < KMEM_BPF_MAX_NODES) {
+		__u32 idx = from * nr_nodes + node;
+		__u64 *v = bpf_map_lookup_elem(&node_bytes, &idx);
+
+		if (v)
+			*v += 1ULL << (page_shift + lp->order);
+	}
+	if (from == node)
+		return;
+	count_order(KMEM_BPF_FREED_XNODE, lp->order);
+	if (row)
+		__sync_fetch_and_add(&row->xnode_frees, 1);
+}
+
+static __always_inline void page_free(__u64 pfn, __u32 order)
+{
+	struct kmem_bpf_live *lp;
+	int node, pnode;
+
+	if (!tracked())
+		return;
+	if (order >= KMEM_BPF_NR_ORDERS) {
+		count(KMEM_BPF_BAD_FREE_ORDER);
+		return;
+	}
+	count_order(KMEM_BPF_FREE, order);
+	node = cpu_node();
+	pnode = page_node(pfn);
+	if (remote(node, pnode)) {
+		count_order(KMEM_BPF_FREE_REMOTE, order);
+		block_count(pfn, 0, BLOCK_REMOTE_FREE);
+	}
+	lp = maybe_live(pfn) ? bpf_map_lookup_elem(&live, &pfn) : NULL;
+	if (!lp) {
+		count_order(KMEM_BPF_FREE_ONLY, order);
+		return;
+	}
+	free_live(lp, order, node);
+	if (!bpf_map_delete_elem(&live, &pfn)) {
+		__sync_fetch_and_sub(&nr_live, 1);
+		mark_live(pfn, false);
+	}
+}
+
+SEC("tp/kmem/mm_page_free")
+int kmem_page_free(struct trace_event_raw_mm_page_free___kmem *ctx)
+{
+	page_free(ctx->pfn, ctx->order);
+	return PASS;
+}
+
+SEC("raw_tp/mm_page_free")
+int BPF_PROG(kmem_page_free_raw, __u64 page, unsigned int order)
+{
+	if (vmemmap)
+		page_free(page_pfn(page), order);
+	return 0;
+}
+
+SEC("tp/kmem/mm_page_alloc_extfrag")
+int kmem_page_extfrag(struct trace_event_raw_mm_page_alloc_extfrag___kmem *ctx)
+{
+	struct kmem_bpf_fallback_key fk = {
+		.alloc_order = ctx->alloc_order,
+		.fallback_order = ctx->fallback_order,
+		.alloc_migtype = ctx->alloc_migratetype,
+		.fallback_migtype = ctx->fallback_migratetype,
+		.change_ownership = ctx->change_ownership,
+	};
+	struct kmem_bpf_rare_key rk = {
+		.kind = KMEM_BPF_RARE_FALLBACK,
+		.order = fk.alloc_order,
+		.fallback_order = fk.fallback_order,
+		.change_ownership = fk.change_ownership,
+		.migtype = fk.alloc_migtype,
+		.fallback_migtype = fk.fallback_migtype,
+	};
+	int cls;
+
+	if (!tracked())
+		return PASS;
+	count_in(&fallbacks, &fk);
+	if (fk.alloc_order < 0 || fk.alloc_order >= KMEM_BPF_NR_ORDERS ||
+	    fk.fallback_order < fk.alloc_order ||
+	    fk.fallback_order >= KMEM_BPF_NR_ORDERS ||
+	    (fk.change_ownership != 0 && fk.change_ownership != 1))
+		return PASS;
+	if (pageblock_order >= 0) {
+		cls = fk.fallback_order >= pageblock_order ? 0 :
+		      fk.change_ownership ? 1 : 2;
+		block_count(ctx->pfn, fk.fallback_order, BLOCK_FALLBACK + cls);
+	}
+	rare_row(ctx, &rk, 1ULL << (page_shift + fk.alloc_order));
+	return PASS;
+}
+
+/* --- slab: each event names its call_site, no stack needed ----------- */
+
+static __always_inline void slab_alloc(struct kmem_bpf_slab_key *key,
+				       __u64 ptr, __u64 req, __u64 alloc,
+				       int node)
+{
+	struct kmem_bpf_slab zero = {}, *row;
+
+	row = bpf_map_lookup_elem(&slab_rows, key);
+	if (!row) {
+		bpf_map_update_elem(&slab_rows, key, &zero, BPF_NOEXIST);
+		row = bpf_map_lookup_elem(&slab_rows, key);
+		if (!row) {
+			count(KMEM_BPF_SLAB_FULL);
+			return;
+		}
+	}
+	/* Per-CPU rows: no other CPU writes these. */
+	if (!ptr) {
+		row->fails++;
+		row->fail_bytes += req;
+		return;
+	}
+	if (ptr <= ZERO_SIZE_PTR) {
+		row->zero_size++;
+		return;
+	}
+	row->hits++;
+	row->bytes_req += req;
+	row->bytes_alloc += alloc;
+	if (node != NUMA_NO_NODE && node != (int)bpf_get_numa_node_id()) {
+		row->xnode++;
+		row->xnode_bytes += alloc;
+	}
+}
+
+SEC("tp/kmem/kmalloc")
+int kmem_kmalloc(struct trace_event_raw_kmalloc___kmem *ctx)
+{
+	struct kmem_bpf_slab_key key = { .call_site = ctx->call_site };
+
+	if (tracked())
+		slab_alloc(&key, (__u64)ctx->ptr, ctx->bytes_req,
+			   ctx->bytes_alloc, ctx->node);
+	return PASS;
+}
+
+SEC("tp/kmem/kmem_cache_alloc")
+int kmem_cache_alloc(struct trace_event_raw_kmem_cache_alloc___kmem *ctx)
+{
+	struct kmem_bpf_slab_key key = { .call_site = ctx->call_site };
+	__u32 loc = ctx->__data_loc_name;
+
+	if (!tracked())
+		return PASS;
+	/* __data_loc: the offset of the string in the record, low 16 bits. */
+	bpf_probe_read_kernel_str(key.cache, sizeof(key.cache),
+				  (void *)ctx + (loc & 0xffff));
+	slab_alloc(&key, (__u64)ctx->ptr, ctx->bytes_req, ctx->bytes_alloc,
+		   ctx->node);
+	return PASS;
+}
+
+static __always_inline void slab_free(__u64 ptr)
+{
+	count(KMEM_BPF_SLAB_FREE);
+	if (ptr <= ZERO_SIZE_PTR)
+		count(KMEM_BPF_SLAB_FREE_NULL);
+}
+
+SEC("tp/kmem/kfree")
+int kmem_kfree(struct trace_event_raw_kfree___kmem *ctx)
+{
+	if (tracked())
+		slab_free((__u64)ctx->ptr);
+	return PASS;
+}
+
+SEC("tp/kmem/kmem_cache_free")
+int kmem_cache_free(struct trace_event_raw_kmem_cache_free___kmem *ctx)
+{
+	if (tracked())
+		slab_free((__u64)ctx->ptr);
+	return PASS;
+}
+
+/* --- following the tasks -------------------------------------------- */
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(kmem_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptid = parent->pid, tid = child->pid;
+	__u8 one = 1;
+
+	if (filter != KMEM_BPF_FILTER_TASKS ||
+	    !bpf_map_lookup_elem(&tasks, &ptid))
+		return 0;
+	if (bpf_map_update_elem(&tasks, &tid, &one, BPF_ANY))
+		count(KMEM_BPF_TASKS_FULL);
+	return 0;
+}
+
+/* A tid is freed with its task: one reused later is another task's. */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(kmem_task_free, struct task_struct *task)
+{
+	__u32 tid = task->pid;
+
+	if (filter != KMEM_BPF_FILTER_TASKS)
+		return 0;
+	bpf_map_delete_elem(&tasks, &tid);
+	__sync_fetch_and_add(&tasks_gen, 1);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,1736 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf kmem stat -b: load util/bpf_skel/kmem.bpf.c, count, read its maps
+ * into the analyses.  See kmem/bpf.h for where the builtin ends and this
+ * begins, kmem/bpf-fill.h for how the maps become the analyses' numbers.
+ *
+ * The report needs what a recording's header and tracing data give: the
+ * tracepoint formats (to name GFP flags and read pageblock_order the way
+ * a recording's are), the kernel's symbols and the NUMA topology.  A live
+ * perf session holds them, taken from this machine: tracefs, kallsyms and
+ * sysfs.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bitmap.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include <perf/cpumap.h>
+#include <api/fs/fs.h>
+#include <api/fs/tracing_path.h>
+#include <traceevent/event-parse.h>
+
+#include "cgroup.h"
+#include "cputopo.h"
+#include "debug.h"
+#include "env.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "hashmap.h"
+#include "bpf.h"
+#include "bpf-fill.h"
+#include "count-frag.h"
+#include "count-interval.h"
+#include "count-page.h"
+#include "count-slab.h"
+#include "count-stacks.h"
+#include "print-layout.h"
+#include "read-callsite.h"
+#include "read-decode.h"
+#include "sample.h"
+#include "session.h"
+#include "trace-event.h"
+#include "tracepoint.h"
+
+#include "bpf_skel/kmem.skel.h"
+
+/* Thousands separators whatever the locale: "12,345,678". */
+#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
+#define NOTE_SIZE	256
+
+struct kmem_bpf_run {
+	struct kmem_bpf_config		config;
+	struct kmem_bpf			*skel;
+	/* This machine as a recording's header would describe it. */
+	struct perf_session		*session;
+	struct evlist			*evlist;
+	struct kmem_decoder		*dec;
+	struct callsite_resolver	*resolver;
+	struct cgroup			*cgrp;
+	struct kmem_page		*kp;
+	struct kmem_frag		*kf;
+	struct kmem_slab		*ks;
+	struct kmem_interval		*iv;
+	struct kmem_stacks		*stacks;	/* --folded */
+	int				nr_cpus;
+	int				nr_nodes;
+	u64				page_size;
+	u64				max_pfn;
+	u64				nr_blocks;
+	u32				live_entries;
+	/* Frames walked: --max-stack, and the BPF side's of a raw one. */
+	int				stack_depth;
+	bool				raw_pages;	/* the raw tracepoints */
+	/* The page programs' links: raw or not, chosen at the start. */
+	struct bpf_link			*page_links[2];
+	bool				has_extfrag;
+	bool				finished;
+	u64				start_ns;
+	u64				stop_ns;
+	/* Runs the kernel skipped: a program of ours already ran on the CPU. */
+	u64				recursion_misses;
+	size_t				iv_printed;
+	/* The maps, read at the end; the snapshot points into these. */
+	struct kmem_bpf_snapshot	snap;
+	void				*bufs[8];
+	struct hashmap			*callsites;	/* stack id -> callsite */
+	struct hashmap			*stack_ips;	/* stack id -> frames */
+	struct hashmap			*caches;	/* interned cache names */
+	/* The report: where its numbers come from, its tables. */
+	struct kmem_report_source	source;
+	struct kmem_cell_ctx		ctx;
+	struct kmem_report_table	tables[KMEM_NR_TABLES];
+	bool				has_node[KMEM_PAGE_MAX_NODES];
+	bool				settled;
+	char				frame[KSYM_NAME_LEN + 32];
+};
+
+/* --- libbpf's messages ------------------------------------------------ */
+
+/*
+ * libbpf reports through one callback for the whole process, with no
+ * argument: while a run loads, its messages are kept here, the last
+ * error line for the one line perf kmem prints, all of them for -v.
+ */
+static char libbpf_last[NOTE_SIZE];
+
+static int keep_libbpf_message(enum libbpf_print_level level,
+			       const char *fmt, va_list ap)
+{
+	char line[NOTE_SIZE];
+	size_t len;
+	va_list copy;
+
+	va_copy(copy, ap);
+	if (verbose > 0)
+		vfprintf(stderr, fmt, copy);
+	va_end(copy);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	len = strlen(line);
+	if (len && line[len - 1] == '\n')
+		line[len - 1] = '\0';
+	if (level == LIBBPF_WARN && strstr(line, "prog '"))
+		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
+	else if (level == LIBBPF_WARN && !libbpf_last[0])
+		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
+	return 0;
+}
+
+/* --- this machine ----------------------------------------------------- */
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* The highest pfn of any zone, +1: /proc/zoneinfo's start_pfn + spanned. */
+static u64 read_max_pfn(void)
+{
+	u64 start = 0, spanned, max = 0;
+	char line[256];
+	FILE *fp = fopen("/proc/zoneinfo", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, " spanned %" SCNu64, &spanned) == 1)
+			continue;
+		if (sscanf(line, " start_pfn: %" SCNu64, &start) == 1 &&
+		    start + spanned > max)
+			max = start + spanned;
+	}
+	fclose(fp);
+	return max;
+}
+
+static int numa_nodes(struct perf_env *env)
+{
+	struct numa_topology *tp = numa_topology__new();
+	u32 i;
+
+	if (!tp)
+		return -ENOMEM;
+	env->numa_nodes = calloc(tp->nr, sizeof(*env->numa_nodes));
+	if (!env->numa_nodes) {
+		numa_topology__delete(tp);
+		return -ENOMEM;
+	}
+	for (i = 0; i < tp->nr; i++) {
+		struct numa_node *n = &env->numa_nodes[i];
+
+		n->node = tp->nodes[i].node;
+		n->mem_total = tp->nodes[i].mem_total;
+		n->mem_free = tp->nodes[i].mem_free;
+		n->map = perf_cpu_map__new(tp->nodes[i].cpus);
+	}
+	env->nr_numa_nodes = tp->nr;
+	numa_topology__delete(tp);
+	return 0;
+}
+
+/* The memory blocks of node @node, as perf record's MEM_TOPOLOGY has them. */
+static int node_blocks(struct memory_node *mn, int node, u64 nr_blocks)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	u64 b;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	mn->node = node;
+	mn->size = nr_blocks;
+	mn->set = bitmap_zalloc(nr_blocks);
+	if (!mn->set) {
+		closedir(dir);
+		return -ENOMEM;
+	}
+	while ((d = readdir(dir)) != NULL)
+		if (sscanf(d->d_name, "memory%" SCNu64, &b) == 1 && b < nr_blocks)
+			__set_bit(b, mn->set);
+	closedir(dir);
+	return 0;
+}
+
+static int memory_nodes(struct perf_env *env, u64 max_pfn, u64 page_size)
+{
+	unsigned long long bsize = 0;
+	FILE *fp = fopen("/sys/devices/system/memory/block_size_bytes", "r");
+	u64 nr_blocks;
+	int i, err;
+
+	if (!fp)
+		return 0;
+	if (fscanf(fp, "%llx", &bsize) != 1)
+		bsize = 0;
+	fclose(fp);
+	if (!bsize || !env->nr_numa_nodes)
+		return 0;
+	nr_blocks = (max_pfn * page_size + bsize - 1) / bsize;
+	env->memory_nodes = calloc(env->nr_numa_nodes, sizeof(*env->memory_nodes));
+	if (!env->memory_nodes)
+		return -ENOMEM;
+	for (i = 0; i < env->nr_numa_nodes; i++) {
+		err = node_blocks(&env->memory_nodes[i],
+				  env->numa_nodes[i].node, nr_blocks);
+		if (err)
+			return err == -ENOMEM ? err : 0;
+		env->nr_memory_nodes = i + 1;
+	}
+	env->memory_bsize = bsize;
+	return 0;
+}
+
+/* What a recording's header says of the machine, of this one. */
+static int fill_env(struct kmem_bpf_run *run, struct perf_env *env)
+{
+	struct utsname uts;
+	int err;
+
+	if (!uname(&uts)) {
+		env->os_release = strdup(uts.release);
+		env->hostname = strdup(uts.nodename);
+		env->arch = strdup(uts.machine);
+	}
+	env->nr_cpus_avail = sysconf(_SC_NPROCESSORS_CONF);
+	env->nr_cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
+	err = numa_nodes(env);
+	if (!err)
+		err = memory_nodes(env, run->max_pfn, run->page_size);
+	return err;
+}
+
+/* --- the tracepoints and the live session ----------------------------- */
+
+static const char * const page_events[] = {
+	"mm_page_alloc", "mm_page_free", "mm_page_alloc_extfrag",
+};
+
+static const char * const slab_events[] = {
+	"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
+};
+
+static bool left_out(const struct kmem_bpf_run *run, const char *name)
+{
+	const char *l = run->config.leave_out;
+	size_t len = strlen(name);
+
+	while (l && *l) {
+		if (!strncmp(l, name, len) && (l[len] == ',' || !l[len]))
+			return true;
+		l = strchr(l, ',');
+		l = l ? l + 1 : NULL;
+	}
+	return false;
+}
+
+static bool have_tracepoint(const struct kmem_bpf_run *run, const char *name)
+{
+	char event[64];
+
+	snprintf(event, sizeof(event), "kmem:%s", name);
+	return !left_out(run, name) && is_valid_tracepoint(event);
+}
+
+/*
+ * The text of the tracepoint's format, kept in the session as perf keeps
+ * a recording's (trace_event__format()): the decoder reads
+ * pageblock_order from it.  Without it the decoder says why not.
+ */
+static void keep_format(struct kmem_bpf_run *run, const char *name,
+			struct evsel *evsel)
+{
+	char *dir = get_events_file("kmem"), path[PATH_MAX], *text;
+	size_t size;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s/format", dir, name);
+	put_events_file(dir);
+	if (filename__read_str(path, &text, &size))
+		return;
+	if (trace_event__keep_format(&run->session->tevent, evsel->tp_format,
+				     text, size))
+		free(text);
+}
+
+/* An evsel of the tracepoint, with its format from tracefs. */
+static int add_tracepoint(struct kmem_bpf_run *run, const char *name,
+			  char *err, size_t err_size)
+{
+	struct evsel *evsel = evsel__newtp("kmem", name);
+
+	if (IS_ERR(evsel)) {
+		snprintf(err, err_size,
+			 "cannot read the format of kmem:%s in tracefs: %s",
+			 name, strerror(-PTR_ERR(evsel)));
+		return -EINVAL;
+	}
+	keep_format(run, name, evsel);
+	/* The callsites come from stacks, as a recording's callchains. */
+	if (!strcmp(name, "mm_page_alloc"))
+		evsel->core.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	evlist__add(run->evlist, evsel);
+	return 0;
+}
+
+static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
+{
+	size_t i;
+
+	for (i = 0; run->config.page && i < ARRAY_SIZE(page_events); i++) {
+		if (have_tracepoint(run, page_events[i])) {
+			if (add_tracepoint(run, page_events[i], err, err_size))
+				return -EINVAL;
+		} else if (i < 2) {
+			snprintf(err, err_size,
+				 "the kernel has no kmem:%s tracepoint: the page allocator cannot be counted",
+				 page_events[i]);
+			return -EINVAL;
+		}
+	}
+	run->has_extfrag = run->config.page &&
+			   have_tracepoint(run, "mm_page_alloc_extfrag");
+	for (i = 0; run->config.slab && i < ARRAY_SIZE(slab_events); i++) {
+		if (!have_tracepoint(run, slab_events[i])) {
+			snprintf(err, err_size,
+				 "the kernel has no kmem:%s tracepoint: the slab allocator cannot be counted",
+				 slab_events[i]);
+			return -EINVAL;
+		}
+		if (add_tracepoint(run, slab_events[i], err, err_size))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The machine as perf.data would describe it, and the decoder of its
+ * formats: the same pageblock_order and GFP names as its recordings get.
+ */
+static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	struct kmem_decode_config dc = {
+		.page = c->page,
+		.slab = c->slab,
+		.pageblock_order = -1,
+		.command = "stat",
+	};
+
+	run->session = perf_session__new(NULL, NULL);
+	if (IS_ERR(run->session)) {
+		run->session = NULL;
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	run->evlist = evlist__new();
+	if (!run->evlist || fill_env(run, &run->session->header.env)) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	run->session->evlist = run->evlist;
+	if (add_tracepoints(run, err, err_size))
+		return -EINVAL;
+	run->resolver = callsite_resolver__new(&run->session->machines.host,
+					       c->alloc_regex_add ?: c->alloc_regex,
+					       c->alloc_regex_add, c->raw_ip,
+					       err, err_size);
+	if (!run->resolver)
+		return -EINVAL;
+	callsite_resolver__use_kallsyms(run->resolver, "/proc/kallsyms");
+	dc.resolver = run->resolver;
+	run->dec = kmem_decoder__new(run->session, &dc, err, err_size);
+	return run->dec ? 0 : -EINVAL;
+}
+
+/* --- sizing and loading the program ---------------------------------- */
+
+/* What the program needs of the machine: one line of what is missing. */
+static int check_machine(const struct kmem_bpf_run *run, char *err,
+			 size_t err_size)
+{
+	const char *btf = run->config.btf ?: "/sys/kernel/btf/vmlinux";
+
+	if (geteuid()) {
+		snprintf(err, err_size, "stat -b loads a BPF program into the kernel: run it as root");
+		return -EPERM;
+	}
+	if (access(btf, R_OK)) {
+		snprintf(err, err_size, "the kernel has no BTF (%s): the BPF program cannot be relocated to its types",
+			 btf);
+		return -ENOENT;
+	}
+	if (libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACEPOINT, NULL) <= 0) {
+		snprintf(err, err_size, "this kernel cannot load BPF tracepoint programs (CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS)");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* log2(1 + i / 256) in Q32, for the sampler in the kernel. */
+static void fill_log2_table(__u64 *table)
+{
+	int i;
+
+	for (i = 0; i < KMEM_BPF_LOG2_SIZE; i++)
+		table[i] = llround(log2(1.0 + (double)i / (1 << KMEM_BPF_LOG2_BITS)) *
+				   4294967296.0);
+}
+
+/* Runs of each node's memory, for the node of a pfn in the kernel. */
+static void fill_node_ranges(struct kmem_bpf_run *run)
+{
+	const struct perf_env *env = &run->session->header.env;
+	u64 pages = env->memory_bsize / run->page_size;
+	struct kmem_bpf *skel = run->skel;
+	int i, n = 0;
+
+	for (i = 0; pages && i < env->nr_memory_nodes; i++) {
+		const struct memory_node *mn = &env->memory_nodes[i];
+		u64 bit = 0, start;
+
+		while (n < KMEM_BPF_MAX_RANGES && bit < mn->size) {
+			bit = find_next_bit(mn->set, mn->size, bit);
+			if (bit >= mn->size)
+				break;
+			start = bit;
+			bit = find_next_zero_bit(mn->set, mn->size, bit);
+			skel->rodata->range_start[n] = start * pages;
+			skel->rodata->range_end[n] = bit * pages;
+			skel->rodata->range_node[n] = mn->node;
+			n++;
+		}
+	}
+	skel->rodata->nr_ranges = n;
+}
+
+static void set_entries(struct bpf_map *map, u32 nr)
+{
+	bpf_map__set_max_entries(map, nr ?: 1);
+}
+
+static void size_maps(struct kmem_bpf_run *run)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	struct kmem_bpf *skel = run->skel;
+	u32 entries = c->map_entries ?: KMEM_BPF_MAP_ENTRIES;
+	u32 nodes = run->nr_nodes > 1 ? run->nr_nodes : 0;
+
+	run->live_entries = c->map_entries ?: c->exact_live ?
+			    KMEM_BPF_EXACT_LIVE_ENTRIES : KMEM_BPF_MAP_ENTRIES;
+	bpf_map__set_key_size(skel->maps.stacks, run->stack_depth * sizeof(__u64));
+	set_entries(skel->maps.stacks, c->page ? entries : 0);
+	set_entries(skel->maps.rows, c->page ? entries : 0);
+	set_entries(skel->maps.rare_rows, c->page ? entries : 0);
+	set_entries(skel->maps.live, c->page ? run->live_entries : 0);
+	set_entries(skel->maps.blocks, run->nr_blocks);
+	set_entries(skel->maps.live_pfns, c->page && !c->exact_live ?
+		    run->max_pfn / 64 + 1 : 0);
+	set_entries(skel->maps.tasks, c->tasks ? entries : 0);
+	set_entries(skel->maps.slab_rows, c->slab ? entries : 0);
+	set_entries(skel->maps.node_bytes,
+		    nodes * nodes * KMEM_BPF_NR_ORDERS);
+}
+
+static void configure(struct kmem_bpf_run *run)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	struct kmem_bpf *skel = run->skel;
+
+	skel->rodata->filter = c->cgroup ? KMEM_BPF_FILTER_CGROUP :
+			       c->tasks ? KMEM_BPF_FILTER_TASKS :
+			       KMEM_BPF_FILTER_NONE;
+	skel->rodata->sample_bytes = c->sample_bytes;
+	skel->rodata->sample_all = c->sample_bytes <= 1;
+	skel->rodata->exact_live = c->exact_live;
+	skel->rodata->page_shift = __builtin_ctzll(run->page_size);
+	skel->rodata->pageblock_order = info->pageblock_order;
+	skel->rodata->nr_blocks = run->nr_blocks;
+	skel->rodata->max_stack = run->stack_depth;
+	skel->rodata->nr_nodes = run->nr_nodes > 1 ? run->nr_nodes : 1;
+	/* Before the load, rodata is plain memory of the skeleton's. */
+	fill_log2_table((__u64 *)skel->rodata->log2_table);
+	fill_node_ranges(run);
+	size_maps(run);
+	skel->rodata->live_max = run->live_entries;
+	skel->rodata->nr_pfn_words = c->exact_live ? 0 : run->max_pfn / 64 + 1;
+}
+
+/* Only the programs of the tracepoints there are, and asked for. */
+static void choose_programs(struct kmem_bpf_run *run)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	struct kmem_bpf *skel = run->skel;
+
+	/* Both kinds: the raw ones if the calibration works, else these. */
+	bpf_program__set_autoload(skel->progs.kmem_page_alloc, c->page);
+	bpf_program__set_autoload(skel->progs.kmem_page_free, c->page);
+	bpf_program__set_autoload(skel->progs.kmem_page_alloc_raw, c->page);
+	bpf_program__set_autoload(skel->progs.kmem_page_free_raw, c->page);
+	bpf_program__set_autoattach(skel->progs.kmem_page_alloc, false);
+	bpf_program__set_autoattach(skel->progs.kmem_page_free, false);
+	bpf_program__set_autoattach(skel->progs.kmem_page_alloc_raw, false);
+	bpf_program__set_autoattach(skel->progs.kmem_page_free_raw, false);
+	bpf_program__set_autoload(skel->progs.kmem_page_extfrag,
+				  run->has_extfrag);
+	bpf_program__set_autoload(skel->progs.kmem_kmalloc, c->slab);
+	bpf_program__set_autoload(skel->progs.kmem_cache_alloc, c->slab);
+	bpf_program__set_autoload(skel->progs.kmem_kfree, c->slab);
+	bpf_program__set_autoload(skel->progs.kmem_cache_free, c->slab);
+	bpf_program__set_autoload(skel->progs.kmem_fork, c->tasks);
+	bpf_program__set_autoload(skel->progs.kmem_task_free, c->tasks);
+}
+
+/* The one line of a program the kernel refused, from libbpf's messages. */
+static void load_error(int ret, char *err, size_t err_size)
+{
+	const char *prog = strstr(libbpf_last, "prog '");
+
+	if (ret == -EPERM || ret == -EACCES)
+		snprintf(err, err_size,
+			 "the kernel does not allow this BPF program (%s): run as root, with BPF enabled",
+			 strerror(-ret));
+	else if (ret == -EOPNOTSUPP)
+		snprintf(err, err_size, "this kernel has no BPF (%s)",
+			 strerror(-ret));
+	else if (prog)
+		snprintf(err, err_size,
+			 "the kernel refused the BPF program: %s (perf kmem -v shows libbpf's messages)",
+			 prog);
+	else
+		snprintf(err, err_size, "cannot load the BPF program: %s",
+			 libbpf_last[0] ? libbpf_last : strerror(-ret));
+}
+
+static int open_and_load(struct kmem_bpf_run *run, char *err, size_t err_size)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts,
+		    .btf_custom_path = run->config.btf);
+	libbpf_print_fn_t old = libbpf_set_print(keep_libbpf_message);
+	int ret;
+
+	libbpf_last[0] = '\0';
+	run->skel = kmem_bpf__open_opts(&opts);
+	ret = run->skel ? 0 : -errno;
+	if (!ret) {
+		configure(run);
+		choose_programs(run);
+		ret = kmem_bpf__load(run->skel);
+	}
+	libbpf_set_print(old);
+	if (ret)
+		load_error(ret, err, err_size);
+	return ret;
+}
+
+static int setup_cgroup(struct kmem_bpf_run *run, char *err, size_t err_size)
+{
+	int zero = 0, fd;
+
+	run->cgrp = cgroup__new(run->config.cgroup, /*do_open=*/true);
+	if (!run->cgrp || run->cgrp->fd < 0) {
+		snprintf(err, err_size, "cannot open cgroup %s", run->config.cgroup);
+		return -EINVAL;
+	}
+	fd = run->cgrp->fd;
+	if (bpf_map_update_elem(bpf_map__fd(run->skel->maps.cgroup), &zero,
+				&fd, BPF_ANY)) {
+		snprintf(err, err_size, "cannot count cgroup %s: %s",
+			 run->config.cgroup, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static size_t u64_hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static bool u64_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+static size_t str_hash_fn(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool str_equal_fn(long a, long b, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)a, (const char *)b);
+}
+
+static int setup_analyses(struct kmem_bpf_run *run)
+{
+	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	const struct kmem_bpf_config *c = &run->config;
+
+	run->callsites = hashmap__new(u64_hash, u64_equal, NULL);
+	run->stack_ips = hashmap__new(u64_hash, u64_equal, NULL);
+	run->caches = hashmap__new(str_hash_fn, str_equal_fn, NULL);
+	if (IS_ERR(run->callsites) || IS_ERR(run->stack_ips) ||
+	    IS_ERR(run->caches))
+		return -ENOMEM;
+	if (c->slab) {
+		run->ks = kmem_slab__new(&(struct kmem_slab_config){ 0 });
+		if (!run->ks)
+			return -ENOMEM;
+	}
+	if (!c->page)
+		return 0;
+	if (c->folded) {
+		run->stacks = kmem_stacks__new();
+		if (!run->stacks)
+			return -ENOMEM;
+	}
+	run->kp = kmem_page__new(&(struct kmem_page_config){
+		.page_size = run->page_size,
+		.live_only = c->live,
+		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
+	});
+	run->kf = kmem_frag__new(&(struct kmem_frag_config){
+		.page_size = run->page_size,
+		.pageblock_order = info->pageblock_order,
+	});
+	if (!run->kp || !run->kf)
+		return -ENOMEM;
+	if (!c->interval)
+		return 0;
+	run->iv = kmem_interval__new(&(struct kmem_interval_config){
+		.length = c->interval,
+	});
+	return run->iv ? 0 : -ENOMEM;
+}
+
+struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
+				       char *err, size_t err_size)
+{
+	struct kmem_bpf_run *run = zalloc(sizeof(*run));
+
+	if (!run) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	run->config = *config;
+	if (run->config.max_stack > KMEM_BPF_MAX_STACK)
+		run->config.max_stack = KMEM_BPF_MAX_STACK;
+	run->page_size = sysconf(_SC_PAGESIZE);
+	run->snap.page_size = run->page_size;
+	run->snap.sample_bytes = run->config.sample_bytes;
+	run->snap.exact_live = run->config.exact_live;
+	run->max_pfn = read_max_pfn();
+	run->nr_cpus = libbpf_num_possible_cpus();
+	if (check_machine(run, err, err_size))
+		goto fail;
+	if (live_session(run, err, err_size))
+		goto fail;
+	run->stack_depth = min(run->config.max_stack + KMEM_BPF_RAW_FRAMES,
+			       KMEM_BPF_MAX_STACK);
+	run->nr_nodes = kmem_decoder__info(run->dec)->nr_nodes;
+	run->snap.pageblock_order = kmem_decoder__info(run->dec)->pageblock_order;
+	if (kmem_decoder__info(run->dec)->pageblock_order >= 0)
+		run->nr_blocks = (run->max_pfn >>
+				  kmem_decoder__info(run->dec)->pageblock_order) + 1;
+	if (open_and_load(run, err, err_size))
+		goto fail;
+	if (run->config.cgroup && setup_cgroup(run, err, err_size))
+		goto fail;
+	if (setup_analyses(run)) {
+		snprintf(err, err_size, "out of memory");
+		goto fail;
+	}
+	return run;
+fail:
+	kmem_bpf_run__delete(run);
+	return NULL;
+}
+
+static void detach_pages(struct kmem_bpf_run *run)
+{
+	bpf_link__destroy(run->page_links[0]);
+	bpf_link__destroy(run->page_links[1]);
+	run->page_links[0] = NULL;
+	run->page_links[1] = NULL;
+}
+
+static int attach_pages(struct kmem_bpf_run *run, struct bpf_program *alloc,
+			struct bpf_program *free_prog)
+{
+	run->page_links[0] = bpf_program__attach(alloc);
+	run->page_links[1] = run->page_links[0] ?
+			     bpf_program__attach(free_prog) : NULL;
+	if (run->page_links[1])
+		return 0;
+	detach_pages(run);
+	return -errno ?: -EINVAL;
+}
+
+/* The kernel's size of struct page, from its BTF; 0 if unknown. */
+static u64 page_struct_size(const char *btf_path)
+{
+	struct btf *btf = btf__parse(btf_path ?: "/sys/kernel/btf/vmlinux", NULL);
+	s32 id;
+	s64 size = 0;
+
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, "page", BTF_KIND_STRUCT);
+	if (id > 0)
+		size = btf__resolve_size(btf, id);
+	btf__free(btf);
+	return size > 0 ? size : 0;
+}
+
+/* The pfns of @nr pages at @p, from /proc/self/pagemap (root sees them). */
+static int page_pfns(const char *p, size_t nr, u64 page_size, u64 *pfns)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	size_t i;
+	u64 e;
+
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < nr; i++) {
+		off_t off = ((uintptr_t)p / page_size + i) * sizeof(e);
+
+		if (pread(fd, &e, sizeof(e), off) != sizeof(e) ||
+		    !(e & (1ULL << 63)))
+			break;
+		pfns[i] = e & ((1ULL << 55) - 1);
+	}
+	close(fd);
+	return i == nr ? 0 : -ENOENT;
+}
+
+/*
+ * vmemmap: each of our own pages is both a struct page * the raw
+ * program kept and a pfn of pagemap; the address that most of the pairs
+ * agree on, ptr - pfn * sizeof(struct page), is vmemmap's.  Wrong pairs
+ * scatter, and the page tables the faults allocate too.
+ */
+static bool is_pfn_of(u64 pfn, const u64 *pfns, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (pfns[i] == pfn)
+			return true;
+	return false;
+}
+
+static u64 vote_vmemmap(const u64 *ptrs, size_t nr_ptrs, const u64 *pfns,
+			size_t nr_pfns, u64 size)
+{
+	u64 best = 0, cand;
+	size_t i, j, k, votes, most = 0;
+
+	for (i = 0; i < nr_ptrs; i++) {
+		for (j = 0; j < nr_pfns; j++) {
+			cand = ptrs[i] - pfns[j] * size;
+			for (k = 0, votes = 0; k < nr_ptrs; k++)
+				votes += ptrs[k] >= cand &&
+					 is_pfn_of((ptrs[k] - cand) / size, pfns,
+						   nr_pfns);
+			if (votes > most) {
+				most = votes;
+				best = cand;
+			}
+		}
+	}
+	/* Every page of ours, and each once: no chance agreement. */
+	return most == nr_pfns ? best : 0;
+}
+
+#define CALIB_PAGES	32
+
+static u64 find_vmemmap(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf *skel = run->skel;
+	u64 size = page_struct_size(run->config.btf), pfns[CALIB_PAGES];
+	u64 ptrs[KMEM_BPF_CALIB_PAGES];
+	size_t i, n, len = CALIB_PAGES * run->page_size;
+	int fd = bpf_map__fd(skel->maps.calib_pages);
+	char *p;
+
+	if (!size)
+		return 0;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	skel->bss->calib_tid = gettid();
+	for (i = 0; i < len; i += run->page_size)
+		p[i] = 1;
+	skel->bss->calib_tid = 0;
+	n = min_t(size_t, skel->bss->nr_calib, KMEM_BPF_CALIB_PAGES);
+	for (i = 0; i < n; i++) {
+		__u32 key = i;
+
+		if (bpf_map_lookup_elem(fd, &key, &ptrs[i]))
+			ptrs[i] = 0;
+	}
+	if (page_pfns(p, CALIB_PAGES, run->page_size, pfns))
+		n = 0;
+	munmap(p, len);
+	return n ? vote_vmemmap(ptrs, n, pfns, CALIB_PAGES, size) : 0;
+}
+
+/*
+ * The raw tracepoints where vmemmap could be found, else the
+ * tracepoints' records.  Nothing is counted before either is attached.
+ */
+static int attach_page_programs(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf *skel = run->skel;
+	u64 base;
+
+	if (!attach_pages(run, skel->progs.kmem_page_alloc_raw,
+			  skel->progs.kmem_page_free_raw)) {
+		base = find_vmemmap(run);
+		if (base) {
+			skel->bss->vmemmap = base;
+			run->raw_pages = true;
+			return 0;
+		}
+		detach_pages(run);
+	}
+	return attach_pages(run, skel->progs.kmem_page_alloc,
+			    skel->progs.kmem_page_free);
+}
+
+static void free_keys(struct hashmap *map)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (IS_ERR_OR_NULL(map))
+		return;
+	hashmap__for_each_entry(map, cur, bkt)
+		free(cur->pvalue);
+	hashmap__free(map);
+}
+
+void kmem_bpf_run__delete(struct kmem_bpf_run *run)
+{
+	size_t i;
+
+	if (!run)
+		return;
+	detach_pages(run);
+	kmem_bpf__destroy(run->skel);
+	kmem_page__delete(run->kp);
+	kmem_frag__delete(run->kf);
+	kmem_slab__delete(run->ks);
+	kmem_interval__delete(run->iv);
+	kmem_stacks__delete(run->stacks);
+	kmem_decoder__delete(run->dec);
+	callsite_resolver__delete(run->resolver);
+	if (!IS_ERR_OR_NULL(run->callsites))
+		hashmap__free(run->callsites);
+	free_keys(run->stack_ips);
+	free_keys(run->caches);
+	cgroup__put(run->cgrp);
+	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
+		free(run->bufs[i]);
+	evlist__delete(run->evlist);
+	if (run->session)
+		run->session->evlist = NULL;
+	perf_session__delete(run->session);
+	free(run);
+}
+
+int kmem_bpf_run__add_task(struct kmem_bpf_run *run, pid_t tid)
+{
+	__u32 key = tid;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(run->skel->maps.tasks), &key, &one,
+				BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
+{
+	int ret = kmem_bpf__attach(run->skel);
+
+	if (!ret && run->config.page)
+		ret = attach_page_programs(run);
+	if (ret) {
+		snprintf(err, err_size, "cannot attach the BPF program: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	run->start_ns = now_ns();
+	if (run->iv) {
+		struct kmem_page_summary ps = { .alloc = { 0, 0 } };
+		struct kmem_frag_summary fs = { .fallbacks = { 0, 0 } };
+
+		kmem_interval__advance(run->iv, 0, &ps, &fs);
+	}
+	return 0;
+}
+
+/* --- reading the maps ------------------------------------------------- */
+
+/*
+ * Every entry of a map, keys and values (per-CPU values summed: they are
+ * all of u64 fields), through the lookup-batch call.  The arrays are the
+ * run's until it is deleted.
+ */
+static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
+		    void **keys, void **values, size_t *nr)
+{
+	size_t ksize = bpf_map__key_size(map), vsize = bpf_map__value_size(map);
+	bool percpu = bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY ||
+		      bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_HASH;
+	size_t ncpu = percpu ? run->nr_cpus : 1, stride = ALIGN(vsize, 8) * ncpu;
+	size_t max = bpf_map__max_entries(map), i, j, c;
+	__u32 count = max;
+	u64 *out, batch = 0;
+	char *k, *v;
+	int fd = bpf_map__fd(map), ret;
+
+	free(run->bufs[slot]);
+	/* The values after the keys, 8-byte aligned: they hold u64s. */
+	k = calloc(1, ALIGN(max * ksize, 8) + max * stride);
+	run->bufs[slot] = k;
+	if (!k)
+		return -ENOMEM;
+	v = k + ALIGN(max * ksize, 8);
+	ret = bpf_map_lookup_batch(fd, NULL, &batch, k, v, &count, NULL);
+	if (ret && errno != ENOENT)
+		return -EIO;
+	/* Sum the CPUs' values into the first's. */
+	for (i = 0; i < count && ncpu > 1; i++) {
+		out = (u64 *)(v + i * stride);
+		for (c = 1; c < ncpu; c++)
+			for (j = 0; j < vsize / 8; j++)
+				out[j] += ((u64 *)(v + i * stride + c * ALIGN(vsize, 8)))[j];
+	}
+	/* Packed: one value after the other. */
+	for (i = 1; i < count && stride != vsize; i++)
+		memmove(v + i * vsize, v + i * stride, vsize);
+	*keys = k;
+	*values = v;
+	*nr = count;
+	return 0;
+}
+
+/* The counters alone, as each -I interval needs them. */
+static int read_counts(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf_snapshot *s = &run->snap;
+	void *keys, *values;
+	size_t nr, i;
+	int err;
+
+	err = read_map(run, run->skel->maps.counts, 0, &keys, &values, &nr);
+	if (err)
+		return err;
+	memset(s->counts, 0, sizeof(s->counts));
+	for (i = 0; i < nr; i++) {
+		u32 idx = ((u32 *)keys)[i];
+
+		if (idx < KMEM_BPF_NR_COUNTS)
+			s->counts[idx] = ((u64 *)values)[i];
+	}
+	err = read_map(run, run->skel->maps.fails, 1, (void **)&s->fail_keys,
+		       (void **)&s->fails, &s->nr_fails);
+	if (!err)
+		err = read_map(run, run->skel->maps.fallbacks, 2,
+			       (void **)&s->fallback_keys,
+			       (void **)&s->fallbacks, &s->nr_fallbacks);
+	return err;
+}
+
+/* The values of an array map, by index. */
+static int read_array(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
+		      const void **values, size_t *nr)
+{
+	void *keys, *v;
+	int err = read_map(run, map, slot, &keys, &v, nr);
+
+	*values = v;
+	return err;
+}
+
+static int read_snapshot(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf_snapshot *s = &run->snap;
+	size_t nr;
+	int err;
+
+	err = read_counts(run);
+	if (!err)
+		err = read_map(run, run->skel->maps.rows, 3,
+			       (void **)&s->row_keys, (void **)&s->rows,
+			       &s->nr_rows);
+	if (!err)
+		err = read_map(run, run->skel->maps.rare_rows, 4,
+			       (void **)&s->rare_keys, (void **)&s->rare,
+			       &s->nr_rare);
+	if (!err && run->nr_blocks)
+		err = read_array(run, run->skel->maps.blocks, 5,
+				 (const void **)&s->blocks, &s->nr_blocks);
+	if (!err && run->config.slab)
+		err = read_map(run, run->skel->maps.slab_rows, 6,
+			       (void **)&s->slab_keys, (void **)&s->slab,
+			       &s->nr_slab);
+	if (!err && run->nr_nodes > 1) {
+		s->nr_nodes = run->nr_nodes;
+		err = read_array(run, run->skel->maps.node_bytes, 7,
+				 (const void **)&s->node_counts, &nr);
+	}
+	return err;
+}
+
+/* The frames of every stack the maps kept, by id. */
+static int read_stacks(struct kmem_bpf_run *run)
+{
+	int fd = bpf_map__fd(run->skel->maps.stacks);
+	size_t n = run->stack_depth;
+	u64 *key = calloc(2, n * sizeof(u64)), *next = key + n;
+	void *prev = NULL;
+	__u32 id;
+
+	if (!key)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		u64 *ips;
+
+		memcpy(key, next, n * sizeof(u64));
+		prev = key;
+		if (bpf_map_lookup_elem(fd, key, &id))
+			continue;
+		ips = malloc(n * sizeof(u64));
+		if (!ips) {
+			free(key);
+			return -ENOMEM;
+		}
+		memcpy(ips, key, n * sizeof(u64));
+		if (hashmap__add(run->stack_ips, id, ips))
+			free(ips);
+	}
+	free(key);
+	return 0;
+}
+
+/* --- naming ----------------------------------------------------------- */
+
+/*
+ * A stack walked from a raw tracepoint begins in the BPF side: the
+ * program, bpf_trace_run*(), the tracepoint's __bpf_trace_*() and
+ * __traceiter_*().  A recording's callchain begins where they were
+ * called from.
+ */
+static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip)
+{
+	static const char * const prefixes[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_",
+	};
+	char name[KSYM_NAME_LEN + 32];
+	size_t i;
+
+	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* The kernel frames of stack @id, as a recording's callchain has them. */
+static size_t stack_chain(struct kmem_bpf_run *run, u32 id, u64 *chain,
+			  size_t size)
+{
+	size_t i = 0, n = 0, depth = run->stack_depth;
+	u64 *ips;
+
+	if (!hashmap__find(run->stack_ips, id, &ips))
+		return 0;
+	while (run->raw_pages && i < depth && ips[i] &&
+	       i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
+		i++;
+	chain[n++] = PERF_CONTEXT_KERNEL;
+	for (; i < depth && ips[i] && n < size &&
+	     n <= (size_t)run->config.max_stack; i++)
+		chain[n++] = ips[i];
+	return n;
+}
+
+static u64 stack_callsite(u32 id, void *arg)
+{
+	struct kmem_bpf_run *run = arg;
+	u64 chain[KMEM_BPF_MAX_STACK + 2];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+	u64 callsite;
+
+	if (hashmap__find(run->callsites, id, &callsite))
+		return callsite;
+	cc->nr = stack_chain(run, id, cc->ips, ARRAY_SIZE(chain) - 1);
+	callsite = cc->nr ? callsite_resolver__callsite(run->resolver, cc) : 0;
+	hashmap__add(run->callsites, id, callsite);
+	return callsite;
+}
+
+static u64 slab_function(u64 call_site, void *arg)
+{
+	struct kmem_bpf_run *run = arg;
+
+	return callsite_resolver__function(run->resolver, call_site);
+}
+
+static const char *cache_name(const char *name, void *arg)
+{
+	struct kmem_bpf_run *run = arg;
+	char *copy;
+
+	if (hashmap__find(run->caches, name, &copy))
+		return copy;
+	copy = strdup(name);
+	if (copy && hashmap__add(run->caches, copy, copy)) {
+		free(copy);
+		copy = NULL;
+	}
+	return copy;
+}
+
+/* Set a field of a made-up record of @evsel's format. */
+static void set_field(struct evsel *evsel, const char *name, u8 *raw,
+		      size_t size, u64 val)
+{
+	struct tep_format_field *f = tep_find_any_field(evsel->tp_format, name);
+
+	if (!f || f->offset < 0 || (size_t)(f->offset + f->size) > size)
+		return;
+	switch (f->size) {
+	case 1:
+		raw[f->offset] = val;
+		break;
+	case 2:
+		*(u16 *)(raw + f->offset) = val;
+		break;
+	case 4:
+		*(u32 *)(raw + f->offset) = val;
+		break;
+	case 8:
+		*(u64 *)(raw + f->offset) = val;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The kernel's names of a GFP value: a record of mm_page_alloc with it,
+ * through the decoder, which names it as it names a recording's, from
+ * the tracepoint's print format.
+ */
+static int name_gfp(struct kmem_bpf_run *run, u64 gfp)
+{
+	struct evsel *alloc = evlist__find_tracepoint_by_name(run->evlist,
+							      "kmem:mm_page_alloc");
+	u8 raw[512] = { 0 };
+	struct perf_sample sample = {
+		.raw_data = raw,
+		.raw_size = sizeof(raw),
+	};
+	struct kmem_event ev;
+
+	if (!alloc)
+		return 0;
+	set_field(alloc, "common_type", raw, sizeof(raw), alloc->tp_format->id);
+	set_field(alloc, "gfp_flags", raw, sizeof(raw), gfp);
+	return kmem_decoder__decode(run->dec, alloc, &sample, &ev) < 0 ?
+	       -ENOMEM : 0;
+}
+
+static int name_gfps(struct kmem_bpf_run *run)
+{
+	const struct kmem_bpf_snapshot *s = &run->snap;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < s->nr_rows; i++)
+		err = name_gfp(run, s->row_keys[i].gfp);
+	for (i = 0; !err && i < s->nr_rare; i++)
+		err = name_gfp(run, s->rare_keys[i].gfp);
+	for (i = 0; !err && i < s->nr_fails; i++)
+		err = name_gfp(run, s->fail_keys[i].gfp);
+	return err;
+}
+
+/* --- folded stacks ---------------------------------------------------- */
+
+/* A row's sampled stack, from its callsite on, with what it stands for. */
+static int fold_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
+		    const struct kmem_bpf_row *v)
+{
+	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+	u64 n = v->samples, hits;
+	size_t nr;
+	int id;
+
+	if (run->config.live)
+		n = n > v->freed + v->dropped ? n - v->freed - v->dropped : 0;
+	hits = kmem_bpf_fill__estimate(n, run->page_size << k->order,
+				       run->config.sample_bytes);
+	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
+	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
+	if (!hits || !nr)
+		return 0;
+	id = kmem_stacks__intern(run->stacks, ips, nr);
+	if (id < 0)
+		return id;
+	return kmem_stacks__add(run->stacks, id, hits * (run->page_size << k->order),
+				hits);
+}
+
+static const char *frame_name(u64 ip, void *arg)
+{
+	struct kmem_bpf_run *run = arg;
+
+	callsite_resolver__name(run->resolver, ip, false, run->frame,
+				sizeof(run->frame));
+	return strncmp(run->frame, "0x", 2) ? run->frame : NULL;
+}
+
+int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
+			       enum kmem_stacks_weight weight, FILE *fp)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < run->snap.nr_rows; i++) {
+		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
+			continue;
+		err = fold_row(run, &run->snap.row_keys[i], &run->snap.rows[i]);
+		if (err)
+			return err;
+	}
+	return kmem_stacks__write(run->stacks, weight, frame_name, run, fp,
+				  NULL);
+}
+
+/* --- the end ---------------------------------------------------------- */
+
+static struct kmem_bpf_namer namer(struct kmem_bpf_run *run)
+{
+	return (struct kmem_bpf_namer){
+		.callsite = stack_callsite,
+		.function = slab_function,
+		.cache = cache_name,
+		.arg = run,
+	};
+}
+
+static void print_interval_head(void)
+{
+	printf("#%13s %12s %15s %12s %15s %9s %15s %10s\n", "time",
+	       "allocations", "bytes", "frees", "bytes", "failures",
+	       "live bytes", "fallbacks");
+}
+
+/* The intervals closed since the last call, as perf stat -I prints them. */
+static void print_intervals(struct kmem_bpf_run *run)
+{
+	u64 len = kmem_interval__length(run->iv);
+
+	for (; run->iv_printed < kmem_interval__nr_rows(run->iv); run->iv_printed++) {
+		const struct kmem_interval_row *row =
+			kmem_interval__row(run->iv, run->iv_printed);
+
+		if (!run->iv_printed)
+			print_interval_head();
+		printf("%14.6f %12s %15s %12s %15s %9s %15s %10s\n",
+		       (row->start + len) / 1e9, COMMAS(row->alloc.nr),
+		       COMMAS(row->alloc.bytes), COMMAS(row->free.nr),
+		       COMMAS(row->free.bytes), COMMAS(row->fail.nr),
+		       COMMAS(row->live_bytes), COMMAS(row->fallbacks.nr));
+	}
+	fflush(stdout);
+}
+
+static int advance(struct kmem_bpf_run *run, u64 t, bool last)
+{
+	struct kmem_page_summary ps;
+	struct kmem_frag_summary fs;
+	int err = read_counts(run);
+
+	if (err)
+		return err;
+	kmem_bpf_fill__page_summary(&run->snap, &ps);
+	kmem_bpf_fill__frag_totals(&run->snap, &fs);
+	if (last)
+		return kmem_interval__finish(run->iv, &ps, &fs);
+	return kmem_interval__advance(run->iv, t, &ps, &fs);
+}
+
+int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print)
+{
+	int err;
+
+	if (!run->iv)
+		return 0;
+	err = advance(run, now_ns() - run->start_ns, false);
+	if (!err && print)
+		print_intervals(run);
+	return err;
+}
+
+/*
+ * A tracepoint that fires while one of our programs runs on the CPU (an
+ * allocation in an interrupt) is not run again: the kernel counts it.
+ */
+static u64 recursion_misses(struct kmem_bpf_run *run)
+{
+	struct bpf_program *prog;
+	u64 misses = 0;
+
+	bpf_object__for_each_program(prog, run->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_program__fd(prog) < 0 ||
+		    bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			continue;
+		misses += info.recursion_misses;
+		/* With sysctl kernel.bpf_stats_enabled=1: what each cost. */
+		if (info.run_cnt)
+			pr_debug("perf kmem: %s ran %llu times, %.0f ns each\n",
+				 bpf_program__name(prog), (unsigned long long)info.run_cnt,
+				 (double)info.run_time_ns / info.run_cnt);
+	}
+	return misses;
+}
+
+int kmem_bpf_run__finish(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf_namer n = namer(run);
+	int err;
+
+	detach_pages(run);
+	kmem_bpf__detach(run->skel);
+	run->stop_ns = now_ns();
+	run->recursion_misses = recursion_misses(run);
+	run->finished = true;
+	err = run->iv ? advance(run, run->stop_ns - run->start_ns, true) : 0;
+	if (!err)
+		err = read_snapshot(run);
+	if (!err)
+		err = read_stacks(run);
+	if (!err)
+		err = name_gfps(run);
+	if (!err && run->kp)
+		err = kmem_bpf_fill__page(&run->snap, run->kp, &n);
+	if (!err && run->kf)
+		err = kmem_bpf_fill__frag(&run->snap, run->kf, &n);
+	if (!err && run->ks)
+		err = kmem_bpf_fill__slab(&run->snap, run->ks, &n);
+	return err;
+}
+
+u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run)
+{
+	struct bpf_map *map;
+	u64 total = 0;
+
+	bpf_object__for_each_map(map, run->skel->obj) {
+		char path[64], line[128];
+		unsigned long long kb;
+		FILE *fp;
+
+		if (bpf_map__fd(map) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%d",
+			 bpf_map__fd(map));
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		while (fgets(line, sizeof(line), fp))
+			if (sscanf(line, "memlock: %llu", &kb) == 1)
+				total += kb;
+		fclose(fp);
+	}
+	return total;
+}
+
+/* --- the report ------------------------------------------------------- */
+
+static const char *gfp_name(void *arg, u64 gfp)
+{
+	struct kmem_bpf_run *run = arg;
+
+	return kmem_decoder__gfp_name(run->dec, gfp);
+}
+
+static const char *callsite_name(void *arg, u64 callsite, char *buf,
+				 size_t size)
+{
+	struct kmem_bpf_run *run = arg;
+
+	if (!callsite) {
+		snprintf(buf, size, "(no stack)");
+		return buf;
+	}
+	return callsite_resolver__name(run->resolver, callsite,
+				       run->config.offsets, buf, size);
+}
+
+static const char *symbol_name(void *arg, u64 addr, char *buf, size_t size)
+{
+	struct kmem_bpf_run *run = arg;
+
+	if (!addr)
+		return NULL;
+	callsite_resolver__name(run->resolver, addr, true, buf, size);
+	return strncmp(buf, "0x", 2) ? buf : NULL;
+}
+
+static void set_fragmenting(struct kmem_page_row *row, void *arg)
+{
+	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
+}
+
+static u64 fragmenting(const struct kmem_bpf_run *run)
+{
+	const struct kmem_frag_summary *s;
+
+	if (!run->kf)
+		return 0;
+	s = kmem_frag__summary(run->kf);
+	return s->classes[KMEM_FRAG_CONVERTED].nr +
+	       s->classes[KMEM_FRAG_POLLUTED].nr;
+}
+
+static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
+{
+	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	bool pageblocks = run->kf && kmem_frag__has_classes(run->kf);
+
+	return (struct kmem_cell_ctx){
+		.page_size = run->page_size,
+		.live = run->config.live,
+		.xnode = kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
+			 info->has_mem2node &&
+			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
+		.cpu_nodes = info->has_cpu_nodes,
+		.callchains = true,
+		.pageblocks = pageblocks,
+		.frag_classes = run->has_extfrag && pageblocks,
+		.fragmenting = fragmenting(run) > 0,
+		.callers_estimated = run->config.sample_bytes > 1,
+		.slab_unpaired = true,
+		.task_key = KMEM_TASK_NONE,
+		.gfp_name = gfp_name,
+		.symbol = symbol_name,
+		.callsite_name = callsite_name,
+		.arg = run,
+	};
+}
+
+static u64 count_of(const struct kmem_bpf_run *run, enum kmem_bpf_counter c)
+{
+	return kmem_bpf_fill__count(&run->snap, c);
+}
+
+static u64 nr_page_events(const struct kmem_bpf_run *run)
+{
+	const struct kmem_page_summary *s = kmem_page__summary(run->kp);
+
+	return s->alloc.nr + s->fail.nr + s->free.nr + s->bad_order;
+}
+
+/* As a recording's (run.c): the kernel's topology is the trace's. */
+static const char *cross_node_status(const struct kmem_bpf_run *run)
+{
+	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+
+	if (info->topology_corrupt)
+		return "corrupt_topology";
+	if (!info->nr_nodes || !info->has_mem2node)
+		return "no_topology";
+	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
+		return "one_node";
+	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
+		return "too_many_nodes";
+	return "analysed";
+}
+
+static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
+{
+	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	const struct perf_env *env = &run->session->header.env;
+	u64 page = run->kp ? nr_page_events(run) : 0, slab = 0, extfrag = 0;
+	size_t i;
+
+	for (i = 0; i < run->snap.nr_fallbacks; i++)
+		extfrag += run->snap.fallbacks[i];
+	for (i = 0; run->ks && i < run->snap.nr_slab; i++)
+		slab += run->snap.slab[i].hits + run->snap.slab[i].fails +
+			run->snap.slab[i].zero_size;
+	if (run->ks)
+		slab += count_of(run, KMEM_BPF_SLAB_FREE);
+	return (struct kmem_report_trace){
+		.path = "(bpf)",
+		.os_release = env->os_release,
+		.hostname = env->hostname,
+		.arch = env->arch,
+		.nr_cpus = env->nr_cpus_avail,
+		.nr_samples = page + slab + extfrag,
+		.nr_page_events = page,
+		.nr_slab_events = slab,
+		.nr_extfrag_events = extfrag,
+		.sampled = "",
+		.page_size = run->page_size,
+		.live = run->config.live,
+		.cross_node = cross_node_status(run),
+		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
+		.fragmentation = run->has_extfrag ? "analysed" : "not_recorded",
+		.pageblock_order = info->pageblock_order,
+		.pageblock_why = info->pageblock_why,
+		/* The programs count no reclaim or compaction. */
+		.stalls = "no_stall_events",
+		.stall_missing = "",
+	};
+}
+
+static const char *whose(const struct kmem_bpf_run *run)
+{
+	if (run->config.cgroup)
+		return "the tasks of the cgroup";
+	if (run->config.tasks)
+		return "the tasks followed and their children";
+	return "all tasks";
+}
+
+/* What is exact, what estimated, from how much; what was not counted. */
+static void fill_source(struct kmem_bpf_run *run)
+{
+	struct kmem_report_source *src = &run->source;
+	bool every = run->config.sample_bytes <= 1;
+	bool life = run->kp && kmem_bpf_fill__lifetime_exact(&run->snap);
+
+	*src = (struct kmem_report_source){
+		.name = "bpf",
+		.tasks = whose(run),
+		.duration_ns = run->stop_ns - run->start_ns,
+		.duration_ms = (run->stop_ns - run->start_ns) / 1000000,
+		.exact = "the totals, grid, failures, fallbacks and pageblocks",
+		.estimated = "",
+		.callers = every ? "exact" : "estimated",
+		.lifetimes = life ? "exact" : "estimated",
+		.sample_bytes = run->config.sample_bytes,
+		.sampled = count_of(run, KMEM_BPF_SAMPLED),
+		.rare_taken = count_of(run, KMEM_BPF_RARE_TAKEN),
+		.rare_sampled = count_of(run, KMEM_BPF_RARE_SAMPLED),
+		.live_entries = run->live_entries,
+		.untracked = count_of(run, KMEM_BPF_UNTRACKED),
+		.untracked_sampled = count_of(run, KMEM_BPF_UNTRACKED_SAMPLED),
+		.events_missed = run->recursion_misses,
+		.stack_walks_failed = count_of(run, KMEM_BPF_STACK_FAILED),
+		.stacks_map_full = count_of(run, KMEM_BPF_STACKS_FULL),
+		.rows_map_full = count_of(run, KMEM_BPF_ROWS_FULL) +
+				 count_of(run, KMEM_BPF_RARE_FULL),
+		.tasks_map_full = count_of(run, KMEM_BPF_TASKS_FULL),
+		.fallbacks = run->has_extfrag,
+		.no_fallbacks = run->has_extfrag ? "" :
+			"no kmem:mm_page_alloc_extfrag (or it was left out)",
+		.map_bytes = kmem_bpf_run__map_bytes(run),
+	};
+	if (!run->kp)
+		src->exact = "the slab counts by callsite and cache";
+	else if (every && life)
+		src->exact = "every number: every stack was taken";
+	else if (life)
+		src->exact =
+			"the totals, grid, failures, fallbacks, pageblocks and lifetime groups";
+	if (run->kp && !every && life)
+		src->estimated = "the callsite rows, from the sampled stacks";
+	else if (run->kp && !every)
+		src->estimated =
+			"the callsite rows and lifetime groups, from the sampled allocations";
+	else if (run->kp && !life)
+		src->estimated =
+			"the lifetime groups, from the allocations the live-page map tracked";
+}
+
+/* The kernel's account of the programs, kept where bpf_stats_enabled. */
+static void prog_stats(struct kmem_bpf_run *run)
+{
+	struct kmem_report_source *src = &run->source;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, run->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
+			continue;
+		src->prog_runs += info.run_cnt;
+		src->prog_ns += info.run_time_ns;
+		if (info.run_cnt)
+			pr_debug("perf kmem: %s ran %llu times, %llu ns each\n",
+				 bpf_program__name(prog),
+				 (unsigned long long)info.run_cnt,
+				 (unsigned long long)(info.run_time_ns /
+						      info.run_cnt));
+	}
+	if (src->prog_runs)
+		src->prog_ns_per_run = src->prog_ns / src->prog_runs;
+}
+
+/* Every analysis finished and joined, the tables sorted. */
+static int settle(struct kmem_bpf_run *run)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	const struct kmem_report_analyses a = {
+		.kp = run->kp, .kf = run->kf, .ks = run->ks,
+	};
+	static const struct {
+		enum kmem_report_table_id	id;
+		bool				slab;
+	} tables[] = {
+		{ KMEM_PAGE_CALLERS, false }, { KMEM_FRAG_CALLERS, false },
+		{ KMEM_FRAG_FAILURES, false }, { KMEM_SLAB_CALLERS, true },
+		{ KMEM_SLAB_CACHES, true },
+	};
+	size_t i;
+	int node, err = 0;
+
+	if (run->settled)
+		return 0;
+	run->settled = true;
+	if (run->ks)
+		kmem_slab__finish(run->ks);
+	if (run->kp) {
+		kmem_page__finish(run->kp);
+		err = kmem_frag__finish(run->kf);
+	}
+	if (!err && run->kp && run->has_extfrag) {
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
+				     set_fragmenting, run->kf);
+	}
+	run->ctx = cell_ctx(run);
+	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
+		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
+	fill_source(run);
+	prog_stats(run);
+	for (i = 0; !err && i < ARRAY_SIZE(tables); i++) {
+		if (tables[i].slab ? !run->ks : !run->kp)
+			continue;
+		err = kmem_report__sort_table(&run->tables[tables[i].id],
+					      tables[i].id, &run->ctx, &a,
+					      tables[i].slab ? &c->slab_sort :
+					      tables[i].id == KMEM_PAGE_CALLERS ?
+					      &c->page_sort : NULL);
+	}
+	return err;
+}
+
+int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	int err = settle(run);
+
+	*r = (struct kmem_report){
+		.trace = report_trace(run),
+		.ctx = &run->ctx,
+		.kp = run->kp,
+		.kf = run->kf,
+		.iv = run->iv,
+		.slab = run->ks,
+		.has_node = run->has_node,
+		.nr_node_ids = kmem_decoder__info(run->dec)->nr_nodes,
+		.caller = c->caller,
+		.lines = c->lines,
+	};
+	r->src[KMEM_SRC_TRACE] = &r->trace;
+	r->src[KMEM_SRC_COUNTED] = &run->source;
+	if (run->kp)
+		r->src[KMEM_SRC_PAGE] = kmem_page__summary(run->kp);
+	if (run->kf)
+		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
+	if (run->ks)
+		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	memcpy(r->tables, run->tables, sizeof(r->tables));
+	return err;
+}

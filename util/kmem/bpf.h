@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_KMEM_BPF_H
+#define __PERF_KMEM_BPF_H
+
+/*
+ * perf kmem stat -b: the page (and slab) allocator counted in the running
+ * kernel by a BPF program (util/bpf_skel/kmem.bpf.c), nothing recorded.
+ *
+ * A kmem_bpf_run is the live counterpart of a kmem_run (kmem-run.h): it
+ * loads and attaches the program, follows the tasks asked for, reads the
+ * maps and fills the same analyses a recording fills (kmem-page.h,
+ * kmem-frag.h, kmem-slab.h) through kmem/bpf-fill.h, and gives the same
+ * report (kmem-report.h), so that text, JSON and folded stacks are
+ * shared.  The builtin owns the options, the workload and the output.
+ * No global state, no printing: what goes wrong comes back as one line.
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <linux/compiler.h>
+#include <linux/types.h>
+
+#include "count-stacks.h"
+#include "report.h"
+
+/* What perf kmem stat -b's options ask. */
+struct kmem_bpf_config {
+	bool		page;		/* --page */
+	bool		slab;		/* --slab */
+	bool		caller;		/* --caller */
+	bool		live;		/* --live */
+	bool		folded;		/* --folded: keep the sampled stacks */
+	bool		raw_ip;		/* --raw-ip */
+	bool		offsets;	/* callsites as func+0xoff */
+	int		lines;		/* -l; -1: all */
+	struct kmem_report_sort	page_sort;
+	struct kmem_report_sort	slab_sort;
+	/* Whose events: all, tasks added with kmem_bpf_run__add_task(), a cgroup. */
+	bool		system_wide;	/* -a */
+	bool		tasks;		/* -p, -t or a workload */
+	const char	*cgroup;	/* --cgroup, as perf record -G */
+	u64		sample_bytes;	/* --sample-bytes; 1: every stack */
+	bool		exact_live;	/* --exact-live */
+	int		max_stack;	/* --max-stack */
+	u32		map_entries;	/* -M; 0: the defaults */
+	u64		interval;	/* -I, in ns; 0: none */
+	size_t		interval_callers;
+	const char	*alloc_regex;	/* --alloc-func */
+	const char	*alloc_regex_add; /* --alloc-func-add */
+	/* perf config kmem.bpf-leave-out: tracepoints taken as missing. */
+	const char	*leave_out;
+	const char	*btf;		/* kmem.bpf-btf; NULL: the kernel's */
+};
+
+/* The defaults of the options above. */
+#define KMEM_BPF_SAMPLE_BYTES	(512 * 1024)
+#define KMEM_BPF_MAX_STACK_DEFAULT	16
+#define KMEM_BPF_MAP_ENTRIES	16384
+#define KMEM_BPF_EXACT_LIVE_ENTRIES	262144
+
+struct kmem_bpf_run;
+
+#ifdef HAVE_BPF_SKEL
+
+/**
+ * kmem_bpf_run__new - open and load the program
+ * @config: the options; copied, but what its pointers point at must
+ *	    outlive the run
+ * @err: where a one-line reason goes
+ * @err_size: the size of @err
+ *
+ * Checks what the program needs (root, the kernel's BTF, the tracepoints),
+ * sizes the maps, loads the program and sets up the live session the
+ * report names callsites and GFP flags with.  Nothing is counted yet.
+ *
+ * Return: the run, or NULL with @err set.
+ */
+struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
+				       char *err, size_t err_size);
+void kmem_bpf_run__delete(struct kmem_bpf_run *run);
+
+/* Count the events of task @tid, and of the tasks it forks from now on. */
+int kmem_bpf_run__add_task(struct kmem_bpf_run *run, pid_t tid);
+
+/* Attach the programs: counting starts. */
+int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size);
+
+/**
+ * kmem_bpf_run__tick - the end of an -I interval
+ * @run: the run, started
+ * @print: print the interval's line, as perf stat -I does
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print);
+
+/**
+ * kmem_bpf_run__finish - stop counting and fill the analyses
+ * @run: the run, started
+ *
+ * Return: 0; -ENOMEM; -EIO if a map could not be read.
+ */
+int kmem_bpf_run__finish(struct kmem_bpf_run *run);
+
+/**
+ * kmem_bpf_run__report - the results, for the renderers (print.h)
+ * @run: a finished run
+ * @r: filled in, points into @run: the analyses finished, the tables
+ *	sorted, and in src[KMEM_SRC_COUNTED] where the numbers come from
+ *
+ * Return: 0; -EINVAL for a bad sort key; -ENOMEM.
+ */
+int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r);
+
+/* The kernel memory the maps take, as the kernel accounts it. */
+u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run);
+
+/**
+ * kmem_bpf_run__write_folded - the sampled stacks as folded stacks
+ * @run: a finished run of a config with folded
+ * @weight: what a line counts
+ * @fp: where the lines go
+ *
+ * Each sampled stack from its callsite on, weighted as its rows are: the
+ * estimated bytes or allocations (with live, of those still live).
+ *
+ * Return: 0; -ENOMEM; -EIO when @fp could not be written.
+ */
+int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
+			       enum kmem_stacks_weight weight, FILE *fp);
+
+#else /* !HAVE_BPF_SKEL: perf kmem hides -b (set_option_nobuild()) */
+
+static inline struct kmem_bpf_run *
+kmem_bpf_run__new(const struct kmem_bpf_config *config __maybe_unused,
+		  char *err, size_t err_size)
+{
+	snprintf(err, err_size, "perf was built without BPF skeletons: no BUILD_BPF_SKEL=1");
+	return NULL;
+}
+
+static inline void kmem_bpf_run__delete(struct kmem_bpf_run *run __maybe_unused)
+{
+}
+
+static inline int kmem_bpf_run__add_task(struct kmem_bpf_run *run __maybe_unused,
+					 pid_t tid __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int kmem_bpf_run__start(struct kmem_bpf_run *run __maybe_unused,
+				      char *err __maybe_unused,
+				      size_t err_size __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int kmem_bpf_run__tick(struct kmem_bpf_run *run __maybe_unused,
+				     bool print __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int kmem_bpf_run__finish(struct kmem_bpf_run *run __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int kmem_bpf_run__report(struct kmem_bpf_run *run __maybe_unused,
+				       struct kmem_report *r __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run __maybe_unused)
+{
+	return 0;
+}
+
+static inline int kmem_bpf_run__write_folded(struct kmem_bpf_run *run __maybe_unused,
+					     enum kmem_stacks_weight weight __maybe_unused,
+					     FILE *fp __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+#endif /* HAVE_BPF_SKEL */
+
+#endif /* __PERF_KMEM_BPF_H */
