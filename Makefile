@@ -100,7 +100,14 @@ $(B)/.deps:
 	@scripts/install-deps.sh
 	@mkdir -p $(B) && touch $@
 
-$(PRISTINE)/.extracted: $(B)/.deps
+# What is taken of Debian's tree: a path added extracts it again.
+EXTRACT_LIST := $(B)/.extract-list
+
+$(EXTRACT_LIST): FORCE
+	@mkdir -p $(B)
+	@echo "$(EXTRACT)" | cmp -s - $@ || echo "$(EXTRACT)" > $@
+
+$(PRISTINE)/.extracted: $(B)/.deps $(EXTRACT_LIST)
 	rm -rf $(B)/pristine && mkdir -p $(B)/pristine
 	tar -I 'xz -T2' -xf $(SRC_TAR) -C $(B)/pristine --wildcards \
 		$(addprefix linux-source-6.12/,$(EXTRACT))
