@@ -81,6 +81,7 @@ struct perf_kmem {
 	const char		*pprof_name;	/* --pprof */
 	const char		*interval_str;	/* -I */
 	bool			diff;		/* perf kmem diff */
+	bool			include_perf;	/* record --include-perf */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
@@ -110,6 +111,12 @@ static const char * const slab_tracepoints[] = {
 	/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
 	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node",
 };
+
+/* The slab tracepoints that free: perf record keeps them of every task. */
+static bool slab_tracepoint_frees(const char *name)
+{
+	return strstr(name, "free");
+}
 
 /* Thousands separators whatever the locale: "12,345,678". */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
@@ -1727,6 +1734,22 @@ static void add_arg(const char **argv, int *argc, const char *arg)
 }
 
 /*
+ * -e @event, and perf record's --exclude-perf after it unless @keep_perf:
+ * a tracepoint filter "common_pid != <perf's pid>" on that event alone, so
+ * that perf writing its own perf.data is not in the trace.  Frees stay of
+ * every task: perf's context frees other tasks' pages too (in reclaim),
+ * and a page of theirs whose free is not seen would stay live.
+ */
+static void add_event(const char **argv, int *argc, const char *event,
+		      bool keep_perf)
+{
+	add_arg(argv, argc, "-e");
+	add_arg(argv, argc, event);
+	if (!keep_perf)
+		add_arg(argv, argc, "--exclude-perf");
+}
+
+/*
  * perf record's -o among the options before a '--' (or a command's own
  * -o, which only costs the stream test below its answer); NULL: none.
  */
@@ -1763,8 +1786,10 @@ static bool record_to_pipe(int argc, const char **argv, bool *name_it)
 /*
  * The events of allocation stalls the kernel has, with callchains on
  * those that begin one, as -e options; what they need is in @events.
+ * perf's own stalls go with its allocations, unless @keep_perf.
  */
-static int add_stall_events(const char **argv, int *argc, char **events)
+static int add_stall_events(const char **argv, int *argc, char **events,
+			    bool keep_perf)
 {
 	int type, n = 0;
 
@@ -1777,8 +1802,7 @@ static int add_stall_events(const char **argv, int *argc, char **events)
 		if (asprintf(&events[n], "%s%s", name,
 			     chain ? "/call-graph=fp/" : "") < 0)
 			return -ENOMEM;
-		add_arg(argv, argc, "-e");
-		add_arg(argv, argc, events[n++]);
+		add_event(argv, argc, events[n++], keep_perf);
 	}
 	return 0;
 }
@@ -1790,8 +1814,10 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	const char **rec_argv;
 	int rec_argc = 0, i, err, nr_slab = 0;
 	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
+	bool keep_perf = kmem->include_perf;
 
-	rec_argv = calloc(argc + 32 + 2 * KMEM_STALL_NR_TYPES, sizeof(char *));
+	rec_argv = calloc(argc + 40 + 3 * KMEM_STALL_NR_TYPES +
+			  3 * ARRAY_SIZE(slab_tracepoints), sizeof(char *));
 	if (!rec_argv)
 		return -ENOMEM;
 	add_arg(rec_argv, &rec_argc, "record");
@@ -1801,18 +1827,17 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	add_arg(rec_argv, &rec_argc, "1");
 	if (kmem->opts.page) {
 		/* Only allocations need their callchain, and only its kernel part. */
-		add_arg(rec_argv, &rec_argc, "-e");
-		add_arg(rec_argv, &rec_argc, "kmem:mm_page_alloc/call-graph=fp/");
-		add_arg(rec_argv, &rec_argc, "-e");
-		add_arg(rec_argv, &rec_argc, "kmem:mm_page_free");
+		add_event(rec_argv, &rec_argc,
+			  "kmem:mm_page_alloc/call-graph=fp/", keep_perf);
+		add_event(rec_argv, &rec_argc, "kmem:mm_page_free", true);
 		/* Fallbacks, where the kernel traces them: by callsite too. */
-		if (is_valid_tracepoint("kmem:mm_page_alloc_extfrag")) {
-			add_arg(rec_argv, &rec_argc, "-e");
-			add_arg(rec_argv, &rec_argc,
-				"kmem:mm_page_alloc_extfrag/call-graph=fp/");
-		}
+		if (is_valid_tracepoint("kmem:mm_page_alloc_extfrag"))
+			add_event(rec_argv, &rec_argc,
+				  "kmem:mm_page_alloc_extfrag/call-graph=fp/",
+				  keep_perf);
 		/* Who waited for memory, where the kernel traces it. */
-		err = add_stall_events(rec_argv, &rec_argc, stall_events);
+		err = add_stall_events(rec_argv, &rec_argc, stall_events,
+				       keep_perf);
 		if (err)
 			goto out;
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
@@ -1820,8 +1845,8 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
 		if (!is_valid_tracepoint(slab_tracepoints[i]))
 			continue;
-		add_arg(rec_argv, &rec_argc, "-e");
-		add_arg(rec_argv, &rec_argc, slab_tracepoints[i]);
+		add_event(rec_argv, &rec_argc, slab_tracepoints[i],
+			  keep_perf || slab_tracepoint_frees(slab_tracepoints[i]));
 		nr_slab++;
 	}
 	/* Else perf record would quietly record cycles instead. */
@@ -1853,16 +1878,18 @@ out:
 /* perf kmem record -h: our options, before perf record's help of its own. */
 static void record_help(void)
 {
-	fprintf(stderr, "\n Usage: perf kmem record [--page] [--slab] [<perf record options>] [-- <command>]\n\n"
+	fprintf(stderr, "\n Usage: perf kmem record [--page] [--slab] [--include-perf] [<perf record options>] [-- <command>]\n\n"
 		"        --page            record the page allocator: allocations with their\n"
 		"                          kernel callchains, frees and fallbacks\n"
 		"        --slab            record the slab allocator (the default)\n"
+		"        --include-perf    record perf's own allocations too (writing its\n"
+		"                          perf.data), which are left out by default\n"
 		"\n All other options are perf record's, passed on:\n");
 }
 
 /*
  * 'perf kmem record' passes what it does not know to perf record, so take
- * our own options out first: --page and --slab may stand anywhere before
+ * our own options out first: --page, --slab and --include-perf may stand anywhere before
  * a '--'.  -h and --help go on to perf record, whose help follows ours.
  */
 static int take_record_mode_options(struct perf_kmem *kmem, int argc,
@@ -1880,6 +1907,8 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 			kmem->opts.page = true;
 		else if (!strcmp(argv[i], "--slab"))
 			kmem->opts.slab = true;
+		else if (!strcmp(argv[i], "--include-perf"))
+			kmem->include_perf = true;
 		else
 			argv[n++] = argv[i];
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
