@@ -53,7 +53,7 @@ expect_line() {
 	   [ -s "$dir/out" ]; then
 		echo "FAIL $name: exit $rc, $(wc -l <"$dir/out") lines of output, want exit 1 and only the line '$line':"
 		sed 's/^/    /' "$dir/err" | head -n 5
-		failures=$((failures + 1))
+		err=1
 	else
 		echo "ok   $name: $line"
 	fi
@@ -81,7 +81,7 @@ for cmd in "stat --page -i" "diff --page $good"; do
 	last=$(perf kmem $cmd "$dir/garbage.data" 2>&1 | cat | tail -n 1)
 	if [[ $last != "perf kmem: $dir/garbage.data is corrupt after "*" events before" ]]; then
 		echo "FAIL garbage, 2>&1 | cat, $cmd: the last line is '$last'"
-		failures=$((failures + 1))
+		err=1
 	else
 		echo "ok   garbage, 2>&1 | cat, ${cmd%% *}: the line about it is the last"
 	fi
@@ -143,7 +143,7 @@ if perf kmem diff "$good" "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocato
 	echo "ok   page-only traces, diff without --page: the page analysis"
 else
 	echo "FAIL page-only traces, diff without --page: $(head -n 1 "$dir/err")"
-	failures=$((failures + 1))
+	err=1
 fi
 
 # A perf.data file given as standard input is not a stream.
@@ -183,7 +183,7 @@ print(json.load(sys.stdin)["page"]["summary"]["total_allocations"]["count"])')
 		echo "ok   --time $window: $got allocations, as perf script; diff: $old_new"
 	else
 		echo "FAIL --time $window: $got allocations, perf script $want; diff '$old_new', stat of the second $want_new"
-		failures=$((failures + 1))
+		err=1
 	fi
 done
 expect_line "--time 10%/0" \
@@ -263,7 +263,7 @@ for key in frag xnode comm; do
 		echo "ok   -s $key: tied rows by bytes, then hits"
 	else
 		echo "FAIL -s $key: tied rows not by bytes, then hits"
-		failures=$((failures + 1))
+		err=1
 	fi
 done
 
@@ -282,7 +282,7 @@ for how in "pipe" "-o -"; do
 	   ! perf kmem stat --page -i - <"$dir/stream.data" 2>/dev/null |
 		grep -q "SUMMARY (page allocator)"; then
 		echo "FAIL record to a $how: $(tail -n 2 "$dir/err" | paste -sd' ')"
-		failures=$((failures + 1))
+		err=1
 	else
 		echo "ok   record to a $how: $(tail -n 1 "$dir/err")"
 	fi
@@ -316,7 +316,7 @@ if [[ $head == "     Live_bytes/Size |        Live | Order | "* ]]; then
 	echo "ok   --live header: ${head:0:40}"
 else
 	echo "FAIL --live header: '$head'"
-	failures=$((failures + 1))
+	err=1
 fi
 
 # Options that did nothing in these combinations are refused.
@@ -392,7 +392,7 @@ if perf record -q -e kmem:mm_page_alloc -e kmem:mm_page_free \
 		echo "ok   no callchains: rules and widest line $widths"
 	else
 		echo "FAIL no callchains: rules of width $widths"
-		failures=$((failures + 1))
+		err=1
 	fi
 	# Nor the extfrag format, which gives the pageblock order: the map's
 	# line says how to give it, as the text's does.
@@ -402,7 +402,7 @@ if perf record -q -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	line="perf kmem: --map needs the pageblock order: the trace has no kmem:mm_page_alloc_extfrag format to read it from; --pageblock-order N gives it"
 	if [ "$rc" -ne 1 ] || [ "$(tail -n 1 "$dir/err")" != "$line" ]; then
 		echo "FAIL --map, no pageblock order: exit $rc, $(tail -n 1 "$dir/err")"
-		failures=$((failures + 1))
+		err=1
 	else
 		echo "ok   --map, no pageblock order: $line"
 	fi
