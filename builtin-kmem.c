@@ -608,14 +608,35 @@ static int output_close(struct kmem_output *out, int err)
 	return err ?: werr;
 }
 
+/* --folded=fallbacks or =fragmenting: the chains of the fallbacks. */
+static bool folded_fallbacks(const char *folded)
+{
+	return folded && (!strcmp(folded, "fallbacks") ||
+			  !strcmp(folded, "fragmenting"));
+}
+
 static int print_folded(struct kmem_input *in, FILE *fp)
 {
-	enum kmem_stacks_weight weight = strcmp(in->kmem->folded, "hits") ?
+	const struct kmem_trace_info *info = kmem_run__info(in->run);
+	const char *folded = in->kmem->folded;
+	enum kmem_stacks_weight weight = strcmp(folded, "hits") &&
+					 !folded_fallbacks(folded) ?
 					 KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
 	int err;
 
-	if (!kmem_run__info(in->run)->has_callchains) {
+	if (!info->has_callchains) {
 		pr_err("perf kmem: --folded needs the callchains of the page allocations: record with perf kmem record --page\n");
+		return -EINVAL;
+	}
+	if (folded_fallbacks(folded) && !info->has_extfrag) {
+		pr_err("perf kmem: --folded=%s needs the kmem:mm_page_alloc_extfrag events, which %s has not: record with perf kmem record --page\n",
+		       folded, in->path);
+		return -EINVAL;
+	}
+	if (!strcmp(folded, "fragmenting") &&
+	    !kmem_frag__has_classes(kmem_run__frag(in->run))) {
+		pr_err("perf kmem: --folded=fragmenting needs the pageblock order: %s; --pageblock-order N gives it\n",
+		       info->pageblock_why);
 		return -EINVAL;
 	}
 	err = kmem_run__write_folded(in->run, weight, fp);
@@ -1228,6 +1249,9 @@ static void set_derived_options(struct perf_kmem *kmem)
 	o->offsets = o->raw_ip || verbose > 0;
 	o->folded = kmem->folded;
 	o->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
+	o->folded_fallbacks = folded_fallbacks(kmem->folded);
+	o->folded_fragmenting = kmem->folded &&
+				!strcmp(kmem->folded, "fragmenting");
 	o->pprof = kmem->pprof_name;
 	/* A profile of chosen tasks says which task allocated. */
 	if (o->pprof && o->task_filter && o->tasks.key == KMEM_TASK_NONE)
@@ -1363,12 +1387,18 @@ static int kmem_stat(struct perf_kmem *kmem)
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits") &&
-			      strcmp(kmem->folded, "stall")))) {
-		pr_err("perf kmem: --folded takes bytes, hits or stall, with --page and without --json\n");
+			      strcmp(kmem->folded, "stall") &&
+			      !folded_fallbacks(kmem->folded)))) {
+		pr_err("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
 		return -EINVAL;
 	}
 	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
 		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
+		return -EINVAL;
+	}
+	if (folded_fallbacks(kmem->folded) && kmem->opts.live) {
+		pr_err("perf kmem: --folded=%s weighs fallbacks, which --live has no part in\n",
+		       kmem->folded);
 		return -EINVAL;
 	}
 	if (check_folded_options(kmem) || check_live_sort(kmem))
@@ -2024,7 +2054,8 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "page", &kmem.opts.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
-	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits|stall",
+	OPT_STRING_OPTARG(0, "folded", &kmem.folded,
+			  "bytes|hits|stall|fallbacks|fragmenting",
 			  "write page allocations as folded stacks for flame graphs",
 			  "bytes"),
 	OPT_STRING(0, "pprof", &kmem.pprof_name, "file",

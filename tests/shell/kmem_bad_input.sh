@@ -335,6 +335,16 @@ for opt in "-I 100" --alloc; do
 		"perf kmem: --folded takes no ${opt% *}: it writes the stacks of all the allocations, for flame graphs" \
 		perf kmem stat --page --folded $opt -i "$good"
 done
+expect_line "--folded=fragmenting --live" \
+	"perf kmem: --folded=fragmenting weighs fallbacks, which --live has no part in" \
+	perf kmem stat --page --folded=fragmenting --live -i "$good"
+sample="${KMEM_DATA:-$(dirname "$0")/../../data}/sample.perf.data"
+if [ -f "$sample" ]; then
+	expect_line "--folded=fallbacks of a trace without fallbacks" \
+		"perf kmem: --folded=fallbacks needs the kmem:mm_page_alloc_extfrag events, which $sample has not: record with perf kmem record --page" \
+		perf kmem stat --page --folded=fallbacks -i "$sample" \
+		--kallsyms "${sample%.perf.data}.kallsyms"
+fi
 
 # A --kallsyms or -k of the wrong kind, or of another kernel: one line
 # naming it.  It was blamed on the build-id cache and /proc/kallsyms,

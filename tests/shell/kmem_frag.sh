@@ -9,7 +9,9 @@
 # with lib/kmem_frag_count.py, and check that the recording has what
 # the analysis is about (fallbacks of each class, failures).  Every number
 # perf kmem stat --page --json gives of the fragmentation analysis must
-# equal the count.
+# equal the count.  --folded=fallbacks and --folded=fragmenting must
+# give the count's stacks of the extfrag events, and add up to the
+# fallbacks (the fragmenting ones) of the JSON.
 
 # shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
 . "$(dirname "$0")/lib/kmem_common.sh"
@@ -53,7 +55,8 @@ fi
 
 pbo=$(cat "${dir}/pageblock_order")
 python3 "${here}/lib/kmem_frag_count.py" --perf "$perf" --pageblock-order "$pbo" \
-	-i "${dir}/perf.data" --events "${dir}/events" >"${dir}/count" ||
+	-i "${dir}/perf.data" --events "${dir}/events" --folded "${dir}/want" \
+	>"${dir}/count" ||
 	fail "kmem_frag_count.py"
 
 value() {
@@ -100,5 +103,35 @@ else
 	[ "$(wc -l <"${dir}/stat.keys")" -ge 40 ] ||
 		fail "only $(wc -l <"${dir}/stat.keys") numbers in the JSON"
 fi
+
+# The flame graphs of who falls back: each chain's count, as perf script's
+# callchains of the extfrag events give it, and the sum of the lines.
+for kind in fallbacks fragmenting; do
+	if ! perf kmem stat --page --folded=$kind -i "${dir}/perf.data" \
+		>"${dir}/folded.$kind" 2>"${dir}/err"; then
+		fail "--folded=$kind: $(tail -n 1 "${dir}/err")"
+		continue
+	fi
+	sort "${dir}/folded.$kind" >"${dir}/got.$kind"
+	if ! cmp -s "${dir}/got.$kind" "${dir}/want.$kind"; then
+		diff "${dir}/want.$kind" "${dir}/got.$kind" | head -n 6
+		fail "--folded=$kind: $(diff "${dir}/want.$kind" "${dir}/got.$kind" |
+			grep -c '^[<>]') lines differ from perf script's stacks"
+		continue
+	fi
+	case $kind in
+	fallbacks) total=$(value frag.fallbacks) ;;
+	*) total=$(($(value frag.converted) + $(value frag.polluted))) ;;
+	esac
+	sum=$(awk '{ s += $NF } END { print s + 0 }' "${dir}/got.$kind")
+	# A chain of allocator frames only (none in practice) has no line.
+	if [ "$sum" -gt "$total" ] || [ "$sum" -lt $((total * 99 / 100)) ]; then
+		fail "--folded=$kind: the lines add up to $sum, the fallbacks to $total"
+	else
+		echo "  --folded=$kind: $(wc -l <"${dir}/got.$kind") stacks, $sum of $total fallbacks, as perf script's"
+	fi
+done
+[ "$(awk '{ s += $NF } END { print s + 0 }' "${dir}/want.fragmenting")" -gt 0 ] ||
+	fail "no fragmenting fallback with a callchain: --folded=fragmenting tested on nothing"
 
 kmem_result "kmem frag test"

@@ -314,15 +314,42 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 }
 
 /* A fallback; those the fragmentation analysis takes, to the profile. */
+/* Converted and polluted fallbacks so far: the fragmenting ones. */
+static u64 nr_fragmenting(struct kmem_run *run)
+{
+	const struct kmem_frag_summary *s = kmem_frag__summary(run->kf);
+
+	return s->classes[KMEM_FRAG_CONVERTED].nr +
+	       s->classes[KMEM_FRAG_POLLUTED].nr;
+}
+
+/*
+ * --folded=fallbacks: a fallback the analysis took, to its callchain, a
+ * hit and the bytes asked for; --folded=fragmenting: if it fragments.
+ */
+static void count_fallback_stack(struct kmem_run *run,
+				 const struct kmem_frag_event *f,
+				 bool fragmenting)
+{
+	if (!f->tag || !run->stacks || !run->config.folded_fallbacks ||
+	    (run->config.folded_fragmenting && !fragmenting))
+		return;
+	kmem_stacks__add(run->stacks, f->tag - 1,
+			 run->info->page_size << f->alloc_order, 1);
+}
+
 static int deliver_fallback(struct kmem_run *run,
 			    const struct kmem_frag_event *f, u32 task)
 {
 	u64 taken = kmem_frag__summary(run->kf)->fallbacks.nr;
+	u64 fragmenting = nr_fragmenting(run);
 	int err = kmem_frag__fallback(run->kf, f);
 
-	if (err || !run->profile ||
-	    kmem_frag__summary(run->kf)->fallbacks.nr == taken)
+	if (err || kmem_frag__summary(run->kf)->fallbacks.nr == taken)
 		return err;
+	count_fallback_stack(run, f, nr_fragmenting(run) != fragmenting);
+	if (!run->profile)
+		return 0;
 	return profile_fallback(run, f, task);
 }
 
@@ -367,7 +394,7 @@ static int deliver_queued(void *record, void *arg)
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
 		if (!err && run->config.folded && !run->config.live &&
-		    !run->config.folded_stall)
+		    !run->config.folded_stall && !run->config.folded_fallbacks)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
 		if (!err && run->st)

@@ -49,6 +49,13 @@ The rules, restated from the issue and not from perf's code:
 - a block of 2^order pages at pfn lies in the pageblocks pfn >> pbo and,
   when order > pbo, the 2^(order - pbo) - 1 after it.
 
+--folded PREFIX also writes PREFIX.fallbacks and PREFIX.fragmenting,
+what 'perf kmem stat --page --folded=fallbacks' and '=fragmenting' should
+write: one "chain count" line per distinct callchain of the extfrag
+events that are counted (converted and polluted ones only in the
+second), its frames root first, the leading allocator frames dropped, ';'
+and blanks in a name made '_', chains left with no frame not written.
+
 --events FILE also writes the decoded events, one a line, for a replay
 through the engine: "F pfn callsite_id alloc_order fallback_order
 alloc_mt fallback_mt change_ownership" and "A pfn order mt gfp_id
@@ -57,6 +64,7 @@ callsite_id" (pfn -1 for a failure), then "C id name" and "G id gfp".
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -113,6 +121,8 @@ class Counter:
         self.ids = {}
         self.gfps = {}
         self.pending = None         # the sample whose callchain is read
+        self.stack = None           # an extfrag's class and its frames
+        self.folded = {'fallbacks': {}, 'fragmenting': {}}
 
     def add(self, key, v=1):
         self.n[key] = self.n.get(key, 0) + v
@@ -146,6 +156,29 @@ class Counter:
             self.add('frag.bad.extfrag')
             return
         self.pending = ('F', pfn, ao, fo, amt, fmt, co)
+        cls = None
+        if self.pbo is not None:
+            cls = 'claimed' if fo >= self.pbo else \
+                  'converted' if co else 'polluted'
+        self.stack = (cls, [])
+
+    def fold(self):
+        """The folded line of the extfrag whose frames were just read."""
+        if self.stack is None:
+            return
+        cls, frames = self.stack
+        self.stack = None
+        i = 0
+        while i < len(frames) and frames[i] in self.funcs:
+            i += 1
+        if i == len(frames):
+            return
+        chain = ';'.join(re.sub(r'[;\s]', '_', f) for f in reversed(frames[i:]))
+        kinds = ['fallbacks']
+        if cls in ('converted', 'polluted'):
+            kinds.append('fragmenting')
+        for k in kinds:
+            self.folded[k][chain] = self.folded[k].get(chain, 0) + 1
 
     def settle_extfrag(self, cs):
         _, pfn, ao, fo, amt, fmt, co = self.pending
@@ -235,8 +268,10 @@ class Counter:
         """perf script output: a sample line, its frames, a blank line."""
         for line in lines:
             if line[0] == '\t':            # a frame: "\tip sym"
+                words = line.split()
+                if self.stack is not None and len(words) >= 2:
+                    self.stack[1].append(words[1])
                 if self.pending is not None:
-                    words = line.split()
                     if len(words) >= 2 and words[1] not in self.funcs:
                         self.settle(words[1])
                 continue
@@ -244,6 +279,7 @@ class Counter:
             if not words:
                 continue
             self.settle('(unknown)')
+            self.fold()
             event = words[0]
             if event == 'kmem:mm_page_alloc_extfrag:':
                 self.add('frag.events.extfrag')
@@ -254,6 +290,7 @@ class Counter:
             elif event == 'kmem:mm_page_free:':
                 self.add('frag.events.free')
         self.settle('(unknown)')
+        self.fold()
 
     def finish(self):
         if self.pbo is not None:
@@ -292,6 +329,7 @@ def main():
     ap.add_argument('--page-size', type=int, default=os.sysconf('SC_PAGESIZE'))
     ap.add_argument('--alloc-funcs')
     ap.add_argument('--events')
+    ap.add_argument('--folded')
     args = ap.parse_args()
 
     funcs = alloc_funcs(args.perf, args.input, args.alloc_funcs)
@@ -308,6 +346,10 @@ def main():
     counter.finish()
     if ev:
         ev.close()
+    for kind, chains in counter.folded.items() if args.folded else ():
+        with open('%s.%s' % (args.folded, kind), 'w') as f:
+            for chain in sorted(chains):
+                f.write('%s %d\n' % (chain, chains[chain]))
     for k in sorted(counter.n):
         print(k, counter.n[k])
 
