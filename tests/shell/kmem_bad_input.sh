@@ -288,6 +288,7 @@ for how in "pipe" "-o -"; do
 	fi
 done
 # A stream has no first and last sample times to take shares of.
+# shellcheck disable=SC2016 # $1 is the inner shell's
 expect_line "stream, --time 10%/2" \
 	"perf kmem: --time 10%/2 takes shares of the time span of -, which it does not record (a stream does not): use start,stop in seconds" \
 	sh -c 'perf kmem stat --page --time 10%/2 -i - <"$1"' sh "$dir/stream.data"
