@@ -85,7 +85,7 @@ done <"$dir/record"
 # how to keep it: it was the second row of a fragmentation trace.
 awk '/^DESCRIPTION$/ { on = 1 } /^SLAB ALLOCATOR ANALYSIS$/ { exit } on' "$src" |
 	tr -s ' \n' ' ' | grep -q "own process are left out.*With --include-perf the trace holds perf's own allocations too.*'perf kmem stat --page --comm perf'" || {
-	echo "FAIL: the man page's DESCRIPTION does not say that perf's own allocations are left out, and how to keep them"
+	echo "FAIL: the man page's DESCRIPTION does not say that perf's own allocations are left out, how to keep them"
 	err=1
 }
 

@@ -104,7 +104,8 @@ for kind in fallbacks fragmenting; do
 	if [ "$sum" -gt "$total" ] || [ "$sum" -lt $((total * 99 / 100)) ]; then
 		fail "--folded=$kind: the lines add up to $sum, the fallbacks to $total"
 	else
-		echo "  --folded=$kind: $(wc -l <"${dir}/got.$kind") stacks, $sum of $total fallbacks, as perf script's"
+		echo "  --folded=$kind: $(wc -l <"${dir}/got.$kind") stacks," \
+			"$sum of $total fallbacks, as perf script's"
 	fi
 done
 [ "$(awk '{ s += $NF } END { print s + 0 }' "${dir}/want.fragmenting")" -gt 0 ] ||
@@ -180,7 +181,8 @@ fi
 
 if [ -n "$forced" ]; then
 	[ "$err" = 0 ] || kmem_result "kmem frag test"
-	kmem_skip "memory could not be fragmented here: $(nr_fallbacks) polluting fallbacks (--folded and -s frag,pid passed at --pageblock-order 11)"
+	kmem_skip "memory could not be fragmented here: $(nr_fallbacks) polluting" \
+		"fallbacks (--folded and -s frag,pid passed at --pageblock-order 11)"
 fi
 
 # What the recording must hold for the analysis to be tested at all.

@@ -63,7 +63,8 @@ fi
 perf_pid=$(cat "$dir/perf-pid")
 perf_events() {
 	awk -v p="$perf_pid" '$1 == p "/" p { n[$2]++ }
-		END { printf "%d allocations, %d frees", n["kmem:mm_page_alloc:"], n["kmem:mm_page_free:"] }' \
+		END { printf "%d allocations, %d frees",
+			     n["kmem:mm_page_alloc:"], n["kmem:mm_page_free:"] }' \
 		"$1"
 }
 got=$(perf_events "$dir/script")
@@ -83,11 +84,13 @@ perf_pid=$(cat "$dir/perf-pid")
 perf script -i "$dir/incl.data" -F pid,tid,event 2>/dev/null >"$dir/incl.script"
 got=$(perf_events "$dir/incl.script")
 want=$(perf kmem stat --page --pid "$perf_pid" --json -i "$dir/incl.data" 2>/dev/null |
-	python3 -c 'import json, sys; print(json.load(sys.stdin)["page"]["summary"]["total_allocations"]["count"])')
+	python3 -c 'import json, sys
+print(json.load(sys.stdin)["page"]["summary"]["total_allocations"]["count"])')
+what="--include-perf: perf record (pid $perf_pid)"
 case $got in
-"0 allocations, "*) fail "--include-perf: perf record (pid $perf_pid) has $got in perf script" ;;
-"$want allocations, "*) echo "ok   --include-perf: perf record (pid $perf_pid) has $got, as --pid counts" ;;
-*)	fail "--include-perf: perf record (pid $perf_pid): --pid counts ${want:-none}, perf script $got" ;;
+"0 allocations, "*) fail "$what has $got in perf script" ;;
+"$want allocations, "*) echo "ok   $what has $got, as --pid counts" ;;
+*)	fail "$what: --pid counts ${want:-none}, perf script $got" ;;
 esac
 
 python3 - "$dir" "$pid" <<'PYEOF' || err=1
