@@ -137,7 +137,7 @@ def name(m):
 for r in doc['fragmentation']['callers']['rows']:
     row = 'task.%d.%s.%s.%s' % (r['pid'], r['callsite']['name'],
                                 name(r['requested']), name(r['fallback']))
-    for k in ('claimed', 'converted', 'polluted', 'severe'):
+    for k in ('claimed', 'converted', 'polluted'):
         if r.get(k):
             got[row + '.' + k] = r[k]
     got[row + '.fallbacks'] = r['fallbacks']['count']

@@ -59,8 +59,9 @@ and blanks in a name made '_', chains left with no frame not written.
 --tasks FILE also reads the pid and tid of each event and writes to FILE
 what 'perf kmem stat --page --caller -s frag,pid' should give, "key value":
 
-  task.PID.CS.REQ.FB.K N         the fallback table's rows by pid, K as
-                                   for frag.row
+  task.PID.CS.REQ.FB.K N         the fallback table's rows by pid, K
+                                   fallbacks, bytes or a class (the JSON
+                                   has no severe)
   alloc.PID.CS.ORDER.MT.fragmenting N   the fragmenting fallbacks of the
                                    allocation rows (over all GFP flags):
                                    each converted or polluted fallback
@@ -229,8 +230,6 @@ class Counter:
             for k in ['fallbacks', 'bytes'] + ([cls] if cls else []):
                 self.tasks[row + '.' + k] = \
                     self.tasks.get(row + '.' + k, 0) + (b if k == 'bytes' else 1)
-            if fo <= 3:
-                self.tasks[row + '.severe'] = self.tasks.get(row + '.severe', 0) + 1
             if cls in ('converted', 'polluted'):
                 self.owed[tid] = self.owed.get(tid, 0) + 1
         self.add('frag.fallbacks.bytes', b)
