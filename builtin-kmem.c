@@ -90,6 +90,7 @@ struct perf_kmem {
 	const char		*pprof_name;	/* --pprof */
 	const char		*interval_str;	/* -I */
 	bool			diff;		/* perf kmem diff */
+	bool			include_perf;	/* record --include-perf */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
@@ -125,6 +126,12 @@ static const char * const slab_tracepoints[] = {
 	/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
 	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node",
 };
+
+/* The slab tracepoints that free: perf record keeps them of every task. */
+static bool slab_tracepoint_frees(const char *name)
+{
+	return strstr(name, "free");
+}
 
 /* Thousands separators whatever the locale: "12,345,678". */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
@@ -673,14 +680,35 @@ static int output_close(struct kmem_output *out, int err)
 	return err ?: werr;
 }
 
+/* --folded=fallbacks or =fragmenting: the chains of the fallbacks. */
+static bool folded_fallbacks(const char *folded)
+{
+	return folded && (!strcmp(folded, "fallbacks") ||
+			  !strcmp(folded, "fragmenting"));
+}
+
 static int print_folded(struct kmem_input *in, FILE *fp)
 {
-	enum kmem_stacks_weight weight = strcmp(in->kmem->folded, "hits") ?
+	const struct kmem_trace_info *info = kmem_run__info(in->run);
+	const char *folded = in->kmem->folded;
+	enum kmem_stacks_weight weight = strcmp(folded, "hits") &&
+					 !folded_fallbacks(folded) ?
 					 KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
 	int err;
 
-	if (!kmem_run__info(in->run)->has_callchains) {
+	if (!info->has_callchains) {
 		pr_err("perf kmem: --folded needs the callchains of the page allocations: record with perf kmem record --page\n");
+		return -EINVAL;
+	}
+	if (folded_fallbacks(folded) && !info->has_extfrag) {
+		pr_err("perf kmem: --folded=%s needs the kmem:mm_page_alloc_extfrag events, which %s has not: record with perf kmem record --page\n",
+		       folded, in->path);
+		return -EINVAL;
+	}
+	if (!strcmp(folded, "fragmenting") &&
+	    !kmem_frag__has_classes(kmem_run__frag(in->run))) {
+		pr_err("perf kmem: --folded=fragmenting needs the pageblock order: %s; --pageblock-order N gives it\n",
+		       info->pageblock_why);
 		return -EINVAL;
 	}
 	err = kmem_run__write_folded(in->run, weight, fp);
@@ -1330,6 +1358,9 @@ static void set_derived_options(struct perf_kmem *kmem)
 	o->offsets = o->raw_ip || verbose > 0;
 	o->folded = kmem->folded;
 	o->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
+	o->folded_fallbacks = folded_fallbacks(kmem->folded);
+	o->folded_fragmenting = kmem->folded &&
+				!strcmp(kmem->folded, "fragmenting");
 	o->pprof = kmem->pprof_name;
 	/* A profile of chosen tasks says which task allocated. */
 	if (o->pprof && o->task_filter && o->tasks.key == KMEM_TASK_NONE)
@@ -1447,12 +1478,18 @@ static int check_stat_options(struct perf_kmem *kmem)
 	if (kmem->folded && (!kmem->opts.page || kmem->json ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits") &&
-			      strcmp(kmem->folded, "stall")))) {
-		pr_err("perf kmem: --folded takes bytes, hits or stall, with --page and without --json\n");
+			      strcmp(kmem->folded, "stall") &&
+			      !folded_fallbacks(kmem->folded)))) {
+		pr_err("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
 		return -EINVAL;
 	}
 	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
 		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
+		return -EINVAL;
+	}
+	if (folded_fallbacks(kmem->folded) && kmem->opts.live) {
+		pr_err("perf kmem: --folded=%s weighs fallbacks, which --live has no part in\n",
+		       kmem->folded);
 		return -EINVAL;
 	}
 	if (check_folded_options(kmem) || check_live_sort(kmem))
@@ -2181,6 +2218,22 @@ static void add_arg(const char **argv, int *argc, const char *arg)
 }
 
 /*
+ * -e @event, and perf record's --exclude-perf after it unless @keep_perf:
+ * a tracepoint filter "common_pid != <perf's pid>" on that event alone, so
+ * that perf writing its own perf.data is not in the trace.  Frees stay of
+ * every task: perf's context frees other tasks' pages too (in reclaim),
+ * and a page of theirs whose free is not seen would stay live.
+ */
+static void add_event(const char **argv, int *argc, const char *event,
+		      bool keep_perf)
+{
+	add_arg(argv, argc, "-e");
+	add_arg(argv, argc, event);
+	if (!keep_perf)
+		add_arg(argv, argc, "--exclude-perf");
+}
+
+/*
  * perf record's -o among the options before a '--' (or a command's own
  * -o, which only costs the stream test below its answer); NULL: none.
  */
@@ -2217,8 +2270,10 @@ static bool record_to_pipe(int argc, const char **argv, bool *name_it)
 /*
  * The events of allocation stalls the kernel has, with callchains on
  * those that begin one, as -e options; what they need is in @events.
+ * perf's own stalls go with its allocations, unless @keep_perf.
  */
-static int add_stall_events(const char **argv, int *argc, char **events)
+static int add_stall_events(const char **argv, int *argc, char **events,
+			    bool keep_perf)
 {
 	int type, n = 0;
 
@@ -2231,8 +2286,7 @@ static int add_stall_events(const char **argv, int *argc, char **events)
 		if (asprintf(&events[n], "%s%s", name,
 			     chain ? "/call-graph=fp/" : "") < 0)
 			return -ENOMEM;
-		add_arg(argv, argc, "-e");
-		add_arg(argv, argc, events[n++]);
+		add_event(argv, argc, events[n++], keep_perf);
 	}
 	return 0;
 }
@@ -2244,8 +2298,10 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	const char **rec_argv;
 	int rec_argc = 0, i, err, nr_slab = 0;
 	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
+	bool keep_perf = kmem->include_perf;
 
-	rec_argv = calloc(argc + 32 + 2 * KMEM_STALL_NR_TYPES, sizeof(char *));
+	rec_argv = calloc(argc + 40 + 3 * KMEM_STALL_NR_TYPES +
+			  3 * ARRAY_SIZE(slab_tracepoints), sizeof(char *));
 	if (!rec_argv)
 		return -ENOMEM;
 	add_arg(rec_argv, &rec_argc, "record");
@@ -2255,18 +2311,17 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	add_arg(rec_argv, &rec_argc, "1");
 	if (kmem->opts.page) {
 		/* Only allocations need their callchain, and only its kernel part. */
-		add_arg(rec_argv, &rec_argc, "-e");
-		add_arg(rec_argv, &rec_argc, "kmem:mm_page_alloc/call-graph=fp/");
-		add_arg(rec_argv, &rec_argc, "-e");
-		add_arg(rec_argv, &rec_argc, "kmem:mm_page_free");
+		add_event(rec_argv, &rec_argc,
+			  "kmem:mm_page_alloc/call-graph=fp/", keep_perf);
+		add_event(rec_argv, &rec_argc, "kmem:mm_page_free", true);
 		/* Fallbacks, where the kernel traces them: by callsite too. */
-		if (is_valid_tracepoint("kmem:mm_page_alloc_extfrag")) {
-			add_arg(rec_argv, &rec_argc, "-e");
-			add_arg(rec_argv, &rec_argc,
-				"kmem:mm_page_alloc_extfrag/call-graph=fp/");
-		}
+		if (is_valid_tracepoint("kmem:mm_page_alloc_extfrag"))
+			add_event(rec_argv, &rec_argc,
+				  "kmem:mm_page_alloc_extfrag/call-graph=fp/",
+				  keep_perf);
 		/* Who waited for memory, where the kernel traces it. */
-		err = add_stall_events(rec_argv, &rec_argc, stall_events);
+		err = add_stall_events(rec_argv, &rec_argc, stall_events,
+				       keep_perf);
 		if (err)
 			goto out;
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
@@ -2274,8 +2329,8 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
 		if (!is_valid_tracepoint(slab_tracepoints[i]))
 			continue;
-		add_arg(rec_argv, &rec_argc, "-e");
-		add_arg(rec_argv, &rec_argc, slab_tracepoints[i]);
+		add_event(rec_argv, &rec_argc, slab_tracepoints[i],
+			  keep_perf || slab_tracepoint_frees(slab_tracepoints[i]));
 		nr_slab++;
 	}
 	/* Else perf record would quietly record cycles instead. */
@@ -2307,16 +2362,18 @@ out:
 /* perf kmem record -h: our options, before perf record's help of its own. */
 static void record_help(void)
 {
-	fprintf(stderr, "\n Usage: perf kmem record [--page] [--slab] [<perf record options>] [-- <command>]\n\n"
+	fprintf(stderr, "\n Usage: perf kmem record [--page] [--slab] [--include-perf] [<perf record options>] [-- <command>]\n\n"
 		"        --page            record the page allocator: allocations with their\n"
 		"                          kernel callchains, frees and fallbacks\n"
 		"        --slab            record the slab allocator (the default)\n"
+		"        --include-perf    record perf's own allocations too (writing its\n"
+		"                          perf.data), which are left out by default\n"
 		"\n All other options are perf record's, passed on:\n");
 }
 
 /*
  * 'perf kmem record' passes what it does not know to perf record, so take
- * our own options out first: --page and --slab may stand anywhere before
+ * our own options out first: --page, --slab and --include-perf may stand anywhere before
  * a '--'.  -h and --help go on to perf record, whose help follows ours.
  */
 static int take_record_mode_options(struct perf_kmem *kmem, int argc,
@@ -2334,6 +2391,8 @@ static int take_record_mode_options(struct perf_kmem *kmem, int argc,
 			kmem->opts.page = true;
 		else if (!strcmp(argv[i], "--slab"))
 			kmem->opts.slab = true;
+		else if (!strcmp(argv[i], "--include-perf"))
+			kmem->include_perf = true;
 		else
 			argv[n++] = argv[i];
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
@@ -2469,7 +2528,8 @@ int cmd_kmem(int argc, const char **argv)
 	OPT_BOOLEAN(0, "page", &kmem.opts.page, "analyse the page allocator"),
 	OPT_BOOLEAN('j', "json", &kmem.json,
 		    "write the results as one JSON document"),
-	OPT_STRING_OPTARG(0, "folded", &kmem.folded, "bytes|hits|stall",
+	OPT_STRING_OPTARG(0, "folded", &kmem.folded,
+			  "bytes|hits|stall|fallbacks|fragmenting",
 			  "write page allocations as folded stacks for flame graphs",
 			  "bytes"),
 	OPT_STRING(0, "pprof", &kmem.pprof_name, "file",

@@ -591,6 +591,61 @@ static int test__kmem_frag_rows(struct test_suite *t __maybe_unused,
 	return with_kf(&config, check_rows);
 }
 
+/*
+ * The fallback table by task (-s pid, -s comm): one callsite and pair of
+ * types in a row per task, each with its own counts; the callsite's
+ * fragmenting fallbacks still of all its tasks.
+ */
+static int check_task_rows(struct kmem_frag *kf)
+{
+	struct kmem_frag_event ev = {
+		.pfn = 0x1000, .callsite = CS_A, .alloc_order = 0,
+		.fallback_order = 2, .alloc_migtype = MT_UNMOV,
+		.fallback_migtype = MT_MOV, .change_ownership = 0,
+	};
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_frag_row **rows;
+	int i, nr_keys;
+	size_t nr;
+
+	/* Task 7 pollutes 3 times, task 9 once, and claims once. */
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT_VAL("7", !kmem_frag__fallback_task(kf, &ev, 7));
+	TEST_ASSERT_VAL("9", !kmem_frag__fallback_task(kf, &ev, 9));
+	ev.fallback_order = 9;
+	TEST_ASSERT_VAL("9 claims", !kmem_frag__fallback_task(kf, &ev, 9));
+	nr_keys = keys_of(KMEM_FRAG_CALLERS, "hit", keys);
+	TEST_ASSERT_VAL("keys", nr_keys == 1);
+	rows = kmem_frag__rows(kf, keys, nr_keys, &nr);
+	TEST_ASSERT_VAL("a row per task", rows && eq(nr, 2));
+	TEST_ASSERT_VAL("task 7",
+			rows[0]->task == 7 && eq(rows[0]->fallbacks.nr, 3) &&
+			eq(rows[0]->classes[KMEM_FRAG_POLLUTED], 3) &&
+			eq(rows[0]->fragmenting, 3));
+	TEST_ASSERT_VAL("task 9",
+			rows[1]->task == 9 && eq(rows[1]->fallbacks.nr, 2) &&
+			eq(rows[1]->classes[KMEM_FRAG_POLLUTED], 1) &&
+			eq(rows[1]->classes[KMEM_FRAG_CLAIMED], 1) &&
+			eq(rows[1]->fragmenting, 1));
+	/* -s pid: the smaller task first, whatever the counts. */
+	nr_keys = keys_of(KMEM_FRAG_CALLERS, "pid", keys);
+	TEST_ASSERT_VAL("pid key", nr_keys == 1);
+	rows = kmem_frag__rows(kf, keys, nr_keys, &nr);
+	TEST_ASSERT_VAL("by pid", rows && eq(nr, 2) && rows[0]->task == 7 &&
+			rows[1]->task == 9);
+	TEST_ASSERT_VAL("the callsite's, of both",
+			eq(kmem_frag__callsite_fragmenting(kf, CS_A), 4));
+	return TEST_OK;
+}
+
+static int test__kmem_frag_task_rows(struct test_suite *t __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct kmem_frag_config config = { .page_size = PS, .pageblock_order = 9 };
+
+	return with_kf(&config, check_task_rows);
+}
+
 #define EIGHT_KEYS \
 	"claimed,converted,polluted,severe,callsite,mtype,fallback,bytes"
 
@@ -1496,6 +1551,7 @@ static struct test_case kmem_frag_tests[] = {
 	TEST_CASE("kmem frag: events that cannot be real", kmem_frag_refused),
 	TEST_CASE("kmem frag: requested x fallback matrix", kmem_frag_matrix),
 	TEST_CASE("kmem frag: fallback table and its sorting", kmem_frag_rows),
+	TEST_CASE("kmem frag: fallback table by task", kmem_frag_task_rows),
 	TEST_CASE("kmem frag: sort key parsing", kmem_frag_parse_sort),
 	TEST_CASE("kmem frag: mixed pageblocks", kmem_frag_pageblocks),
 	TEST_CASE("kmem frag: struct page addresses, no pageblocks", kmem_frag_no_pfns),

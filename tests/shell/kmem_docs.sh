@@ -72,9 +72,9 @@ grep -q "All other options are perf record's" "$dir/record-help" ||
 	: >"$dir/record-help"
 sed "/All other options are perf record's/q" "$dir/record-help" |
 	grep -o -- '^ *--[a-z][a-z-]*' | tr -d ' ' | sort -u >"$dir/record"
-[ "$(paste -sd' ' "$dir/record")" = "--page --slab" ] || {
+[ "$(paste -sd' ' "$dir/record")" = "--include-perf --page --slab" ] || {
 	echo "FAIL: perf kmem record -h lists '$(paste -sd' ' "$dir/record")'" \
-	     "of its own, not '--page --slab'"
+	     "of its own, not '--include-perf --page --slab'"
 	err=1
 }
 awk '/^OPTIONS$/ { on = 1 } on' "$src" >"$dir/options-section"
@@ -85,13 +85,14 @@ while read -r opt; do
 	}
 done <"$dir/record"
 
-# The man page says that a trace holds perf's own writing of it, and how
-# to tell it apart: it was the second row of a fragmentation trace.
-own="The trace holds perf's own allocations too.*'perf kmem stat --page --comm perf'"
+# The man page says that perf's own writing of the trace is left out, and
+# how to keep it: it was the second row of a fragmentation trace.
+own="own process are left out.*With --include-perf the trace holds perf's"
+own="$own own allocations too.*'perf kmem stat --page --comm perf'"
 awk '/^DESCRIPTION$/ { on = 1 } /^SLAB ALLOCATOR ANALYSIS$/ { exit } on' "$src" |
 	tr -s ' \n' ' ' | grep -q "$own" || {
-	echo "FAIL: the man page's DESCRIPTION does not say that the trace" \
-	     "holds perf's own allocations"
+	echo "FAIL: the man page's DESCRIPTION does not say that perf's own" \
+	     "allocations are left out, and how to keep them"
 	err=1
 }
 

@@ -9,7 +9,15 @@
 # with lib/kmem_frag_count.py, and check that the recording has what
 # the analysis is about (fallbacks of each class, failures).  Every number
 # perf kmem stat --page --json gives of the fragmentation analysis must
-# equal the count.
+# equal the count.  --folded=fallbacks and --folded=fragmenting must
+# give the count's stacks of the extfrag events, and add up to the
+# fallbacks (the fragmenting ones) of the JSON; -s frag,pid the count's
+# fallback rows by pid and Fragmenting of each allocation row (each
+# fragmenting fallback belongs to the next allocation of its thread).
+# Where memory could not be fragmented, those two checks still run, on
+# whatever fallbacks there were, at --pageblock-order 11 (every fallback
+# is then converted or polluted: the buddy allocator's blocks are at
+# most of order 10), before the test skips.
 
 # shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
 . "$(dirname "$0")/lib/kmem_common.sh"
@@ -32,34 +40,150 @@ record() {
 	sed 's/^/  /' "${dir}/workload.txt" "${dir}/record.txt"
 }
 
-# Fallbacks of the pressure phase, without counting the whole trace.
+# Polluting fallbacks of the pressure phase (all of them with "all"),
+# without counting the whole trace.
 nr_fallbacks() {
 	perf kmem stat --page --json -i "${dir}/perf.data" 2>/dev/null |
 		python3 -c 'import json, sys
 f = json.load(sys.stdin)["page"]["fragmentation"]
-print(f["classes"]["polluted"]["count"] if "classes" in f else 0)'
+if sys.argv[1:]:
+    print(f["fallbacks"]["count"] if "fallbacks" in f else 0)
+else:
+    print(f["classes"]["polluted"]["count"] if "classes" in f else 0)' "$@"
 }
 
 # How the kernel falls back depends on what memory looked like before:
 # a second try when the first made too few polluting fallbacks, then a
 # skip rather than a test of nothing.
 record
+pbo=$(cat "${dir}/pageblock_order")
+forced=
 if [ "$(nr_fallbacks)" -lt 10000 ]; then
 	echo "  few polluting fallbacks ($(nr_fallbacks)): recording again"
 	record
-	[ "$(nr_fallbacks)" -ge 10000 ] ||
-		kmem_skip "memory could not be fragmented here: $(nr_fallbacks) polluting fallbacks"
+	if [ "$(nr_fallbacks)" -lt 10000 ]; then
+		forced="--pageblock-order 11"
+		pbo=11
+		[ "$(nr_fallbacks all)" -gt 0 ] ||
+			kmem_skip "memory could not be fragmented here: no fallback at all"
+	fi
 fi
 
-pbo=$(cat "${dir}/pageblock_order")
 python3 "${here}/lib/kmem_frag_count.py" --perf "$perf" --pageblock-order "$pbo" \
-	-i "${dir}/perf.data" --events "${dir}/events" >"${dir}/count" ||
+	-i "${dir}/perf.data" --events "${dir}/events" --folded "${dir}/want" \
+	--tasks "${dir}/tasks" >"${dir}/count" ||
 	fail "kmem_frag_count.py"
 
 value() {
 	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' \
 		"${dir}/count"
 }
+
+# The flame graphs of who falls back: each chain's count, as perf script's
+# callchains of the extfrag events give it, and the sum of the lines.
+for kind in fallbacks fragmenting; do
+	# shellcheck disable=SC2086 # $forced is an option and its value, or none
+	if ! perf kmem stat --page --folded=$kind $forced -i "${dir}/perf.data" \
+		>"${dir}/folded.$kind" 2>"${dir}/err"; then
+		fail "--folded=$kind: $(tail -n 1 "${dir}/err")"
+		continue
+	fi
+	sort "${dir}/folded.$kind" >"${dir}/got.$kind"
+	if ! cmp -s "${dir}/got.$kind" "${dir}/want.$kind"; then
+		diff "${dir}/want.$kind" "${dir}/got.$kind" | head -n 6
+		fail "--folded=$kind: $(diff "${dir}/want.$kind" "${dir}/got.$kind" |
+			grep -c '^[<>]') lines differ from perf script's stacks"
+		continue
+	fi
+	case $kind in
+	fallbacks) total=$(value frag.fallbacks) ;;
+	*) total=$(($(value frag.converted) + $(value frag.polluted))) ;;
+	esac
+	sum=$(awk '{ s += $NF } END { print s + 0 }' "${dir}/got.$kind")
+	# A chain of allocator frames only (none in practice) has no line.
+	if [ "$sum" -gt "$total" ] || [ "$sum" -lt $((total * 99 / 100)) ]; then
+		fail "--folded=$kind: the lines add up to $sum, the fallbacks to $total"
+	else
+		echo "  --folded=$kind: $(wc -l <"${dir}/got.$kind") stacks," \
+			"$sum of $total fallbacks, as perf script's"
+	fi
+done
+[ "$(awk '{ s += $NF } END { print s + 0 }' "${dir}/want.fragmenting")" -gt 0 ] ||
+	fail "no fragmenting fallback with a callchain: --folded=fragmenting tested on nothing"
+
+# Which task fragments: the fallback table by pid and the Fragmenting of
+# each allocation row, against the count's replay of perf script.
+# shellcheck disable=SC2086 # $forced is an option and its value, or none
+if ! perf kmem stat --page --caller -s frag,pid -l 1000000 $forced --json \
+	-i "${dir}/perf.data" >"${dir}/pid.json" 2>"${dir}/err"; then
+	fail "-s frag,pid: $(tail -n 1 "${dir}/err")"
+else
+	python3 - "${dir}/tasks" "${dir}/pid.json" <<'PYEOF' || err=1
+import json
+import sys
+
+want = {}
+for line in open(sys.argv[1]):
+    k, v = line.rsplit(' ', 1)
+    want[k] = int(v)
+doc = json.load(open(sys.argv[2]))['page']
+got = {}
+
+
+def name(m):
+    return m['name'] if m['name'] else 'type %d' % m['value']
+
+
+for r in doc['fragmentation']['callers']['rows']:
+    row = 'task.%d.%s.%s.%s' % (r['pid'], r['callsite']['name'],
+                                name(r['requested']), name(r['fallback']))
+    for k in ('claimed', 'converted', 'polluted'):
+        if r.get(k):
+            got[row + '.' + k] = r[k]
+    got[row + '.fallbacks'] = r['fallbacks']['count']
+    got[row + '.bytes'] = r['fallbacks']['bytes']
+# The Fragmenting of the rows; their hits are kmem_tasks.sh's to check
+# (perf script names the process of a few samples otherwise).
+want = {k: v for k, v in want.items() if not k.endswith('.hits')}
+for r in doc['callers']['rows']:
+    row = 'alloc.%d.%s.%d.%s' % (r['pid'], r['callsite']['name'], r['order'],
+                                 name(r['migration_type']))
+    if r.get('fragmenting'):
+        got[row + '.fragmenting'] = \
+            got.get(row + '.fragmenting', 0) + r['fragmenting']
+bad = 0
+frag = sum(v for k, v in got.items() if k.endswith('.fragmenting'))
+for part, label in (('task.', 'fallback rows by pid'),
+                    ('alloc.', 'allocation rows by pid')):
+    w = {k: v for k, v in want.items() if k.startswith(part)}
+    g = {k: v for k, v in got.items() if k.startswith(part)}
+    diff = sorted(k for k in set(w) | set(g) if w.get(k) != g.get(k))
+    if diff:
+        bad += 1
+        print('FAIL: -s frag,pid: %s: %d of %d numbers differ from perf '
+              'script, e.g. (key, ours, count) %s' %
+              (label, len(diff), len(w),
+               [(k, g.get(k), w.get(k)) for k in diff[:3]]))
+    else:
+        print('  -s frag,pid: %s: %d numbers as perf script gives them' %
+              (label, len(w)))
+total = doc['fragmentation']['fragmenting']['count']
+if not 0 < frag <= total:
+    bad += 1
+    print('FAIL: -s frag,pid: the Fragmenting column adds up to %d, '
+          'the summary to %d' % (frag, total))
+else:
+    print('  -s frag,pid: the Fragmenting column adds up to %d of the '
+          '%d fragmenting fallbacks' % (frag, total))
+sys.exit(1 if bad else 0)
+PYEOF
+fi
+
+if [ -n "$forced" ]; then
+	[ "$err" = 0 ] || kmem_result "kmem frag test"
+	kmem_skip "memory could not be fragmented here: $(nr_fallbacks) polluting" \
+		"fallbacks (--folded and -s frag,pid passed at --pageblock-order 11)"
+fi
 
 # What the recording must hold for the analysis to be tested at all.
 extfrag=$(value frag.events.extfrag)

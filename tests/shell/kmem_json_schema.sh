@@ -229,6 +229,11 @@ if command -v perf >/dev/null && [ -r "$sample" ]; then
 			--alloc -l 30 -i "$dir/slab.data"
 		real "recording --slab --page" --slab --page \
 			-i "$dir/slab.data"
+		# Its fallback rows, if it has any, by task.
+		for key in pid comm; do
+			real "recording --page --caller -s frag,$key" --page \
+				--caller -s "frag,$key" -l 30 -i "$dir/slab.data"
+		done
 	fi
 fi
 

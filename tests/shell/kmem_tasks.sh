@@ -11,7 +11,9 @@
 # - --comm, --pid and --tid: the allocations, failures and frees of the
 #   summary, the frees being those of pages the chosen tasks allocated in
 #   the trace (a replay of perf script's events in time order);
-# - a task that never appears: one line, exit 1.
+# - a task that never appears: one line, exit 1;
+# - perf record's own process: none of its allocations in the trace (its
+#   frees are), and with --include-perf, those of it writing perf.data.
 
 set -u
 
@@ -26,7 +28,7 @@ data="$dir/perf.data"
 cp "$(readlink -f /bin/sh)" "$dir/kmemtest-sh"
 cp "$(command -v dd)" "$dir/kmemtest-dd"
 kmem_record_or_skip "$data" --page -- "$dir/kmemtest-sh" -c \
-	"cat /usr/bin/* >/dev/null 2>&1; echo \$\$ >$dir/pid;
+	"echo \$PPID >$dir/perf-pid; cat /usr/bin/* >/dev/null 2>&1; echo \$\$ >$dir/pid;
 	 exec $dir/kmemtest-dd if=/dev/zero of=$dir/zero bs=1M count=64"
 pid=$(cat "$dir/pid")
 
@@ -54,6 +56,42 @@ elif [ "$(grep -c . "$dir/err")" -ne 1 ] ||
 else
 	echo "ok   --comm no-such-task: $(cat "$dir/err")"
 fi
+
+# perf record's own process (the parent of the command it runs): none
+# of its allocations by default; its frees stay, of every task's pages.
+# With --include-perf, its allocations writing perf.data are there.
+perf_pid=$(cat "$dir/perf-pid")
+perf_events() {
+	awk -v p="$perf_pid" '$1 == p "/" p { n[$2]++ }
+		END { printf "%d allocations, %d frees",
+			     n["kmem:mm_page_alloc:"], n["kmem:mm_page_free:"] }' \
+		"$1"
+}
+got=$(perf_events "$dir/script")
+case $got in
+"0 allocations, "*)
+	if perf kmem stat --page --pid "$perf_pid" -i "$data" >/dev/null 2>"$dir/err" ||
+	   ! grep -q "no page allocation in .* of the tasks of --pid $perf_pid" "$dir/err"; then
+		fail "--pid $perf_pid (perf record): $(head -n 1 "$dir/err")"
+	else
+		echo "ok   perf record (pid $perf_pid) excluded: $got in perf script"
+	fi ;;
+*)	fail "perf record (pid $perf_pid) not excluded: $got in perf script" ;;
+esac
+kmem_record_or_skip "$dir/incl.data" --page --include-perf -- sh -c \
+	"echo \$PPID >$dir/perf-pid; dd if=/dev/zero of=$dir/zero bs=1M count=16 2>/dev/null"
+perf_pid=$(cat "$dir/perf-pid")
+perf script -i "$dir/incl.data" -F pid,tid,event 2>/dev/null >"$dir/incl.script"
+got=$(perf_events "$dir/incl.script")
+want=$(perf kmem stat --page --pid "$perf_pid" --json -i "$dir/incl.data" 2>/dev/null |
+	python3 -c 'import json, sys
+print(json.load(sys.stdin)["page"]["summary"]["total_allocations"]["count"])')
+what="--include-perf: perf record (pid $perf_pid)"
+case $got in
+"0 allocations, "*) fail "$what has $got in perf script" ;;
+"$want allocations, "*) echo "ok   $what has $got, as --pid counts" ;;
+*)	fail "$what: --pid counts ${want:-none}, perf script $got" ;;
+esac
 
 python3 - "$dir" "$pid" <<'PYEOF' || err=1
 import collections

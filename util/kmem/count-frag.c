@@ -65,10 +65,12 @@ static int row_cmp_identity(const void *pa, const void *pb)
 		return a->alloc_migtype < b->alloc_migtype ? -1 : 1;
 	if (a->fallback_migtype != b->fallback_migtype)
 		return a->fallback_migtype < b->fallback_migtype ? -1 : 1;
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
 	return 0;
 }
 
-#define ROW_KEY_WORDS	2
+#define ROW_KEY_WORDS	3
 
 /* The columns row_cmp_identity() compares, as the key of the row. */
 static void row_key(const struct kmem_frag_row *row, u64 *key)
@@ -76,16 +78,19 @@ static void row_key(const struct kmem_frag_row *row, u64 *key)
 	key[0] = row->callsite;
 	key[1] = (u64)(u32)row->alloc_migtype << 32 |
 		 (u32)row->fallback_migtype;
+	key[2] = row->task;
 }
 
-/* The row of a fallback's callsite and pair of types. */
+/* The row of a fallback's callsite, pair of types and task. */
 static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
-					  const struct kmem_frag_event *ev)
+					  const struct kmem_frag_event *ev,
+					  u32 task)
 {
 	struct kmem_frag_row row = {
 		.callsite = ev->callsite,
 		.alloc_migtype = ev->alloc_migtype,
 		.fallback_migtype = ev->fallback_migtype,
+		.task = task,
 	};
 	u64 key[ROW_KEY_WORDS];
 
@@ -444,11 +449,12 @@ static void count_fallback_totals(struct kmem_frag *kf,
 	cell->classes[cls] += nr;
 }
 
-/* ...and in the table by callsite. */
+/* ...and in the table by callsite, pair of types and task. */
 static int count_fallback_row(struct kmem_frag *kf,
-			      const struct kmem_frag_event *ev, u64 nr)
+			      const struct kmem_frag_event *ev, u32 task,
+			      u64 nr)
 {
-	struct kmem_frag_row *row = fallback_row(kf, ev);
+	struct kmem_frag_row *row = fallback_row(kf, ev, task);
 
 	if (!row)
 		return -ENOMEM;
@@ -463,6 +469,12 @@ static int count_fallback_row(struct kmem_frag *kf,
 
 int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
 {
+	return kmem_frag__fallback_task(kf, ev, 0);
+}
+
+int kmem_frag__fallback_task(struct kmem_frag *kf,
+			     const struct kmem_frag_event *ev, u32 task)
+{
 	int err;
 
 	if (kf->finished)
@@ -471,7 +483,7 @@ int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
 		kf->summary.bad_fallbacks++;
 		return 0;
 	}
-	err = count_fallback_row(kf, ev, 1);
+	err = count_fallback_row(kf, ev, task, 1);
 	if (err)
 		return err;
 	count_fallback_totals(kf, ev, 1);
@@ -498,7 +510,7 @@ int kmem_frag__add_fallbacks(struct kmem_frag *kf,
 	}
 	if (parts & KMEM_FRAG_TOTALS)
 		count_fallback_totals(kf, ev, nr);
-	return parts & KMEM_FRAG_ROWS ? count_fallback_row(kf, ev, nr) : 0;
+	return parts & KMEM_FRAG_ROWS ? count_fallback_row(kf, ev, 0, nr) : 0;
 }
 
 int kmem_frag__add_allocs(struct kmem_frag *kf,

@@ -92,11 +92,13 @@ struct kmem_frag_cell {
 	u64	classes[KMEM_FRAG_NR_CLASSES];	/* all 0 without classes */
 };
 
-/* A row of the fallback table: one callsite and pair of types. */
+/* A row of the fallback table: one callsite, pair of types and task. */
 struct kmem_frag_row {
 	u64			callsite;
 	int			alloc_migtype;
 	int			fallback_migtype;
+	/* The task, as kmem_frag__fallback_task() was told; 0: not grouped. */
+	u32			task;
 	struct kmem_count	fallbacks;	/* bytes of the requests */
 	u64			classes[KMEM_FRAG_NR_CLASSES];
 	u64			severe;
@@ -194,6 +196,13 @@ bool kmem_frag__has_classes(const struct kmem_frag *kf);
  * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */
 int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
+
+/*
+ * kmem_frag__fallback() of a task, @task as the caller groups tasks (a
+ * pid, the id of a command name): fallback rows differ by it.
+ */
+int kmem_frag__fallback_task(struct kmem_frag *kf,
+			     const struct kmem_frag_event *ev, u32 task);
 
 /**
  * kmem_frag__alloc - count one kmem:mm_page_alloc event

@@ -202,7 +202,7 @@ static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
 
 /* Count the allocation in the rows of each table asked for. */
 static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
-			 const struct kmem_page_event *ev)
+			 const struct kmem_page_event *ev, u64 fragmenting)
 {
 	u64 key[ROW_KEY_WORDS];
 	bool want[KMEM_PAGE_NR_TABLES] = {
@@ -223,6 +223,7 @@ static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 		if (!row)
 			return -ENOMEM;
 		row->hits++;
+		row->fragmenting += fragmenting;
 		lp->rows[t] = row;
 	}
 	return 0;
@@ -240,6 +241,13 @@ static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
 }
 
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
+{
+	return kmem_page__alloc_fragmenting(kp, ev, 0);
+}
+
+int kmem_page__alloc_fragmenting(struct kmem_page *kp,
+				 const struct kmem_page_event *ev,
+				 u64 fragmenting)
 {
 	struct kmem_page_summary *s = &kp->summary;
 	struct live_page *lp;
@@ -274,7 +282,7 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 	lp->order = ev->order;
 	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
 	lp->tag = ev->tag;
-	return count_in_rows(kp, lp, ev);
+	return count_in_rows(kp, lp, ev, fragmenting);
 }
 
 static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,

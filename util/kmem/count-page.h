@@ -54,7 +54,10 @@ struct kmem_page_row {
 	u64	dropped;	/* of which the pfn was allocated again unfreed */
 	u64	xnode_frees;	/* of which freed on another node */
 	u64	bytes;		/* of all hits, or live pages under live_only */
-	/* Fragmenting fallbacks of the callsite, set by the caller. */
+	/*
+	 * Fragmenting fallbacks of its allocations: those the caller gave
+	 * kmem_page__alloc_fragmenting().
+	 */
 	u64	fragmenting;
 	/* The stall time of the callsite's allocations, set by the caller. */
 	u64	stall_ns;
@@ -108,6 +111,14 @@ void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn);
  * Return: 0 or -ENOMEM.
  */
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
+
+/*
+ * kmem_page__alloc(), and @fragmenting fallbacks that made the
+ * allocation, counted in the Fragmenting of its rows.
+ */
+int kmem_page__alloc_fragmenting(struct kmem_page *kp,
+				 const struct kmem_page_event *ev,
+				 u64 fragmenting);
 
 /**
  * kmem_page__free - count an mm_page_free event

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include <perf/event.h>
@@ -28,6 +30,7 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "hashmap.h"
 #include "machine.h"
 #include "map.h"
 #include "print-map.h"
@@ -55,6 +58,11 @@ struct kmem_run {
 	bool				profile_started;
 	size_t				profile_rows;	/* -I: closed */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
+	/*
+	 * Fragmenting fallbacks of each thread not yet followed by its
+	 * allocation: tid -> count.  NULL until the first.
+	 */
+	struct hashmap			*fragmenting;
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
@@ -97,6 +105,7 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_stacks__delete(run->stacks);
 	kmem_profile__delete(run->profile);
 	kmem_tasks__delete(run->tasks);
+	hashmap__free(run->fragmenting);
 	kmem_interval__delete(run->iv);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
@@ -325,15 +334,93 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 }
 
 /* A fallback; those the fragmentation analysis takes, to the profile. */
+/* Converted and polluted fallbacks so far: the fragmenting ones. */
+static u64 nr_fragmenting(struct kmem_run *run)
+{
+	const struct kmem_frag_summary *s = kmem_frag__summary(run->kf);
+
+	return s->classes[KMEM_FRAG_CONVERTED].nr +
+	       s->classes[KMEM_FRAG_POLLUTED].nr;
+}
+
+/*
+ * --folded=fallbacks: a fallback the analysis took, to its callchain, a
+ * hit and the bytes asked for; --folded=fragmenting: if it fragments.
+ */
+static void count_fallback_stack(struct kmem_run *run,
+				 const struct kmem_frag_event *f,
+				 bool fragmenting)
+{
+	if (!f->tag || !run->stacks || !run->config.folded_fallbacks ||
+	    (run->config.folded_fragmenting && !fragmenting))
+		return;
+	kmem_stacks__add(run->stacks, f->tag - 1,
+			 run->info->page_size << f->alloc_order, 1);
+}
+
+static size_t tid_hash(long key, void *ctx __maybe_unused)
+{
+	return hash_64((u64)key, 32);
+}
+
+static bool tid_equal(long a, long b, void *ctx __maybe_unused)
+{
+	return a == b;
+}
+
+/*
+ * A fragmenting fallback of thread @tid: it belongs to the thread's next
+ * allocation.  The kernel traces the fallbacks of an allocation in
+ * __rmqueue(), before the allocation itself in __alloc_pages(), on the
+ * same thread (those of a per-CPU list refill all before the allocation
+ * that refills it).
+ */
+static int pend_fragmenting(struct kmem_run *run, u32 tid)
+{
+	long n = 0;
+
+	if (!run->fragmenting) {
+		run->fragmenting = hashmap__new(tid_hash, tid_equal, NULL);
+		if (IS_ERR(run->fragmenting)) {
+			run->fragmenting = NULL;
+			return -ENOMEM;
+		}
+	}
+	hashmap__find(run->fragmenting, tid, &n);
+	return hashmap__set(run->fragmenting, tid, n + 1, NULL, NULL) ?
+	       -ENOMEM : 0;
+}
+
+/* The fragmenting fallbacks of @tid's allocation that comes now. */
+static u64 take_fragmenting(struct kmem_run *run, u32 tid)
+{
+	long n = 0;
+
+	if (!run->fragmenting || !hashmap__size(run->fragmenting) ||
+	    !hashmap__delete(run->fragmenting, tid, NULL, &n))
+		return 0;
+	return n;
+}
+
 static int deliver_fallback(struct kmem_run *run,
-			    const struct kmem_frag_event *f, u32 task)
+			    const struct kmem_frag_event *f, u32 tid, u32 task)
 {
 	u64 taken = kmem_frag__summary(run->kf)->fallbacks.nr;
-	int err = kmem_frag__fallback(run->kf, f);
+	u64 fragmenting = nr_fragmenting(run);
+	int err = kmem_frag__fallback_task(run->kf, f, task);
+	bool frags;
 
-	if (err || !run->profile ||
-	    kmem_frag__summary(run->kf)->fallbacks.nr == taken)
+	if (err || kmem_frag__summary(run->kf)->fallbacks.nr == taken)
 		return err;
+	frags = nr_fragmenting(run) != fragmenting;
+	count_fallback_stack(run, f, frags);
+	if (frags) {
+		err = pend_fragmenting(run, tid);
+		if (err)
+			return err;
+	}
+	if (!run->profile)
+		return 0;
 	return profile_fallback(run, f, task);
 }
 
@@ -374,11 +461,12 @@ static int deliver_queued(void *record, void *arg)
 	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
-		err = kmem_page__alloc(run->kp, &ev->page);
+		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
+						   take_fragmenting(run, ev->tid));
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
 		if (!err && run->config.folded && !run->config.live &&
-		    !run->config.folded_stall)
+		    !run->config.folded_stall && !run->config.folded_fallbacks)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
 		if (!err && run->st)
@@ -388,7 +476,7 @@ static int deliver_queued(void *record, void *arg)
 			err = count_stall_stack(run, ev->page.tag);
 		break;
 	case KMEM_EVENT_EXTFRAG:
-		err = deliver_fallback(run, &ev->extfrag, task);
+		err = deliver_fallback(run, &ev->extfrag, ev->tid, task);
 		break;
 	case KMEM_EVENT_STALL:
 		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
@@ -944,11 +1032,6 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 	};
 }
 
-static void set_fragmenting(struct kmem_page_row *row, void *arg)
-{
-	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
-}
-
 /* The names of the statuses of mm_compaction_end, as the trace has them. */
 static void name_statuses(struct kmem_run *run, struct kmem_report_table *t)
 {
@@ -1005,12 +1088,6 @@ static int settle_page(struct kmem_run *run)
 
 	kmem_page__finish(run->kp);
 	err = kmem_frag__finish(run->kf);
-	if (!err && run->info->has_extfrag) {
-		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
-				     set_fragmenting, run->kf);
-		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC,
-				     set_fragmenting, run->kf);
-	}
 	if (!err && run->st)
 		err = settle_stalls(run);
 	run->ctx = cell_ctx(run);

@@ -55,6 +55,10 @@ struct kmem_run_config {
 	bool			live;		/* --live */
 	bool			folded;		/* --folded: keep the callchains */
 	bool			folded_stall;	/* --folded=stall: by stall time */
+	/* --folded=fallbacks: the extfrag events' chains, by fallbacks */
+	bool			folded_fallbacks;
+	/* --folded=fragmenting: the same, of converted and polluted ones */
+	bool			folded_fragmenting;
 	bool			pprof;		/* --pprof: a memory profile */
 	bool			raw_ip;		/* --raw-ip: a row per call address */
 	bool			offsets;	/* callsites named func+0xoff */
@@ -265,7 +269,10 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
  * @fp: where the lines go
  *
  * One line per distinct chain of function names, root first, with what
- * its allocations came to, or with live what is still allocated of them.
+ * its allocations came to, or with live what is still allocated of them;
+ * with folded_fallbacks, what its fallbacks came to (the callchains of
+ * kmem:mm_page_alloc_extfrag), of the fragmenting classes only with
+ * folded_fragmenting.
  *
  * Return: 0; -ENOMEM; -EIO when @fp could not be written.
  */

@@ -49,6 +49,27 @@ The rules, restated from the issue and not from perf's code:
 - a block of 2^order pages at pfn lies in the pageblocks pfn >> pbo and,
   when order > pbo, the 2^(order - pbo) - 1 after it.
 
+--folded PREFIX also writes PREFIX.fallbacks and PREFIX.fragmenting,
+what 'perf kmem stat --page --folded=fallbacks' and '=fragmenting' should
+write: one "chain count" line per distinct callchain of the extfrag
+events that are counted (converted and polluted ones only in the
+second), its frames root first, the leading allocator frames dropped, ';'
+and blanks in a name made '_', chains left with no frame not written.
+
+--tasks FILE also reads the pid and tid of each event and writes to FILE
+what 'perf kmem stat --page --caller -s frag,pid' should give, "key value":
+
+  task.PID.CS.REQ.FB.K N         the fallback table's rows by pid, K
+                                   fallbacks, bytes or a class (the JSON
+                                   has no severe)
+  alloc.PID.CS.ORDER.MT.fragmenting N   the fragmenting fallbacks of the
+                                   allocation rows (over all GFP flags):
+                                   each converted or polluted fallback
+                                   belongs to the next mm_page_alloc of
+                                   its thread, and counts if that one
+                                   succeeded
+  alloc.PID.CS.ORDER.MT.hits N   the successful allocations of the rows
+
 --events FILE also writes the decoded events, one a line, for a replay
 through the engine: "F pfn callsite_id alloc_order fallback_order
 alloc_mt fallback_mt change_ownership" and "A pfn order mt gfp_id
@@ -57,6 +78,7 @@ callsite_id" (pfn -1 for a failure), then "C id name" and "G id gfp".
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -113,6 +135,11 @@ class Counter:
         self.ids = {}
         self.gfps = {}
         self.pending = None         # the sample whose callchain is read
+        self.stack = None           # an extfrag's class and its frames
+        self.tasks = None           # with --tasks: key -> number
+        self.task = None            # (pid, tid) of the sample read
+        self.owed = {}              # tid -> fragmenting fallbacks pending
+        self.folded = {'fallbacks': {}, 'fragmenting': {}}
 
     def add(self, key, v=1):
         self.n[key] = self.n.get(key, 0) + v
@@ -146,6 +173,29 @@ class Counter:
             self.add('frag.bad.extfrag')
             return
         self.pending = ('F', pfn, ao, fo, amt, fmt, co)
+        cls = None
+        if self.pbo is not None:
+            cls = 'claimed' if fo >= self.pbo else \
+                  'converted' if co else 'polluted'
+        self.stack = (cls, [])
+
+    def fold(self):
+        """The folded line of the extfrag whose frames were just read."""
+        if self.stack is None:
+            return
+        cls, frames = self.stack
+        self.stack = None
+        i = 0
+        while i < len(frames) and frames[i] in self.funcs:
+            i += 1
+        if i == len(frames):
+            return
+        chain = ';'.join(re.sub(r'[;\s]', '_', f) for f in reversed(frames[i:]))
+        kinds = ['fallbacks']
+        if cls in ('converted', 'polluted'):
+            kinds.append('fragmenting')
+        for k in kinds:
+            self.folded[k][chain] = self.folded[k].get(chain, 0) + 1
 
     def settle_extfrag(self, cs):
         _, pfn, ao, fo, amt, fmt, co = self.pending
@@ -173,6 +223,15 @@ class Counter:
                 keys.append('frag.caller.%s.fragmenting' % cs)
         for k in keys:
             self.add(k)
+        if self.tasks is not None:
+            pid, tid = self.task
+            row = 'task.%d.%s.%s.%s' % (pid, cs, type_name(amt),
+                                        type_name(fmt))
+            for k in ['fallbacks', 'bytes'] + ([cls] if cls else []):
+                self.tasks[row + '.' + k] = \
+                    self.tasks.get(row + '.' + k, 0) + (b if k == 'bytes' else 1)
+            if cls in ('converted', 'polluted'):
+                self.owed[tid] = self.owed.get(tid, 0) + 1
         self.add('frag.fallbacks.bytes', b)
         self.add('frag.caller.%s.bytes' % cs, b)
         self.add('frag.row.%s.%s.%s.bytes' % (cs, type_name(amt),
@@ -184,6 +243,8 @@ class Counter:
                           (pfn, self.cs_id(cs), ao, fo, amt, fmt, co))
 
     def alloc(self, f):
+        # The fallbacks owed go to this allocation, whatever it is.
+        owed = self.owed.pop(self.task[1], 0) if self.tasks is not None else 0
         try:
             pfn = int(f['pfn'], 16)
             order, mt = int(f['order']), int(f['migratetype'])
@@ -200,6 +261,8 @@ class Counter:
         if pfn == 0:
             self.pending = ('A', order, mt, gfp)
             return
+        if self.tasks is not None:
+            self.pending = ('S', order, mt, owed)
         self.add('frag.alloc.' + column(mt))
         self.add('frag.alloc.%s.bytes' % column(mt), b)
         for first in self.spans(pfn, order):
@@ -222,11 +285,19 @@ class Counter:
                           (order, mt, self.gfps.setdefault(
                               gfp, len(self.gfps) + 1), self.cs_id(cs)))
 
+    def settle_success(self, cs):
+        _, order, mt, owed = self.pending
+        row = 'alloc.%d.%s.%d.%s' % (self.task[0], cs, order, type_name(mt))
+        for k, v in (('hits', 1), ('fragmenting', owed)):
+            self.tasks[row + '.' + k] = self.tasks.get(row + '.' + k, 0) + v
+
     def settle(self, cs):
         if self.pending is None:
             return
         if self.pending[0] == 'F':
             self.settle_extfrag(cs)
+        elif self.pending[0] == 'S':
+            self.settle_success(cs)
         else:
             self.settle_failure(cs)
         self.pending = None
@@ -235,8 +306,10 @@ class Counter:
         """perf script output: a sample line, its frames, a blank line."""
         for line in lines:
             if line[0] == '\t':            # a frame: "\tip sym"
+                words = line.split()
+                if self.stack is not None and len(words) >= 2:
+                    self.stack[1].append(words[1])
                 if self.pending is not None:
-                    words = line.split()
                     if len(words) >= 2 and words[1] not in self.funcs:
                         self.settle(words[1])
                 continue
@@ -244,6 +317,13 @@ class Counter:
             if not words:
                 continue
             self.settle('(unknown)')
+            self.fold()
+            if self.tasks is not None:     # "pid/tid event: ..."
+                if len(words) < 2 or '/' not in words[0]:
+                    continue
+                pid, tid = words[0].split('/')
+                self.task = (int(pid), int(tid))
+                words = words[1:]
             event = words[0]
             if event == 'kmem:mm_page_alloc_extfrag:':
                 self.add('frag.events.extfrag')
@@ -254,6 +334,7 @@ class Counter:
             elif event == 'kmem:mm_page_free:':
                 self.add('frag.events.free')
         self.settle('(unknown)')
+        self.fold()
 
     def finish(self):
         if self.pbo is not None:
@@ -292,13 +373,18 @@ def main():
     ap.add_argument('--page-size', type=int, default=os.sysconf('SC_PAGESIZE'))
     ap.add_argument('--alloc-funcs')
     ap.add_argument('--events')
+    ap.add_argument('--folded')
+    ap.add_argument('--tasks')
     args = ap.parse_args()
 
     funcs = alloc_funcs(args.perf, args.input, args.alloc_funcs)
     ev = open(args.events, 'w') if args.events else None
     counter = Counter(args.pageblock_order, args.page_size, funcs, ev)
+    if args.tasks:
+        counter.tasks = {}
     script = subprocess.Popen([args.perf, 'script', '-i', args.input,
-                               '-F', 'event,trace,ip,sym'],
+                               '-F', ('pid,tid,' if args.tasks else '') +
+                               'event,trace,ip,sym'],
                               stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL,
                               universal_newlines=True, bufsize=1 << 20)
@@ -308,6 +394,15 @@ def main():
     counter.finish()
     if ev:
         ev.close()
+    if args.tasks:
+        with open(args.tasks, 'w') as f:
+            for k in sorted(counter.tasks):
+                if counter.tasks[k]:
+                    f.write('%s %d\n' % (k, counter.tasks[k]))
+    for kind, chains in counter.folded.items() if args.folded else ():
+        with open('%s.%s' % (args.folded, kind), 'w') as f:
+            for chain in sorted(chains):
+                f.write('%s %d\n' % (chain, chains[chain]))
     for k in sorted(counter.n):
         print(k, counter.n[k])
 
