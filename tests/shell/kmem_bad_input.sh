@@ -360,8 +360,9 @@ expect_line "--folded=fragmenting --live" \
 	perf kmem stat --page --folded=fragmenting --live -i "$good"
 sample="${KMEM_DATA:-$(dirname "$0")/../../data}/sample.perf.data"
 if [ -f "$sample" ]; then
-	expect_line "--folded=fallbacks of a trace without fallbacks" \
-		"perf kmem: --folded=fallbacks needs the kmem:mm_page_alloc_extfrag events, which $sample has not: record with perf kmem record --page" \
+	want="perf kmem: --folded=fallbacks needs the kmem:mm_page_alloc_extfrag"
+	want="$want events, which $sample has not: record with perf kmem record --page"
+	expect_line "--folded=fallbacks of a trace without fallbacks" "$want" \
 		perf kmem stat --page --folded=fallbacks -i "$sample" \
 		--kallsyms "${sample%.perf.data}.kallsyms"
 fi
