@@ -84,7 +84,7 @@ FUZZ_SRC_kmem-map       := $(W)/print-map.c
 FUZZ_SRC_kmem-frag      := $(W)/count-frag.c $(W)/count-page.c
 FUZZ_SRC_kmem-diff      := $(W)/report-diff.c
 FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c
-# The pprof writer compresses with zlib, and needs none of the tables.
+# The pprof writer compresses with zlib.
 FUZZ_SRC_kmem-pprof     := $(W)/print-pprof.c
 FUZZ_LINK_kmem-pprof    := -lz
 
@@ -193,7 +193,7 @@ $(B)/fuzz/%-fuzz: tests/fuzz/%-fuzz.c $$(FUZZ_SRC_$$*) $(wildcard $(W)/*.h) \
 	@mkdir -p $(B)/fuzz/corpus-$*
 	@echo "  BUILD   $*-fuzz"
 	@clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/$*-fuzz.c $(FUZZ_SRC_$*) \
-		$(FUZZ_LIBS)
+		$(FUZZ_LIBS) $(FUZZ_LINK_$*)
 
 # By hand: make fuzz FUZZ_SECONDS=3600 (each target).  make test runs a
 # short one of each.
