@@ -23,6 +23,11 @@ HEADER_FEATURE = 80
 FINISHED_INIT = 82
 FEAT_TRACING_DATA = 1
 FEAT_BUILD_ID = 2
+# The BPF programs and their BTF, loaded on the machine while it
+# recorded: perf record does not write them into a stream (header.c's
+# synthesize false), and they outgrow a record's 64 KiB.
+FEAT_BPF_PROG_INFO = 25
+FEAT_BPF_BTF = 26
 
 
 def record(rtype, body):
@@ -55,7 +60,8 @@ def main():
         ids_off, ids_size = struct.unpack_from('<QQ', data, pos + attr_size - 16)
         out += record(HEADER_ATTR, attr + data[ids_off:ids_off + ids_size])
     for f in feats:
-        if f in (FEAT_TRACING_DATA, FEAT_BUILD_ID):
+        if f in (FEAT_TRACING_DATA, FEAT_BUILD_ID, FEAT_BPF_PROG_INFO,
+                 FEAT_BPF_BTF):
             continue
         off, size = sections[f]
         out += record(HEADER_FEATURE, struct.pack('<Q', f) + data[off:off + size])

@@ -75,8 +75,10 @@ done
 ready=$(date +%s.%N)
 
 # Start disabled; enable, and go on when perf says the events are on.
+# --include-perf: /proc/vmstat counts perf record's own reclaims and
+# compactions too, which kmem_stall.sh holds the trace's against.
 mkfifo "$dir/ctl" "$dir/ack" || exit 1
-"$perf" kmem record --page -m 4096 -D -1 --control "fifo:$dir/ctl,$dir/ack" \
+"$perf" kmem record --page --include-perf -m 4096 -D -1 --control "fifo:$dir/ctl,$dir/ack" \
 	-o "$dir/perf.data" >"$dir/record.log" 2>&1 &
 record=$!
 pids="$workload $record"
