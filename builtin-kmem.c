@@ -1604,6 +1604,8 @@ static const char *bpf_unsupported(const struct perf_kmem *kmem)
 		return "--alloc: stat -b keeps no row per page";
 	if (kmem->map_name)
 		return "--map: stat -b keeps no pageblock callsites";
+	if (kmem->pprof_name)
+		return "--pprof: stat -b writes no profile; record, then perf kmem stat --pprof";
 	if (kmem->opts.time_window)
 		return "--time: stat -b counts from its start to its end";
 	if (symbol_conf.comm_list_str || kmem->opts.tasks.key != KMEM_TASK_NONE)
@@ -1677,7 +1679,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		kmem->opts.page = true;
 		kmem->opts.slab = false;
 	}
-	if (check_options(kmem) || parse_sort_keys(kmem))
+	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem))
 		return -EINVAL;
 	c->page = kmem->opts.page;
 	c->slab = kmem->opts.slab;
@@ -1778,6 +1780,8 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 		report.iv = NULL;
 	if (!err && kmem->json) {
 		err = kmem_report__json(&report, out.fp);
+	} else if (!err && kmem->field_sep) {
+		err = kmem_report__csv(&report, kmem->field_sep, out.fp);
 	} else if (!err) {
 		err = text_output(&out);
 		if (!err)

@@ -329,6 +329,20 @@ one_line "no mm_page_free" "no kmem:mm_page_free tracepoint" \
 	env PERF_CONFIG="$dir/nofree.config" perf kmem stat --page -b -a -- true
 one_line "-b and -i" "reads no perf.data" \
 	perf kmem stat --page -b -a -i "$dir/rec.data" -- true
+one_line "-b and --pprof" "stat -b writes no profile" \
+	perf kmem stat --page -b --pprof "$dir/b.pb.gz" -- true
+
+# -x: the tables of a -b run as stat -x writes a recording's, 64 MiB of
+# page cache among the callers' bytes.
+perf kmem stat --page --caller -b --sample-bytes 1 -x , -- \
+	dd if=/dev/zero of="$dir/x.dd" bs=1M count=64 >"$dir/b.csv" 2>"$dir/b.csv.err" ||
+	fail "stat -b -x ,: $(tail -n 1 "$dir/b.csv.err")"
+awk -F ', ' '/^# table: page.callers$/ { t = 1; next } /^# table/ { t = 0 }
+	t && /^# output: bytes, hits/ { h = 1; next }
+	t && h && !/^#/ { bytes += $1 }
+	END { exit !(bytes >= 64 * 1048576) }' "$dir/b.csv" ||
+	fail "stat -b -x ,: the page.callers table has not the bytes dd wrote"
+rm -f "$dir/x.dd"
 
 if [ -n "${KMEM_NOSKEL_PERF:-}" ] && [ -x "$KMEM_NOSKEL_PERF" ]; then
 	"$KMEM_NOSKEL_PERF" kmem stat --page -b -a -- true >/dev/null 2>"$dir/noskel.err"
