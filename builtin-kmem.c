@@ -1604,8 +1604,6 @@ static const char *bpf_unsupported(const struct perf_kmem *kmem)
 		return "--alloc: stat -b keeps no row per page";
 	if (kmem->map_name)
 		return "--map: stat -b keeps no pageblock callsites";
-	if (kmem->pprof_name)
-		return "--pprof: stat -b writes no profile; record, then perf kmem stat --pprof";
 	if (kmem->opts.time_window)
 		return "--time: stat -b counts from its start to its end";
 	if (symbol_conf.comm_list_str || kmem->opts.tasks.key != KMEM_TASK_NONE)
@@ -1633,6 +1631,16 @@ static int bpf_number(const char *opt, const char *str, u64 min, u64 max,
 	pr_err("perf kmem: invalid %s '%s': use a number from %" PRIu64 " to %" PRIu64 "\n",
 	       opt, str, min, max);
 	return -EINVAL;
+}
+
+/* --pprof with -b: one profile of the whole run. */
+static int check_bpf_pprof(const struct perf_kmem *kmem)
+{
+	if (kmem->interval_str) {
+		pr_err("perf kmem: stat -b --pprof writes one profile of the whole run: use it without -I\n");
+		return -EINVAL;
+	}
+	return check_pprof(kmem);
 }
 
 static int bpf_options(struct perf_kmem *kmem, int argc)
@@ -1679,13 +1687,15 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		kmem->opts.page = true;
 		kmem->opts.slab = false;
 	}
-	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem))
+	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem) ||
+	    (kmem->pprof_name && check_bpf_pprof(kmem)))
 		return -EINVAL;
 	c->page = kmem->opts.page;
 	c->slab = kmem->opts.slab;
 	c->caller = kmem->opts.caller;
 	c->live = kmem->opts.live;
-	c->folded = kmem->folded;
+	/* A profile is of the sampled stacks too. */
+	c->folded = kmem->folded || kmem->pprof_name;
 	c->raw_ip = kmem->opts.raw_ip;
 	c->offsets = kmem->opts.offsets;
 	c->lines = kmem->opts.lines;
@@ -1760,6 +1770,30 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 	return err;
 }
 
+/* --pprof: under a name of its own until it is whole, as stat's. */
+static int bpf_write_pprof(const struct perf_kmem *kmem,
+			   struct kmem_bpf_run *run)
+{
+	const char *path = kmem->pprof_name;
+	char *tmp = pprof_tmp(path);
+	FILE *fp = tmp ? fopen(tmp, "w") : NULL;
+	int err = fp ? 0 : tmp ? -errno : -ENOMEM;
+
+	if (fp) {
+		err = kmem_bpf_run__write_pprof(run, fp);
+		if (fclose(fp) && !err)
+			err = -EIO;
+		if (!err && strcmp(tmp, path) && rename(tmp, path))
+			err = -errno;
+		if (err && strcmp(tmp, path))
+			unlink(tmp);
+	}
+	if (err)
+		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(-err));
+	free(tmp);
+	return err;
+}
+
 static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 {
 	struct kmem_output out;
@@ -1774,6 +1808,8 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 						 out.fp);
 		return output_close(&out, err);
 	}
+	if (kmem->pprof_name)
+		return output_close(&out, bpf_write_pprof(kmem, run));
 	err = kmem_bpf_run__report(run, &report);
 	/* The text printed the intervals as they ended. */
 	if (!kmem->json)

@@ -329,8 +329,29 @@ one_line "no mm_page_free" "no kmem:mm_page_free tracepoint" \
 	env PERF_CONFIG="$dir/nofree.config" perf kmem stat --page -b -a -- true
 one_line "-b and -i" "reads no perf.data" \
 	perf kmem stat --page -b -a -i "$dir/rec.data" -- true
-one_line "-b and --pprof" "stat -b writes no profile" \
-	perf kmem stat --page -b --pprof "$dir/b.pb.gz" -- true
+one_line "-b --pprof and -I" "writes one profile of the whole run" \
+	perf kmem stat --page -b -I 100 --pprof "$dir/b.pb.gz" -- true
+
+# --pprof: a profile the test's own reader of profile.proto takes, of
+# every stack, with the 64 MiB dd writes, that says its weights are
+# estimates.
+perf kmem stat --page -b --sample-bytes 1 --pprof "$dir/b.pb.gz" -- \
+	dd if=/dev/zero of="$dir/x.dd" bs=1M count=64 >/dev/null 2>"$dir/b.pb.err" ||
+	fail "stat -b --pprof: $(tail -n 1 "$dir/b.pb.err")"
+rm -f "$dir/x.dd"
+python3 "$(dirname "$0")/lib/kmem_pprof_decode.py" "$dir/b.pb.gz" >"$dir/b.pb.json" ||
+	fail "stat -b --pprof: the test's reader refuses the profile"
+python3 - "$dir/b.pb.json" <<'PYEOF' || err=1
+import json
+import sys
+
+p = json.load(open(sys.argv[1]))
+space = p['sums'].get('alloc_space/bytes', 0)
+if space < 64 << 20 or not any('estimates' in c for c in p['comments']):
+    print(f'FAIL: stat -b --pprof: {space} bytes for 64 MiB written; {p["comments"]}')
+    sys.exit(1)
+print(f'stat -b --pprof: {space} bytes in {len(p["samples"])} samples')
+PYEOF
 
 # -x: the tables of a -b run as stat -x writes a recording's, 64 MiB of
 # page cache among the callers' bytes.

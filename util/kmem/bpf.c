@@ -48,9 +48,11 @@
 #include "count-frag.h"
 #include "count-interval.h"
 #include "count-page.h"
+#include "count-profile.h"
 #include "count-slab.h"
 #include "count-stacks.h"
 #include "print-layout.h"
+#include "print-pprof.h"
 #include "read-callsite.h"
 #include "read-decode.h"
 #include "sample.h"
@@ -1286,6 +1288,126 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 	}
 	return kmem_stacks__write(run->stacks, weight, frame_name, run, fp,
 				  NULL);
+}
+
+/* --- a memory profile (--pprof) --------------------------------------- */
+
+static const char *profile_gfp(u64 gfp, void *arg)
+{
+	struct kmem_bpf_run *run = arg;
+
+	return kmem_decoder__gfp_name(run->dec, gfp);
+}
+
+static const char *profile_migtype(int migtype, char *buf, size_t size,
+				   void *arg __maybe_unused)
+{
+	/* A kernel that runs BPF programs has the v4.4 migration types. */
+	return kmem_migtype__name(migtype, false, buf, size);
+}
+
+/*
+ * A row's sampled stack as a sample: the allocations and bytes it stands
+ * for, and of them those still live, estimated as the rows are.
+ */
+static int profile_row(struct kmem_bpf_run *run, struct kmem_profile *kp,
+		       const struct kmem_bpf_row_key *k,
+		       const struct kmem_bpf_row *v)
+{
+	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+	u64 size = run->page_size << k->order, sample = run->config.sample_bytes;
+	u64 live = v->samples > v->freed + v->dropped ?
+		   v->samples - v->freed - v->dropped : 0;
+	u64 hits = kmem_bpf_fill__estimate(v->samples, size, sample);
+	u64 live_hits = kmem_bpf_fill__estimate(live, size, sample);
+	struct kmem_profile_key key = {
+		.chain = -1, .order = k->order, .migtype = k->migtype,
+		.node = -1, .gfp = k->gfp, .has_gfp = true,
+	};
+	size_t nr;
+	int id;
+
+	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
+	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
+	if (nr) {
+		key.chain = kmem_stacks__intern(run->stacks, ips, nr);
+		if (key.chain < 0)
+			return key.chain;
+	}
+	id = kmem_profile__key(kp, &key);
+	if (id < 0)
+		return id;
+	kmem_profile__add(kp, id, KMEM_PROFILE_ALLOC_OBJECTS, hits);
+	kmem_profile__add(kp, id, KMEM_PROFILE_ALLOC_SPACE, hits * size);
+	kmem_profile__add(kp, id, KMEM_PROFILE_INUSE_OBJECTS, live_hits);
+	return kmem_profile__add(kp, id, KMEM_PROFILE_INUSE_SPACE,
+				 live_hits * size);
+}
+
+/* Wall-clock time less CLOCK_MONOTONIC's, which the run's times are in. */
+static s64 wall_clock_offset(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)now_ns();
+}
+
+static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run,
+				    struct kmem_profile *kp, const char *comment)
+{
+	const char * const comments[] = { comment };
+	struct kmem_profile_write_config c = {
+		.page_size = run->page_size,
+		.task = KMEM_PROFILE_TASK_NONE,
+		.time_offset = wall_clock_offset(),
+		.comments = comments,
+		.nr_comments = ARRAY_SIZE(comments),
+		.kernel = {
+			.limit = ~0ULL,
+			.file = "[kernel.kallsyms]",
+			.has_functions = true,
+		},
+		.names = {
+			.frame = frame_name,
+			.gfp = profile_gfp,
+			.migtype = profile_migtype,
+			.arg = run,
+		},
+	};
+
+	return kmem_profile__pprof(kp, 0, run->stacks, &c);
+}
+
+int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, FILE *fp)
+{
+	struct kmem_profile *kp = kmem_profile__new();
+	struct kmem_pprof *pp = NULL;
+	char comment[200];
+	int err = kp ? 0 : -ENOMEM;
+	size_t i;
+
+	snprintf(comment, sizeof(comment),
+		 "perf kmem stat -b --pprof: the weights are estimates, from the stacks of allocations sampled one per %"
+		 PRIu64 " bytes on average",
+		 run->config.sample_bytes);
+	for (i = 0; !err && i < run->snap.nr_rows; i++) {
+		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
+			continue;
+		err = profile_row(run, kp, &run->snap.row_keys[i],
+				  &run->snap.rows[i]);
+	}
+	if (!err)
+		err = kmem_profile__close(kp, run->start_ns,
+					  run->stop_ns - run->start_ns);
+	if (!err) {
+		pp = run_pprof(run, kp, comment);
+		err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
+	}
+	kmem_pprof__delete(pp);
+	kmem_profile__delete(kp);
+	return err;
 }
 
 /* --- the end ---------------------------------------------------------- */

@@ -132,6 +132,19 @@ u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run);
 int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 			       enum kmem_stacks_weight weight, FILE *fp);
 
+/**
+ * kmem_bpf_run__write_pprof - the sampled stacks as a memory profile
+ * @run: a finished run of a config with folded (the stacks kept)
+ * @fp: where it goes, gzip-compressed profile.proto
+ *
+ * A sample per sampled stack, order, migration type and GFP flags, its
+ * alloc and inuse objects and space estimated as the rows are; a comment
+ * says so.
+ *
+ * Return: 0; -ENOMEM; -EIO when @fp could not be written.
+ */
+int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, FILE *fp);
+
 #else /* !HAVE_BPF_SKEL: perf kmem hides -b (set_option_nobuild()) */
 
 static inline struct kmem_bpf_run *
@@ -184,6 +197,12 @@ static inline u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run __maybe
 static inline int kmem_bpf_run__write_folded(struct kmem_bpf_run *run __maybe_unused,
 					     enum kmem_stacks_weight weight __maybe_unused,
 					     FILE *fp __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run __maybe_unused,
+					    FILE *fp __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
