@@ -25,6 +25,7 @@
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
 #include "util/kmem/count-slab.h"
+#include "util/kmem/read-procmem.h"
 
 #define PS		4096ULL
 #define N512K		(512 * 1024ULL)
@@ -502,6 +503,165 @@ static int test__kmem_bpf_slab(struct test_suite *t __maybe_unused,
 	return TEST_OK;
 }
 
+/*
+ * /proc/vmstat as 6.12 writes it, with the counters that look alike but
+ * are not summed (pgscan_direct_throttle, thp_fault_fallback_charge), and
+ * as a v4.7 kernel wrote the per-zone counters, without THP.
+ */
+static const char vmstat_612[] =
+	"nr_free_pages 100\n"
+	"allocstall_dma 0\n"
+	"allocstall_dma32 1\n"
+	"allocstall_normal 20\n"
+	"allocstall_movable 300\n"
+	"allocstall_device 4000\n"
+	"pgsteal_kswapd 9\n"
+	"pgsteal_direct 55\n"
+	"pgscan_kswapd 7\n"
+	"pgscan_direct 66\n"
+	"pgscan_direct_throttle 1000\n"
+	"compact_stall 12\n"
+	"compact_fail 5\n"
+	"compact_success 7\n"
+	"thp_fault_alloc 8\n"
+	"thp_fault_fallback 3\n"
+	"thp_fault_fallback_charge 100\n";
+
+static const char vmstat_47[] =
+	"allocstall 4400\n"
+	"pgscan_direct_dma 1\n"
+	"pgscan_direct_normal 70\n"
+	"pgscan_direct_movable 4\n"
+	"pgscan_direct_throttle 2\n"
+	"pgsteal_direct_normal 60\n"
+	"compact_stall 20\n"
+	"compact_fail 4\n"
+	"compact_success 16";	/* no newline at the end */
+
+static int test__kmem_bpf_vmstat(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct kmem_vmstat a, b, d;
+	u32 missing, thp = BIT(KMEM_VM_THP_FAULT_ALLOC) |
+			   BIT(KMEM_VM_THP_FAULT_FALLBACK);
+
+	TEST_ASSERT_VAL("parse 6.12", !kmem_vmstat__parse(&a, vmstat_612));
+	TEST_ASSERT_VAL("have all", a.have == BIT(KMEM_NR_VMSTAT) - 1);
+	TEST_ASSERT_VAL("allocstall_*", a.v[KMEM_VM_ALLOCSTALL] == 4321);
+	TEST_ASSERT_VAL("pgscan_direct", a.v[KMEM_VM_PGSCAN_DIRECT] == 66);
+	TEST_ASSERT_VAL("pgsteal_direct", a.v[KMEM_VM_PGSTEAL_DIRECT] == 55);
+	TEST_ASSERT_VAL("compact", a.v[KMEM_VM_COMPACT_STALL] == 12 &&
+			a.v[KMEM_VM_COMPACT_FAIL] == 5 &&
+			a.v[KMEM_VM_COMPACT_SUCCESS] == 7);
+	TEST_ASSERT_VAL("thp", a.v[KMEM_VM_THP_FAULT_ALLOC] == 8 &&
+			a.v[KMEM_VM_THP_FAULT_FALLBACK] == 3);
+	TEST_ASSERT_VAL("parse 4.7", !kmem_vmstat__parse(&b, vmstat_47));
+	TEST_ASSERT_VAL("no thp", b.have == (BIT(KMEM_NR_VMSTAT) - 1 - thp));
+	TEST_ASSERT_VAL("allocstall", b.v[KMEM_VM_ALLOCSTALL] == 4400);
+	TEST_ASSERT_VAL("pgscan_direct_*", b.v[KMEM_VM_PGSCAN_DIRECT] == 75);
+	TEST_ASSERT_VAL("pgsteal_direct_*", b.v[KMEM_VM_PGSTEAL_DIRECT] == 60);
+	TEST_ASSERT_VAL("last line", b.v[KMEM_VM_COMPACT_SUCCESS] == 16);
+	/* a to b: the THP counters missing, compact_fail gone down to 0. */
+	missing = kmem_vmstat__delta(&a, &b, &d);
+	TEST_ASSERT_VAL("missing", missing == thp && d.have == b.have);
+	TEST_ASSERT_VAL("deltas", d.v[KMEM_VM_ALLOCSTALL] == 79 &&
+			d.v[KMEM_VM_PGSCAN_DIRECT] == 9 &&
+			d.v[KMEM_VM_PGSTEAL_DIRECT] == 5 &&
+			d.v[KMEM_VM_COMPACT_STALL] == 8 &&
+			d.v[KMEM_VM_COMPACT_FAIL] == 0 &&
+			d.v[KMEM_VM_COMPACT_SUCCESS] == 9 &&
+			d.v[KMEM_VM_THP_FAULT_ALLOC] == 0);
+	TEST_ASSERT_VAL("garbage", kmem_vmstat__parse(&a, "no numbers\nhere") == -EINVAL);
+	TEST_ASSERT_VAL("empty", kmem_vmstat__parse(&a, "") == -EINVAL);
+	TEST_ASSERT_VAL("names", !strcmp(kmem_vmstat__name(KMEM_VM_ALLOCSTALL), "allocstall"));
+	return TEST_OK;
+}
+
+/*
+ * Two nodes.  Node 0 DMA: 1 + 8 (Unmovable) + 16 (Movable) = 25 free
+ * pages, 24 in order-3 blocks: unusable 1/25 = 40 per mille at orders 1
+ * to 3.  Node 0 Normal: Unmovable 4 + 2 x 2 = 8, Movable 8 + 4 + 8 = 20,
+ * 28 pages: 12 in order-0 blocks, 4 in order-1 ones, 4 in order-2 ones:
+ * 12/28 = 428, 16/28 = 571, 20/28 = 714 per mille at orders 1, 2, 3.
+ * Node 1 Normal: a list past pagetypeinfo's count of 100,000.
+ */
+static const char pagetypeinfo[] =
+	"Page block order: 9\n"
+	"Pages per block:  512\n"
+	"\n"
+	"Free pages count per migrate type at order       0      1      2      3\n"
+	"Node    0, zone      DMA, type    Unmovable      1      0      0      1\n"
+	"Node    0, zone      DMA, type      Movable      0      0      0      2\n"
+	"Node    0, zone   Normal, type    Unmovable      4      2      0      0\n"
+	"Node    0, zone   Normal, type      Movable      8      0      1      1\n"
+	"Node    1, zone   Normal, type    Unmovable >100000      0      0      0\n"
+	"Node    1, zone   Normal, type      Movable      0      0      0      0\n"
+	"\n"
+	"Number of blocks type     Unmovable      Movable\n"
+	"Node 0, zone      DMA            1            7\n"
+	"Node 0, zone   Normal          599         9976\n";
+
+#define HEAD	"Free pages count per migrate type at order"
+
+static bool parse_is(struct kmem_pagetypeinfo *pt, const char *text, int want)
+{
+	return kmem_pagetypeinfo__parse(pt, text) == want;
+}
+
+static int test__kmem_bpf_pagetypeinfo(struct test_suite *t __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	struct kmem_pagetypeinfo *pt = calloc(1, sizeof(*pt));
+	const struct kmem_zone_free *dma, *normal, *n1;
+	unsigned int idx[4];
+	char text[160];
+	int o;
+
+	TEST_ASSERT_VAL("alloc", pt);
+	TEST_ASSERT_VAL("parse", !kmem_pagetypeinfo__parse(pt, pagetypeinfo));
+	TEST_ASSERT_VAL("shape", pt->nr_orders == 4 && pt->nr_types == 2 &&
+			pt->nr_zones == 3 && !strcmp(pt->types[1], "Movable"));
+	dma = kmem_pagetypeinfo__zone(pt, 0, "DMA");
+	normal = kmem_pagetypeinfo__zone(pt, 0, "Normal");
+	n1 = kmem_pagetypeinfo__zone(pt, 1, "Normal");
+	TEST_ASSERT_VAL("zones", dma && normal && n1 &&
+			!kmem_pagetypeinfo__zone(pt, 1, "DMA"));
+	TEST_ASSERT_VAL("blocks", kmem_pagetypeinfo__blocks(pt, normal, "Movable")[2] == 1 &&
+			!kmem_pagetypeinfo__blocks(pt, normal, "CMA"));
+	TEST_ASSERT_VAL("dma free", kmem_zone_free__pages(dma, 4, 0) == 25 &&
+			kmem_zone_free__pages(dma, 4, 1) == 24);
+	TEST_ASSERT_VAL("normal free", kmem_zone_free__pages(normal, 4, 0) == 28);
+	for (o = 0; o < 4; o++)
+		idx[o] = kmem_zone_free__unusable(dma, 4, o);
+	TEST_ASSERT_VAL("dma index", !idx[0] && idx[1] == 40 && idx[2] == 40 &&
+			idx[3] == 40);
+	for (o = 0; o < 4; o++)
+		idx[o] = kmem_zone_free__unusable(normal, 4, o);
+	TEST_ASSERT_VAL("normal index", !idx[0] && idx[1] == 428 &&
+			idx[2] == 571 && idx[3] == 714);
+	TEST_ASSERT_VAL("capped", n1->capped && !normal->capped &&
+			kmem_zone_free__pages(n1, 4, 0) == KMEM_PROC_FREE_CAP &&
+			kmem_zone_free__unusable(n1, 4, 1) == 1000);
+	TEST_ASSERT_VAL("no table", parse_is(pt, "Page block order: 9\n", -EINVAL));
+	TEST_ASSERT_VAL("bad count", parse_is(pt, HEAD " 0 1\n"
+			"Node 0, zone DMA, type Movable 1 x\n", -EINVAL));
+	TEST_ASSERT_VAL("orders out of turn", parse_is(pt, HEAD " 0 2\n", -EINVAL));
+	TEST_ASSERT_VAL("too many orders", parse_is(pt, HEAD
+			" 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", -E2BIG));
+	/* The kernel's lines end in a space. */
+	snprintf(text, sizeof(text), "%s 0 1%c\nNode 0, zone DMA, type Movable 3 1%c\n",
+		 HEAD, ' ', ' ');
+	TEST_ASSERT_VAL("a space at the end", parse_is(pt, text, 0) &&
+			kmem_zone_free__pages(&pt->zones[0], 2, 0) == 5 &&
+			kmem_zone_free__unusable(&pt->zones[0], 2, 1) == 600);
+	/* Nothing free: 0, as the kernel's debugfs index. */
+	TEST_ASSERT_VAL("nothing free", parse_is(pt, HEAD " 0 1\n"
+			"Node 0, zone DMA, type Movable 0 0\n", 0) &&
+			!kmem_zone_free__unusable(&pt->zones[0], 2, 1));
+	free(pt);
+	return TEST_OK;
+}
+
 static struct test_case kmem_bpf_tests[] = {
 	TEST_CASE("kmem bpf: the weight of a sampled allocation", kmem_bpf_weight),
 	TEST_CASE("kmem bpf: the sampler's gaps are exponential", kmem_bpf_gaps),
@@ -510,6 +670,8 @@ static struct test_case kmem_bpf_tests[] = {
 	TEST_CASE("kmem bpf: page maps sampled, --live", kmem_bpf_page_sampled),
 	TEST_CASE("kmem bpf: fragmentation maps", kmem_bpf_frag),
 	TEST_CASE("kmem bpf: slab maps", kmem_bpf_slab),
+	TEST_CASE("kmem bpf: /proc/vmstat's stall counters", kmem_bpf_vmstat),
+	TEST_CASE("kmem bpf: /proc/pagetypeinfo and the unusable index", kmem_bpf_pagetypeinfo),
 	{ .name = NULL, }
 };
 

@@ -30,8 +30,13 @@
 # group to another; the test says when either happened.
 # Each -b document validates against the schema (python3-jsonschema).
 # Then -a -I 200 --json: the intervals add up to the totals; -- CMD counts
-# CMD; and one line and exit 1 as nobody, without BTF, without the
-# mm_page_free tracepoint, and from a perf built without skeletons
+# CMD; the /proc/vmstat deltas of the five runs and of one that faults in
+# huge pages (MADV_HUGEPAGE) lie within the test's own reads of
+# /proc/vmstat before they started and after they ended (0 <= delta <=
+# after - before), the huge page faults are among them, and each zone's
+# unusable free space index is what its own free blocks give, over the
+# zones of /proc/pagetypeinfo; and one line and exit 1 as nobody, without
+# BTF, without the mm_page_free tracepoint, and from a perf built without skeletons
 # ($KMEM_NOSKEL_PERF: its line, then perf's usage, as perf lock
 # contention -b).  Skips (exit 2) where BPF cannot be loaded.
 
@@ -94,6 +99,7 @@ stat_b() {
 		>"$dir/$name.out" 2>"$dir/$name.err" &
 	pids="$pids $!"
 }
+cp /proc/vmstat "$dir/vmstat.before"
 stat_b default --json
 stat_b exact --json --exact-live
 stat_b every --json --sample-bytes 1
@@ -120,6 +126,7 @@ for p in $pids; do
 			grep -v counting | head -n 1)"
 done
 wait "$recorder"	# 130 after SIGINT
+cp /proc/vmstat "$dir/vmstat.after"
 
 perf kmem stat --page --caller -l 1000000 --json -i "$dir/rec.data" \
 	>"$dir/rec.out" 2>"$dir/rec.stat.err" ||
@@ -303,6 +310,98 @@ if got < 64 << 20 or 'the tasks followed' not in doc['source']['tasks']:
     print(f'FAIL: -- CMD: {got} bytes allocated for 64 MiB written; {doc["source"]["tasks"]}')
     sys.exit(1)
 PYEOF
+
+# The state of memory around a run: 6 MiB faulted in with MADV_HUGEPAGE.
+cp /proc/vmstat "$dir/thp.before"
+perf kmem stat --page -b --json -o "$dir/thp.json" -- python3 -c '
+import mmap
+m = mmap.mmap(-1, 6 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+m.madvise(mmap.MADV_HUGEPAGE)
+for off in range(0, 6 << 20, 4096):
+    m[off] = 1
+' 2>"$dir/thp.err" || fail "-- python3 (huge pages): $(tail -n 1 "$dir/thp.err")"
+cp /proc/vmstat "$dir/thp.after"
+thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+python3 - "$dir" "${thp:-never}" <<'PYEOF' || err=1
+import json
+import sys
+
+d, thp = sys.argv[1], sys.argv[2]
+ok = True
+
+
+def vmstat(path):
+    """The counters as perf kmem sums them, read independently."""
+    v = {}
+    for line in open(path):
+        name, num = line.split()
+        for key in ('allocstall', 'pgscan_direct', 'pgsteal_direct'):
+            if (name == key or name.startswith(key + '_')) and \
+               name != 'pgscan_direct_throttle':
+                v[key] = v.get(key, 0) + int(num)
+        if name in ('compact_stall', 'compact_fail', 'compact_success',
+                    'thp_fault_alloc', 'thp_fault_fallback'):
+            v[name] = int(num)
+    return v
+
+
+def check(name, doc, before, after):
+    global ok
+    mem = doc.get('memory')
+    if mem is None:
+        print(f'FAIL: {name}: no memory member')
+        ok = False
+        return None
+    got = mem['vmstat']
+    for key, hi in ((k, after[k] - before[k]) for k in before):
+        if not 0 <= got[key] <= hi:
+            print(f'FAIL: {name}: {key} {got[key]} not within 0..{hi} of the test\'s reads')
+            ok = False
+    pt = mem['pagetypeinfo']
+    if 'zones' not in pt:
+        print(f'FAIL: {name}: pagetypeinfo not read: {pt}')
+        ok = False
+        return got
+    for z in pt['zones']:
+        for end in ('start', 'end'):
+            f = z[end]
+            if f is None:
+                continue
+            by_order = [sum(b[o] for b in f['blocks'].values())
+                        for o in range(pt['nr_orders'])]
+            free = sum(n << o for o, n in enumerate(by_order))
+            want = [(free - sum(n << o for o, n in enumerate(by_order) if o >= j))
+                    * 1000 // free if free else 0 for j in range(pt['nr_orders'])]
+            if free != f['free_pages'] or want != f['unusable_index_permille']:
+                print(f'FAIL: {name}: node {z["node"]} {z["zone"]} {end}: free '
+                      f'{f["free_pages"]}, index {f["unusable_index_permille"]}; '
+                      f'its blocks give {free}, {want}')
+                ok = False
+    zones = set()
+    for line in open('/proc/pagetypeinfo'):
+        if line.startswith('Node') and ', type' in line:
+            node, zone = line.split(',')[:2]
+            zones.add((int(node.split()[1]), zone.split()[1]))
+    if {(z['node'], z['zone']) for z in pt['zones']} != zones:
+        print(f'FAIL: {name}: zones {[(z["node"], z["zone"]) for z in pt["zones"]]}, '
+              f'/proc/pagetypeinfo has {sorted(zones)}')
+        ok = False
+    return got
+
+
+before, after = vmstat(f'{d}/vmstat.before'), vmstat(f'{d}/vmstat.after')
+for name in ('default', 'exact', 'every', 'full', 'noextfrag'):
+    check(name, json.load(open(f'{d}/{name}.out')), before, after)
+got = check('huge pages', json.load(open(f'{d}/thp.json')),
+            vmstat(f'{d}/thp.before'), vmstat(f'{d}/thp.after'))
+# 6 MiB hold two aligned 2 MiB ranges at least: each a huge page fault.
+if got and thp != 'never' and got['thp_fault_alloc'] + got['thp_fault_fallback'] < 2:
+    print(f'FAIL: huge pages: {got["thp_fault_alloc"]} + {got["thp_fault_fallback"]} '
+          'huge page faults, want 2 at least')
+    ok = False
+sys.exit(0 if ok else 1)
+PYEOF
+grep -q 'MEMORY AROUND THE RUN' "$dir/iv.txt" || fail "-a -I 200 text: no MEMORY AROUND THE RUN"
 
 # one_line NAME WANT CMD...: exit 1, and one line on stderr, with WANT.
 one_line() {

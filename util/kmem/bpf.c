@@ -55,6 +55,7 @@
 #include "print-pprof.h"
 #include "read-callsite.h"
 #include "read-decode.h"
+#include "read-procmem.h"
 #include "sample.h"
 #include "session.h"
 #include "trace-event.h"
@@ -111,6 +112,14 @@ struct kmem_bpf_run {
 	bool				has_node[KMEM_PAGE_MAX_NODES];
 	bool				settled;
 	char				frame[KSYM_NAME_LEN + 32];
+	/* /proc/vmstat and /proc/pagetypeinfo at the start and the end. */
+	struct kmem_vmstat		vmstat[2];
+	int				vmstat_err[2];
+	struct kmem_pagetypeinfo	*free_lists[2];
+	int				free_err[2];
+	struct kmem_report_memory	memory;
+	char				memory_why[2][NOTE_SIZE];
+	char				vmstat_missing[256];
 };
 
 /* --- libbpf's messages ------------------------------------------------ */
@@ -909,6 +918,8 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
 		free(run->bufs[i]);
+	free(run->free_lists[0]);
+	free(run->free_lists[1]);
 	evlist__delete(run->evlist);
 	if (run->session)
 		run->session->evlist = NULL;
@@ -927,6 +938,69 @@ int kmem_bpf_run__add_task(struct kmem_bpf_run *run, pid_t tid)
 	return 0;
 }
 
+/* --- the state of memory around the run ------------------------------ */
+
+/* /proc/vmstat and /proc/pagetypeinfo into slot @end (0 start, 1 end). */
+static void read_memory(struct kmem_bpf_run *run, int end)
+{
+	char *text = kmem_proc__read("/proc/vmstat");
+
+	run->vmstat_err[end] = text ? kmem_vmstat__parse(&run->vmstat[end], text) :
+			       -errno;
+	free(text);
+	run->free_err[end] = -ENOMEM;
+	run->free_lists[end] = calloc(1, sizeof(*run->free_lists[end]));
+	if (!run->free_lists[end])
+		return;
+	text = kmem_proc__read("/proc/pagetypeinfo");
+	run->free_err[end] = text ?
+		kmem_pagetypeinfo__parse(run->free_lists[end], text) : -errno;
+	free(text);
+}
+
+static const char *read_why(int err, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", err == -EINVAL ? "not in the format known" :
+		 err == -E2BIG ? "more zones, types or orders than known" :
+		 strerror(-err));
+	return buf;
+}
+
+/* The report's memory source: the counters' change, the free lists. */
+static void settle_memory(struct kmem_bpf_run *run)
+{
+	struct kmem_report_memory *m = &run->memory;
+	int err = run->vmstat_err[0] ? run->vmstat_err[0] : run->vmstat_err[1];
+	u32 missing;
+	int i;
+
+	*m = (struct kmem_report_memory){ .vmstat = "", .missing = "",
+					  .pagetypeinfo = "" };
+	if (err) {
+		m->vmstat = read_why(err, run->memory_why[0], NOTE_SIZE);
+	} else {
+		missing = kmem_vmstat__delta(&run->vmstat[0], &run->vmstat[1],
+					     &m->delta);
+		run->vmstat_missing[0] = '\0';
+		for (i = 0; i < KMEM_NR_VMSTAT; i++) {
+			size_t len = strlen(run->vmstat_missing);
+
+			if (missing & (1U << i))
+				snprintf(run->vmstat_missing + len,
+					 sizeof(run->vmstat_missing) - len, "%s%s",
+					 len ? "," : "", kmem_vmstat__name(i));
+		}
+		m->missing = run->vmstat_missing;
+	}
+	err = run->free_err[0] ? run->free_err[0] : run->free_err[1];
+	if (err) {
+		m->pagetypeinfo = read_why(err, run->memory_why[1], NOTE_SIZE);
+		return;
+	}
+	m->free_start = run->free_lists[0];
+	m->free_end = run->free_lists[1];
+}
+
 int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
 	int ret = kmem_bpf__attach(run->skel);
@@ -938,6 +1012,7 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 			 strerror(-ret));
 		return ret;
 	}
+	read_memory(run, 0);
 	run->start_ns = now_ns();
 	if (run->iv) {
 		struct kmem_page_summary ps = { .alloc = { 0, 0 } };
@@ -1511,6 +1586,7 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	detach_pages(run);
 	kmem_bpf__detach(run->skel);
 	run->stop_ns = now_ns();
+	read_memory(run, 1);
 	run->recursion_misses = recursion_misses(run);
 	run->finished = true;
 	err = run->iv ? advance(run, run->stop_ns - run->start_ns, true) : 0;
@@ -1847,6 +1923,8 @@ int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r)
 	};
 	r->src[KMEM_SRC_TRACE] = &r->trace;
 	r->src[KMEM_SRC_COUNTED] = &run->source;
+	settle_memory(run);
+	r->src[KMEM_SRC_MEMORY] = &run->memory;
 	if (run->kp)
 		r->src[KMEM_SRC_PAGE] = kmem_page__summary(run->kp);
 	if (run->kf)

@@ -549,6 +549,83 @@ static void slab(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__end_object(j);
 }
 
+/* --- the state of memory around stat -b ------------------------------ */
+
+/* A zone's free lists at one end of the run; NULL: not in that file. */
+static void zone_free(struct kmem_json *j, const char *key,
+		      const struct kmem_pagetypeinfo *pt,
+		      const struct kmem_zone_free *z)
+{
+	int o, t;
+
+	if (!z) {
+		kmem_json__key(j, key);
+		kmem_json__null(j);
+		return;
+	}
+	kmem_json__key_object(j, key);
+	kmem_json__key_u64(j, "free_pages", kmem_zone_free__pages(z, pt->nr_orders, 0));
+	kmem_json__key(j, "capped");
+	kmem_json__bool(j, z->capped);
+	kmem_json__key_object(j, "blocks");
+	for (t = 0; t < pt->nr_types; t++) {
+		kmem_json__key_array(j, pt->types[t]);
+		for (o = 0; o < pt->nr_orders; o++)
+			kmem_json__u64(j, z->blocks[t][o]);
+		kmem_json__end_array(j);
+	}
+	kmem_json__end_object(j);
+	kmem_json__key_array(j, "unusable_index_permille");
+	for (o = 0; o < pt->nr_orders; o++)
+		kmem_json__u64(j, kmem_zone_free__unusable(z, pt->nr_orders, o));
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+}
+
+static void zone_pair(struct kmem_json *j, const struct kmem_report_memory *m,
+		      const struct kmem_zone_free *z)
+{
+	kmem_json__begin_object(j);
+	kmem_json__key_u64(j, "node", z->node);
+	kmem_json__key_string(j, "zone", z->zone);
+	zone_free(j, "start", m->free_start,
+		  kmem_pagetypeinfo__zone(m->free_start, z->node, z->zone));
+	zone_free(j, "end", m->free_end,
+		  kmem_pagetypeinfo__zone(m->free_end, z->node, z->zone));
+	kmem_json__end_object(j);
+}
+
+/* stat -b: the /proc/vmstat counters of stalls and the free lists. */
+static void memory(struct kmem_json *j, const struct kmem_report *r)
+{
+	const struct kmem_report_memory *m = r->src[KMEM_SRC_MEMORY];
+	int i;
+
+	kmem_json__key_object(j, "memory");
+	write_section(j, r, &kmem_memory_section);
+	kmem_json__key_object(j, "pagetypeinfo");
+	if (!m->free_start || !m->free_end) {
+		kmem_json__key_string(j, "not_read", m->pagetypeinfo);
+		kmem_json__end_object(j);
+		kmem_json__end_object(j);
+		return;
+	}
+	kmem_json__key_u64(j, "nr_orders", max(m->free_start->nr_orders,
+					       m->free_end->nr_orders));
+	kmem_json__key_array(j, "zones");
+	for (i = 0; i < m->free_start->nr_zones; i++)
+		zone_pair(j, m, &m->free_start->zones[i]);
+	for (i = 0; i < m->free_end->nr_zones; i++) {
+		const struct kmem_zone_free *z = &m->free_end->zones[i];
+
+		if (!kmem_pagetypeinfo__zone(m->free_start, z->node, z->zone))
+			zone_pair(j, m, z);
+	}
+	kmem_json__end_array(j);
+	kmem_json__end_object(j);
+	kmem_json__end_object(j);
+}
+
 /* The document, to a writer or a visitor. */
 static int document(struct kmem_json *j, const struct kmem_report *r)
 {
@@ -565,6 +642,8 @@ static int document(struct kmem_json *j, const struct kmem_report *r)
 		page(j, r);
 	if (r->slab)
 		slab(j, r);
+	if (r->src[KMEM_SRC_MEMORY])
+		memory(j, r);
 	kmem_json__end_object(j);
 	err = kmem_json__finish(j);
 	kmem_json__delete(j);

@@ -543,6 +543,110 @@ static void print_slab(const struct kmem_report *r)
 	print_section(r, &kmem_trace_section);
 }
 
+/* --- the state of memory around stat -b ------------------------------ */
+
+/* @n blocks of the zones at the start and end: "12 -> 34", "." for none. */
+static void print_change(int width, u64 start, u64 end)
+{
+	char buf[64];
+
+	if (!start && !end)
+		snprintf(buf, sizeof(buf), ".");
+	else
+		snprintf(buf, sizeof(buf), "%s -> %s", COMMAS(start), COMMAS(end));
+	printf(" %*s", width, buf);
+}
+
+static const u64 no_blocks[KMEM_PROC_MAX_ORDERS];
+
+static const u64 *blocks_of(const struct kmem_pagetypeinfo *pt,
+			    const struct kmem_zone_free *z, const char *type)
+{
+	const u64 *b = kmem_pagetypeinfo__blocks(pt, z, type);
+
+	return b ? b : no_blocks;
+}
+
+static bool any_blocks(const u64 *a, const u64 *b, int nr_orders)
+{
+	int o;
+
+	for (o = 0; o < nr_orders; o++) {
+		if (a[o] || b[o])
+			return true;
+	}
+	return false;
+}
+
+/* A zone's free blocks by order and type, start -> end, and the index. */
+static void print_zone_free(const struct kmem_report_memory *m,
+			    const struct kmem_zone_free *zs,
+			    const struct kmem_zone_free *ze)
+{
+	const struct kmem_pagetypeinfo *ps = m->free_start, *pe = m->free_end;
+	const struct kmem_zone_free *z = zs ? zs : ze;
+	static const struct kmem_zone_free empty;
+	int orders = max(ps->nr_orders, pe->nr_orders), o, t;
+
+	zs = zs ? zs : &empty;
+	ze = ze ? ze : &empty;
+	printf("\n Node %d, zone %s: free pages %s -> %s%s\n", z->node, z->zone,
+	       COMMAS(kmem_zone_free__pages(zs, ps->nr_orders, 0)),
+	       COMMAS(kmem_zone_free__pages(ze, pe->nr_orders, 0)),
+	       zs->capped || ze->capped ? " (a list past 100,000: at least)" : "");
+	printf(" %5s", "Order");
+	for (t = 0; t < ps->nr_types; t++) {
+		if (any_blocks(blocks_of(ps, zs, ps->types[t]),
+			       blocks_of(pe, ze, ps->types[t]), orders))
+			printf(" %19s", ps->types[t]);
+	}
+	printf(" %15s\n", "Unusable index");
+	for (o = 0; o < orders; o++) {
+		printf(" %5d", o);
+		for (t = 0; t < ps->nr_types; t++) {
+			const u64 *a = blocks_of(ps, zs, ps->types[t]);
+			const u64 *b = blocks_of(pe, ze, ps->types[t]);
+
+			if (any_blocks(a, b, orders))
+				print_change(19, a[o], b[o]);
+		}
+		printf("   %u.%03u -> %u.%03u\n",
+		       kmem_zone_free__unusable(zs, ps->nr_orders, o) / 1000,
+		       kmem_zone_free__unusable(zs, ps->nr_orders, o) % 1000,
+		       kmem_zone_free__unusable(ze, pe->nr_orders, o) / 1000,
+		       kmem_zone_free__unusable(ze, pe->nr_orders, o) % 1000);
+	}
+}
+
+static void print_memory(const struct kmem_report *r)
+{
+	const struct kmem_report_memory *m = r->src[KMEM_SRC_MEMORY];
+	int i;
+
+	print_title("MEMORY AROUND THE RUN (/proc/vmstat, /proc/pagetypeinfo)");
+	printf(" Counters of stalls, their change over the run (/proc/vmstat):\n\n");
+	print_section(r, &kmem_memory_section);
+	if (!m->free_start || !m->free_end) {
+		printf("\n /proc/pagetypeinfo not read: %s\n", m->pagetypeinfo);
+		return;
+	}
+	printf("\n Free blocks by order and migration type at the start -> at the end\n"
+	       " (/proc/pagetypeinfo), and each order's unusable free space index: the\n"
+	       " share of the zone's free pages in blocks smaller than the order.\n");
+	for (i = 0; i < m->free_start->nr_zones; i++) {
+		const struct kmem_zone_free *zs = &m->free_start->zones[i];
+
+		print_zone_free(m, zs, kmem_pagetypeinfo__zone(m->free_end,
+							       zs->node, zs->zone));
+	}
+	for (i = 0; i < m->free_end->nr_zones; i++) {
+		const struct kmem_zone_free *ze = &m->free_end->zones[i];
+
+		if (!kmem_pagetypeinfo__zone(m->free_start, ze->node, ze->zone))
+			print_zone_free(m, NULL, ze);
+	}
+}
+
 void kmem_report__text(const struct kmem_report *r)
 {
 	/* Not a recording: where the numbers come from, before them. */
@@ -554,4 +658,6 @@ void kmem_report__text(const struct kmem_report *r)
 		print_slab(r);
 	if (r->kp)
 		print_page(r);
+	if (r->src[KMEM_SRC_MEMORY])
+		print_memory(r);
 }

@@ -297,6 +297,37 @@ static const struct kmem_field counted_fields[] = {
 const struct kmem_section kmem_counted_section =
 	SECTION("source", counted_fields);
 
+/* --- the state of memory around stat -b ---------------------------- */
+
+#define MEM(member, ...)	F(MEMORY, struct kmem_report_memory, member, __VA_ARGS__)
+#define VM(item, ...)		MEM(delta.v[item], NUMBER, __VA_ARGS__)
+
+static const struct kmem_field memory_fields[] = {
+	MEM(vmstat, .name = "not_read", .label = "/proc/vmstat not read:", TEXT,
+	    NONZERO, .json_when = KMEM_IF_SET),
+	MEM(missing, .name = "missing", .label = "Counters the kernel lacks:",
+	    TEXT, NONZERO, .json_when = KMEM_IF_SET),
+	VM(KMEM_VM_ALLOCSTALL, .name = "allocstall",
+	   .label = "Direct reclaims (allocstall_*):"),
+	VM(KMEM_VM_PGSCAN_DIRECT, .name = "pgscan_direct",
+	   .label = "  pages scanned (pgscan_direct):"),
+	VM(KMEM_VM_PGSTEAL_DIRECT, .name = "pgsteal_direct",
+	   .label = "  reclaimed (pgsteal_direct):"),
+	VM(KMEM_VM_COMPACT_STALL, .name = "compact_stall",
+	   .label = "Compaction stalls (compact_stall):"),
+	VM(KMEM_VM_COMPACT_FAIL, .name = "compact_fail",
+	   .label = "  failed (compact_fail):"),
+	VM(KMEM_VM_COMPACT_SUCCESS, .name = "compact_success",
+	   .label = "  succeeded (compact_success):"),
+	VM(KMEM_VM_THP_FAULT_ALLOC, .name = "thp_fault_alloc",
+	   .label = "THP faults (thp_fault_alloc):"),
+	VM(KMEM_VM_THP_FAULT_FALLBACK, .name = "thp_fault_fallback",
+	   .label = "  fell back (thp_fault_fallback):"),
+};
+
+const struct kmem_section kmem_memory_section =
+	SECTION("memory.vmstat", memory_fields);
+
 /* --- stalls --------------------------------------------------------- */
 
 #define NS		.unit = KMEM_UNIT_NS

@@ -26,6 +26,7 @@
 
 #include "count-tasks.h"
 #include "count.h"
+#include "read-procmem.h"
 #include "table-rows.h"
 
 #define KMEM_REPORT_SCHEMA	1
@@ -97,6 +98,7 @@ enum kmem_source {
 	KMEM_SRC_INTERVAL,	/* struct kmem_interval_row, one at a time */
 	KMEM_SRC_COUNTED,	/* struct kmem_report_source: not a recording */
 	KMEM_SRC_STALL,		/* struct kmem_stall_summary */
+	KMEM_SRC_MEMORY,	/* struct kmem_report_memory: stat -b */
 	KMEM_NR_SOURCES,
 };
 
@@ -179,6 +181,7 @@ extern const struct kmem_section kmem_stall_apart_section;
 extern const struct kmem_section kmem_stall_events_section;
 extern const struct kmem_section kmem_stall_memcg_section;
 extern const struct kmem_section kmem_counted_section;	/* source */
+extern const struct kmem_section kmem_memory_section;	/* memory.vmstat */
 
 /*
  * How a column's value is read, printed and written.  COUNT is a struct
@@ -342,6 +345,22 @@ struct kmem_report_source {
 	u64		prog_runs;	/* runs of the programs */
 	u64		prog_ns;	/* their time in the kernel */
 	u64		prog_ns_per_run;
+};
+
+/*
+ * The state of memory around a perf kmem stat -b run (bpf.c): the
+ * /proc/vmstat counters of stalls over the run, and /proc/pagetypeinfo's
+ * free lists at its start and end.  kmem_memory_section describes the
+ * counters; the text and the JSON write the free lists themselves.
+ */
+struct kmem_report_memory {
+	struct kmem_vmstat	delta;		/* end - start */
+	const char		*vmstat;	/* why not read; "": read */
+	const char		*missing;	/* counters it lacks: "a,b" */
+	/* NULL where not read, and why in @pagetypeinfo. */
+	const struct kmem_pagetypeinfo *free_start;
+	const struct kmem_pagetypeinfo *free_end;
+	const char		*pagetypeinfo;	/* "": read */
 };
 
 /* How to sort a table: -s's names and the keys they parsed to. */
