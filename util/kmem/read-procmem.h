@@ -82,8 +82,10 @@ struct kmem_pagetypeinfo {
  *
  * Reads the "Free pages count per migrate type at order" table: its
  * header gives the orders, each "Node N, zone Z, type T c0 c1 ..." line a
- * zone's counts of one type.  Return: 0; -EINVAL where there is no such
- * table or a line of it is malformed; -E2BIG past the limits above.
+ * zone's counts of one type.
+ *
+ * Return: 0; -EINVAL where there is no such table or a line of it is
+ * malformed; -E2BIG past the limits above.
  */
 int kmem_pagetypeinfo__parse(struct kmem_pagetypeinfo *pt, const char *text);
 
