@@ -13,9 +13,10 @@ case "${1:-}" in
 # validate JSON against its schema (python3-jsonschema), and check SVG
 # maps with xmllint (libxml2-utils), by rendering them (librsvg2-bin) and
 # by loading them in a browser (chromium); they read pprof profiles with
-# go tool pprof (golang-go) and draw its flame graph in chromium.
+# go tool pprof (golang-go) and draw its flame graph in chromium; they run
+# perf kmem under valgrind's memcheck.
 --test) pkgs="shellcheck procps python3 python3-jsonschema libxml2-utils chromium
-librsvg2-bin golang-go" ;;
+librsvg2-bin golang-go valgrind" ;;
 # The benchmark reads peak RSS with GNU time and counts instructions with
 # valgrind's cachegrind.
 --bench) pkgs="time procps python3 valgrind" ;;
