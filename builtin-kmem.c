@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <linux/err.h>
@@ -1845,6 +1846,44 @@ static void bpf_reap(pid_t pid)
 	waitpid(pid, &status, 0);
 }
 
+/*
+ * What perf itself costs while it counts: its CPU time against the time
+ * counted, and its peak RSS (no perf.data is mapped in -b, so that is its
+ * heap and its libraries).  The workload's time is not in RUSAGE_SELF.
+ */
+struct bpf_self_usage {
+	struct timespec wall;
+	struct rusage usage;
+};
+
+static void bpf_self_usage__start(struct bpf_self_usage *self)
+{
+	clock_gettime(CLOCK_MONOTONIC, &self->wall);
+	getrusage(RUSAGE_SELF, &self->usage);
+}
+
+static double timeval_secs(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+static void bpf_self_usage__print(const struct bpf_self_usage *self)
+{
+	struct timespec now;
+	struct rusage usage;
+	double wall, cpu;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getrusage(RUSAGE_SELF, &usage);
+	wall = now.tv_sec - self->wall.tv_sec +
+	       (now.tv_nsec - self->wall.tv_nsec) / 1e9;
+	cpu = timeval_secs(&usage.ru_utime) + timeval_secs(&usage.ru_stime) -
+	      timeval_secs(&self->usage.ru_utime) -
+	      timeval_secs(&self->usage.ru_stime);
+	pr_err("perf kmem: while counting, perf used %.3f s of CPU in %.3f s (%.2f%% of a CPU); peak RSS %ld kB\n",
+	       cpu, wall, wall > 0 ? 100 * cpu / wall : 0.0, usage.ru_maxrss);
+}
+
 /* The workload's process, stopped before its exec until the counting starts. */
 static int bpf_workload(struct kmem_bpf_run *run, struct evlist **evlist,
 			int argc, const char **argv)
@@ -1879,6 +1918,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	struct perf_thread_map *threads = NULL;
 	struct evlist *workload = NULL;
 	struct kmem_bpf_run *run;
+	struct bpf_self_usage self;
 	sigset_t stop, old;
 	char why[512];
 	int err;
@@ -1907,9 +1947,12 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	if (err)
 		goto out;
 	pr_debug("perf kmem: counting in the kernel\n");
+	bpf_self_usage__start(&self);
 	if (workload)
 		evlist__start_workload(workload);
 	err = bpf_wait(kmem, run, threads, &stop);
+	if (verbose > 0)
+		bpf_self_usage__print(&self);
 	if (workload)
 		bpf_reap(workload->workload.pid);
 	if (!err)
