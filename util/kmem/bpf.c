@@ -1455,6 +1455,13 @@ static int profile_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *
 	size_t nr;
 	int id, err;
 
+	/*
+	 * A walk of the stacks map while the programs add to it can miss a
+	 * stack: its row waits for the next interval rather than move from
+	 * no chain to its own, taking back what it gave.
+	 */
+	if (!run->finished && !hashmap__find(run->stack_ips, k->stack_id, NULL))
+		return 0;
 	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
 	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
 	if (nr) {
