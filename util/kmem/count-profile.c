@@ -17,6 +17,7 @@ struct kmem_profile {
 	size_t				nr_slots;	/* a power of two */
 	struct kmem_profile_period	*periods;
 	size_t				nr_periods, max_periods;
+	size_t				last;	/* id + 1 of the last key; 0 none */
 };
 
 struct kmem_profile *kmem_profile__new(void)
@@ -125,16 +126,29 @@ static int new_key(struct kmem_profile *kp, const struct kmem_profile_key *key,
 	return kp->nr++;
 }
 
+/*
+ * Allocations come in runs of one key (a fault loop, a file read): the
+ * last key is compared before anything is hashed.
+ */
 int kmem_profile__key(struct kmem_profile *kp, const struct kmem_profile_key *key)
 {
-	u32 hash = key_hash(key), *slot;
+	u32 hash, *slot;
+	int id;
 
+	if (kp->last && key_equal(&kp->samples[kp->last - 1].key, key))
+		return kp->last - 1;
+	hash = key_hash(key);
 	if (kp->nr_slots) {
 		slot = key_slot(kp, key, hash);
-		if (*slot)
+		if (*slot) {
+			kp->last = *slot;
 			return *slot - 1;
+		}
 	}
-	return new_key(kp, key, hash);
+	id = new_key(kp, key, hash);
+	if (id >= 0)
+		kp->last = id + 1;
+	return id;
 }
 
 int kmem_profile__add(struct kmem_profile *kp, int id,
