@@ -765,9 +765,12 @@ static int check_pprof_output(const struct perf_kmem *kmem)
 	return err;
 }
 
+/* What writes profile @i of a run, a recording's or a -b run's, to @fp. */
+typedef int (*pprof_writer_fn)(void *run, size_t i, FILE *fp);
+
 /* Profile @i into its temporary file; 0 or an error, said. */
-static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
-			   const char *tmp)
+static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
+			   const char *path, const char *tmp)
 {
 	FILE *fp = fopen(tmp, "w");
 	int err;
@@ -776,7 +779,7 @@ static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
 		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
 		return -EIO;
 	}
-	err = kmem_run__write_pprof(in->run, i, fp);
+	err = writer(run, i, fp);
 	if (fclose(fp) && !err)
 		err = -EIO;
 	if (err == -ENOMEM)
@@ -790,21 +793,19 @@ static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
  * --pprof: every profile under a name of its own, renamed when all are
  * written, so that a failed run leaves none of them behind.
  */
-static int write_pprof(struct kmem_input *in)
+static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
+			pprof_writer_fn writer, void *run)
 {
-	size_t nr = kmem_run__nr_profiles(in->run), i, done = 0;
 	char **paths = calloc(nr + 1, sizeof(*paths));
 	char **tmps = calloc(nr + 1, sizeof(*tmps));
 	int err = paths && tmps ? 0 : -ENOMEM;
+	size_t i, done = 0;
 
-	if (!kmem_run__info(in->run)->has_callchains) {
-		pprof_needs_callchains(in);
-		err = -EINVAL;
-	}
 	for (i = 0; !err && i < nr; i++, done++) {
-		paths[i] = pprof_path(in->kmem, i);
+		paths[i] = pprof_path(kmem, i);
 		tmps[i] = paths[i] ? pprof_tmp(paths[i]) : NULL;
-		err = tmps[i] ? write_one_pprof(in, i, paths[i], tmps[i]) : -ENOMEM;
+		err = tmps[i] ? write_one_pprof(writer, run, i, paths[i], tmps[i]) :
+		      -ENOMEM;
 	}
 	for (i = 0; i < done; i++) {
 		if (!err && strcmp(tmps[i], paths[i]) && rename(tmps[i], paths[i])) {
@@ -824,6 +825,21 @@ static int write_pprof(struct kmem_input *in)
 	free(paths);
 	free(tmps);
 	return err;
+}
+
+static int write_run_pprof(void *run, size_t i, FILE *fp)
+{
+	return kmem_run__write_pprof(run, i, fp);
+}
+
+static int write_pprof(struct kmem_input *in)
+{
+	if (!kmem_run__info(in->run)->has_callchains) {
+		pprof_needs_callchains(in);
+		return -EINVAL;
+	}
+	return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
+			    write_run_pprof, in->run);
 }
 
 /* Text goes to stdout: the pager, or for -o the file. */
@@ -1634,16 +1650,6 @@ static int bpf_number(const char *opt, const char *str, u64 min, u64 max,
 	return -EINVAL;
 }
 
-/* --pprof with -b: one profile of the whole run. */
-static int check_bpf_pprof(const struct perf_kmem *kmem)
-{
-	if (kmem->interval_str) {
-		pr_err("perf kmem: stat -b --pprof writes one profile of the whole run: use it without -I\n");
-		return -EINVAL;
-	}
-	return check_pprof(kmem);
-}
-
 static int bpf_options(struct perf_kmem *kmem, int argc)
 {
 	struct kmem_bpf_config *c = &kmem->bpf;
@@ -1689,7 +1695,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		kmem->opts.slab = false;
 	}
 	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem) ||
-	    (kmem->pprof_name && check_bpf_pprof(kmem)))
+	    (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
 	c->page = kmem->opts.page;
 	c->slab = kmem->opts.slab;
@@ -1697,6 +1703,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	c->live = kmem->opts.live;
 	/* A profile is of the sampled stacks too. */
 	c->folded = kmem->folded || kmem->pprof_name;
+	c->pprof = !!kmem->pprof_name;
 	c->raw_ip = kmem->opts.raw_ip;
 	c->offsets = kmem->opts.offsets;
 	c->lines = kmem->opts.lines;
@@ -1771,28 +1778,17 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 	return err;
 }
 
-/* --pprof: under a name of its own until it is whole, as stat's. */
+static int write_bpf_pprof(void *run, size_t i, FILE *fp)
+{
+	return kmem_bpf_run__write_pprof(run, i, fp);
+}
+
+/* --pprof: one profile, or with -I one per interval, as stat's. */
 static int bpf_write_pprof(const struct perf_kmem *kmem,
 			   struct kmem_bpf_run *run)
 {
-	const char *path = kmem->pprof_name;
-	char *tmp = pprof_tmp(path);
-	FILE *fp = tmp ? fopen(tmp, "w") : NULL;
-	int err = fp ? 0 : tmp ? -errno : -ENOMEM;
-
-	if (fp) {
-		err = kmem_bpf_run__write_pprof(run, fp);
-		if (fclose(fp) && !err)
-			err = -EIO;
-		if (!err && strcmp(tmp, path) && rename(tmp, path))
-			err = -errno;
-		if (err && strcmp(tmp, path))
-			unlink(tmp);
-	}
-	if (err)
-		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(-err));
-	free(tmp);
-	return err;
+	return write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
+			    write_bpf_pprof, run);
 }
 
 static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
@@ -1957,6 +1953,9 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 		bpf_reap(workload->workload.pid);
 	if (!err)
 		err = kmem_bpf_run__finish(run);
+	/* The last interval, which the end of the counting closed. */
+	if (!err && !kmem->json)
+		kmem_bpf_run__print_intervals(run);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading the BPF maps\n");
 	else if (err)
