@@ -17,7 +17,6 @@
 #include "print-diff.h"
 #include "print-layout.h"
 #include "print.h"
-#include "read-json.h"
 #include "report-diff.h"
 #include "report.h"
 
@@ -215,15 +214,6 @@ void kmem_diff_report__delete(struct kmem_diff_report *dr)
 	free(dr);
 }
 
-struct add_ctx {
-	struct kmem_diff	*d;
-	int			side;
-	int			err;
-	/* Of a saved report: what its document has, what the diff takes. */
-	struct kmem_saved_report *saved;
-	const struct kmem_diff_report_options *o;
-};
-
 /* What a saved document says it is: the schema, its analyses. */
 static void note_saved(struct kmem_saved_report *s, const char *path,
 		       const struct kmem_json_value *v)
@@ -235,54 +225,54 @@ static void note_saved(struct kmem_saved_report *s, const char *path,
 	s->slab |= !strncmp(path, "slab.", 5);
 }
 
-/* A saved document looked at, not taken. */
-static void peek(void *arg, const char *path, const struct kmem_json_value *v)
+void kmem_diff_report__take(void *arg, const char *path,
+			    const struct kmem_json_value *v)
 {
-	struct add_ctx *ctx = arg;
-
-	note_saved(ctx->saved, path, v);
-}
-
-static void take(void *arg, const char *path, const struct kmem_json_value *v)
-{
-	struct add_ctx *ctx = arg;
+	struct kmem_diff_side *ctx = arg;
+	struct kmem_diff *d;
 	char buf[32];
 	int err;
 
+	/* A saved document looked at, not taken. */
+	if (!ctx->dr) {
+		note_saved(ctx->saved, path, v);
+		return;
+	}
+	d = ctx->dr->d;
 	/* Of a saved report, the analyses the diff compares. */
 	if (ctx->o && ((!ctx->o->page && !strncmp(path, "page.", 5)) ||
 		       (!ctx->o->slab && !strncmp(path, "slab.", 5))))
 		return;
 	switch (v->kind) {
 	case KMEM_JSON_U64:
-		err = kmem_diff__number(ctx->d, ctx->side, path, v->u);
+		err = kmem_diff__number(d, ctx->side, path, v->u);
 		break;
 	case KMEM_JSON_S64:
 		if (v->s >= 0) {
-			err = kmem_diff__number(ctx->d, ctx->side, path, v->s);
+			err = kmem_diff__number(d, ctx->side, path, v->s);
 			break;
 		}
 		snprintf(buf, sizeof(buf), "%" PRId64, v->s);
-		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
 		break;
 	case KMEM_JSON_DOUBLE:
 		snprintf(buf, sizeof(buf), "%g", v->d);
-		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
 		break;
 	case KMEM_JSON_BOOL:
-		err = kmem_diff__text(ctx->d, ctx->side, path,
+		err = kmem_diff__text(d, ctx->side, path,
 				      v->b ? "true" : "false", v->b ? 4 : 5);
 		break;
 	case KMEM_JSON_NULL:
-		err = kmem_diff__text(ctx->d, ctx->side, path, NULL, 0);
+		err = kmem_diff__text(d, ctx->side, path, NULL, 0);
 		break;
 	case KMEM_JSON_HEX:
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, v->u);
-		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
 		break;
 	case KMEM_JSON_STRING:
 	default:
-		err = kmem_diff__text(ctx->d, ctx->side, path, v->str, v->len);
+		err = kmem_diff__text(d, ctx->side, path, v->str, v->len);
 		break;
 	}
 	if (err && !ctx->err)
@@ -294,39 +284,10 @@ static void take(void *arg, const char *path, const struct kmem_json_value *v)
 int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
 			  const struct kmem_report *r)
 {
-	struct add_ctx ctx = { .d = dr->d, .side = side };
-	int err = kmem_report__visit(r, take, &ctx);
+	struct kmem_diff_side ctx = { .dr = dr, .side = side };
+	int err = kmem_report__visit(r, kmem_diff_report__take, &ctx);
 
 	return err ?: ctx.err;
-}
-
-int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
-				const char *text, size_t len,
-				const struct kmem_diff_report_options *o,
-				struct kmem_saved_report *saved, char *err,
-				size_t err_size)
-{
-	struct add_ctx ctx = { .d = dr ? dr->d : NULL, .side = side,
-			       .saved = saved, .o = o };
-	struct kmem_json *j = kmem_json__new_visitor(dr ? take : peek, &ctx);
-	int ret;
-
-	if (!j)
-		return -ENOMEM;
-	*saved = (struct kmem_saved_report){ .schema = -1 };
-	ret = kmem_json__read(text, len, j, err, err_size);
-	kmem_json__delete(j);
-	if (!ret && ctx.err)
-		ret = ctx.err;
-	if (!ret && saved->schema < 0) {
-		snprintf(err, err_size, "it has no \"schema\" member");
-		ret = -EINVAL;
-	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
-		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
-			 KMEM_REPORT_SCHEMA);
-		ret = -EINVAL;
-	}
-	return ret;
 }
 
 /* --- sort keys -------------------------------------------------------- */
