@@ -41,7 +41,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "count-page.h"
+#include "count.h"
 #include "table-rows.h"
 
 /* What a stall event is; decoded from its tracepoint. */
