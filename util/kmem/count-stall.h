@@ -42,7 +42,7 @@
 #include <stddef.h>
 
 #include "count.h"
-#include "table-rows.h"
+#include "table-live.h"
 
 /* What a stall event is; decoded from its tracepoint. */
 enum kmem_stall_type {

@@ -27,7 +27,7 @@
 #include "count-tasks.h"
 #include "count.h"
 #include "read-procmem.h"
-#include "table-rows.h"
+#include "table-live.h"
 
 #define KMEM_REPORT_SCHEMA	1
 /* The most sort keys -s takes. */
