@@ -933,9 +933,9 @@ static void print_table(struct kmem_diff_report *dr, int id,
 	}
 	if (sep)
 		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
-				      (void **)t->rows, csv_rows(o, t->nr_rows));
+				      (const void * const *)t->rows, csv_rows(o, t->nr_rows));
 	else
-		kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows,
+		kmem_print__table(&ctx, cols, nr, 0, (const void * const *)t->rows,
 				  t->nr_rows, rows_to_show(o, t->nr_rows));
 }
 

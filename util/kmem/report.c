@@ -1188,17 +1188,17 @@ static int stall_table(struct kmem_report_table *t, enum kmem_report_table_id id
 		       int nr_keys)
 {
 	if (id == KMEM_STALL_ORDERS)
-		t->rows = (void * const *)kmem_stall__orders(st, &t->nr);
+		t->rows = (const void * const *)kmem_stall__orders(st, &t->nr);
 	else if (id == KMEM_STALL_BUCKETS)
-		t->rows = (void * const *)kmem_stall__buckets(st, &t->nr);
+		t->rows = (const void * const *)kmem_stall__buckets(st, &t->nr);
 	else if (id == KMEM_STALL_STATUSES)
-		t->rows = (void * const *)kmem_stall__status_rows(st, &t->nr);
+		t->rows = (const void * const *)kmem_stall__status_rows(st, &t->nr);
 	else if (id == KMEM_STALL_WAKEUPS)
-		t->rows = (void * const *)kmem_stall__wake_rows(st, &t->nr);
+		t->rows = (const void * const *)kmem_stall__wake_rows(st, &t->nr);
 	else if (id == KMEM_STALL_CALLERS)
-		t->rows = (void **)kmem_stall__rows(st, keys, nr_keys, &t->nr);
+		t->rows = (const void * const *)kmem_stall__rows(st, keys, nr_keys, &t->nr);
 	else
-		t->rows = (void **)kmem_stall__memcg_rows(st, &t->nr);
+		t->rows = (const void * const *)kmem_stall__memcg_rows(st, &t->nr);
 	return t->rows || !t->nr ? 0 : -ENOMEM;
 }
 
@@ -1227,21 +1227,21 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 	switch (id) {
 	case KMEM_PAGE_CALLERS:
 	case KMEM_PAGE_ALLOCS:
-		t->rows = (void **)kmem_page__rows(a->kp, desc->bit, keys,
+		t->rows = (const void * const *)kmem_page__rows(a->kp, desc->bit, keys,
 						   nr_keys, &t->nr);
 		break;
 	case KMEM_FRAG_CALLERS:
-		t->rows = (void **)kmem_frag__rows(a->kf, keys, nr_keys,
+		t->rows = (const void * const *)kmem_frag__rows(a->kf, keys, nr_keys,
 						   &t->nr);
 		break;
 	case KMEM_FRAG_FAILURES:
-		t->rows = (void **)kmem_frag__fail_rows(a->kf, keys, nr_keys,
+		t->rows = (const void * const *)kmem_frag__fail_rows(a->kf, keys, nr_keys,
 							&t->nr);
 		break;
 	case KMEM_SLAB_CALLERS:
 	case KMEM_SLAB_CACHES:
 	case KMEM_SLAB_ALLOCS:
-		t->rows = (void **)kmem_slab__rows(a->ks, desc->bit, keys,
+		t->rows = (const void * const *)kmem_slab__rows(a->ks, desc->bit, keys,
 						   nr_keys, &t->nr);
 		break;
 	case KMEM_STALL_ORDERS:

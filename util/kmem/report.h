@@ -381,7 +381,7 @@ extern const size_t kmem_nr_statuses;
 
 /* The rows of a table, as the report has them. */
 struct kmem_report_table {
-	void * const	*rows;		/* sorted; NULL: not in the report */
+	const void * const *rows;	/* sorted; NULL: not in the report */
 	size_t		nr;
 	struct kmem_sort_keys sort;	/* its keys: bytes, hit */
 };
