@@ -18,6 +18,13 @@
  * and sorted the tables.  Its values are where the analyses keep them
  * (their summaries and rows), found through the sources of enum
  * kmem_source, so that whatever fills an analysis is reported alike.
+ *
+ * The descriptions themselves, whose offsets are into the analyses'
+ * summaries and rows, and the sorting of the tables are report-desc.c's;
+ * the conditions, cells and sort keys report.c's.  This header needs no
+ * analysis's summary or row (it declares the analyses, for pointers), so
+ * that a renderer including it knows the model, not what each analysis
+ * keeps.
  */
 
 #include <linux/types.h>
