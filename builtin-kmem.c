@@ -2073,13 +2073,13 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 		.lines = kmem->opts.lines,
 		.sort = diff_sort(kmem),
 	};
-	int err = 0;
+	int err = kmem_diff_report__finish(d, &o);
 
-	if (kmem->json) {
+	if (!err && kmem->json) {
 		err = kmem_diff_report__json(d, &o, out->fp);
-	} else if (kmem->field_sep) {
+	} else if (!err && kmem->field_sep) {
 		err = kmem_diff_report__csv(d, &o, kmem->field_sep, out->fp);
-	} else {
+	} else if (!err) {
 		err = text_output(out);
 		if (!err)
 			err = kmem_diff_report__text(d, &o);

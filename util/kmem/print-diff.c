@@ -418,9 +418,8 @@ static void sort_tables(struct kmem_diff_report *dr,
 	}
 }
 
-/* Pair both sides and sort, once. */
-static int pair(struct kmem_diff_report *dr,
-		const struct kmem_diff_report_options *o)
+int kmem_diff_report__finish(struct kmem_diff_report *dr,
+			     const struct kmem_diff_report_options *o)
 {
 	int err;
 
@@ -732,7 +731,7 @@ static bool is_zero(const struct kmem_diff_value *v)
 }
 
 struct printing {
-	struct kmem_diff_report			*dr;
+	const struct kmem_diff_report		*dr;
 	const struct kmem_diff_report_options	*o;
 	const struct kmem_diff_scalar		*scalars;
 	size_t					nr;
@@ -886,7 +885,7 @@ static size_t value_columns(const struct kmem_table *desc,
  * columns, the CSV's named as the JSON's members, with a row's side in
  * every row.
  */
-static void print_table(struct kmem_diff_report *dr, int id,
+static void print_table(const struct kmem_diff_report *dr, int id,
 			const struct kmem_diff_report_options *o,
 			const char *sep, FILE *fp)
 {
@@ -1125,15 +1124,12 @@ static void print_page(struct printing *p)
 	print_cross_node(p);
 }
 
-int kmem_diff_report__text(struct kmem_diff_report *dr,
+int kmem_diff_report__text(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o)
 {
 	struct printing p = { .dr = dr, .o = o };
-	int err = pair(dr, o);
 	size_t i;
 
-	if (err)
-		return err;
 	p.scalars = kmem_diff__scalars(dr->d, &p.nr);
 	p.printed = calloc(p.nr ?: 1, sizeof(*p.printed));
 	if (!p.printed)
@@ -1166,14 +1162,12 @@ int kmem_diff_report__text(struct kmem_diff_report *dr,
 
 /* --- CSV -------------------------------------------------------------- */
 
-int kmem_diff_report__csv(struct kmem_diff_report *dr,
+int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 			  const struct kmem_diff_report_options *o,
 			  const char *sep, FILE *fp)
 {
-	int id, err = pair(dr, o);
+	int id;
 
-	if (err)
-		return err;
 	/* The tables of the text, in the order of the report's. */
 	for (id = 0; id < KMEM_NR_TABLES; id++)
 		if (kmem_tables[id].what &&
@@ -1358,16 +1352,14 @@ static void json_sort(struct kmem_json *j, const struct kmem_sort_keys *sort)
 	kmem_json__end_array(j);
 }
 
-int kmem_diff_report__json(struct kmem_diff_report *dr,
+int kmem_diff_report__json(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp)
 {
 	const struct kmem_diff_scalar *s;
 	struct kmem_json *j;
 	size_t nr, i;
-	int err = pair(dr, o);
+	int err;
 
-	if (err)
-		return err;
 	j = kmem_json__new(fp);
 	if (!j)
 		return -ENOMEM;

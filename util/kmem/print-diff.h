@@ -105,18 +105,30 @@ int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
 				 size_t known_size);
 
 /**
- * kmem_diff_report__text - the diff as text, to stdout
+ * kmem_diff_report__finish - pair both sides and sort the tables, once
  * @dr: the diff, both sides added
+ * @o: what is shown: the -s keys the tables sort by
+ *
+ * The renderers below take the finished diff and only read it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kmem_diff_report__finish(struct kmem_diff_report *dr,
+			     const struct kmem_diff_report_options *o);
+
+/**
+ * kmem_diff_report__text - the diff as text, to stdout
+ * @dr: the diff, finished
  * @o: what to show
  *
  * Return: 0 or -ENOMEM.
  */
-int kmem_diff_report__text(struct kmem_diff_report *dr,
+int kmem_diff_report__text(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o);
 
 /**
  * kmem_diff_report__csv - the diff's tables as CSV (-x)
- * @dr: the diff, both sides added
+ * @dr: the diff, finished
  * @o: what to show: the tables of the text, each with all its rows or -l
  * @sep: the separator
  * @fp: where
@@ -126,19 +138,19 @@ int kmem_diff_report__text(struct kmem_diff_report *dr,
  *
  * Return: 0; -EIO when @fp could not be written; -ENOMEM.
  */
-int kmem_diff_report__csv(struct kmem_diff_report *dr,
+int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 			  const struct kmem_diff_report_options *o,
 			  const char *sep, FILE *fp);
 
 /**
  * kmem_diff_report__json - the diff as one JSON document
- * @dr: the diff, both sides added
+ * @dr: the diff, finished
  * @o: what to show
  * @fp: where
  *
  * Return: 0; -EIO when @fp could not be written; -ENOMEM.
  */
-int kmem_diff_report__json(struct kmem_diff_report *dr,
+int kmem_diff_report__json(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp);
 
 #endif /* __PERF_KMEM_PRINT_DIFF_H */
