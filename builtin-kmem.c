@@ -52,6 +52,7 @@
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-map.h"
 #include "util/kmem/read-callsite.h"
+#include "util/kmem/read-json.h"
 #include "util/kmem/read-kallsyms.h"
 #include "util/kmem/read-queue.h"
 #include "util/kmem/report-diff.h"
@@ -2071,13 +2072,13 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 		.lines = kmem->opts.lines,
 		.sort = diff_sort(kmem),
 	};
-	int err = 0;
+	int err = kmem_diff_report__finish(d, &o);
 
-	if (kmem->json) {
+	if (!err && kmem->json) {
 		err = kmem_diff_report__json(d, &o, out->fp);
-	} else if (kmem->field_sep) {
+	} else if (!err && kmem->field_sep) {
 		err = kmem_diff_report__csv(d, &o, kmem->field_sep, out->fp);
-	} else {
+	} else if (!err) {
 		err = text_output(out);
 		if (!err)
 			err = kmem_diff_report__text(d, &o);
@@ -2121,6 +2122,52 @@ static char *read_saved_report(const char *path, size_t *len, int *err)
 	return text;
 }
 
+/**
+ * add_saved_report - take a saved report as one side of a diff
+ * @d: the diff; NULL: only look at the document, fill @saved
+ * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
+ * @text: the document, as perf kmem stat --json wrote it
+ * @len: its length
+ * @o: the analyses the diff compares; NULL: all
+ * @saved: filled in: what the document is
+ * @err: where a one-line reason goes
+ * @err_size: its size
+ *
+ * Read back here, where the diff's inputs meet, and played to the diff's
+ * visitor, so that the diff's renderer reads no input.
+ *
+ * Return: 0; -EINVAL with @err for a document that is not JSON, or not
+ * of perf kmem stat's schema; -ENOMEM.
+ */
+static int add_saved_report(struct kmem_diff_report *d, int side,
+			    const char *text, size_t len,
+			    const struct kmem_diff_report_options *o,
+			    struct kmem_saved_report *saved, char *err,
+			    size_t err_size)
+{
+	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved,
+				    .o = o };
+	struct kmem_json *j = kmem_json__new_visitor(kmem_diff_report__take, &s);
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	*saved = (struct kmem_saved_report){ .schema = -1 };
+	ret = kmem_json__read(text, len, j, err, err_size);
+	kmem_json__delete(j);
+	if (!ret && s.err)
+		ret = s.err;
+	if (!ret && saved->schema < 0) {
+		snprintf(err, err_size, "it has no \"schema\" member");
+		ret = -EINVAL;
+	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
+		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
+			 KMEM_REPORT_SCHEMA);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 /* What the saved sides are; one line for what the diff cannot take. */
 static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 			     const size_t *lens, const char * const *paths)
@@ -2133,8 +2180,8 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 	for (side = 0; side < 2; side++) {
 		if (!texts[side])
 			continue;
-		if (kmem_diff_report__add_saved(NULL, side, texts[side], lens[side],
-						NULL, &s[side], why, sizeof(why))) {
+		if (add_saved_report(NULL, side, texts[side], lens[side], NULL,
+				     &s[side], why, sizeof(why))) {
 			pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
 			       paths[side], why);
 			return -EINVAL;
@@ -2176,8 +2223,8 @@ static int diff_saved_side(const struct perf_kmem *kmem,
 	char why[160];
 	int err;
 
-	err = kmem_diff_report__add_saved(d, side, text, len, &o, &saved, why,
-					  sizeof(why));
+	err = add_saved_report(d, side, text, len, &o, &saved, why,
+			       sizeof(why));
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory comparing the traces\n");
 	else if (err)

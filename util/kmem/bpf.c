@@ -51,7 +51,7 @@
 #include "count-profile.h"
 #include "count-slab.h"
 #include "count-stacks.h"
-#include "print-layout.h"
+#include "count.h"
 #include "print-pprof.h"
 #include "read-callsite.h"
 #include "read-decode.h"
