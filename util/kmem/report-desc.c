@@ -624,8 +624,9 @@ static const struct kmem_column stall_bucket_columns[] = {
 	     .flags = KMEM_COL_IDENT),
 	BROW(lo_us, .key = "lo", .header = "From us", .json = "lo_us",
 	     .width = 10, .tables = 1, .flags = KMEM_COL_IDENT),
+	/* Named by lo_us already, but a bound, not a count to take a delta of. */
 	BROW(hi_us, .header = "To us", .json = "hi_us", .width = 10,
-	     .tables = 1),
+	     .tables = 1, .flags = KMEM_COL_IDENT),
 	BROW(stalls, .key = "hit", .header = "Stalls", .json = "stalls",
 	     .width = 9, .tables = 1),
 };

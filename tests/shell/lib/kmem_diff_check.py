@@ -75,6 +75,20 @@ TABLES = (
     ("slab.callers.rows", "slab.callers", lambda r: (name_of(r["callsite"]),),
      ("callsite",)),
     ("slab.caches.rows", "slab.caches", lambda r: (r["cache"],), ("cache",)),
+    ("page.stalls.by_order.rows", "page.stalls.by_order",
+     lambda r: (r["order"],), ("order",)),
+    ("page.stalls.histogram.rows", "page.stalls.histogram",
+     lambda r: (r["order"], r["lo_us"], r["hi_us"]),
+     ("order", "lo_us", "hi_us")),
+    ("page.stalls.compaction_ends.rows", "page.stalls.compaction_ends",
+     lambda r: (r["name"], r["value"]), ("name", "value")),
+    ("page.stalls.wakeups.rows", "page.stalls.wakeups",
+     lambda r: (r["order"],), ("order",)),
+    ("page.stalls.callers.rows", "page.stalls.callers", page_key,
+     ("callsite", "order", "migration_type", "gfp")),
+    ("page.stalls.memcg_callers.rows", "page.stalls.memcg_callers",
+     lambda r: (name_of(r["callsite"]), gfp_of(r["gfp"])),
+     ("callsite", "gfp")),
 )
 SKIP = {"schema", "page.grid", "page.allocs", "slab.allocs"} | \
     {t[0] for t in TABLES}
