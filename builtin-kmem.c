@@ -1761,9 +1761,9 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 	struct timespec ts = { tick / NSEC_PER_SEC, tick % NSEC_PER_SEC };
 	int err = 0;
 
+	/* Each tick also takes in the stall events the ring holds. */
 	while (!err && sigtimedwait(stop, NULL, &ts) < 0) {
-		if (kmem->bpf.interval)
-			err = kmem_bpf_run__tick(run, !kmem->json);
+		err = kmem_bpf_run__tick(run, kmem->bpf.interval && !kmem->json);
 		if (bpf_targets_gone(threads))
 			break;
 	}
