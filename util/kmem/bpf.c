@@ -89,6 +89,7 @@ struct kmem_bpf_run {
 	u32				stall_programs;	/* 1 << type: loaded */
 	int				stall_err;	/* of a record */
 	char				stall_missing[512];
+	char				exact[160];	/* the source's, with stalls */
 	int				nr_cpus;
 	int				nr_nodes;
 	u64				page_size;
@@ -2030,6 +2031,10 @@ static void fill_source(struct kmem_bpf_run *run)
 	else if (life)
 		src->exact =
 			"the totals, grid, failures, fallbacks, pageblocks and lifetime groups";
+	if (run->st) {
+		snprintf(run->exact, sizeof(run->exact), "%s; the stalls", src->exact);
+		src->exact = run->exact;
+	}
 	if (run->kp && !every && life)
 		src->estimated = "the callsite rows, from the sampled stacks";
 	else if (run->kp && !every)
