@@ -1657,8 +1657,13 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	}
 	if (kmem->folded && (kmem->json || kmem->opts.slab ||
 			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits")))) {
-		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+			      strcmp(kmem->folded, "hits") &&
+			      strcmp(kmem->folded, "stall")))) {
+		pr_err("perf kmem: --folded takes bytes, hits or stall with -b, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
+		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
 		return -EINVAL;
 	}
 	if (targets > 1 || (!targets && !argc)) {
@@ -1696,6 +1701,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	c->live = kmem->opts.live;
 	/* A profile is of the sampled stacks too. */
 	c->folded = kmem->folded || kmem->pprof_name;
+	c->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
 	c->raw_ip = kmem->opts.raw_ip;
 	c->offsets = kmem->opts.offsets;
 	c->lines = kmem->opts.lines;

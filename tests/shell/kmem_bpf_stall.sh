@@ -25,6 +25,8 @@
 # - -b's total stall time is within 5% of the recording's, each of the
 #   thousands of stalls measured between the same two events;
 # - -I 500's intervals add up to the stalls and the stall time;
+# - a second -b, --folded=stall, has the recording's stacks of stalled
+#   allocations, weighing -b's stall time within 1%;
 # - no stall event was lost (source.stall_events_lost), and the -b
 #   document validates against the schema.
 # A count may differ by the events perf record lost or the runs the
@@ -129,7 +131,10 @@ recorder=$!
 perf kmem stat --page -b --cgroup "$cg" --caller -l 1000000 -I 500 --json -v \
 	>"$dir/b.json" 2>"$dir/b.err" &
 stat_b=$!
-pids="$recorder $stat_b"
+perf kmem stat --page -b --cgroup "$cg" --folded=stall --max-stack 40 -v \
+	-o "$dir/b.folded" 2>"$dir/folded.err" &
+folded_b=$!
+pids="$recorder $stat_b $folded_b"
 exec 7>"$dir/ctl" 8<"$dir/ack"
 echo enable >&7
 if ! read -r -t 20 ack <&8 || [ "$ack" != ack ]; then
@@ -137,14 +142,16 @@ if ! read -r -t 20 ack <&8 || [ "$ack" != ack ]; then
 	fail "perf record did not start"
 	exit 1
 fi
-for _ in $(seq 300); do
-	grep -q 'counting in the kernel' "$dir/b.err" && break
-	sleep 0.1
+for name in b folded; do
+	for _ in $(seq 300); do
+		grep -q 'counting in the kernel' "$dir/$name.err" && break
+		sleep 0.1
+	done
+	if ! grep -q 'counting in the kernel' "$dir/$name.err"; then
+		fail "stat -b did not start: $(grep 'perf kmem' "$dir/$name.err" | tail -n 1)"
+		exit 1
+	fi
 done
-if ! grep -q 'counting in the kernel' "$dir/b.err"; then
-	fail "stat -b did not start: $(grep 'perf kmem' "$dir/b.err" | tail -n 1)"
-	exit 1
-fi
 start=$(date +%s.%N)
 touch "$dir/go"
 while [ ! -e "$dir/done" ] && kill -0 "$workload" 2>/dev/null; do
@@ -153,9 +160,10 @@ done
 echo disable >&7
 read -r -t 20 ack <&8
 exec 7>&- 8<&-
-kill -INT "$stat_b" "$recorder"
+kill -INT "$stat_b" "$folded_b" "$recorder"
 wait "$stat_b" || fail "stat -b exited with $?: $(grep 'perf kmem:' "$dir/b.err" |
 	grep -v counting | head -n 1)"
+wait "$folded_b" || fail "stat -b --folded=stall exited with $?"
 wait "$recorder"
 pids=
 touch "$dir/exit"
@@ -253,6 +261,41 @@ if got != {'stalls': want['stalls'], 'stall_ns': want['total_ns']} or \
     sys.exit(1)
 print(f"  -I 500: {len(rows)} intervals in {ms} ms, {got['stalls']} stalls in all,"
       f" in {sum(1 for r in rows if r['stalls'])} of them")
+PYEOF
+
+# --folded=stall: the stacks of the stalled allocations are the
+# recording's, and their weights add up to -b's stall time (the same
+# clock, a moment later at each event: within 1%).  -b's stacks are 40
+# frames deep, the recording's whole: both are compared in their 16
+# frames from the callsite (root first, the callsite last).
+perf kmem stat --page --folded=stall -i "$dir/rec.data" >"$dir/rec.folded" \
+	2>"$dir/rec.folded.err" || fail "--folded=stall of the recording"
+python3 - "$dir" "$(value all.total_ns "$dir/b.keys")" <<'PYEOF' || fail "-b --folded=stall"
+import sys
+
+d, total = sys.argv[1], int(sys.argv[2])
+
+
+def stacks(path):
+    out = {}
+    for line in open(path):
+        stack, _, weight = line.rstrip('\n').rpartition(' ')
+        stack = ';'.join(stack.split(';')[-16:])
+        out[stack] = out.get(stack, 0) + int(weight)
+    return out
+
+
+b, rec = stacks(f'{d}/b.folded'), stacks(f'{d}/rec.folded')
+got = sum(b.values())
+if set(b) != set(rec):
+    print(f'FAIL: {len(set(b) ^ set(rec))} stacks on one side only, of'
+          f' {len(b)} and {len(rec)}')
+    sys.exit(1)
+if not total or abs(got - total) > total / 100:
+    print(f'FAIL: the stacks weigh {got} ns, -b counted {total} ns')
+    sys.exit(1)
+print(f'  --folded=stall: {len(b)} stacks, the recording\'s; {got // 1000} us'
+      f' of {total // 1000}')
 PYEOF
 
 if python3 -c 'import jsonschema' 2>/dev/null; then

@@ -781,12 +781,10 @@ static bool str_equal_fn(long a, long b, void *ctx __maybe_unused)
 static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip);
 
 /* The callsite of a stall record's frames, as of a recording's callchain. */
-static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
-				 void *arg)
+/* A stall record's frames as a recording's callchain has them, in @cc. */
+static void stall_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
+			struct ip_callchain *cc)
 {
-	struct kmem_bpf_run *run = arg;
-	u64 chain[KMEM_BPF_MAX_STACK + 2];
-	struct ip_callchain *cc = (struct ip_callchain *)chain;
 	size_t i = 0, n = 0;
 
 	while (i < nr && i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
@@ -795,9 +793,44 @@ static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
 	for (; i < nr && ips[i] && n <= (size_t)run->config.max_stack; i++)
 		cc->ips[n++] = ips[i];
 	cc->nr = n;
+}
+
+static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
+				 void *arg)
+{
+	struct kmem_bpf_run *run = arg;
+	u64 chain[KMEM_BPF_MAX_STACK + 2];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+
+	stall_chain(run, ips, nr, cc);
 	return callsite_resolver__callsite(memcg && run->memcg_resolver ?
 					   run->memcg_resolver : run->resolver,
 					   cc);
+}
+
+/*
+ * --folded=stall: the stack of an allocation that ended a stall, from
+ * its callsite on, weighted by the stall's length, as a recording's.
+ */
+static int fold_stall(struct kmem_bpf_run *run, const void *data, size_t size)
+{
+	const struct kmem_bpf_stall_stack *r = data;
+	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+	size_t nr;
+	int id;
+
+	if (size < sizeof(*r) || !r->ev.nr_ips)
+		return 0;
+	stall_chain(run, (const u64 *)r->ips,
+		    min_t(size_t, r->ev.nr_ips, KMEM_BPF_MAX_STACK), cc);
+	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
+	if (!nr)
+		return 0;
+	id = kmem_stacks__intern(run->stacks, ips, nr);
+	if (id < 0)
+		return id;
+	return kmem_stacks__add(run->stacks, id, kmem_stall__ended_ns(run->st), 1);
 }
 
 static int name_gfp(struct kmem_bpf_run *run, u64 gfp);
@@ -818,6 +851,8 @@ static int stall_record(void *ctx, void *data, size_t size)
 	if (!err)
 		err = kmem_bpf_fill__stall(run->st, data, size,
 					   stall_frames_callsite, run);
+	if (err > 0 && run->stacks && run->config.folded_stall)
+		err = fold_stall(run, data, size);
 
 	/* One bad record stops the reading: said at the end, not lost. */
 	if (err < 0 && !run->stall_err)
@@ -1560,7 +1595,8 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 	size_t i;
 	int err;
 
-	for (i = 0; i < run->snap.nr_rows; i++) {
+	/* The stalls' stacks were added as their records came. */
+	for (i = 0; !run->config.folded_stall && i < run->snap.nr_rows; i++) {
 		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
 			continue;
 		err = fold_row(run, &run->snap.row_keys[i], &run->snap.rows[i]);
