@@ -29,6 +29,8 @@
 #   allocations, weighing -b's stall time within 1%;
 # - a third, -M 4 (a stall ring of one page), says in one line how many
 #   stall events it lost, or lost none and has the recording's count;
+# - a fourth's --pprof profile has a stall type that sums to the first's
+#   stall time within 1% (lib/kmem_pprof_decode.py reads it);
 # - no stall event was lost (source.stall_events_lost), and the -b
 #   document validates against the schema.
 # A count may differ by the events perf record lost or the runs the
@@ -138,7 +140,9 @@ perf kmem stat --page -b --cgroup "$cg" --folded=stall --max-stack 40 -v \
 folded_b=$!
 perf kmem stat --page -b --cgroup "$cg" -M 4 -v >"$dir/small.txt" 2>"$dir/small.err" &
 small_b=$!
-pids="$recorder $stat_b $folded_b $small_b"
+perf kmem stat --page -b --cgroup "$cg" --pprof "$dir/b.pb.gz" -v 2>"$dir/pprof.err" &
+pprof_b=$!
+pids="$recorder $stat_b $folded_b $small_b $pprof_b"
 exec 7>"$dir/ctl" 8<"$dir/ack"
 echo enable >&7
 if ! read -r -t 20 ack <&8 || [ "$ack" != ack ]; then
@@ -146,7 +150,7 @@ if ! read -r -t 20 ack <&8 || [ "$ack" != ack ]; then
 	fail "perf record did not start"
 	exit 1
 fi
-for name in b folded small; do
+for name in b folded small pprof; do
 	for _ in $(seq 300); do
 		grep -q 'counting in the kernel' "$dir/$name.err" && break
 		sleep 0.1
@@ -164,11 +168,12 @@ done
 echo disable >&7
 read -r -t 20 ack <&8
 exec 7>&- 8<&-
-kill -INT "$stat_b" "$folded_b" "$small_b" "$recorder"
+kill -INT "$stat_b" "$folded_b" "$small_b" "$pprof_b" "$recorder"
 wait "$stat_b" || fail "stat -b exited with $?: $(grep 'perf kmem:' "$dir/b.err" |
 	grep -v counting | head -n 1)"
 wait "$folded_b" || fail "stat -b --folded=stall exited with $?"
 wait "$small_b" || fail "stat -b -M 4 exited with $?"
+wait "$pprof_b" || fail "stat -b --pprof exited with $?"
 wait "$recorder"
 pids=
 touch "$dir/exit"
@@ -331,6 +336,17 @@ if not total or abs(got - total) > total / 100:
 print(f'  --folded=stall: {len(b)} stacks, the recording\'s; {got // 1000} us'
       f' of {total // 1000}')
 PYEOF
+
+# --pprof: its stall/nanoseconds, summed by the test's own reader of
+# profile.proto, is -b's stall time within 1% (as --folded=stall's).
+got=$(python3 "$here/lib/kmem_pprof_decode.py" "$dir/b.pb.gz" | python3 -c 'import json, sys
+print(json.load(sys.stdin)["sums"].get("stall/nanoseconds", 0))')
+want=$(value all.total_ns "$dir/b.keys")
+if awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g >= 0.99 * w && g <= 1.01 * w) }'; then
+	echo "  --pprof stall/nanoseconds: $got, -b's stall time $want"
+else
+	fail "--pprof stall/nanoseconds $got, -b's stall time $want: more than 1% apart"
+fi
 
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	python3 "$here/lib/kmem_json_schema.py" "$here/../../Documentation/perf-kmem.schema.json" \

@@ -68,6 +68,15 @@
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 #define NOTE_SIZE	256
 
+/* A stall that ended, as a --pprof sample gets it. */
+struct stall_sample {
+	u64	gfp;
+	u64	ns;
+	int	chain;		/* in the stacks; -1: no stack */
+	s16	order;
+	s16	migtype;
+};
+
 struct kmem_bpf_run {
 	struct kmem_bpf_config		config;
 	struct kmem_bpf			*skel;
@@ -90,6 +99,9 @@ struct kmem_bpf_run {
 	int				stall_err;	/* of a record */
 	char				stall_missing[512];
 	char				exact[160];	/* the source's, with stalls */
+	/* With the stacks kept: each stall's, for --pprof's stall type. */
+	struct stall_sample		*stall_samples;
+	size_t				nr_stall_samples, stall_samples_size;
 	int				nr_cpus;
 	int				nr_nodes;
 	u64				page_size;
@@ -809,10 +821,10 @@ static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
 }
 
 /*
- * --folded=stall: the stack of an allocation that ended a stall, from
- * its callsite on, weighted by the stall's length, as a recording's.
+ * The stack of an allocation that ended a stall, from its callsite on,
+ * in the stacks kept: its id, -1 without one, or -ENOMEM.
  */
-static int fold_stall(struct kmem_bpf_run *run, const void *data, size_t size)
+static int stall_stack(struct kmem_bpf_run *run, const void *data, size_t size)
 {
 	const struct kmem_bpf_stall_stack *r = data;
 	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
@@ -821,16 +833,58 @@ static int fold_stall(struct kmem_bpf_run *run, const void *data, size_t size)
 	int id;
 
 	if (size < sizeof(*r) || !r->ev.nr_ips)
-		return 0;
+		return -1;
 	stall_chain(run, (const u64 *)r->ips,
 		    min_t(size_t, r->ev.nr_ips, KMEM_BPF_MAX_STACK), cc);
 	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
 	if (!nr)
-		return 0;
+		return -1;
 	id = kmem_stacks__intern(run->stacks, ips, nr);
-	if (id < 0)
-		return id;
-	return kmem_stacks__add(run->stacks, id, kmem_stall__ended_ns(run->st), 1);
+	return id < 0 ? -ENOMEM : id;
+}
+
+static int keep_stall_sample(struct kmem_bpf_run *run,
+			     const struct kmem_bpf_stall *r, int chain)
+{
+	struct stall_sample *s;
+	size_t size;
+
+	if (run->nr_stall_samples == run->stall_samples_size) {
+		size = run->stall_samples_size ? 2 * run->stall_samples_size : 256;
+		s = realloc(run->stall_samples, size * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		run->stall_samples = s;
+		run->stall_samples_size = size;
+	}
+	run->stall_samples[run->nr_stall_samples++] = (struct stall_sample){
+		.gfp = r->gfp,
+		.ns = kmem_stall__ended_ns(run->st),
+		.chain = chain,
+		.order = r->order,
+		.migtype = r->migtype > SHRT_MAX ? SHRT_MAX :
+			   r->migtype < SHRT_MIN ? SHRT_MIN : r->migtype,
+	};
+	return 0;
+}
+
+/*
+ * An allocation that ended a stall, with the stacks kept: --folded=stall
+ * weighs its stack by the stall's length, as a recording's; --pprof
+ * keeps it for its stall type.
+ */
+static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
+{
+	int chain = stall_stack(run, data, size);
+
+	if (chain == -ENOMEM)
+		return chain;
+	if (!run->config.folded_stall)
+		return keep_stall_sample(run, data, chain);
+	if (chain < 0)
+		return 0;
+	return kmem_stacks__add(run->stacks, chain,
+				kmem_stall__ended_ns(run->st), 1);
 }
 
 static int name_gfp(struct kmem_bpf_run *run, u64 gfp);
@@ -851,8 +905,8 @@ static int stall_record(void *ctx, void *data, size_t size)
 	if (!err)
 		err = kmem_bpf_fill__stall(run->st, data, size,
 					   stall_frames_callsite, run);
-	if (err > 0 && run->stacks && run->config.folded_stall)
-		err = fold_stall(run, data, size);
+	if (err > 0 && run->stacks)
+		err = stall_ended(run, data, size);
 
 	/* One bad record stops the reading: said at the end, not lost. */
 	if (err < 0 && !run->stall_err)
@@ -1148,6 +1202,7 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	kmem_interval__delete(run->iv);
 	kmem_stacks__delete(run->stacks);
 	ring_buffer__free(run->stall_ring);
+	free(run->stall_samples);
 	kmem_stall__delete(run->st);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
@@ -1671,6 +1726,20 @@ static s64 wall_clock_offset(void)
 	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)now_ns();
 }
 
+/* A stall's time, exact, to the sample of its allocation's stack. */
+static int profile_stall(struct kmem_profile *kp, const struct stall_sample *s)
+{
+	struct kmem_profile_key key = {
+		.chain = s->chain, .order = s->order, .migtype = s->migtype,
+		.node = -1, .gfp = s->gfp, .has_gfp = true,
+	};
+	int id = kmem_profile__key(kp, &key);
+
+	if (id < 0)
+		return id;
+	return kmem_profile__add(kp, id, KMEM_PROFILE_STALL, s->ns);
+}
+
 static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run,
 				    struct kmem_profile *kp, const char *comment)
 {
@@ -1678,6 +1747,7 @@ static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run,
 	struct kmem_profile_write_config c = {
 		.page_size = run->page_size,
 		.task = KMEM_PROFILE_TASK_NONE,
+		.stalls = !!run->st,
 		.time_offset = wall_clock_offset(),
 		.comments = comments,
 		.nr_comments = ARRAY_SIZE(comments),
@@ -1715,6 +1785,8 @@ int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, FILE *fp)
 		err = profile_row(run, kp, &run->snap.row_keys[i],
 				  &run->snap.rows[i]);
 	}
+	for (i = 0; !err && i < run->nr_stall_samples; i++)
+		err = profile_stall(kp, &run->stall_samples[i]);
 	if (!err)
 		err = kmem_profile__close(kp, run->start_ns,
 					  run->stop_ns - run->start_ns);
