@@ -3,7 +3,9 @@
  * perf kmem stat -b: the page allocator counted in the kernel.
  *
  * Every count that needs no stack is kept exact, in per-CPU arrays and
- * small hash maps: nothing goes to user space per event.  Stacks are
+ * small hash maps: nothing goes to user space per allocation.  Only the
+ * rare events of allocation stalls go, through a ring buffer, with the
+ * allocations of a task while it has a stall open.  Stacks are
  * walked for a sample of the allocations, one per sample_bytes allocated
  * on average (see kmem_bpf_gap()), and for failures and fallbacks up to
  * a rate.  The live-page map holds the sampled allocations still live,
