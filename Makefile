@@ -71,7 +71,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -I$(W) \
 	-I$(PRISTINE)/tools/include -I$(PRISTINE)/tools/arch/x86/include
-FUZZ_LIBS    := $(W)/table-rows.c $(W)/table-live.c $(PRISTINE)/tools/lib/rbtree.c \
+FUZZ_LIBS    := $(W)/table-live.c $(PRISTINE)/tools/lib/rbtree.c \
 	$(PRISTINE)/tools/lib/zalloc.c
 FUZZ_SRC_kmem-page      := $(W)/count-page.c
 FUZZ_SRC_kmem-slab      := $(W)/count-slab.c

@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <linux/err.h>
@@ -51,6 +52,7 @@
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-map.h"
 #include "util/kmem/read-callsite.h"
+#include "util/kmem/read-json.h"
 #include "util/kmem/read-kallsyms.h"
 #include "util/kmem/read-queue.h"
 #include "util/kmem/report-diff.h"
@@ -764,9 +766,12 @@ static int check_pprof_output(const struct perf_kmem *kmem)
 	return err;
 }
 
+/* What writes profile @i of a run, a recording's or a -b run's, to @fp. */
+typedef int (*pprof_writer_fn)(void *run, size_t i, FILE *fp);
+
 /* Profile @i into its temporary file; 0 or an error, said. */
-static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
-			   const char *tmp)
+static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
+			   const char *path, const char *tmp)
 {
 	FILE *fp = fopen(tmp, "w");
 	int err;
@@ -775,7 +780,7 @@ static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
 		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
 		return -EIO;
 	}
-	err = kmem_run__write_pprof(in->run, i, fp);
+	err = writer(run, i, fp);
 	if (fclose(fp) && !err)
 		err = -EIO;
 	if (err == -ENOMEM)
@@ -789,21 +794,19 @@ static int write_one_pprof(struct kmem_input *in, size_t i, const char *path,
  * --pprof: every profile under a name of its own, renamed when all are
  * written, so that a failed run leaves none of them behind.
  */
-static int write_pprof(struct kmem_input *in)
+static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
+			pprof_writer_fn writer, void *run)
 {
-	size_t nr = kmem_run__nr_profiles(in->run), i, done = 0;
 	char **paths = calloc(nr + 1, sizeof(*paths));
 	char **tmps = calloc(nr + 1, sizeof(*tmps));
 	int err = paths && tmps ? 0 : -ENOMEM;
+	size_t i, done = 0;
 
-	if (!kmem_run__info(in->run)->has_callchains) {
-		pprof_needs_callchains(in);
-		err = -EINVAL;
-	}
 	for (i = 0; !err && i < nr; i++, done++) {
-		paths[i] = pprof_path(in->kmem, i);
+		paths[i] = pprof_path(kmem, i);
 		tmps[i] = paths[i] ? pprof_tmp(paths[i]) : NULL;
-		err = tmps[i] ? write_one_pprof(in, i, paths[i], tmps[i]) : -ENOMEM;
+		err = tmps[i] ? write_one_pprof(writer, run, i, paths[i], tmps[i]) :
+		      -ENOMEM;
 	}
 	for (i = 0; i < done; i++) {
 		if (!err && strcmp(tmps[i], paths[i]) && rename(tmps[i], paths[i])) {
@@ -823,6 +826,21 @@ static int write_pprof(struct kmem_input *in)
 	free(paths);
 	free(tmps);
 	return err;
+}
+
+static int write_run_pprof(void *run, size_t i, FILE *fp)
+{
+	return kmem_run__write_pprof(run, i, fp);
+}
+
+static int write_pprof(struct kmem_input *in)
+{
+	if (!kmem_run__info(in->run)->has_callchains) {
+		pprof_needs_callchains(in);
+		return -EINVAL;
+	}
+	return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
+			    write_run_pprof, in->run);
 }
 
 /* Text goes to stdout: the pager, or for -o the file. */
@@ -1633,16 +1651,6 @@ static int bpf_number(const char *opt, const char *str, u64 min, u64 max,
 	return -EINVAL;
 }
 
-/* --pprof with -b: one profile of the whole run. */
-static int check_bpf_pprof(const struct perf_kmem *kmem)
-{
-	if (kmem->interval_str) {
-		pr_err("perf kmem: stat -b --pprof writes one profile of the whole run: use it without -I\n");
-		return -EINVAL;
-	}
-	return check_pprof(kmem);
-}
-
 static int bpf_options(struct perf_kmem *kmem, int argc)
 {
 	struct kmem_bpf_config *c = &kmem->bpf;
@@ -1693,7 +1701,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		kmem->opts.slab = false;
 	}
 	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem) ||
-	    (kmem->pprof_name && check_bpf_pprof(kmem)))
+	    (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
 	c->page = kmem->opts.page;
 	c->slab = kmem->opts.slab;
@@ -1702,6 +1710,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	/* A profile is of the sampled stacks too. */
 	c->folded = kmem->folded || kmem->pprof_name;
 	c->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
+	c->pprof = !!kmem->pprof_name;
 	c->raw_ip = kmem->opts.raw_ip;
 	c->offsets = kmem->opts.offsets;
 	c->lines = kmem->opts.lines;
@@ -1776,28 +1785,17 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 	return err;
 }
 
-/* --pprof: under a name of its own until it is whole, as stat's. */
+static int write_bpf_pprof(void *run, size_t i, FILE *fp)
+{
+	return kmem_bpf_run__write_pprof(run, i, fp);
+}
+
+/* --pprof: one profile, or with -I one per interval, as stat's. */
 static int bpf_write_pprof(const struct perf_kmem *kmem,
 			   struct kmem_bpf_run *run)
 {
-	const char *path = kmem->pprof_name;
-	char *tmp = pprof_tmp(path);
-	FILE *fp = tmp ? fopen(tmp, "w") : NULL;
-	int err = fp ? 0 : tmp ? -errno : -ENOMEM;
-
-	if (fp) {
-		err = kmem_bpf_run__write_pprof(run, fp);
-		if (fclose(fp) && !err)
-			err = -EIO;
-		if (!err && strcmp(tmp, path) && rename(tmp, path))
-			err = -errno;
-		if (err && strcmp(tmp, path))
-			unlink(tmp);
-	}
-	if (err)
-		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(-err));
-	free(tmp);
-	return err;
+	return write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
+			    write_bpf_pprof, run);
 }
 
 static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
@@ -1851,6 +1849,44 @@ static void bpf_reap(pid_t pid)
 	waitpid(pid, &status, 0);
 }
 
+/*
+ * What perf itself costs while it counts: its CPU time against the time
+ * counted, and its peak RSS (no perf.data is mapped in -b, so that is its
+ * heap and its libraries).  The workload's time is not in RUSAGE_SELF.
+ */
+struct bpf_self_usage {
+	struct timespec wall;
+	struct rusage usage;
+};
+
+static void bpf_self_usage__start(struct bpf_self_usage *self)
+{
+	clock_gettime(CLOCK_MONOTONIC, &self->wall);
+	getrusage(RUSAGE_SELF, &self->usage);
+}
+
+static double timeval_secs(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+static void bpf_self_usage__print(const struct bpf_self_usage *self)
+{
+	struct timespec now;
+	struct rusage usage;
+	double wall, cpu;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getrusage(RUSAGE_SELF, &usage);
+	wall = now.tv_sec - self->wall.tv_sec +
+	       (now.tv_nsec - self->wall.tv_nsec) / 1e9;
+	cpu = timeval_secs(&usage.ru_utime) + timeval_secs(&usage.ru_stime) -
+	      timeval_secs(&self->usage.ru_utime) -
+	      timeval_secs(&self->usage.ru_stime);
+	pr_err("perf kmem: while counting, perf used %.3f s of CPU in %.3f s (%.2f%% of a CPU); peak RSS %ld kB\n",
+	       cpu, wall, wall > 0 ? 100 * cpu / wall : 0.0, usage.ru_maxrss);
+}
+
 /* The workload's process, stopped before its exec until the counting starts. */
 static int bpf_workload(struct kmem_bpf_run *run, struct evlist **evlist,
 			int argc, const char **argv)
@@ -1885,6 +1921,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	struct perf_thread_map *threads = NULL;
 	struct evlist *workload = NULL;
 	struct kmem_bpf_run *run;
+	struct bpf_self_usage self;
 	sigset_t stop, old;
 	char why[512];
 	int err;
@@ -1913,13 +1950,19 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	if (err)
 		goto out;
 	pr_debug("perf kmem: counting in the kernel\n");
+	bpf_self_usage__start(&self);
 	if (workload)
 		evlist__start_workload(workload);
 	err = bpf_wait(kmem, run, threads, &stop);
+	if (verbose > 0)
+		bpf_self_usage__print(&self);
 	if (workload)
 		bpf_reap(workload->workload.pid);
 	if (!err)
 		err = kmem_bpf_run__finish(run);
+	/* The last interval, which the end of the counting closed. */
+	if (!err && !kmem->json)
+		kmem_bpf_run__print_intervals(run);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading the BPF maps\n");
 	else if (err)
@@ -2035,13 +2078,13 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 		.lines = kmem->opts.lines,
 		.sort = diff_sort(kmem),
 	};
-	int err = 0;
+	int err = kmem_diff_report__finish(d, &o);
 
-	if (kmem->json) {
+	if (!err && kmem->json) {
 		err = kmem_diff_report__json(d, &o, out->fp);
-	} else if (kmem->field_sep) {
+	} else if (!err && kmem->field_sep) {
 		err = kmem_diff_report__csv(d, &o, kmem->field_sep, out->fp);
-	} else {
+	} else if (!err) {
 		err = text_output(out);
 		if (!err)
 			err = kmem_diff_report__text(d, &o);
@@ -2085,6 +2128,52 @@ static char *read_saved_report(const char *path, size_t *len, int *err)
 	return text;
 }
 
+/**
+ * add_saved_report - take a saved report as one side of a diff
+ * @d: the diff; NULL: only look at the document, fill @saved
+ * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
+ * @text: the document, as perf kmem stat --json wrote it
+ * @len: its length
+ * @o: the analyses the diff compares; NULL: all
+ * @saved: filled in: what the document is
+ * @err: where a one-line reason goes
+ * @err_size: its size
+ *
+ * Read back here, where the diff's inputs meet, and played to the diff's
+ * visitor, so that the diff's renderer reads no input.
+ *
+ * Return: 0; -EINVAL with @err for a document that is not JSON, or not
+ * of perf kmem stat's schema; -ENOMEM.
+ */
+static int add_saved_report(struct kmem_diff_report *d, int side,
+			    const char *text, size_t len,
+			    const struct kmem_diff_report_options *o,
+			    struct kmem_saved_report *saved, char *err,
+			    size_t err_size)
+{
+	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved,
+				    .o = o };
+	struct kmem_json *j = kmem_json__new_visitor(kmem_diff_report__take, &s);
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	*saved = (struct kmem_saved_report){ .schema = -1 };
+	ret = kmem_json__read(text, len, j, err, err_size);
+	kmem_json__delete(j);
+	if (!ret && s.err)
+		ret = s.err;
+	if (!ret && saved->schema < 0) {
+		snprintf(err, err_size, "it has no \"schema\" member");
+		ret = -EINVAL;
+	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
+		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
+			 KMEM_REPORT_SCHEMA);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 /* What the saved sides are; one line for what the diff cannot take. */
 static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 			     const size_t *lens, const char * const *paths)
@@ -2097,8 +2186,8 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 	for (side = 0; side < 2; side++) {
 		if (!texts[side])
 			continue;
-		if (kmem_diff_report__add_saved(NULL, side, texts[side], lens[side],
-						NULL, &s[side], why, sizeof(why))) {
+		if (add_saved_report(NULL, side, texts[side], lens[side], NULL,
+				     &s[side], why, sizeof(why))) {
 			pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
 			       paths[side], why);
 			return -EINVAL;
@@ -2140,8 +2229,8 @@ static int diff_saved_side(const struct perf_kmem *kmem,
 	char why[160];
 	int err;
 
-	err = kmem_diff_report__add_saved(d, side, text, len, &o, &saved, why,
-					  sizeof(why));
+	err = add_saved_report(d, side, text, len, &o, &saved, why,
+			       sizeof(why));
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory comparing the traces\n");
 	else if (err)

@@ -224,6 +224,22 @@ bpf_ratios() {
 			printf "%.3f [%.3f, %.3f]", m, v[1], v[NR] }'
 }
 
+# What perf itself costs while stat -b counts the workload: its CPU time
+# as it says with -v (getrusage of its own process, the workload's time
+# apart) and its peak heap (RssAnon, sampled) over the whole run, the
+# reading of the maps and the printing included.
+bpf_self() {
+	local err="$BENCH_DIR/bpf-self.err" peak cpu
+
+	# exec: the process sampled is perf's, with its stderr kept.
+	# shellcheck disable=SC2016 # expanded by that sh
+	peak=$(anon_peak sh -c 'exec "$0" kmem stat --page -b -v -o /dev/null -- \
+		"$1" --alloc-workload /dev/null 2>"$2"' "$OURS" "$TOP/scripts/bench.sh" "$err")
+	cpu=$(sed -n 's/.*while counting, perf used \(.*\); peak RSS.*/\1/p' "$err" 2>/dev/null)
+	echo
+	echo "perf itself under stat -b: ${cpu:-(no -v line)}; peak heap $((${peak% *} / 1024)) MB (RssAnon)"
+}
+
 # The workload untraced, counted by perf kmem stat -b at the default rate
 # and with every stack, recorded by perf kmem record --page, and where
 # bpftrace is installed, aggregated by its kstack(8): round by round, in
@@ -264,6 +280,7 @@ bench_bpf() {
 			"$ratio" "$(secs "$(median "$BENCH_DIR/bpf-$name.times" 2)")" \
 			"$cpu_ratio"
 	done
+	bpf_self
 }
 
 # SAMPLE events in a perf.data file, as perf report --stats counts them.

@@ -117,7 +117,7 @@ run_c_suite() {
 # (b) Shell tests run directly, with our perf first in PATH; with
 # --sanitize, kmem_corrupt.sh also runs the ASan+UBSan perf.
 run_shell_tests() {
-	local t name log rc asan=
+	local t name log rc start asan=
 
 	if [ "$sanitize" = 1 ] && [ -x "$asan_perf" ]; then
 		asan=$asan_perf
@@ -126,9 +126,12 @@ run_shell_tests() {
 		[ -e "$t" ] || continue
 		name="shell: $(basename "$t")"
 		log="$logdir/$(basename "$t").log"
+		start=$SECONDS
 		PATH="$top:$PATH" KMEM_ASAN_PERF="$asan" \
 			KMEM_NOSKEL_PERF="$noskel_perf" bash "$t" >"$log" 2>&1
 		rc=$?
+		# Its time, to keep make test within its budget.
+		name="$name ($((SECONDS - start)) s)"
 		case $rc in
 		0) pass "$name" ;;
 		2) skip "$name: $(grep -m1 -i skip "$log")" ;;

@@ -1368,7 +1368,7 @@ static int test__kmem_output_csv(struct test_suite *t __maybe_unused,
 		{ .callsite = 0x1234, .hits = 1234567, .bytes_req = 1234567000,
 		  .bytes_alloc = 1234567000 },
 	};
-	void *row_ptrs[] = { &rows[0], &rows[1] };
+	const void *row_ptrs[] = { &rows[0], &rows[1] };
 	struct kmem_cell_ctx ctx = { .callsite_name = csv_callsite };
 	const struct kmem_table *callers = &kmem_tables[KMEM_SLAB_CALLERS];
 	const struct kmem_table *allocs = &kmem_tables[KMEM_SLAB_ALLOCS];

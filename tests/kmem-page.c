@@ -18,7 +18,6 @@
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/report.h"
 #include "util/kmem/table-live.h"
-#include "util/kmem/table-rows.h"
 
 #define PS	4096ULL		/* the page size of most cases */
 

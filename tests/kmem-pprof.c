@@ -969,6 +969,24 @@ static bool header_is(const struct decoded *d, int nr_types,
 	       str_is(d, d->map_build_id, "abcd") && d->map_fn == 1;
 }
 
+/* Ids 1, 2, 3 at 0x100, 0x200, 0x300: the locations in address order. */
+static bool locations_sorted(const struct decoded *d)
+{
+	const struct dec_location *l;
+	u64 id;
+
+	for (id = 1; id <= 3; id++) {
+		l = loc_by_id(d, id);
+		if (!l || l->addr != id << 8)
+			return false;
+	}
+	return !loc_by_id(d, 4);
+}
+
+/*
+ * The samples in stack order from the root: the one without a stack,
+ * then a (root 0x200), then the two of b (root 0x300) in key order.
+ */
 static bool page_samples_are(const struct decoded *d)
 {
 	static const char * const a[] = { "do_anonymous_page", "handle_mm_fault" };
@@ -977,22 +995,22 @@ static bool page_samples_are(const struct decoded *d)
 	static const s64 vf[] = { 0, 0, 0, 0, 2 }, vn[] = { 1, 4096, 0, 0, 0 };
 	const struct dec_sample *s = d->sample;
 
-	return d->nr_sample == 4 &&
-	       stack_is(d, &s[0], a, 2) && values_are(&s[0], va, 5) &&
-	       num_label_is(d, &s[0], "bytes", 4096) &&
-	       label_is(d, &s[0], "order", "0") &&
-	       label_is(d, &s[0], "migtype", "Movable") &&
-	       label_is(d, &s[0], "gfp", "GFP_KERNEL") &&
-	       label_is(d, &s[0], "node", "0") && label_is(d, &s[0], "pid", "1234") &&
-	       s[0].nr_label == 6 &&
-	       stack_is(d, &s[1], b, 1) && values_are(&s[1], vb, 5) &&
-	       num_label_is(d, &s[1], "bytes", 16384) &&
-	       label_is(d, &s[1], "order", "2") &&
-	       label_is(d, &s[1], "migtype", "Unmovable") &&
-	       label_is(d, &s[1], "gfp", "__GFP_DMA") && !label_of(d, &s[1], "node") &&
-	       stack_is(d, &s[2], b, 1) && values_are(&s[2], vf, 5) &&
-	       !label_of(d, &s[2], "gfp") && label_is(d, &s[2], "node", "1") &&
-	       s[3].nr_loc == 0 && values_are(&s[3], vn, 5);
+	return d->nr_sample == 4 && locations_sorted(d) &&
+	       s[0].nr_loc == 0 && values_are(&s[0], vn, 5) &&
+	       stack_is(d, &s[1], a, 2) && values_are(&s[1], va, 5) &&
+	       num_label_is(d, &s[1], "bytes", 4096) &&
+	       label_is(d, &s[1], "order", "0") &&
+	       label_is(d, &s[1], "migtype", "Movable") &&
+	       label_is(d, &s[1], "gfp", "GFP_KERNEL") &&
+	       label_is(d, &s[1], "node", "0") && label_is(d, &s[1], "pid", "1234") &&
+	       s[1].nr_label == 6 &&
+	       stack_is(d, &s[2], b, 1) && values_are(&s[2], vb, 5) &&
+	       num_label_is(d, &s[2], "bytes", 16384) &&
+	       label_is(d, &s[2], "order", "2") &&
+	       label_is(d, &s[2], "migtype", "Unmovable") &&
+	       label_is(d, &s[2], "gfp", "__GFP_DMA") && !label_of(d, &s[2], "node") &&
+	       stack_is(d, &s[3], b, 1) && values_are(&s[3], vf, 5) &&
+	       !label_of(d, &s[3], "gfp") && label_is(d, &s[3], "node", "1");
 }
 
 /* Write period 0 of @kp as pprof, and read it back into @d. */
@@ -1053,8 +1071,8 @@ static int test__kmem_pprof_page(struct test_suite *t __maybe_unused,
 	/* Stall time without fallbacks: the fifth type, right after Go's. */
 	c.stalls = true;
 	ok = write_page_profile(kp, st, &c, &d) && header_is(&d, 5, "stall") &&
-	     d.sample[1].nr_val == 5 && d.sample[1].val[4] == 7000 &&
-	     d.sample[0].val[4] == 0;
+	     d.sample[2].nr_val == 5 && d.sample[2].val[4] == 7000 &&
+	     d.sample[1].val[4] == 0;
 	page_profile_done(&d);
 	TEST_ASSERT_VAL("stall/nanoseconds, five sample types", ok);
 	TEST_ASSERT_VAL("no such period", !kmem_profile__pprof(kp, 1, st, &c));

@@ -30,7 +30,8 @@
 # lifetime group either way, as a missed free moves its page from one
 # group to another; the test says when either happened.
 # Each -b document validates against the schema (python3-jsonschema).
-# Then -a -I 200 --json: the intervals add up to the totals; -- CMD counts
+# Then -a -I 200 --json: the intervals add up to the totals; -I 200
+# --pprof: a profile per interval line, adding up to the lines; -- CMD counts
 # CMD; the /proc/vmstat deltas of the five runs and of one that faults in
 # huge pages (MADV_HUGEPAGE) lie within the test's own reads of
 # /proc/vmstat before they started and after they ended (0 <= delta <=
@@ -433,8 +434,6 @@ one_line "no mm_page_free" "no kmem:mm_page_free tracepoint" \
 	env PERF_CONFIG="$dir/nofree.config" perf kmem stat --page -b -a -- true
 one_line "-b and -i" "reads no perf.data" \
 	perf kmem stat --page -b -a -i "$dir/rec.data" -- true
-one_line "-b --pprof and -I" "writes one profile of the whole run" \
-	perf kmem stat --page -b -I 100 --pprof "$dir/b.pb.gz" -- true
 
 # --pprof: a profile the test's own reader of profile.proto takes, of
 # every stack, with the 64 MiB dd writes, that says its weights are
@@ -455,6 +454,65 @@ if space < 64 << 20 or not any('estimates' in c for c in p['comments']):
     print(f'FAIL: stat -b --pprof: {space} bytes for 64 MiB written; {p["comments"]}')
     sys.exit(1)
 print(f'stat -b --pprof: {space} bytes in {len(p["samples"])} samples')
+PYEOF
+
+# --pprof -I 200: FILE.0, FILE.1..., a profile per interval line of the
+# same run, each read by the test's own reader, 200 ms long, 200 ms
+# after the one before, with the comment on the estimates; every
+# allocation sampled, their allocations and bytes add up to the lines'.
+# (An interval's profile is the maps read just after its counters: an
+# allocation can fall in another interval than in the lines.)
+# shellcheck disable=SC2016 # $0 is sh's: the file dd writes
+perf kmem stat --page -b --sample-bytes 1 -I 200 --pprof "$dir/iv.pb.gz" -- \
+	sh -c 'for i in 1 2 3 4 5; do dd if=/dev/zero of="$0" bs=1M count=32; sleep 0.15; done' \
+	"$dir/x.dd" >"$dir/iv.pb.txt" 2>"$dir/iv.pb.err" ||
+	fail "stat -b -I --pprof: $(tail -n 1 "$dir/iv.pb.err")"
+rm -f "$dir/x.dd"
+python3 - "$dir" "$(dirname "$0")/lib" <<'PYEOF' || err=1
+import glob
+import os
+import re
+import sys
+
+sys.path.insert(0, sys.argv[2])
+import kmem_pprof_decode  # noqa: E402
+
+d = sys.argv[1]
+lines = [l.split() for l in open(os.path.join(d, 'iv.pb.txt'))
+         if re.match(r'^ +[0-9]+\.[0-9]{6} ', l)]
+rows = [(int(l[1].replace(',', '')), int(l[2].replace(',', ''))) for l in lines]
+names = sorted(glob.glob(os.path.join(d, 'iv.pb.gz.*')),
+               key=lambda n: int(n.rsplit('.', 1)[1]))
+want = [os.path.join(d, 'iv.pb.gz.%d' % i) for i in range(len(rows))]
+
+
+def fail(why):
+    print('FAIL: stat -b -I 200 --pprof: ' + why)
+    sys.exit(1)
+
+
+if len(rows) < 4 or names != want or os.path.exists(os.path.join(d, 'iv.pb.gz')):
+    fail('%d interval lines, profiles %s' % (len(rows), names))
+profs = []
+for n in names:
+    try:
+        profs.append(kmem_pprof_decode.decode(n))
+    except (kmem_pprof_decode.Broken, OSError, EOFError) as e:
+        fail('%s: %s' % (n, e))
+got = [(p['sums']['alloc_objects/count'], p['sums']['alloc_space/bytes'])
+       for p in profs]
+for i, p in enumerate(profs):
+    if p['duration_nanos'] != 200000000 or (
+            i and p['time_nanos'] - profs[i - 1]['time_nanos'] != 200000000):
+        fail('profile %d: time %d, duration %d' % (i, p['time_nanos'],
+                                                    p['duration_nanos']))
+    if not any('estimates' in c for c in p['comments']):
+        fail('profile %d: no comment on the estimates' % i)
+for k in (0, 1):
+    if sum(g[k] for g in got) != sum(r[k] for r in rows):
+        fail('profiles %s, lines %s' % (got, rows))
+print('stat -b -I 200 --pprof: %d profiles, %d allocations, %d bytes' %
+      (len(profs), sum(g[0] for g in got), sum(g[1] for g in got)))
 PYEOF
 
 # -x: the tables of a -b run as stat -x writes a recording's, 64 MiB of

@@ -52,7 +52,7 @@
 #include "count-slab.h"
 #include "count-stacks.h"
 #include "count-stall.h"
-#include "print-layout.h"
+#include "count.h"
 #include "print-pprof.h"
 #include "read-callsite.h"
 #include "read-decode.h"
@@ -68,13 +68,13 @@
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 #define NOTE_SIZE	256
 
-/* A stall that ended, as a --pprof sample gets it. */
-struct stall_sample {
-	u64	gfp;
-	u64	ns;
-	int	chain;		/* in the stacks; -1: no stack */
-	s16	order;
-	s16	migtype;
+/*
+ * A profile key's allocations and bytes, as the rows' estimates give
+ * them: now, and when the last period of the profile closed.
+ */
+struct kmem_bpf_estimate {
+	u64	now[2];
+	u64	before[2];
 };
 
 struct kmem_bpf_run {
@@ -90,7 +90,12 @@ struct kmem_bpf_run {
 	struct kmem_frag		*kf;
 	struct kmem_slab		*ks;
 	struct kmem_interval		*iv;
-	struct kmem_stacks		*stacks;	/* --folded */
+	struct kmem_stacks		*stacks;	/* --folded, --pprof */
+	struct kmem_profile		*profile;	/* --pprof */
+	struct kmem_bpf_estimate	*estimates;	/* by profile key */
+	size_t				nr_estimates, max_estimates;
+	size_t				profiled;	/* -I intervals in it */
+	s64				wall_offset;	/* at the end */
 	/* Allocation stalls, from the records of the ring as they come. */
 	struct kmem_stall		*st;
 	struct ring_buffer		*stall_ring;
@@ -99,9 +104,6 @@ struct kmem_bpf_run {
 	int				stall_err;	/* of a record */
 	char				stall_missing[512];
 	char				exact[160];	/* the source's, with stalls */
-	/* With the stacks kept: each stall's, for --pprof's stall type. */
-	struct stall_sample		*stall_samples;
-	size_t				nr_stall_samples, stall_samples_size;
 	int				nr_cpus;
 	int				nr_nodes;
 	u64				page_size;
@@ -843,35 +845,28 @@ static int stall_stack(struct kmem_bpf_run *run, const void *data, size_t size)
 	return id < 0 ? -ENOMEM : id;
 }
 
-static int keep_stall_sample(struct kmem_bpf_run *run,
-			     const struct kmem_bpf_stall *r, int chain)
+/* A stall's time, exact, to the profile's sample of its allocation. */
+static int profile_stall(struct kmem_bpf_run *run, const struct kmem_bpf_stall *r,
+			 int chain)
 {
-	struct stall_sample *s;
-	size_t size;
-
-	if (run->nr_stall_samples == run->stall_samples_size) {
-		size = run->stall_samples_size ? 2 * run->stall_samples_size : 256;
-		s = realloc(run->stall_samples, size * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		run->stall_samples = s;
-		run->stall_samples_size = size;
-	}
-	run->stall_samples[run->nr_stall_samples++] = (struct stall_sample){
-		.gfp = r->gfp,
-		.ns = kmem_stall__ended_ns(run->st),
-		.chain = chain,
-		.order = r->order,
+	struct kmem_profile_key key = {
+		.chain = chain, .order = r->order,
 		.migtype = r->migtype > SHRT_MAX ? SHRT_MAX :
 			   r->migtype < SHRT_MIN ? SHRT_MIN : r->migtype,
+		.node = -1, .gfp = r->gfp, .has_gfp = true,
 	};
-	return 0;
+	int id = kmem_profile__key(run->profile, &key);
+
+	if (id < 0)
+		return id;
+	return kmem_profile__add(run->profile, id, KMEM_PROFILE_STALL,
+				 kmem_stall__ended_ns(run->st));
 }
 
 /*
  * An allocation that ended a stall, with the stacks kept: --folded=stall
  * weighs its stack by the stall's length, as a recording's; --pprof
- * keeps it for its stall type.
+ * gives the length to its sample, in the interval it ended in.
  */
 static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
 {
@@ -879,8 +874,10 @@ static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
 
 	if (chain == -ENOMEM)
 		return chain;
+	if (run->profile)
+		return profile_stall(run, data, chain);
 	if (!run->config.folded_stall)
-		return keep_stall_sample(run, data, chain);
+		return 0;
 	if (chain < 0)
 		return 0;
 	return kmem_stacks__add(run->stacks, chain,
@@ -971,6 +968,11 @@ static int setup_analyses(struct kmem_bpf_run *run)
 		return -ENOMEM;
 	if (run->stall_programs && setup_stalls(run))
 		return -ENOMEM;
+	if (c->pprof) {
+		run->profile = kmem_profile__new();
+		if (!run->profile)
+			return -ENOMEM;
+	}
 	if (!c->interval)
 		return 0;
 	run->iv = kmem_interval__new(&(struct kmem_interval_config){
@@ -1202,8 +1204,9 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	kmem_interval__delete(run->iv);
 	kmem_stacks__delete(run->stacks);
 	ring_buffer__free(run->stall_ring);
-	free(run->stall_samples);
 	kmem_stall__delete(run->st);
+	kmem_profile__delete(run->profile);
+	free(run->estimates);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	callsite_resolver__delete(run->memcg_resolver);
@@ -1403,6 +1406,15 @@ static int read_array(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 	return err;
 }
 
+/* The rows of the sampled stacks, as -I --pprof reads them each interval. */
+static int read_rows(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf_snapshot *s = &run->snap;
+
+	return read_map(run, run->skel->maps.rows, 3, (void **)&s->row_keys,
+			(void **)&s->rows, &s->nr_rows);
+}
+
 static int read_snapshot(struct kmem_bpf_run *run)
 {
 	struct kmem_bpf_snapshot *s = &run->snap;
@@ -1411,9 +1423,7 @@ static int read_snapshot(struct kmem_bpf_run *run)
 
 	err = read_counts(run);
 	if (!err)
-		err = read_map(run, run->skel->maps.rows, 3,
-			       (void **)&s->row_keys, (void **)&s->rows,
-			       &s->nr_rows);
+		err = read_rows(run);
 	if (!err)
 		err = read_map(run, run->skel->maps.rare_rows, 4,
 			       (void **)&s->rare_keys, (void **)&s->rare,
@@ -1664,6 +1674,29 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 
 /* --- a memory profile (--pprof) --------------------------------------- */
 
+/* Room for the estimates of key @id. */
+static int grow_estimates(struct kmem_bpf_run *run, int id)
+{
+	size_t max = run->max_estimates ? run->max_estimates : 64;
+	struct kmem_bpf_estimate *e;
+
+	if ((size_t)id < run->nr_estimates)
+		return 0;
+	if ((size_t)id >= run->max_estimates) {
+		while (max <= (size_t)id)
+			max *= 2;
+		e = realloc(run->estimates, max * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		run->estimates = e;
+		run->max_estimates = max;
+	}
+	memset(run->estimates + run->nr_estimates, 0,
+	       (id + 1 - run->nr_estimates) * sizeof(*e));
+	run->nr_estimates = id + 1;
+	return 0;
+}
+
 static const char *profile_gfp(u64 gfp, void *arg)
 {
 	struct kmem_bpf_run *run = arg;
@@ -1680,10 +1713,11 @@ static const char *profile_migtype(int migtype, char *buf, size_t size,
 
 /*
  * A row's sampled stack as a sample: the allocations and bytes it stands
- * for, and of them those still live, estimated as the rows are.
+ * for so far, into the estimates of its key, and of them those still
+ * live, into the period's inuse values.  Rows of one key (stacks that
+ * differ in the allocator's frames) add up.
  */
-static int profile_row(struct kmem_bpf_run *run, struct kmem_profile *kp,
-		       const struct kmem_bpf_row_key *k,
+static int profile_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 		       const struct kmem_bpf_row *v)
 {
 	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
@@ -1698,8 +1732,15 @@ static int profile_row(struct kmem_bpf_run *run, struct kmem_profile *kp,
 		.node = -1, .gfp = k->gfp, .has_gfp = true,
 	};
 	size_t nr;
-	int id;
+	int id, err;
 
+	/*
+	 * A walk of the stacks map while the programs add to it can miss a
+	 * stack: its row waits for the next interval rather than move from
+	 * no chain to its own, taking back what it gave.
+	 */
+	if (!run->finished && !hashmap__find(run->stack_ips, k->stack_id, NULL))
+		return 0;
 	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
 	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
 	if (nr) {
@@ -1707,14 +1748,63 @@ static int profile_row(struct kmem_bpf_run *run, struct kmem_profile *kp,
 		if (key.chain < 0)
 			return key.chain;
 	}
-	id = kmem_profile__key(kp, &key);
+	id = kmem_profile__key(run->profile, &key);
 	if (id < 0)
 		return id;
-	kmem_profile__add(kp, id, KMEM_PROFILE_ALLOC_OBJECTS, hits);
-	kmem_profile__add(kp, id, KMEM_PROFILE_ALLOC_SPACE, hits * size);
-	kmem_profile__add(kp, id, KMEM_PROFILE_INUSE_OBJECTS, live_hits);
-	return kmem_profile__add(kp, id, KMEM_PROFILE_INUSE_SPACE,
+	err = grow_estimates(run, id);
+	if (err)
+		return err;
+	run->estimates[id].now[0] += hits;
+	run->estimates[id].now[1] += hits * size;
+	kmem_profile__add(run->profile, id, KMEM_PROFILE_INUSE_OBJECTS,
+			  live_hits);
+	return kmem_profile__add(run->profile, id, KMEM_PROFILE_INUSE_SPACE,
 				 live_hits * size);
+}
+
+/*
+ * Close a period of the profile at what the maps hold now: a key's
+ * allocations in it are what its estimates grew by since the last one,
+ * so that the periods add up to the run's estimates.
+ */
+static int profile_period(struct kmem_bpf_run *run, u64 start, u64 length)
+{
+	struct kmem_bpf_estimate *e;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < run->nr_estimates; i++)
+		memset(run->estimates[i].now, 0, sizeof(run->estimates[i].now));
+	for (i = 0; !err && i < run->snap.nr_rows; i++) {
+		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
+			continue;
+		err = profile_row(run, &run->snap.row_keys[i], &run->snap.rows[i]);
+	}
+	for (i = 0; !err && i < run->nr_estimates; i++) {
+		e = &run->estimates[i];
+		/* A map row does not shrink: the estimates only grow. */
+		kmem_profile__add(run->profile, i, KMEM_PROFILE_ALLOC_OBJECTS,
+				  e->now[0] - e->before[0]);
+		kmem_profile__add(run->profile, i, KMEM_PROFILE_ALLOC_SPACE,
+				  e->now[1] - e->before[1]);
+		e->before[0] = e->now[0];
+		e->before[1] = e->now[1];
+	}
+	return err ?: kmem_profile__close(run->profile, start, length);
+}
+
+/* -I: a period of the profile for each interval closed since the last. */
+static int profile_intervals(struct kmem_bpf_run *run)
+{
+	size_t nr = kmem_interval__nr_rows(run->iv);
+	u64 length = kmem_interval__length(run->iv);
+	int err = 0;
+
+	for (; !err && run->profiled < nr; run->profiled++)
+		err = profile_period(run, run->start_ns +
+				     kmem_interval__row(run->iv, run->profiled)->start,
+				     length);
+	return err;
 }
 
 /* Wall-clock time less CLOCK_MONOTONIC's, which the run's times are in. */
@@ -1726,29 +1816,15 @@ static s64 wall_clock_offset(void)
 	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)now_ns();
 }
 
-/* A stall's time, exact, to the sample of its allocation's stack. */
-static int profile_stall(struct kmem_profile *kp, const struct stall_sample *s)
-{
-	struct kmem_profile_key key = {
-		.chain = s->chain, .order = s->order, .migtype = s->migtype,
-		.node = -1, .gfp = s->gfp, .has_gfp = true,
-	};
-	int id = kmem_profile__key(kp, &key);
-
-	if (id < 0)
-		return id;
-	return kmem_profile__add(kp, id, KMEM_PROFILE_STALL, s->ns);
-}
-
-static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run,
-				    struct kmem_profile *kp, const char *comment)
+static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run, size_t i,
+				    const char *comment)
 {
 	const char * const comments[] = { comment };
 	struct kmem_profile_write_config c = {
 		.page_size = run->page_size,
 		.task = KMEM_PROFILE_TASK_NONE,
 		.stalls = !!run->st,
-		.time_offset = wall_clock_offset(),
+		.time_offset = run->wall_offset,
 		.comments = comments,
 		.nr_comments = ARRAY_SIZE(comments),
 		.kernel = {
@@ -1764,38 +1840,29 @@ static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run,
 		},
 	};
 
-	return kmem_profile__pprof(kp, 0, run->stacks, &c);
+	return kmem_profile__pprof(run->profile, i, run->stacks, &c);
 }
 
-int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, FILE *fp)
+size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run)
 {
-	struct kmem_profile *kp = kmem_profile__new();
-	struct kmem_pprof *pp = NULL;
-	char comment[200];
-	int err = kp ? 0 : -ENOMEM;
-	size_t i;
+	return run->profile ? kmem_profile__nr_periods(run->profile) : 0;
+}
 
+int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, size_t i, FILE *fp)
+{
+	struct kmem_pprof *pp;
+	char comment[200];
+	int err;
+
+	if (i >= kmem_bpf_run__nr_profiles(run))
+		return -EINVAL;
 	snprintf(comment, sizeof(comment),
 		 "perf kmem stat -b --pprof: the weights are estimates, from the stacks of allocations sampled one per %"
 		 PRIu64 " bytes on average",
 		 run->config.sample_bytes);
-	for (i = 0; !err && i < run->snap.nr_rows; i++) {
-		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
-			continue;
-		err = profile_row(run, kp, &run->snap.row_keys[i],
-				  &run->snap.rows[i]);
-	}
-	for (i = 0; !err && i < run->nr_stall_samples; i++)
-		err = profile_stall(kp, &run->stall_samples[i]);
-	if (!err)
-		err = kmem_profile__close(kp, run->start_ns,
-					  run->stop_ns - run->start_ns);
-	if (!err) {
-		pp = run_pprof(run, kp, comment);
-		err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
-	}
+	pp = run_pprof(run, i, comment);
+	err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
 	kmem_pprof__delete(pp);
-	kmem_profile__delete(kp);
 	return err;
 }
 
@@ -1861,9 +1928,24 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print)
 	if (err || !run->iv)
 		return err;
 	err = advance(run, now_ns() - run->start_ns, false);
+	/* The rows and stacks after the counters: never fewer than they say. */
+	if (!err && run->profile &&
+	    run->profiled < kmem_interval__nr_rows(run->iv)) {
+		err = read_rows(run);
+		if (!err)
+			err = read_stacks(run);
+		if (!err)
+			err = profile_intervals(run);
+	}
 	if (!err && print)
 		print_intervals(run);
 	return err;
+}
+
+void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run)
+{
+	if (run->iv)
+		print_intervals(run);
 }
 
 /*
@@ -1901,6 +1983,8 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	detach_pages(run);
 	kmem_bpf__detach(run->skel);
 	run->stop_ns = now_ns();
+	/* One for every profile: their times are as far apart as their intervals. */
+	run->wall_offset = wall_clock_offset();
 	read_memory(run, 1);
 	run->recursion_misses = recursion_misses(run);
 	run->finished = true;
@@ -1913,6 +1997,10 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 		err = read_stacks(run);
 	if (!err)
 		err = name_gfps(run);
+	if (!err && run->profile)
+		err = run->iv ? profile_intervals(run) :
+		      profile_period(run, run->start_ns,
+				     run->stop_ns - run->start_ns);
 	if (!err && run->kp)
 		err = kmem_bpf_fill__page(&run->snap, run->kp, &n);
 	if (!err && run->kf)
@@ -2184,24 +2272,29 @@ static void set_stall(struct kmem_page_row *row, void *arg)
 	row->stall_ns = kmem_stall__callsite_ns(arg, row->callsite);
 }
 
-/* The STALLS tables, as a recording's; mm_compaction_end's statuses named. */
+/* mm_compaction_end's statuses, named by the format's print fmt. */
+static void name_statuses(struct kmem_bpf_run *run)
+{
+	struct kmem_stall_status_row * const *rows;
+	size_t i, nr;
+
+	rows = kmem_stall__status_rows(run->st, &nr);
+	for (i = 0; i < nr; i++)
+		if (rows[i]->status < KMEM_STALL_NR_STATUS - 1)
+			rows[i]->name = kmem_decoder__compact_status(run->dec,
+								     rows[i]->status);
+}
+
+/* The STALLS tables, as a recording's. */
 static int sort_stall_tables(struct kmem_bpf_run *run)
 {
 	const struct kmem_report_analyses a = { .kp = run->kp, .st = run->st };
-	struct kmem_report_table *t = &run->tables[KMEM_STALL_STATUSES];
 	int id, err = 0;
-	size_t i;
 
+	name_statuses(run);
 	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
 		err = kmem_report__sort_table(&run->tables[id], id, &run->ctx,
 					      &a, NULL);
-	for (i = 0; !err && i < t->nr; i++) {
-		struct kmem_stall_status_row *row = t->rows[i];
-
-		if (row->status < KMEM_STALL_NR_STATUS - 1)
-			row->name = kmem_decoder__compact_status(run->dec,
-								 row->status);
-	}
 	return err;
 }
 

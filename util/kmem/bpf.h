@@ -34,6 +34,7 @@ struct kmem_bpf_config {
 	bool		live;		/* --live */
 	bool		folded;		/* --folded: keep the sampled stacks */
 	bool		folded_stall;	/* --folded=stall: the stalls' stacks instead */
+	bool		pprof;		/* --pprof: a profile, per -I interval */
 	bool		raw_ip;		/* --raw-ip */
 	bool		offsets;	/* callsites as func+0xoff */
 	int		lines;		/* -l; -1: all */
@@ -98,6 +99,9 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size);
  */
 int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print);
 
+/* Print the -I intervals not printed yet: after finish, the last one. */
+void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run);
+
 /**
  * kmem_bpf_run__finish - stop counting and fill the analyses
  * @run: the run, started
@@ -135,18 +139,24 @@ u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run);
 int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 			       enum kmem_stacks_weight weight, FILE *fp);
 
+/* The profiles of a finished run of a config with pprof: 1, or per -I interval. */
+size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run);
+
 /**
  * kmem_bpf_run__write_pprof - the sampled stacks as a memory profile
- * @run: a finished run of a config with folded (the stacks kept)
+ * @run: a finished run of a config with pprof
+ * @i: which profile: 0, or with -I the interval's
  * @fp: where it goes, gzip-compressed profile.proto
  *
  * A sample per sampled stack, order, migration type and GFP flags, its
  * alloc and inuse objects and space estimated as the rows are; a comment
- * says so.
+ * says so.  With -I, an interval's alloc values are what the estimates
+ * grew by over it, and its inuse values what is estimated live at its
+ * end.
  *
  * Return: 0; -ENOMEM; -EIO when @fp could not be written.
  */
-int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, FILE *fp);
+int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, size_t i, FILE *fp);
 
 #else /* !HAVE_BPF_SKEL: perf kmem hides -b (set_option_nobuild()) */
 
@@ -181,6 +191,10 @@ static inline int kmem_bpf_run__tick(struct kmem_bpf_run *run __maybe_unused,
 	return -EOPNOTSUPP;
 }
 
+static inline void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run __maybe_unused)
+{
+}
+
 static inline int kmem_bpf_run__finish(struct kmem_bpf_run *run __maybe_unused)
 {
 	return -EOPNOTSUPP;
@@ -204,7 +218,13 @@ static inline int kmem_bpf_run__write_folded(struct kmem_bpf_run *run __maybe_un
 	return -EOPNOTSUPP;
 }
 
+static inline size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run __maybe_unused)
+{
+	return 0;
+}
+
 static inline int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run __maybe_unused,
+					    size_t i __maybe_unused,
 					    FILE *fp __maybe_unused)
 {
 	return -EOPNOTSUPP;

@@ -9,7 +9,7 @@
  * tried first.  After the last event the table is packed and sorted by
  * pfn in place: it is then the array kmem_frag__pageblocks() returns.
  *
- * The two tables are kmem_rows (table-rows.h): fallbacks by callsite and
+ * The two tables are kmem_rows (table-live.h): fallbacks by callsite and
  * pair of types, failures by callsite, order, type and GFP.
  */
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include <linux/zalloc.h>
 
 #include "count-frag.h"
-#include "table-rows.h"
+#include "table-live.h"
 
 #define BLOCKS_MIN_SLOTS	1024
 /* The first pfn of no pageblock: marks an empty slot. */

@@ -31,7 +31,7 @@
 #include <stddef.h>
 
 #include "count.h"
-#include "table-rows.h"
+#include "table-live.h"
 
 /* No pageblock_order: fallbacks are not classed, pageblocks not mapped. */
 #define KMEM_FRAG_ORDER_UNKNOWN		(-1)

@@ -15,7 +15,6 @@
 
 #include "count-page.h"
 #include "table-live.h"
-#include "table-rows.h"
 
 /* A slot of the live table. */
 struct live_page {

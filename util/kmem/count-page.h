@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "count.h"
-#include "table-rows.h"
+#include "table-live.h"
 
 /* Grids always show orders 0..10, more when the trace has them. */
 #define KMEM_PAGE_MIN_GRID_ORDER 10

@@ -17,6 +17,7 @@ struct kmem_profile {
 	size_t				nr_slots;	/* a power of two */
 	struct kmem_profile_period	*periods;
 	size_t				nr_periods, max_periods;
+	size_t				last;	/* id + 1 of the last key; 0 none */
 };
 
 struct kmem_profile *kmem_profile__new(void)
@@ -125,16 +126,29 @@ static int new_key(struct kmem_profile *kp, const struct kmem_profile_key *key,
 	return kp->nr++;
 }
 
+/*
+ * Allocations come in runs of one key (a fault loop, a file read): the
+ * last key is compared before anything is hashed.
+ */
 int kmem_profile__key(struct kmem_profile *kp, const struct kmem_profile_key *key)
 {
-	u32 hash = key_hash(key), *slot;
+	u32 hash, *slot;
+	int id;
 
+	if (kp->last && key_equal(&kp->samples[kp->last - 1].key, key))
+		return kp->last - 1;
+	hash = key_hash(key);
 	if (kp->nr_slots) {
 		slot = key_slot(kp, key, hash);
-		if (*slot)
+		if (*slot) {
+			kp->last = *slot;
 			return *slot - 1;
+		}
 	}
-	return new_key(kp, key, hash);
+	id = new_key(kp, key, hash);
+	if (id >= 0)
+		kp->last = id + 1;
+	return id;
 }
 
 int kmem_profile__add(struct kmem_profile *kp, int id,
@@ -267,27 +281,102 @@ static size_t sample_labels(const struct kmem_profile_sample *s,
 	return nr;
 }
 
-static int add_sample(struct kmem_pprof *pp, const struct kmem_profile_sample *s,
-		      const struct kmem_stacks *st,
+/* A sample of a period with its stack's frames, leaf first. */
+struct sample_ref {
+	const struct kmem_profile_sample	*s;
+	const u64				*frames;
+	size_t					nr;
+};
+
+static int add_sample(struct kmem_pprof *pp, const struct sample_ref *r,
 		      const struct kmem_profile_write_config *c)
 {
 	struct kmem_pprof_label labels[MAX_LABELS];
 	s64 values[KMEM_PROFILE_NR_VALUES];
-	const u64 *frames = NULL;
 	char bufs[4][32];
-	size_t nr = 0, nr_labels, n;
+	size_t nr_labels, n;
 	int v;
 
-	if (s->key.chain >= 0) {
-		frames = kmem_stacks__frames(st, s->key.chain, &nr);
-		if (!frames)
-			nr = 0;
-	}
 	for (v = 0, n = 0; v < KMEM_PROFILE_NR_VALUES; v++)
 		if (has_type(c, v))
-			values[n++] = (s64)s->values[v];
-	nr_labels = sample_labels(s, c, labels, bufs);
-	return kmem_pprof__add_sample(pp, frames, nr, values, labels, nr_labels);
+			values[n++] = (s64)r->s->values[v];
+	nr_labels = sample_labels(r->s, c, labels, bufs);
+	return kmem_pprof__add_sample(pp, r->frames, r->nr, values, labels,
+				      nr_labels);
+}
+
+/*
+ * Stacks compared from the root, frame by frame, then by key id: samples
+ * of the same callers are neighbours in the file, which gzip compresses
+ * better, and the order is the same whatever qsort does with ties.
+ */
+static int cmp_stack(const void *a, const void *b)
+{
+	const struct sample_ref *x = a, *y = b;
+	size_t i;
+
+	for (i = 0; i < x->nr && i < y->nr; i++) {
+		u64 fx = x->frames[x->nr - 1 - i], fy = y->frames[y->nr - 1 - i];
+
+		if (fx != fy)
+			return fx < fy ? -1 : 1;
+	}
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The period's samples with their frames, in stack order; NULL: no memory. */
+static struct sample_ref *sample_refs(const struct kmem_profile_period *p,
+				      const struct kmem_stacks *st,
+				      size_t *nr_frames)
+{
+	struct sample_ref *refs = malloc((p->nr ? p->nr : 1) * sizeof(*refs));
+	size_t i;
+
+	if (!refs)
+		return NULL;
+	*nr_frames = 0;
+	for (i = 0; i < p->nr; i++) {
+		refs[i] = (struct sample_ref){ .s = &p->samples[i] };
+		if (p->samples[i].key.chain >= 0)
+			refs[i].frames = kmem_stacks__frames(st, p->samples[i].key.chain,
+							     &refs[i].nr);
+		if (!refs[i].frames)
+			refs[i].nr = 0;
+		*nr_frames += refs[i].nr;
+	}
+	qsort(refs, p->nr, sizeof(*refs), cmp_stack);
+	return refs;
+}
+
+/* Every address of the samples' stacks, in address order: their locations. */
+static int add_locations(struct kmem_pprof *pp, const struct sample_ref *refs,
+			 size_t nr, size_t nr_frames)
+{
+	u64 *addrs = malloc((nr_frames ? nr_frames : 1) * sizeof(*addrs));
+	size_t i, n = 0;
+	s64 id = 0;
+
+	if (!addrs)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		memcpy(addrs + n, refs[i].frames, refs[i].nr * sizeof(*addrs));
+		n += refs[i].nr;
+	}
+	qsort(addrs, n, sizeof(*addrs), cmp_addr);
+	for (i = 0; id >= 0 && i < n; i++)
+		if (!i || addrs[i] != addrs[i - 1])
+			id = kmem_pprof__add_location(pp, addrs[i]);
+	free(addrs);
+	return id < 0 ? id : 0;
 }
 
 static struct kmem_pprof *new_pprof(const struct kmem_profile_period *p,
@@ -336,8 +425,9 @@ struct kmem_pprof *kmem_profile__pprof(const struct kmem_profile *kp,
 				       const struct kmem_profile_write_config *c)
 {
 	const struct kmem_profile_period *p = kmem_profile__period(kp, period);
+	struct sample_ref *refs;
 	struct kmem_pprof *pp;
-	size_t i;
+	size_t i, nr_frames;
 	int err;
 
 	if (!p)
@@ -345,9 +435,13 @@ struct kmem_pprof *kmem_profile__pprof(const struct kmem_profile *kp,
 	pp = new_pprof(p, c);
 	if (!pp)
 		return NULL;
-	err = add_header(pp, c);
+	refs = sample_refs(p, st, &nr_frames);
+	err = refs ? add_header(pp, c) : -ENOMEM;
+	if (!err)
+		err = add_locations(pp, refs, p->nr, nr_frames);
 	for (i = 0; !err && i < p->nr; i++)
-		err = add_sample(pp, &p->samples[i], st, c);
+		err = add_sample(pp, &refs[i], c);
+	free(refs);
 	if (err) {
 		kmem_pprof__delete(pp);
 		return NULL;

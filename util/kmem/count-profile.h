@@ -157,8 +157,9 @@ struct kmem_profile_write_config {
  * @st: the callchains of the keys' chain ids
  * @c: what the profile says besides its samples
  *
- * One sample per key of the period, its chain's frames as locations,
- * leaf first, labelled bytes (the size of one allocation), order,
+ * One sample per key of the period, in the order of their stacks from
+ * the root, its chain's frames as locations (in address order), leaf
+ * first, labelled bytes (the size of one allocation), order,
  * migration type, GFP flags, node and, with a task key, pid or comm.
  *
  * Return: the profile, for kmem_pprof__write(); NULL without memory or

@@ -24,7 +24,6 @@
 
 #include "count-slab.h"
 #include "table-live.h"
-#include "table-rows.h"
 
 /* A slot of the object table. */
 struct object {

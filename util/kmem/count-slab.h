@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "count.h"
-#include "table-rows.h"
+#include "table-live.h"
 
 /*
  * kfree() and kmalloc(0) deal in NULL and ZERO_SIZE_PTR (16): no object

@@ -21,7 +21,6 @@
 
 #include "count-stall.h"
 #include "table-live.h"
-#include "table-rows.h"
 
 /* Where a task's stall is. */
 enum task_state {

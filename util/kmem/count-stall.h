@@ -41,8 +41,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "count-page.h"
-#include "table-rows.h"
+#include "count.h"
+#include "table-live.h"
 
 /* What a stall event is; decoded from its tracepoint. */
 enum kmem_stall_type {

@@ -70,7 +70,8 @@ static const char *column_name(const struct kmem_column *cols, size_t i,
 
 void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 			   const char *sep, const char *name, const struct kmem_column *cols,
-			   size_t nr_cols, int table, void **rows, size_t nr)
+			   size_t nr_cols, int table, const void * const *rows,
+			   size_t nr)
 {
 	struct kmem_cell_ctx raw = *ctx;
 	char cell[CELL_SIZE];
@@ -140,7 +141,7 @@ int kmem_report__csv(const struct kmem_report *r, const char *sep, FILE *fp)
 				shown = r->lines;
 			kmem_print__csv_table(fp, r->ctx, sep, desc->path,
 					      desc->cols, desc->nr_cols,
-					      desc->bit, (void **)t->rows,
+					      desc->bit, t->rows,
 					      shown);
 		}
 	}

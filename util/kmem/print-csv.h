@@ -39,7 +39,8 @@ bool kmem_csv__sep_ok(const char *sep);
  */
 void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 			   const char *sep, const char *name, const struct kmem_column *cols,
-			   size_t nr_cols, int table, void **rows, size_t nr);
+			   size_t nr_cols, int table, const void * const *rows,
+			   size_t nr);
 
 /**
  * kmem_report__csv - write the tables of a report as CSV

@@ -17,7 +17,6 @@
 #include "print-diff.h"
 #include "print-layout.h"
 #include "print.h"
-#include "read-json.h"
 #include "report-diff.h"
 #include "report.h"
 
@@ -215,15 +214,6 @@ void kmem_diff_report__delete(struct kmem_diff_report *dr)
 	free(dr);
 }
 
-struct add_ctx {
-	struct kmem_diff	*d;
-	int			side;
-	int			err;
-	/* Of a saved report: what its document has, what the diff takes. */
-	struct kmem_saved_report *saved;
-	const struct kmem_diff_report_options *o;
-};
-
 /* What a saved document says it is: the schema, its analyses. */
 static void note_saved(struct kmem_saved_report *s, const char *path,
 		       const struct kmem_json_value *v)
@@ -235,54 +225,54 @@ static void note_saved(struct kmem_saved_report *s, const char *path,
 	s->slab |= !strncmp(path, "slab.", 5);
 }
 
-/* A saved document looked at, not taken. */
-static void peek(void *arg, const char *path, const struct kmem_json_value *v)
+void kmem_diff_report__take(void *arg, const char *path,
+			    const struct kmem_json_value *v)
 {
-	struct add_ctx *ctx = arg;
-
-	note_saved(ctx->saved, path, v);
-}
-
-static void take(void *arg, const char *path, const struct kmem_json_value *v)
-{
-	struct add_ctx *ctx = arg;
+	struct kmem_diff_side *ctx = arg;
+	struct kmem_diff *d;
 	char buf[32];
 	int err;
 
+	/* A saved document looked at, not taken. */
+	if (!ctx->dr) {
+		note_saved(ctx->saved, path, v);
+		return;
+	}
+	d = ctx->dr->d;
 	/* Of a saved report, the analyses the diff compares. */
 	if (ctx->o && ((!ctx->o->page && !strncmp(path, "page.", 5)) ||
 		       (!ctx->o->slab && !strncmp(path, "slab.", 5))))
 		return;
 	switch (v->kind) {
 	case KMEM_JSON_U64:
-		err = kmem_diff__number(ctx->d, ctx->side, path, v->u);
+		err = kmem_diff__number(d, ctx->side, path, v->u);
 		break;
 	case KMEM_JSON_S64:
 		if (v->s >= 0) {
-			err = kmem_diff__number(ctx->d, ctx->side, path, v->s);
+			err = kmem_diff__number(d, ctx->side, path, v->s);
 			break;
 		}
 		snprintf(buf, sizeof(buf), "%" PRId64, v->s);
-		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
 		break;
 	case KMEM_JSON_DOUBLE:
 		snprintf(buf, sizeof(buf), "%g", v->d);
-		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
 		break;
 	case KMEM_JSON_BOOL:
-		err = kmem_diff__text(ctx->d, ctx->side, path,
+		err = kmem_diff__text(d, ctx->side, path,
 				      v->b ? "true" : "false", v->b ? 4 : 5);
 		break;
 	case KMEM_JSON_NULL:
-		err = kmem_diff__text(ctx->d, ctx->side, path, NULL, 0);
+		err = kmem_diff__text(d, ctx->side, path, NULL, 0);
 		break;
 	case KMEM_JSON_HEX:
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, v->u);
-		err = kmem_diff__text(ctx->d, ctx->side, path, buf, strlen(buf));
+		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
 		break;
 	case KMEM_JSON_STRING:
 	default:
-		err = kmem_diff__text(ctx->d, ctx->side, path, v->str, v->len);
+		err = kmem_diff__text(d, ctx->side, path, v->str, v->len);
 		break;
 	}
 	if (err && !ctx->err)
@@ -294,39 +284,10 @@ static void take(void *arg, const char *path, const struct kmem_json_value *v)
 int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
 			  const struct kmem_report *r)
 {
-	struct add_ctx ctx = { .d = dr->d, .side = side };
-	int err = kmem_report__visit(r, take, &ctx);
+	struct kmem_diff_side ctx = { .dr = dr, .side = side };
+	int err = kmem_report__visit(r, kmem_diff_report__take, &ctx);
 
 	return err ?: ctx.err;
-}
-
-int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
-				const char *text, size_t len,
-				const struct kmem_diff_report_options *o,
-				struct kmem_saved_report *saved, char *err,
-				size_t err_size)
-{
-	struct add_ctx ctx = { .d = dr ? dr->d : NULL, .side = side,
-			       .saved = saved, .o = o };
-	struct kmem_json *j = kmem_json__new_visitor(dr ? take : peek, &ctx);
-	int ret;
-
-	if (!j)
-		return -ENOMEM;
-	*saved = (struct kmem_saved_report){ .schema = -1 };
-	ret = kmem_json__read(text, len, j, err, err_size);
-	kmem_json__delete(j);
-	if (!ret && ctx.err)
-		ret = ctx.err;
-	if (!ret && saved->schema < 0) {
-		snprintf(err, err_size, "it has no \"schema\" member");
-		ret = -EINVAL;
-	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
-		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
-			 KMEM_REPORT_SCHEMA);
-		ret = -EINVAL;
-	}
-	return ret;
 }
 
 /* --- sort keys -------------------------------------------------------- */
@@ -457,9 +418,8 @@ static void sort_tables(struct kmem_diff_report *dr,
 	}
 }
 
-/* Pair both sides and sort, once. */
-static int pair(struct kmem_diff_report *dr,
-		const struct kmem_diff_report_options *o)
+int kmem_diff_report__finish(struct kmem_diff_report *dr,
+			     const struct kmem_diff_report_options *o)
 {
 	int err;
 
@@ -771,7 +731,7 @@ static bool is_zero(const struct kmem_diff_value *v)
 }
 
 struct printing {
-	struct kmem_diff_report			*dr;
+	const struct kmem_diff_report		*dr;
 	const struct kmem_diff_report_options	*o;
 	const struct kmem_diff_scalar		*scalars;
 	size_t					nr;
@@ -925,7 +885,7 @@ static size_t value_columns(const struct kmem_table *desc,
  * columns, the CSV's named as the JSON's members, with a row's side in
  * every row.
  */
-static void print_table(struct kmem_diff_report *dr, int id,
+static void print_table(const struct kmem_diff_report *dr, int id,
 			const struct kmem_diff_report_options *o,
 			const char *sep, FILE *fp)
 {
@@ -972,9 +932,9 @@ static void print_table(struct kmem_diff_report *dr, int id,
 	}
 	if (sep)
 		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
-				      (void **)t->rows, csv_rows(o, t->nr_rows));
+				      (const void * const *)t->rows, csv_rows(o, t->nr_rows));
 	else
-		kmem_print__table(&ctx, cols, nr, 0, (void **)t->rows,
+		kmem_print__table(&ctx, cols, nr, 0, (const void * const *)t->rows,
 				  t->nr_rows, rows_to_show(o, t->nr_rows));
 }
 
@@ -1164,15 +1124,12 @@ static void print_page(struct printing *p)
 	print_cross_node(p);
 }
 
-int kmem_diff_report__text(struct kmem_diff_report *dr,
+int kmem_diff_report__text(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o)
 {
 	struct printing p = { .dr = dr, .o = o };
-	int err = pair(dr, o);
 	size_t i;
 
-	if (err)
-		return err;
 	p.scalars = kmem_diff__scalars(dr->d, &p.nr);
 	p.printed = calloc(p.nr ?: 1, sizeof(*p.printed));
 	if (!p.printed)
@@ -1205,14 +1162,12 @@ int kmem_diff_report__text(struct kmem_diff_report *dr,
 
 /* --- CSV -------------------------------------------------------------- */
 
-int kmem_diff_report__csv(struct kmem_diff_report *dr,
+int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 			  const struct kmem_diff_report_options *o,
 			  const char *sep, FILE *fp)
 {
-	int id, err = pair(dr, o);
+	int id;
 
-	if (err)
-		return err;
 	/* The tables of the text, in the order of the report's. */
 	for (id = 0; id < KMEM_NR_TABLES; id++)
 		if (kmem_tables[id].what &&
@@ -1397,16 +1352,14 @@ static void json_sort(struct kmem_json *j, const struct kmem_sort_keys *sort)
 	kmem_json__end_array(j);
 }
 
-int kmem_diff_report__json(struct kmem_diff_report *dr,
+int kmem_diff_report__json(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp)
 {
 	const struct kmem_diff_scalar *s;
 	struct kmem_json *j;
 	size_t nr, i;
-	int err = pair(dr, o);
+	int err;
 
-	if (err)
-		return err;
 	j = kmem_json__new(fp);
 	if (!j)
 		return -ENOMEM;

@@ -59,29 +59,35 @@ struct kmem_saved_report {
 	bool	slab;
 };
 
-/**
- * kmem_diff_report__add_saved - take a saved report as one side
- * @dr: the diff; NULL: only look at the document, fill @saved
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- * @text: the document, as perf kmem stat --json wrote it
- * @len: its length
- * @o: the analyses the diff compares (the rest of the document is left
- *	out); NULL: all
- * @saved: filled in: what the document is
- * @err: where a one-line reason goes
- * @err_size: its size
- *
- * The document is taken as the report it was written from would be:
- * a live run of another machine, a recording analysed elsewhere.
- *
- * Return: 0; -EINVAL with @err for a document that is not JSON, or not
- * of perf kmem stat's schema; -ENOMEM.
+struct kmem_json_value;
+
+/*
+ * One side of a diff taken from a JSON document, scalar by scalar: the
+ * argument of kmem_diff_report__take().
  */
-int kmem_diff_report__add_saved(struct kmem_diff_report *dr, int side,
-				const char *text, size_t len,
-				const struct kmem_diff_report_options *o,
-				struct kmem_saved_report *saved, char *err,
-				size_t err_size);
+struct kmem_diff_side {
+	struct kmem_diff_report	*dr;	/* NULL: only look, fill @saved */
+	int			side;	/* KMEM_DIFF_OLD or KMEM_DIFF_NEW */
+	int			err;	/* the first the diff returned */
+	/* Of a saved report: what its document is; NULL for a live one. */
+	struct kmem_saved_report *saved;
+	/* The analyses taken, the rest of the document left out; NULL: all. */
+	const struct kmem_diff_report_options *o;
+};
+
+/**
+ * kmem_diff_report__take - a JSON visitor (json.h) that takes a side
+ * @arg: a struct kmem_diff_side
+ * @path: the scalar's path in the document
+ * @v: the scalar
+ *
+ * A saved report (perf kmem stat --json) played to it by its reader is
+ * taken as the report it was written from would be: a live run of
+ * another machine, a recording analysed elsewhere.  The reader is the
+ * caller's: the renderers read no input.
+ */
+void kmem_diff_report__take(void *arg, const char *path,
+			    const struct kmem_json_value *v);
 
 /**
  * kmem_diff_report__check_sort - are the -s keys ones the diff sorts by?
@@ -99,18 +105,30 @@ int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
 				 size_t known_size);
 
 /**
- * kmem_diff_report__text - the diff as text, to stdout
+ * kmem_diff_report__finish - pair both sides and sort the tables, once
  * @dr: the diff, both sides added
+ * @o: what is shown: the -s keys the tables sort by
+ *
+ * The renderers below take the finished diff and only read it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kmem_diff_report__finish(struct kmem_diff_report *dr,
+			     const struct kmem_diff_report_options *o);
+
+/**
+ * kmem_diff_report__text - the diff as text, to stdout
+ * @dr: the diff, finished
  * @o: what to show
  *
  * Return: 0 or -ENOMEM.
  */
-int kmem_diff_report__text(struct kmem_diff_report *dr,
+int kmem_diff_report__text(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o);
 
 /**
  * kmem_diff_report__csv - the diff's tables as CSV (-x)
- * @dr: the diff, both sides added
+ * @dr: the diff, finished
  * @o: what to show: the tables of the text, each with all its rows or -l
  * @sep: the separator
  * @fp: where
@@ -120,19 +138,19 @@ int kmem_diff_report__text(struct kmem_diff_report *dr,
  *
  * Return: 0; -EIO when @fp could not be written; -ENOMEM.
  */
-int kmem_diff_report__csv(struct kmem_diff_report *dr,
+int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 			  const struct kmem_diff_report_options *o,
 			  const char *sep, FILE *fp);
 
 /**
  * kmem_diff_report__json - the diff as one JSON document
- * @dr: the diff, both sides added
+ * @dr: the diff, finished
  * @o: what to show
  * @fp: where
  *
  * Return: 0; -EIO when @fp could not be written; -ENOMEM.
  */
-int kmem_diff_report__json(struct kmem_diff_report *dr,
+int kmem_diff_report__json(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp);
 
 #endif /* __PERF_KMEM_PRINT_DIFF_H */

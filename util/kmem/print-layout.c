@@ -61,7 +61,7 @@ struct table_layout {
 
 static void lay_out(struct table_layout *t, const struct kmem_column *cols,
 		    size_t nr_cols, int table, const struct kmem_cell_ctx *ctx,
-		    void **rows, size_t shown)
+		    const void * const *rows, size_t shown)
 {
 	char cell[CELL_SIZE];
 	size_t i, r;
@@ -156,7 +156,8 @@ static int table_width(const struct table_layout *t)
 
 void kmem_print__table(const struct kmem_cell_ctx *ctx,
 		       const struct kmem_column *cols, size_t nr_cols,
-		       int table, void **rows, size_t nr, size_t shown)
+		       int table, const void * const *rows, size_t nr,
+		       size_t shown)
 {
 	struct table_layout t;
 	char more[32];

@@ -42,6 +42,7 @@ const char *kmem_print__cell(u64 v, char *buf, size_t size);
  */
 void kmem_print__table(const struct kmem_cell_ctx *ctx,
 		       const struct kmem_column *cols, size_t nr_cols,
-		       int table, void **rows, size_t nr, size_t shown);
+		       int table, const void * const *rows, size_t nr,
+		       size_t shown);
 
 #endif /* __PERF_KMEM_PRINT_LAYOUT_H */

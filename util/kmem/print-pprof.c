@@ -547,6 +547,11 @@ static s64 location_id(struct kmem_pprof *p, u64 addr)
 	return new_location(p, addr);
 }
 
+s64 kmem_pprof__add_location(struct kmem_pprof *p, u64 addr)
+{
+	return location_id(p, addr);
+}
+
 /* A label as a message in p->sub; 0, -EINVAL or -ENOMEM. */
 static int encode_label(struct kmem_pprof *p, const struct kmem_pprof_label *l)
 {

@@ -114,6 +114,21 @@ int kmem_pprof__add_mapping(struct kmem_pprof *p,
 			    const struct kmem_pprof_mapping *m);
 
 /**
+ * kmem_pprof__add_location - the location of an address, ahead of its samples
+ * @p: the profile
+ * @addr: the address
+ *
+ * Locations, and the functions they name, get their ids in the order
+ * their addresses are first seen.  Adding every address in address
+ * order first makes the location table compress better: neighbours
+ * share their high bytes, and their ids are the same small numbers.
+ *
+ * Return: the location's id (1, 2...), that of @addr's if it has one;
+ * -ENOMEM.
+ */
+s64 kmem_pprof__add_location(struct kmem_pprof *p, u64 addr);
+
+/**
  * kmem_pprof__add_sample - a stack with its values and labels
  * @p: the profile
  * @addrs: the stack's addresses, leaf first, as profile.proto has it

@@ -135,7 +135,7 @@ static void print_table(const struct kmem_report *r, enum kmem_report_table_id i
 	if (!t->rows || (!t->nr && !desc->user_sort))
 		return;
 	kmem_print__table(r->ctx, desc->cols, desc->nr_cols, desc->bit,
-			  (void **)t->rows, t->nr,
+			  t->rows, t->nr,
 			  rows_to_show(r, t->nr, by_default));
 }
 

@@ -195,6 +195,7 @@ struct kmem_decoder {
 	struct kmem_stacks	*raw_chains;
 	u32			*raw_tags;	/* by raw chain id */
 	size_t			nr_raw_tags, max_raw_tags;
+	int			last_raw;	/* the last tag's; -1: none */
 };
 
 /* --- fields ---------------------------------------------------------- */
@@ -755,6 +756,24 @@ static int note_raw_tag(struct kmem_decoder *dec, int raw, u32 tag)
 }
 
 /*
+ * Is @chain the last tagged one?  Allocations come in runs from one
+ * path (a fault loop, a file read): a compare of its frames is cheaper
+ * than their hash and a probe.
+ */
+static bool same_as_last(const struct kmem_decoder *dec,
+			 const struct ip_callchain *chain)
+{
+	const u64 *ips;
+	size_t nr;
+
+	if (dec->last_raw < 0)
+		return false;
+	ips = kmem_stacks__frames(dec->raw_chains, dec->last_raw, &nr);
+	return ips && nr == chain->nr &&
+	       !memcmp(ips, chain->ips, nr * sizeof(*ips));
+}
+
+/*
  * The tag of an allocation: its callchain's id in config.stacks, + 1.
  * Dropping the allocator's frames looks up frame after frame, and the
  * same chains come again and again: the chain as recorded is interned
@@ -769,17 +788,24 @@ static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
 	*tag = 0;
 	if (!dec->config.stacks || !dec->config.resolver || !chain)
 		return 0;
+	if (same_as_last(dec, chain)) {
+		*tag = dec->raw_tags[dec->last_raw];
+		return 0;
+	}
 	raw = kmem_stacks__intern(dec->raw_chains, chain->ips, chain->nr);
 	if (raw == -ENOMEM)
 		return raw;
 	if (raw >= 0 && (size_t)raw < dec->nr_raw_tags) {
 		*tag = dec->raw_tags[raw];
+		dec->last_raw = raw;
 		return 0;
 	}
 	err = new_chain_tag(dec, chain, tag);
 	/* A chain too long to intern is dropped anew each time. */
-	if (!err && raw >= 0)
+	if (!err && raw >= 0) {
 		err = note_raw_tag(dec, raw, *tag);
+		dec->last_raw = err ? -1 : raw;
+	}
 	return err;
 }
 
@@ -1309,6 +1335,7 @@ struct kmem_decoder *kmem_decoder__new(struct perf_session *session,
 	ret = setup_nodes(dec);
 	if (!ret && config->stacks) {
 		dec->raw_chains = kmem_stacks__new();
+		dec->last_raw = -1;
 		if (!dec->raw_chains)
 			ret = -ENOMEM;
 	}

@@ -16,7 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/types.h>
 
-#include "count-page.h"
+#include "count.h"
 #include "read-pageblock.h"
 
 /* Deeper than any kernel macro nests: the rest is not a print format. */

@@ -18,6 +18,13 @@
  * and sorted the tables.  Its values are where the analyses keep them
  * (their summaries and rows), found through the sources of enum
  * kmem_source, so that whatever fills an analysis is reported alike.
+ *
+ * The descriptions themselves, whose offsets are into the analyses'
+ * summaries and rows, and the sorting of the tables are report-desc.c's;
+ * the conditions, cells and sort keys report.c's.  This header needs no
+ * analysis's summary or row (it declares the analyses, for pointers), so
+ * that a renderer including it knows the model, not what each analysis
+ * keeps.
  */
 
 #include <linux/types.h>
@@ -27,7 +34,7 @@
 #include "count-tasks.h"
 #include "count.h"
 #include "read-procmem.h"
-#include "table-rows.h"
+#include "table-live.h"
 
 #define KMEM_REPORT_SCHEMA	1
 /* The most sort keys -s takes. */
@@ -383,7 +390,7 @@ extern const size_t kmem_nr_statuses;
 
 /* The rows of a table, as the report has them. */
 struct kmem_report_table {
-	void * const	*rows;		/* sorted; NULL: not in the report */
+	const void * const *rows;	/* sorted; NULL: not in the report */
 	size_t		nr;
 	struct kmem_sort_keys sort;	/* its keys: bytes, hit */
 };

@@ -1032,17 +1032,20 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 	};
 }
 
-/* The names of the statuses of mm_compaction_end, as the trace has them. */
-static void name_statuses(struct kmem_run *run, struct kmem_report_table *t)
+/*
+ * The names of the statuses of mm_compaction_end, as the trace has them:
+ * set in the analysis's rows, which the report shows read-only.
+ */
+static void name_statuses(struct kmem_run *run)
 {
-	size_t i;
+	struct kmem_stall_status_row * const *rows;
+	size_t i, nr;
 
-	for (i = 0; i < t->nr; i++) {
-		struct kmem_stall_status_row *row = t->rows[i];
-
-		if (row->status < KMEM_STALL_NR_STATUS - 1)
-			row->name = kmem_decoder__compact_status(run->dec,
-								 row->status);
+	rows = kmem_stall__status_rows(run->st, &nr);
+	for (i = 0; i < nr; i++) {
+		if (rows[i]->status < KMEM_STALL_NR_STATUS - 1)
+			rows[i]->name = kmem_decoder__compact_status(run->dec,
+								     rows[i]->status);
 	}
 }
 
@@ -1057,8 +1060,8 @@ static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
 
 	err = kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
 				      sort);
-	if (!err && id == KMEM_STALL_STATUSES)
-		name_statuses(run, &run->tables[id]);
+	if (!err && id == KMEM_STALL_STATUSES && run->st)
+		name_statuses(run);
 	return err;
 }
 
