@@ -1665,8 +1665,13 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	}
 	if (kmem->folded && (kmem->json || kmem->opts.slab ||
 			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits")))) {
-		pr_err("perf kmem: --folded takes bytes or hits, with --page and without --json\n");
+			      strcmp(kmem->folded, "hits") &&
+			      strcmp(kmem->folded, "stall")))) {
+		pr_err("perf kmem: --folded takes bytes, hits or stall with -b, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
+		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
 		return -EINVAL;
 	}
 	if (targets > 1 || (!targets && !argc)) {
@@ -1704,6 +1709,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	c->live = kmem->opts.live;
 	/* A profile is of the sampled stacks too. */
 	c->folded = kmem->folded || kmem->pprof_name;
+	c->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
 	c->pprof = !!kmem->pprof_name;
 	c->raw_ip = kmem->opts.raw_ip;
 	c->offsets = kmem->opts.offsets;
@@ -1770,9 +1776,9 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 	struct timespec ts = { tick / NSEC_PER_SEC, tick % NSEC_PER_SEC };
 	int err = 0;
 
+	/* Each tick also takes in the stall events the ring holds. */
 	while (!err && sigtimedwait(stop, NULL, &ts) < 0) {
-		if (kmem->bpf.interval)
-			err = kmem_bpf_run__tick(run, !kmem->json);
+		err = kmem_bpf_run__tick(run, kmem->bpf.interval && !kmem->json);
 		if (bpf_targets_gone(threads))
 			break;
 	}

@@ -25,6 +25,7 @@
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
 #include "util/kmem/count-slab.h"
+#include "util/kmem/count-stall.h"
 #include "util/kmem/read-procmem.h"
 
 #define PS		4096ULL
@@ -662,6 +663,129 @@ static int test__kmem_bpf_pagetypeinfo(struct test_suite *t __maybe_unused,
 	return TEST_OK;
 }
 
+/* --- the stall ring ------------------------------------------------- */
+
+#define GFP_B		0x140dcaULL
+#define CS_MEMCG	0xffffffff81000300ULL
+
+/*
+ * Names a record's frames: the first, or for a memcg reclaim the second,
+ * as if the first were memcg's charging.
+ */
+static u64 first_frame(const u64 *ips, size_t nr, bool memcg,
+		       void *arg __maybe_unused)
+{
+	return memcg && nr > 1 ? ips[1] : ips[0];
+}
+
+/* One record, with the frames @cs and @memcg_cs if @cs is not 0. */
+static int ring(struct kmem_stall *ks, int type, u32 tid, u64 time,
+		int order, u64 gfp, u64 value, u64 cs)
+{
+	struct kmem_bpf_stall_stack r = {
+		.ev = {
+			.time = time, .gfp = gfp, .value = value, .tid = tid,
+			.migtype = 1, .order = order, .type = type,
+			.nr_ips = cs ? 2 : 0,
+		},
+		.ips = { cs, CS_MEMCG },
+	};
+
+	return kmem_bpf_fill__stall(ks, &r, cs ? sizeof(r) : sizeof(r.ev),
+				    first_frame, NULL);
+}
+
+static struct kmem_stall_row *stall_row(struct kmem_stall *ks, u64 callsite)
+{
+	struct kmem_stall_row **rows;
+	size_t i, nr;
+
+	rows = kmem_stall__rows(ks, NULL, 0, &nr);
+	for (i = 0; rows && i < nr; i++)
+		if (rows[i]->callsite == callsite)
+			return rows[i];
+	return NULL;
+}
+
+/*
+ * Task 10 reclaims (an allocation of its own nested in it), compacts
+ * and gets its page: one stall of 8,000 ns, 3,000 in reclaim, 2,000 in
+ * the attempt (to its last compaction event), a success.  Task 20's
+ * memcg reclaim is a row of its own, named past memcg's frame; then it
+ * tries to compact at order 3, does nothing, and fails: 2,000 ns,
+ * skipped.  Worked out by hand from the definitions (count-stall.h).
+ */
+static int test__kmem_bpf_stalls(struct test_suite *t __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	struct kmem_stall *ks = kmem_stall__new();
+	const struct kmem_stall_summary *s;
+	struct kmem_stall_memcg_row **m;
+	struct kmem_stall_row *a, *b;
+	struct kmem_bpf_stall short_one = { .type = KMEM_BPF_STALL_ALLOC };
+	size_t nr;
+
+	TEST_ASSERT_VAL("new", ks);
+	TEST_ASSERT_VAL("reclaim", !ring(ks, KMEM_BPF_STALL_RECLAIM_BEGIN, 10, 1000, 0,
+					 GFP_A, 0, 0));
+	TEST_ASSERT_VAL("memcg", !ring(ks, KMEM_BPF_STALL_MEMCG_BEGIN, 20, 1200, 0,
+				       GFP_B, 0, CS_B));
+	TEST_ASSERT_VAL("nested", !ring(ks, KMEM_BPF_STALL_ALLOC, 10, 1500, 0, GFP_A, 5, 0));
+	TEST_ASSERT_VAL("memcg end", !ring(ks, KMEM_BPF_STALL_MEMCG_END, 20, 1800, -1, 0, 8, 0));
+	TEST_ASSERT_VAL("kswapd", !ring(ks, KMEM_BPF_STALL_KSWAPD_WAKEUP, 20, 3000, 2, 0, 0, 0));
+	TEST_ASSERT_VAL("end", !ring(ks, KMEM_BPF_STALL_RECLAIM_END, 10, 4000, -1, 0, 32, 0));
+	TEST_ASSERT_VAL("try", !ring(ks, KMEM_BPF_STALL_COMPACT_TRY, 10, 5000, 0, GFP_A, 2, 0));
+	TEST_ASSERT_VAL("run", !ring(ks, KMEM_BPF_STALL_COMPACT_BEGIN, 10, 6000, -1, 0, 0, 0));
+	TEST_ASSERT_VAL("run end", !ring(ks, KMEM_BPF_STALL_COMPACT_END, 10, 7000, -1, 0, 1, 0));
+	TEST_ASSERT_VAL("its page", ring(ks, KMEM_BPF_STALL_ALLOC, 10, 9000, 0,
+					 GFP_A, 7, CS_A) == 1);
+	TEST_ASSERT_VAL("try 3", !ring(ks, KMEM_BPF_STALL_COMPACT_TRY, 20, 10000, 3, GFP_B, 2, 0));
+	TEST_ASSERT_VAL("failed", ring(ks, KMEM_BPF_STALL_ALLOC, 20, 12000, 3, GFP_B,
+				       KMEM_PAGE_NO_PFN, CS_B) == 1);
+	TEST_ASSERT_VAL("too short", kmem_bpf_fill__stall(ks, &short_one, sizeof(short_one) - 1,
+							  first_frame, NULL) == -EINVAL);
+	short_one.type = KMEM_BPF_NR_STALL_TYPES;
+	TEST_ASSERT_VAL("no such type", kmem_bpf_fill__stall(ks, &short_one, sizeof(short_one),
+							     first_frame, NULL) == -EINVAL);
+
+	TEST_ASSERT_VAL("finish", !kmem_stall__finish(ks));
+	s = kmem_stall__summary(ks);
+	TEST_ASSERT_VAL("stalls", s->all.stalls == 2 && s->all.failed == 1);
+	TEST_ASSERT_VAL("time", s->all.total_ns == 10000 && s->all.max_ns == 8000 &&
+			s->all.p50_ns == 2000 && s->all.p99_ns == 8000);
+	TEST_ASSERT_VAL("inside", s->all.reclaim_ns == 3000 && s->all.compact_ns == 2000);
+	TEST_ASSERT_VAL("attempts", s->all.reclaims == 1 && s->all.compactions == 2 &&
+			s->all.reclaimed == 32);
+	TEST_ASSERT_VAL("outcomes", s->compact_outcomes[KMEM_COMPACT_SUCCESS] == 1 &&
+			s->compact_outcomes[KMEM_COMPACT_SKIPPED] == 1 &&
+			!s->compact_outcomes[KMEM_COMPACT_FAIL]);
+	TEST_ASSERT_VAL("events", s->events.reclaims == 1 && s->events.reclaimed == 32 &&
+			s->events.compactions == 2 && s->events.runs == 1 &&
+			s->events.direct_runs == 1 && s->events.status[1] == 1 &&
+			s->events.nested_allocs == 1 && s->events.memcg_reclaims == 1);
+	TEST_ASSERT_VAL("nothing apart", !s->apart.begun_before && !s->apart.not_ended &&
+			!s->apart.abandoned && !s->apart.unpaired);
+	TEST_ASSERT_VAL("memcg", s->memcg.reclaims == 1 && s->memcg.total_ns == 600 &&
+			s->memcg.reclaimed == 8);
+	TEST_ASSERT_VAL("kswapd woken", kmem_stall__wakeups(ks, KMEM_WAKE_KSWAPD_WAKEUP, 2) == 1);
+	TEST_ASSERT_VAL("order 3", kmem_stall__order(ks, 3)->stalls == 1 &&
+			kmem_stall__order(ks, 3)->failed == 1);
+
+	a = stall_row(ks, CS_A);
+	b = stall_row(ks, CS_B);
+	TEST_ASSERT_VAL("row a", a && a->stalls == 1 && a->total_ns == 8000 &&
+			a->order == 0 && a->gfp == GFP_A && a->migtype == 1 &&
+			a->compact_ok == 1 && a->reclaimed == 32);
+	TEST_ASSERT_VAL("row b", b && b->failed == 1 && b->order == 3 &&
+			b->gfp == GFP_B && !b->compact_ok && !b->compact_fail);
+	m = kmem_stall__memcg_rows(ks, &nr);
+	TEST_ASSERT_VAL("memcg row", m && nr == 1 && m[0]->callsite == CS_MEMCG &&
+			m[0]->gfp == GFP_B && m[0]->total_ns == 600);
+	TEST_ASSERT_VAL("callsite ns", kmem_stall__callsite_ns(ks, CS_A) == 8000);
+	kmem_stall__delete(ks);
+	return TEST_OK;
+}
+
 static struct test_case kmem_bpf_tests[] = {
 	TEST_CASE("kmem bpf: the weight of a sampled allocation", kmem_bpf_weight),
 	TEST_CASE("kmem bpf: the sampler's gaps are exponential", kmem_bpf_gaps),
@@ -672,6 +796,7 @@ static struct test_case kmem_bpf_tests[] = {
 	TEST_CASE("kmem bpf: slab maps", kmem_bpf_slab),
 	TEST_CASE("kmem bpf: /proc/vmstat's stall counters", kmem_bpf_vmstat),
 	TEST_CASE("kmem bpf: /proc/pagetypeinfo and the unusable index", kmem_bpf_pagetypeinfo),
+	TEST_CASE("kmem bpf: the stall ring's records", kmem_bpf_stalls),
 	{ .name = NULL, }
 };
 

@@ -3,7 +3,9 @@
  * perf kmem stat -b: the page allocator counted in the kernel.
  *
  * Every count that needs no stack is kept exact, in per-CPU arrays and
- * small hash maps: nothing goes to user space per event.  Stacks are
+ * small hash maps: nothing goes to user space per allocation.  Only the
+ * rare events of allocation stalls go, through a ring buffer, with the
+ * allocations of a task while it has a stall open.  Stacks are
  * walked for a sample of the allocations, one per sample_bytes allocated
  * on average (see kmem_bpf_gap()), and for failures and fallbacks up to
  * a rate.  The live-page map holds the sampled allocations still live,
@@ -627,6 +629,332 @@ static __always_inline void page_fail(void *ctx, __u32 order, int migtype,
 	rare_row(ctx, &rk, 1ULL << (page_shift + order));
 }
 
+/* --- allocation stalls ------------------------------------------------ */
+
+/*
+ * A stall is defined by the user side's stall analysis (count-stall.h),
+ * which these events go to whole.  The kernel keeps of each task only
+ * what says whether its allocations can matter to it: whether it has a
+ * stall open, of which order and GFP flags, and whether it is inside a
+ * direct reclaim (whose own allocations never end a stall).  That state
+ * follows the analysis's rules step by step, so that every allocation
+ * the analysis would look at is shipped and no other: while no task has
+ * a stall open, an allocation costs one load.
+ */
+struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template___kmem {
+	struct trace_entry	ent;
+	int			order;
+	unsigned long		gfp_flags;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_vmscan_direct_reclaim_end_template___kmem {
+	struct trace_entry	ent;
+	unsigned long		nr_reclaimed;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_compaction_try_to_compact_pages___kmem {
+	struct trace_entry	ent;
+	int			order;
+	unsigned long		gfp_mask;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_compaction_end___kmem {
+	struct trace_entry	ent;
+	int			status;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_compaction_defer_template___kmem {
+	struct trace_entry	ent;
+	int			order;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_vmscan_wakeup_kswapd___kmem {
+	struct trace_entry	ent;
+	int			order;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_mm_vmscan_kswapd_wake___kmem {
+	struct trace_entry	ent;
+	int			order;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_kcompactd_wake_template___kmem {
+	struct trace_entry	ent;
+	int			order;
+} __attribute__((preserve_access_index));
+
+/* What the kernel keeps of a task's stall. */
+struct stall_task {
+	__u64	gfp;
+	__s16	order;		/* -1: begun before the run, not known yet */
+	__u8	open;
+	__u8	in_reclaim;
+	__u8	partial;	/* begun before the run */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct stall_task);
+} stall_tasks SEC(".maps");
+
+/* Sized by the user side from -M; a full ring is counted, never hidden. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} stall_events SEC(".maps");
+
+/* Tasks with a stall open: none, and allocations skip the task lookup. */
+__s64 stalls_open;
+
+static __always_inline struct stall_task *stall_task_of(bool create)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (create)
+		return bpf_task_storage_get(&stall_tasks, task, NULL,
+					    BPF_LOCAL_STORAGE_GET_F_CREATE);
+	return bpf_task_storage_get(&stall_tasks, task, NULL, 0);
+}
+
+static __always_inline void stall_fill(struct kmem_bpf_stall *r, int type,
+				       int order, __u64 gfp, __u64 value)
+{
+	r->time = bpf_ktime_get_ns();
+	r->gfp = gfp;
+	r->value = value;
+	r->tid = (__u32)bpf_get_current_pid_tgid();
+	r->migtype = 0;
+	r->order = order;
+	r->type = type;
+	r->nr_ips = 0;
+	r->pad = 0;
+}
+
+static __always_inline void stall_ship(int type, int order, __u64 gfp,
+				       __u64 value)
+{
+	struct kmem_bpf_stall *r;
+
+	r = bpf_ringbuf_reserve(&stall_events, sizeof(*r), 0);
+	if (!r) {
+		count(KMEM_BPF_STALL_LOST);
+		return;
+	}
+	stall_fill(r, type, order, gfp, value);
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* An event with the stack that names its row. */
+static __always_inline void stall_ship_stack(void *ctx, int type, int order,
+					     __u64 gfp, __u64 value,
+					     int migtype)
+{
+	struct kmem_bpf_stall_stack *r;
+	long len;
+
+	r = bpf_ringbuf_reserve(&stall_events, sizeof(*r), 0);
+	if (!r) {
+		count(KMEM_BPF_STALL_LOST);
+		return;
+	}
+	stall_fill(&r->ev, type, order, gfp, value);
+	r->ev.migtype = migtype;
+	len = bpf_get_stack(ctx, r->ips, sizeof(r->ips), 0);
+	if (len > 0)
+		r->ev.nr_ips = len / sizeof(__u64);
+	else
+		count(KMEM_BPF_STACK_FAILED);
+	bpf_ringbuf_submit(r, 0);
+}
+
+static __always_inline void stall_open(struct stall_task *t, int order,
+				       __u64 gfp, bool partial)
+{
+	t->open = 1;
+	t->order = order;
+	t->gfp = gfp;
+	t->partial = partial;
+	__sync_fetch_and_add(&stalls_open, 1);
+}
+
+static __always_inline void stall_close(struct stall_task *t)
+{
+	t->open = 0;
+	__sync_fetch_and_sub(&stalls_open, 1);
+}
+
+/*
+ * A reclaim or compaction attempt begins: of the stall open, or of a new
+ * one (the analysis's attempt_begins()).  One open of another order or
+ * GFP lost its allocation; one begun before the run takes these.
+ */
+static __always_inline void stall_attempt(struct stall_task *t, int order,
+					  __u64 gfp, bool reclaim)
+{
+	if (t->open && t->partial && t->order < 0) {
+		t->order = order;
+		t->gfp = gfp;
+	} else if (t->open && (t->order != order || t->gfp != gfp)) {
+		stall_close(t);
+	}
+	if (!t->open)
+		stall_open(t, order, gfp, false);
+	t->in_reclaim = reclaim;
+}
+
+static __always_inline void stall_begin(int type, int order, __u64 gfp)
+{
+	struct stall_task *t;
+
+	if (!tracked())
+		return;
+	t = stall_task_of(true);
+	if (t)
+		stall_attempt(t, order, gfp,
+			      type == KMEM_BPF_STALL_RECLAIM_BEGIN);
+	else
+		count(KMEM_BPF_STALL_NO_TASK);
+	stall_ship(type, order, gfp, 0);
+}
+
+SEC("tp/vmscan/mm_vmscan_direct_reclaim_begin")
+int kmem_reclaim_begin(struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template___kmem *ctx)
+{
+	stall_begin(KMEM_BPF_STALL_RECLAIM_BEGIN, ctx->order, ctx->gfp_flags);
+	return PASS;
+}
+
+SEC("tp/compaction/mm_compaction_try_to_compact_pages")
+int kmem_compact_try(struct trace_event_raw_mm_compaction_try_to_compact_pages___kmem *ctx)
+{
+	stall_begin(KMEM_BPF_STALL_COMPACT_TRY, ctx->order, ctx->gfp_mask);
+	return PASS;
+}
+
+/* A reclaim end without its begin: the stall began before the run. */
+SEC("tp/vmscan/mm_vmscan_direct_reclaim_end")
+int kmem_reclaim_end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template___kmem *ctx)
+{
+	struct stall_task *t;
+
+	if (!tracked())
+		return PASS;
+	t = stall_task_of(true);
+	if (!t)
+		count(KMEM_BPF_STALL_NO_TASK);
+	else if (t->in_reclaim)
+		t->in_reclaim = 0;
+	else if (!t->open)
+		stall_open(t, -1, 0, true);
+	stall_ship(KMEM_BPF_STALL_RECLAIM_END, -1, 0, ctx->nr_reclaimed);
+	return PASS;
+}
+
+/* memcg reclaim is timed on its own: its begin names its row. */
+SEC("tp/vmscan/mm_vmscan_memcg_reclaim_begin")
+int kmem_memcg_begin(struct trace_event_raw_mm_vmscan_direct_reclaim_begin_template___kmem *ctx)
+{
+	if (tracked())
+		stall_ship_stack(ctx, KMEM_BPF_STALL_MEMCG_BEGIN, ctx->order,
+				 ctx->gfp_flags, 0, 0);
+	return PASS;
+}
+
+SEC("tp/vmscan/mm_vmscan_memcg_reclaim_end")
+int kmem_memcg_end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template___kmem *ctx)
+{
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_MEMCG_END, -1, 0, ctx->nr_reclaimed);
+	return PASS;
+}
+
+SEC("tp/compaction/mm_compaction_begin")
+int kmem_compact_begin(void *ctx)
+{
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_COMPACT_BEGIN, -1, 0, 0);
+	return PASS;
+}
+
+SEC("tp/compaction/mm_compaction_end")
+int kmem_compact_end(struct trace_event_raw_mm_compaction_end___kmem *ctx)
+{
+	/* A status is an int: a negative one stays negative. */
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_COMPACT_END, -1, 0,
+			   (__u64)(__s64)ctx->status);
+	return PASS;
+}
+
+SEC("tp/compaction/mm_compaction_deferred")
+int kmem_compact_deferred(struct trace_event_raw_mm_compaction_defer_template___kmem *ctx)
+{
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_COMPACT_DEFERRED, ctx->order, 0, 0);
+	return PASS;
+}
+
+SEC("tp/vmscan/mm_vmscan_wakeup_kswapd")
+int kmem_kswapd_wakeup(struct trace_event_raw_mm_vmscan_wakeup_kswapd___kmem *ctx)
+{
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_KSWAPD_WAKEUP, ctx->order, 0, 0);
+	return PASS;
+}
+
+SEC("tp/vmscan/mm_vmscan_kswapd_wake")
+int kmem_kswapd_wake(struct trace_event_raw_mm_vmscan_kswapd_wake___kmem *ctx)
+{
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_KSWAPD_WAKE, ctx->order, 0, 0);
+	return PASS;
+}
+
+SEC("tp/compaction/mm_compaction_wakeup_kcompactd")
+int kmem_kcompactd_wakeup(struct trace_event_raw_kcompactd_wake_template___kmem *ctx)
+{
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_KCOMPACTD_WAKEUP, ctx->order, 0, 0);
+	return PASS;
+}
+
+SEC("tp/compaction/mm_compaction_kcompactd_wake")
+int kmem_kcompactd_wake(struct trace_event_raw_kcompactd_wake_template___kmem *ctx)
+{
+	if (tracked())
+		stall_ship(KMEM_BPF_STALL_KCOMPACTD_WAKE, ctx->order, 0, 0);
+	return PASS;
+}
+
+/*
+ * An allocation of a task with a stall open: nested in a reclaim, of
+ * another order or GFP (an interrupt's), or the stall's own, which ends
+ * it (the analysis's ends_stall()) and takes the stack of its row.
+ */
+static __always_inline void stall_alloc(void *ctx, __u64 pfn, __u32 order,
+					__u64 gfp, int migtype)
+{
+	struct stall_task *t;
+	bool ends;
+
+	if (stalls_open <= 0)
+		return;
+	t = stall_task_of(false);
+	if (!t || !t->open)
+		return;
+	ends = !t->in_reclaim &&
+	       ((t->partial && t->order < 0) ||
+		(order == (__u32)t->order && gfp == t->gfp));
+	if (!ends) {
+		stall_ship(KMEM_BPF_STALL_ALLOC, order, gfp, pfn);
+		return;
+	}
+	stall_close(t);
+	stall_ship_stack(ctx, KMEM_BPF_STALL_ALLOC, order, gfp, pfn, migtype);
+}
+
 static __always_inline void page_alloc(void *ctx, __u64 pfn, __u32 order,
 				       __u64 gfp, int migtype)
 {
@@ -637,6 +965,7 @@ static __always_inline void page_alloc(void *ctx, __u64 pfn, __u32 order,
 
 	if (!tracked())
 		return;
+	stall_alloc(ctx, pfn, order, gfp, migtype);
 	if (order >= KMEM_BPF_NR_ORDERS) {
 		count(KMEM_BPF_BAD_ORDER);
 		return;

@@ -76,6 +76,8 @@ enum kmem_bpf_counter {
 	KMEM_BPF_SLAB_FREE,		/* kfree, kmem_cache_free */
 	KMEM_BPF_SLAB_FREE_NULL,	/* ...of NULL or ZERO_SIZE_PTR */
 	KMEM_BPF_SLAB_FULL,		/* no room for a slab row */
+	KMEM_BPF_STALL_LOST,		/* stall events the ring had no room for */
+	KMEM_BPF_STALL_NO_TASK,		/* ...nor task storage */
 	KMEM_BPF_NR_COUNTERS,
 };
 
@@ -178,6 +180,55 @@ struct kmem_bpf_slab {
 	__u64	fail_bytes;	/* ...their bytes_req */
 	__u64	zero_size;	/* kmalloc(0): ZERO_SIZE_PTR */
 };
+
+/*
+ * The events of allocation stalls, as the ring buffer "stall_events"
+ * ships them: the rare events of reclaim and compaction, and the
+ * allocations of a task while it has a stall open.  The user side feeds
+ * them to the same stall analysis a recording's events go to.
+ */
+enum kmem_bpf_stall_type {
+	KMEM_BPF_STALL_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_direct_reclaim_begin */
+	KMEM_BPF_STALL_RECLAIM_END,
+	KMEM_BPF_STALL_MEMCG_BEGIN,	/* vmscan:mm_vmscan_memcg_reclaim_begin */
+	KMEM_BPF_STALL_MEMCG_END,
+	KMEM_BPF_STALL_COMPACT_TRY,	/* compaction:mm_compaction_try_to_compact_pages */
+	KMEM_BPF_STALL_COMPACT_BEGIN,
+	KMEM_BPF_STALL_COMPACT_END,
+	KMEM_BPF_STALL_COMPACT_DEFERRED,
+	KMEM_BPF_STALL_KSWAPD_WAKEUP,	/* vmscan:mm_vmscan_wakeup_kswapd */
+	KMEM_BPF_STALL_KSWAPD_WAKE,
+	KMEM_BPF_STALL_KCOMPACTD_WAKEUP,
+	KMEM_BPF_STALL_KCOMPACTD_WAKE,
+	KMEM_BPF_STALL_ALLOC,		/* kmem:mm_page_alloc of a stalled task */
+	KMEM_BPF_NR_STALL_TYPES,
+};
+
+/* One record of the ring; value: pages reclaimed, a status, a pfn. */
+struct kmem_bpf_stall {
+	__u64	time;		/* bpf_ktime_get_ns() */
+	__u64	gfp;
+	__u64	value;
+	__u32	tid;
+	__s32	migtype;	/* an allocation's */
+	__s16	order;
+	__u8	type;		/* enum kmem_bpf_stall_type */
+	__u8	nr_ips;		/* frames of the record with a stack */
+	__u32	pad;
+};
+
+/*
+ * The record of the events a stall row is named by: the allocation that
+ * may end a stall, a memcg reclaim's begin.  They are rare: the stack is
+ * walked for each, whole.
+ */
+struct kmem_bpf_stall_stack {
+	struct kmem_bpf_stall	ev;
+	__u64			ips[KMEM_BPF_MAX_STACK];
+};
+
+/* Bytes of the stall ring per -M entry: two small records. */
+#define KMEM_BPF_STALL_RING_PER_ENTRY	128
 
 /* The sampler's state on one CPU. */
 struct kmem_bpf_cpu {

@@ -13,6 +13,7 @@
 #include "count-frag.h"
 #include "count-page.h"
 #include "count-slab.h"
+#include "count-stall.h"
 
 double kmem_bpf_fill__weight(u64 bytes, u64 sample_bytes)
 {
@@ -519,4 +520,71 @@ int kmem_bpf_fill__slab(const struct kmem_bpf_snapshot *s,
 	}
 	kmem_slab__add_summary(ks, &sum);
 	return 0;
+}
+
+/* --- stalls ------------------------------------------------------------ */
+
+/* The ring's event types as the stall analysis names them. */
+static const u16 stall_types[KMEM_BPF_STALL_ALLOC] = {
+	[KMEM_BPF_STALL_RECLAIM_BEGIN]	 = KMEM_STALL_RECLAIM_BEGIN,
+	[KMEM_BPF_STALL_RECLAIM_END]	 = KMEM_STALL_RECLAIM_END,
+	[KMEM_BPF_STALL_MEMCG_BEGIN]	 = KMEM_STALL_MEMCG_BEGIN,
+	[KMEM_BPF_STALL_MEMCG_END]	 = KMEM_STALL_MEMCG_END,
+	[KMEM_BPF_STALL_COMPACT_TRY]	 = KMEM_STALL_COMPACT_TRY,
+	[KMEM_BPF_STALL_COMPACT_BEGIN]	 = KMEM_STALL_COMPACT_BEGIN,
+	[KMEM_BPF_STALL_COMPACT_END]	 = KMEM_STALL_COMPACT_END,
+	[KMEM_BPF_STALL_COMPACT_DEFERRED] = KMEM_STALL_COMPACT_DEFERRED,
+	[KMEM_BPF_STALL_KSWAPD_WAKEUP]	 = KMEM_STALL_KSWAPD_WAKEUP,
+	[KMEM_BPF_STALL_KSWAPD_WAKE]	 = KMEM_STALL_KSWAPD_WAKE,
+	[KMEM_BPF_STALL_KCOMPACTD_WAKEUP] = KMEM_STALL_KCOMPACTD_WAKEUP,
+	[KMEM_BPF_STALL_KCOMPACTD_WAKE]	 = KMEM_STALL_KCOMPACTD_WAKE,
+};
+
+/* The callsite of a record with a stack; 0 without one. */
+static u64 stall_callsite(const struct kmem_bpf_stall *r, size_t size,
+			  bool memcg, kmem_bpf_frames_fn callsite, void *arg)
+{
+	const struct kmem_bpf_stall_stack *rs = (const void *)r;
+	size_t nr = min_t(size_t, r->nr_ips, KMEM_BPF_MAX_STACK);
+
+	if (size < sizeof(*rs) || !nr)
+		return 0;
+	return callsite((const u64 *)rs->ips, nr, memcg, arg);
+}
+
+static s16 clamp_s16(s64 v)
+{
+	return v > SHRT_MAX ? SHRT_MAX : v < SHRT_MIN ? SHRT_MIN : v;
+}
+
+int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
+			 kmem_bpf_frames_fn callsite, void *arg)
+{
+	const struct kmem_bpf_stall *r = data;
+	struct kmem_stall_event ev;
+	struct kmem_page_event page;
+
+	if (size < sizeof(*r) || r->type >= KMEM_BPF_NR_STALL_TYPES)
+		return -EINVAL;
+	if (r->type == KMEM_BPF_STALL_ALLOC) {
+		page = (struct kmem_page_event){
+			.pfn = r->value,
+			.gfp = r->gfp,
+			.callsite = stall_callsite(r, size, false, callsite, arg),
+			.order = r->order,
+			.migtype = clamp_s16(r->migtype),
+			.cpu_node = -1,
+			.page_node = -1,
+		};
+		return kmem_stall__alloc(st, r->tid, r->time, &page);
+	}
+	ev = (struct kmem_stall_event){
+		.gfp = r->gfp,
+		.value = r->value,
+		.order = r->order,
+		.type = stall_types[r->type],
+	};
+	if (r->type == KMEM_BPF_STALL_MEMCG_BEGIN)
+		ev.callsite = stall_callsite(r, size, true, callsite, arg);
+	return kmem_stall__event(st, r->tid, r->time, &ev);
 }

@@ -24,6 +24,7 @@ struct kmem_page_summary;
 struct kmem_frag;
 struct kmem_frag_summary;
 struct kmem_slab;
+struct kmem_stall;
 
 /* What the maps held; the arrays belong to whoever filled them in. */
 struct kmem_bpf_snapshot {
@@ -160,5 +161,28 @@ int kmem_bpf_fill__frag(const struct kmem_bpf_snapshot *s,
 int kmem_bpf_fill__slab(const struct kmem_bpf_snapshot *s,
 			struct kmem_slab *ks,
 			const struct kmem_bpf_namer *namer);
+
+/*
+ * Names the frames of a record of the stall ring: the callsite, past the
+ * allocator's frames, or with @memcg past memcg's charging too; 0 when
+ * unknown.
+ */
+typedef u64 (*kmem_bpf_frames_fn)(const u64 *ips, size_t nr, bool memcg,
+				  void *arg);
+
+/**
+ * kmem_bpf_fill__stall - a record of the stall ring into a stall analysis
+ * @st: the analysis, fed the records in the order the ring gave them
+ *	(each task's in its own order, as the analysis needs)
+ * @data: the record, a struct kmem_bpf_stall or kmem_bpf_stall_stack
+ * @size: its size
+ * @callsite: names the frames of a record with a stack
+ * @arg: its argument
+ *
+ * Return: as kmem_stall__alloc() for an allocation, 1 when it ended a
+ * stall; 0; -EINVAL for a record that cannot be one; -ENOMEM.
+ */
+int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
+			 kmem_bpf_frames_fn callsite, void *arg);
 
 #endif /* __PERF_KMEM_BPF_FILL_H */

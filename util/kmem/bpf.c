@@ -51,6 +51,7 @@
 #include "count-profile.h"
 #include "count-slab.h"
 #include "count-stacks.h"
+#include "count-stall.h"
 #include "count.h"
 #include "print-pprof.h"
 #include "read-callsite.h"
@@ -95,6 +96,14 @@ struct kmem_bpf_run {
 	size_t				nr_estimates, max_estimates;
 	size_t				profiled;	/* -I intervals in it */
 	s64				wall_offset;	/* at the end */
+	/* Allocation stalls, from the records of the ring as they come. */
+	struct kmem_stall		*st;
+	struct ring_buffer		*stall_ring;
+	struct callsite_resolver	*memcg_resolver;
+	u32				stall_programs;	/* 1 << type: loaded */
+	int				stall_err;	/* of a record */
+	char				stall_missing[512];
+	char				exact[160];	/* the source's, with stalls */
 	int				nr_cpus;
 	int				nr_nodes;
 	u64				page_size;
@@ -320,12 +329,18 @@ static bool left_out(const struct kmem_bpf_run *run, const char *name)
 	return false;
 }
 
+static bool have_tracepoint_of(const struct kmem_bpf_run *run,
+			       const char *sys, const char *name)
+{
+	char event[96];
+
+	snprintf(event, sizeof(event), "%s:%s", sys, name);
+	return !left_out(run, name) && is_valid_tracepoint(event);
+}
+
 static bool have_tracepoint(const struct kmem_bpf_run *run, const char *name)
 {
-	char event[64];
-
-	snprintf(event, sizeof(event), "kmem:%s", name);
-	return !left_out(run, name) && is_valid_tracepoint(event);
+	return have_tracepoint_of(run, "kmem", name);
 }
 
 /*
@@ -333,10 +348,10 @@ static bool have_tracepoint(const struct kmem_bpf_run *run, const char *name)
  * a recording's (trace_event__format()): the decoder reads
  * pageblock_order from it.  Without it the decoder says why not.
  */
-static void keep_format(struct kmem_bpf_run *run, const char *name,
-			struct evsel *evsel)
+static void keep_format(struct kmem_bpf_run *run, const char *sys,
+			const char *name, struct evsel *evsel)
 {
-	char *dir = get_events_file("kmem"), path[PATH_MAX], *text;
+	char *dir = get_events_file(sys), path[PATH_MAX], *text;
 	size_t size;
 
 	if (!dir)
@@ -351,22 +366,59 @@ static void keep_format(struct kmem_bpf_run *run, const char *name,
 }
 
 /* An evsel of the tracepoint, with its format from tracefs. */
-static int add_tracepoint(struct kmem_bpf_run *run, const char *name,
-			  char *err, size_t err_size)
+static int add_tracepoint_of(struct kmem_bpf_run *run, const char *sys,
+			     const char *name, char *err, size_t err_size)
 {
-	struct evsel *evsel = evsel__newtp("kmem", name);
+	struct evsel *evsel = evsel__newtp(sys, name);
 
 	if (IS_ERR(evsel)) {
 		snprintf(err, err_size,
-			 "cannot read the format of kmem:%s in tracefs: %s",
-			 name, strerror(-PTR_ERR(evsel)));
+			 "cannot read the format of %s:%s in tracefs: %s",
+			 sys, name, strerror(-PTR_ERR(evsel)));
 		return -EINVAL;
 	}
-	keep_format(run, name, evsel);
+	keep_format(run, sys, name, evsel);
 	/* The callsites come from stacks, as a recording's callchains. */
 	if (!strcmp(name, "mm_page_alloc"))
 		evsel->core.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	evlist__add(run->evlist, evsel);
+	return 0;
+}
+
+static int add_tracepoint(struct kmem_bpf_run *run, const char *name,
+			  char *err, size_t err_size)
+{
+	return add_tracepoint_of(run, "kmem", name, err, err_size);
+}
+
+/*
+ * The stall tracepoints the kernel has (and perf config
+ * kmem.bpf-leave-out did not leave out), in the session as a
+ * recording's: the decoder names mm_compaction_end's statuses from its
+ * format.  One that is missing only takes its part of the section away.
+ */
+static int add_stall_tracepoints(struct kmem_bpf_run *run, char *err,
+				 size_t err_size)
+{
+	size_t n = 0, size = sizeof(run->stall_missing);
+	int type;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES; type++) {
+		bool chain;
+		const char *full = kmem_stall_tracepoint(type, &chain);
+		const char *colon = strchr(full, ':');
+		char sys[32];
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - full), full);
+		if (!have_tracepoint_of(run, sys, colon + 1)) {
+			n += snprintf(run->stall_missing + n, size - n, "%s%s",
+				      n ? "," : "", full);
+			continue;
+		}
+		if (add_tracepoint_of(run, sys, colon + 1, err, err_size))
+			return -EINVAL;
+		run->stall_programs |= 1U << type;
+	}
 	return 0;
 }
 
@@ -387,6 +439,8 @@ static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 	}
 	run->has_extfrag = run->config.page &&
 			   have_tracepoint(run, "mm_page_alloc_extfrag");
+	if (run->config.page && add_stall_tracepoints(run, err, err_size))
+		return -EINVAL;
 	for (i = 0; run->config.slab && i < ARRAY_SIZE(slab_events); i++) {
 		if (!have_tracepoint(run, slab_events[i])) {
 			snprintf(err, err_size,
@@ -398,6 +452,41 @@ static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * A memcg reclaim's row is named by its begin's stack past memcg's
+ * charging functions as well as the allocator's, as a recording's is
+ * (run.c): the allocator pattern the user gave, or the built-in one,
+ * and memcg's.
+ */
+static int setup_memcg_resolver(struct kmem_bpf_run *run, char *err,
+				size_t err_size)
+{
+	const struct kmem_bpf_config *c = &run->config;
+	const char *user = c->alloc_regex_add ?: c->alloc_regex;
+	char *memcg, *pattern = NULL;
+
+	if (!(run->stall_programs & (1U << KMEM_STALL_MEMCG_BEGIN)))
+		return 0;
+	memcg = callsite_memcg_pattern();
+	if (memcg && user && asprintf(&pattern, "(%s)|(%s)", user, memcg) < 0)
+		pattern = NULL;
+	if (!memcg || (user && !pattern)) {
+		free(memcg);
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	run->memcg_resolver = callsite_resolver__new(&run->session->machines.host,
+						     pattern ?: memcg,
+						     !user || c->alloc_regex_add,
+						     c->raw_ip, err, err_size);
+	free(pattern);
+	free(memcg);
+	if (!run->memcg_resolver)
+		return -EINVAL;
+	return callsite_resolver__use_kallsyms(run->memcg_resolver,
+					       "/proc/kallsyms");
 }
 
 /*
@@ -435,6 +524,8 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 	if (!run->resolver)
 		return -EINVAL;
 	callsite_resolver__use_kallsyms(run->resolver, "/proc/kallsyms");
+	if (setup_memcg_resolver(run, err, err_size))
+		return -EINVAL;
 	dc.resolver = run->resolver;
 	run->dec = kmem_decoder__new(run->session, &dc, err, err_size);
 	return run->dec ? 0 : -EINVAL;
@@ -506,6 +597,20 @@ static void set_entries(struct bpf_map *map, u32 nr)
 	bpf_map__set_max_entries(map, nr ?: 1);
 }
 
+/* The stall ring: a power of two of pages, from -M. */
+static u32 stall_ring_bytes(const struct kmem_bpf_run *run)
+{
+	u64 want = (u64)(run->config.map_entries ?: KMEM_BPF_MAP_ENTRIES) *
+		   KMEM_BPF_STALL_RING_PER_ENTRY;
+	u64 bytes = run->page_size;
+
+	if (!run->stall_programs)
+		return bytes;
+	while (bytes < want && bytes < (1ULL << 30))
+		bytes <<= 1;
+	return bytes;
+}
+
 static void size_maps(struct kmem_bpf_run *run)
 {
 	const struct kmem_bpf_config *c = &run->config;
@@ -527,6 +632,7 @@ static void size_maps(struct kmem_bpf_run *run)
 	set_entries(skel->maps.slab_rows, c->slab ? entries : 0);
 	set_entries(skel->maps.node_bytes,
 		    nodes * nodes * KMEM_BPF_NR_ORDERS);
+	bpf_map__set_max_entries(skel->maps.stall_events, stall_ring_bytes(run));
 }
 
 static void configure(struct kmem_bpf_run *run)
@@ -554,6 +660,31 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->nr_pfn_words = c->exact_live ? 0 : run->max_pfn / 64 + 1;
 }
 
+/* The program of each stall tracepoint, by enum kmem_stall_type. */
+static void choose_stall_programs(struct kmem_bpf_run *run)
+{
+	struct kmem_bpf *skel = run->skel;
+	struct bpf_program *progs[KMEM_STALL_NR_TYPES] = {
+		[KMEM_STALL_RECLAIM_BEGIN] = skel->progs.kmem_reclaim_begin,
+		[KMEM_STALL_RECLAIM_END] = skel->progs.kmem_reclaim_end,
+		[KMEM_STALL_MEMCG_BEGIN] = skel->progs.kmem_memcg_begin,
+		[KMEM_STALL_MEMCG_END] = skel->progs.kmem_memcg_end,
+		[KMEM_STALL_COMPACT_TRY] = skel->progs.kmem_compact_try,
+		[KMEM_STALL_COMPACT_BEGIN] = skel->progs.kmem_compact_begin,
+		[KMEM_STALL_COMPACT_END] = skel->progs.kmem_compact_end,
+		[KMEM_STALL_COMPACT_DEFERRED] = skel->progs.kmem_compact_deferred,
+		[KMEM_STALL_KSWAPD_WAKEUP] = skel->progs.kmem_kswapd_wakeup,
+		[KMEM_STALL_KSWAPD_WAKE] = skel->progs.kmem_kswapd_wake,
+		[KMEM_STALL_KCOMPACTD_WAKEUP] = skel->progs.kmem_kcompactd_wakeup,
+		[KMEM_STALL_KCOMPACTD_WAKE] = skel->progs.kmem_kcompactd_wake,
+	};
+	int type;
+
+	for (type = 0; type < KMEM_STALL_NR_TYPES; type++)
+		bpf_program__set_autoload(progs[type],
+					  run->stall_programs & (1U << type));
+}
+
 /* Only the programs of the tracepoints there are, and asked for. */
 static void choose_programs(struct kmem_bpf_run *run)
 {
@@ -577,6 +708,7 @@ static void choose_programs(struct kmem_bpf_run *run)
 	bpf_program__set_autoload(skel->progs.kmem_cache_free, c->slab);
 	bpf_program__set_autoload(skel->progs.kmem_fork, c->tasks);
 	bpf_program__set_autoload(skel->progs.kmem_task_free, c->tasks);
+	choose_stall_programs(run);
 }
 
 /* The one line of a program the kernel refused, from libbpf's messages. */
@@ -660,6 +792,146 @@ static bool str_equal_fn(long a, long b, void *ctx __maybe_unused)
 	return !strcmp((const char *)a, (const char *)b);
 }
 
+static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip);
+
+/* The callsite of a stall record's frames, as of a recording's callchain. */
+/* A stall record's frames as a recording's callchain has them, in @cc. */
+static void stall_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
+			struct ip_callchain *cc)
+{
+	size_t i = 0, n = 0;
+
+	while (i < nr && i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
+		i++;
+	cc->ips[n++] = PERF_CONTEXT_KERNEL;
+	for (; i < nr && ips[i] && n <= (size_t)run->config.max_stack; i++)
+		cc->ips[n++] = ips[i];
+	cc->nr = n;
+}
+
+static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
+				 void *arg)
+{
+	struct kmem_bpf_run *run = arg;
+	u64 chain[KMEM_BPF_MAX_STACK + 2];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+
+	stall_chain(run, ips, nr, cc);
+	return callsite_resolver__callsite(memcg && run->memcg_resolver ?
+					   run->memcg_resolver : run->resolver,
+					   cc);
+}
+
+/*
+ * The stack of an allocation that ended a stall, from its callsite on,
+ * in the stacks kept: its id, -1 without one, or -ENOMEM.
+ */
+static int stall_stack(struct kmem_bpf_run *run, const void *data, size_t size)
+{
+	const struct kmem_bpf_stall_stack *r = data;
+	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+	size_t nr;
+	int id;
+
+	if (size < sizeof(*r) || !r->ev.nr_ips)
+		return -1;
+	stall_chain(run, (const u64 *)r->ips,
+		    min_t(size_t, r->ev.nr_ips, KMEM_BPF_MAX_STACK), cc);
+	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
+	if (!nr)
+		return -1;
+	id = kmem_stacks__intern(run->stacks, ips, nr);
+	return id < 0 ? -ENOMEM : id;
+}
+
+/* A stall's time, exact, to the profile's sample of its allocation. */
+static int profile_stall(struct kmem_bpf_run *run, const struct kmem_bpf_stall *r,
+			 int chain)
+{
+	struct kmem_profile_key key = {
+		.chain = chain, .order = r->order,
+		.migtype = r->migtype > SHRT_MAX ? SHRT_MAX :
+			   r->migtype < SHRT_MIN ? SHRT_MIN : r->migtype,
+		.node = -1, .gfp = r->gfp, .has_gfp = true,
+	};
+	int id = kmem_profile__key(run->profile, &key);
+
+	if (id < 0)
+		return id;
+	return kmem_profile__add(run->profile, id, KMEM_PROFILE_STALL,
+				 kmem_stall__ended_ns(run->st));
+}
+
+/*
+ * An allocation that ended a stall, with the stacks kept: --folded=stall
+ * weighs its stack by the stall's length, as a recording's; --pprof
+ * gives the length to its sample, in the interval it ended in.
+ */
+static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
+{
+	int chain = stall_stack(run, data, size);
+
+	if (chain == -ENOMEM)
+		return chain;
+	if (run->profile)
+		return profile_stall(run, data, chain);
+	if (!run->config.folded_stall)
+		return 0;
+	if (chain < 0)
+		return 0;
+	return kmem_stacks__add(run->stacks, chain,
+				kmem_stall__ended_ns(run->st), 1);
+}
+
+static int name_gfp(struct kmem_bpf_run *run, u64 gfp);
+
+/*
+ * A record of the stall ring, into the stall analysis as it comes.  The
+ * GFP flags of the rows it may name are named as a recording's are.
+ */
+static int stall_record(void *ctx, void *data, size_t size)
+{
+	const struct kmem_bpf_stall *r = data;
+	struct kmem_bpf_run *run = ctx;
+	int err = 0;
+
+	if (size >= sizeof(*r) && (r->type == KMEM_BPF_STALL_ALLOC ||
+				   r->type == KMEM_BPF_STALL_MEMCG_BEGIN))
+		err = name_gfp(run, r->gfp);
+	if (!err)
+		err = kmem_bpf_fill__stall(run->st, data, size,
+					   stall_frames_callsite, run);
+	if (err > 0 && run->stacks)
+		err = stall_ended(run, data, size);
+
+	/* One bad record stops the reading: said at the end, not lost. */
+	if (err < 0 && !run->stall_err)
+		run->stall_err = err;
+	return err < 0 ? err : 0;
+}
+
+static int setup_stalls(struct kmem_bpf_run *run)
+{
+	run->st = kmem_stall__new();
+	if (!run->st)
+		return -ENOMEM;
+	run->stall_ring = ring_buffer__new(bpf_map__fd(run->skel->maps.stall_events),
+					   stall_record, run, NULL);
+	return run->stall_ring ? 0 : -ENOMEM;
+}
+
+/* What the ring holds so far, into the stall analysis. */
+static int drain_stalls(struct kmem_bpf_run *run)
+{
+	int ret;
+
+	if (!run->stall_ring || run->stall_err)
+		return run->stall_err;
+	ret = ring_buffer__consume(run->stall_ring);
+	return ret < 0 ? ret : 0;
+}
+
 static int setup_analyses(struct kmem_bpf_run *run)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
@@ -694,6 +966,8 @@ static int setup_analyses(struct kmem_bpf_run *run)
 	});
 	if (!run->kp || !run->kf)
 		return -ENOMEM;
+	if (run->stall_programs && setup_stalls(run))
+		return -ENOMEM;
 	if (c->pprof) {
 		run->profile = kmem_profile__new();
 		if (!run->profile)
@@ -703,6 +977,7 @@ static int setup_analyses(struct kmem_bpf_run *run)
 		return 0;
 	run->iv = kmem_interval__new(&(struct kmem_interval_config){
 		.length = c->interval,
+		.stalls = run->st ? &kmem_stall__summary(run->st)->all : NULL,
 	});
 	return run->iv ? 0 : -ENOMEM;
 }
@@ -928,10 +1203,13 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	kmem_slab__delete(run->ks);
 	kmem_interval__delete(run->iv);
 	kmem_stacks__delete(run->stacks);
+	ring_buffer__free(run->stall_ring);
+	kmem_stall__delete(run->st);
 	kmem_profile__delete(run->profile);
 	free(run->estimates);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
+	callsite_resolver__delete(run->memcg_resolver);
 	if (!IS_ERR_OR_NULL(run->callsites))
 		hashmap__free(run->callsites);
 	free_keys(run->stack_ips);
@@ -1382,7 +1660,8 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 	size_t i;
 	int err;
 
-	for (i = 0; i < run->snap.nr_rows; i++) {
+	/* The stalls' stacks were added as their records came. */
+	for (i = 0; !run->config.folded_stall && i < run->snap.nr_rows; i++) {
 		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
 			continue;
 		err = fold_row(run, &run->snap.row_keys[i], &run->snap.rows[i]);
@@ -1544,6 +1823,7 @@ static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run, size_t i,
 	struct kmem_profile_write_config c = {
 		.page_size = run->page_size,
 		.task = KMEM_PROFILE_TASK_NONE,
+		.stalls = !!run->st,
 		.time_offset = run->wall_offset,
 		.comments = comments,
 		.nr_comments = ARRAY_SIZE(comments),
@@ -1644,8 +1924,9 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print)
 {
 	int err;
 
-	if (!run->iv)
-		return 0;
+	err = drain_stalls(run);
+	if (err || !run->iv)
+		return err;
 	err = advance(run, now_ns() - run->start_ns, false);
 	/* The rows and stacks after the counters: never fewer than they say. */
 	if (!err && run->profile &&
@@ -1707,7 +1988,9 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	read_memory(run, 1);
 	run->recursion_misses = recursion_misses(run);
 	run->finished = true;
-	err = run->iv ? advance(run, run->stop_ns - run->start_ns, true) : 0;
+	err = drain_stalls(run);
+	if (!err && run->iv)
+		err = advance(run, run->stop_ns - run->start_ns, true);
 	if (!err)
 		err = read_snapshot(run);
 	if (!err)
@@ -1816,6 +2099,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 		.pageblocks = pageblocks,
 		.frag_classes = run->has_extfrag && pageblocks,
 		.fragmenting = fragmenting(run) > 0,
+		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.callers_estimated = run->config.sample_bytes > 1,
 		.slab_unpaired = true,
 		.task_key = KMEM_TASK_NONE,
@@ -1886,9 +2170,8 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 		.fragmentation = run->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
 		.pageblock_why = info->pageblock_why,
-		/* The programs count no reclaim or compaction. */
-		.stalls = "no_stall_events",
-		.stall_missing = "",
+		.stalls = run->st ? "analysed" : "no_stall_events",
+		.stall_missing = run->stall_missing,
 	};
 }
 
@@ -1934,6 +2217,8 @@ static void fill_source(struct kmem_bpf_run *run)
 		.no_fallbacks = run->has_extfrag ? "" :
 			"no kmem:mm_page_alloc_extfrag (or it was left out)",
 		.map_bytes = kmem_bpf_run__map_bytes(run),
+		.stall_events_lost = count_of(run, KMEM_BPF_STALL_LOST) +
+				     count_of(run, KMEM_BPF_STALL_NO_TASK),
 	};
 	if (!run->kp)
 		src->exact = "the slab counts by callsite and cache";
@@ -1942,6 +2227,10 @@ static void fill_source(struct kmem_bpf_run *run)
 	else if (life)
 		src->exact =
 			"the totals, grid, failures, fallbacks, pageblocks and lifetime groups";
+	if (run->st) {
+		snprintf(run->exact, sizeof(run->exact), "%s; the stalls", src->exact);
+		src->exact = run->exact;
+	}
 	if (run->kp && !every && life)
 		src->estimated = "the callsite rows, from the sampled stacks";
 	else if (run->kp && !every)
@@ -1978,6 +2267,37 @@ static void prog_stats(struct kmem_bpf_run *run)
 		src->prog_ns_per_run = src->prog_ns / src->prog_runs;
 }
 
+static void set_stall(struct kmem_page_row *row, void *arg)
+{
+	row->stall_ns = kmem_stall__callsite_ns(arg, row->callsite);
+}
+
+/* mm_compaction_end's statuses, named by the format's print fmt. */
+static void name_statuses(struct kmem_bpf_run *run)
+{
+	struct kmem_stall_status_row * const *rows;
+	size_t i, nr;
+
+	rows = kmem_stall__status_rows(run->st, &nr);
+	for (i = 0; i < nr; i++)
+		if (rows[i]->status < KMEM_STALL_NR_STATUS - 1)
+			rows[i]->name = kmem_decoder__compact_status(run->dec,
+								     rows[i]->status);
+}
+
+/* The STALLS tables, as a recording's. */
+static int sort_stall_tables(struct kmem_bpf_run *run)
+{
+	const struct kmem_report_analyses a = { .kp = run->kp, .st = run->st };
+	int id, err = 0;
+
+	name_statuses(run);
+	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
+		err = kmem_report__sort_table(&run->tables[id], id, &run->ctx,
+					      &a, NULL);
+	return err;
+}
+
 /* Every analysis finished and joined, the tables sorted. */
 static int settle(struct kmem_bpf_run *run)
 {
@@ -2009,6 +2329,11 @@ static int settle(struct kmem_bpf_run *run)
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
 				     set_fragmenting, run->kf);
 	}
+	if (!err && run->st)
+		err = kmem_stall__finish(run->st);
+	if (!err && run->st)
+		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall,
+				     run->st);
 	run->ctx = cell_ctx(run);
 	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
 		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
@@ -2023,6 +2348,8 @@ static int settle(struct kmem_bpf_run *run)
 					      tables[i].id == KMEM_PAGE_CALLERS ?
 					      &c->page_sort : NULL);
 	}
+	if (!err && run->st)
+		err = sort_stall_tables(run);
 	return err;
 }
 
@@ -2053,6 +2380,8 @@ int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r)
 		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
 	if (run->ks)
 		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
+	if (run->st)
+		r->src[KMEM_SRC_STALL] = kmem_stall__summary(run->st);
 	memcpy(r->tables, run->tables, sizeof(r->tables));
 	return err;
 }

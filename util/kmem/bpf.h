@@ -33,6 +33,7 @@ struct kmem_bpf_config {
 	bool		caller;		/* --caller */
 	bool		live;		/* --live */
 	bool		folded;		/* --folded: keep the sampled stacks */
+	bool		folded_stall;	/* --folded=stall: the stalls' stacks instead */
 	bool		pprof;		/* --pprof: a profile, per -I interval */
 	bool		raw_ip;		/* --raw-ip */
 	bool		offsets;	/* callsites as func+0xoff */
@@ -129,7 +130,9 @@ u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run);
  * @fp: where the lines go
  *
  * Each sampled stack from its callsite on, weighted as its rows are: the
- * estimated bytes or allocations (with live, of those still live).
+ * estimated bytes or allocations (with live, of those still live).  With
+ * folded_stall, instead, the stack of each allocation that ended a stall,
+ * its stall's length in ns as the bytes (exact, as the stalls are).
  *
  * Return: 0; -ENOMEM; -EIO when @fp could not be written.
  */

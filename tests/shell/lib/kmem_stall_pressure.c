@@ -20,7 +20,8 @@
  *    compaction, and the less free memory, the more reclaim.
  * 3. Make a sparse file of READ_MIB and a memory cgroup limited to
  *    MEMCG_MIB (v2 memory.max where the memory controller is on the
- *    unified hierarchy, else v1 memory.limit_in_bytes).
+ *    unified hierarchy, else v1 memory.limit_in_bytes), under the v2
+ *    cgroup KMEM_STALL_CGROUP names if it is set.
  * 4. Create DIR/ready and wait for DIR/go: the caller starts recording.
  * The pressure, recorded:
  * 5. A reader in the cgroup reads the file through the page cache, a MiB
@@ -423,24 +424,38 @@ static int make_memcg_in(const char *root, int v2)
 	return 0;
 }
 
-/* A memory cgroup of the reader's own, v2 where the kernel has it there. */
+/*
+ * A memory cgroup of the reader's own, v2 where the kernel has it there;
+ * under the v2 cgroup $KMEM_STALL_CGROUP if set, so that a count of that
+ * cgroup's tasks (perf record -G, perf kmem stat -b --cgroup) has the
+ * reader's too.
+ */
 static int make_memcg(void)
 {
 	static const char * const v2_roots[] = {
 		"/sys/fs/cgroup", "/sys/fs/cgroup/unified",
 	};
+	const char *parent = getenv("KMEM_STALL_CGROUP");
+	const char * const *roots = v2_roots;
+	size_t i, nr = ARRAY_SIZE(v2_roots);
 	char path[PATH_MAX];
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(v2_roots); i++) {
-		if (!v2_has(v2_roots[i], "memory"))
+	if (parent && *parent) {
+		roots = &parent;
+		nr = 1;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!v2_has(roots[i], "memory"))
 			continue;
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control",
-			 v2_roots[i]);
+			 roots[i]);
 		write_file(path, "+memory");
-		if (!make_memcg_in(v2_roots[i], 1))
+		if (!make_memcg_in(roots[i], 1))
 			return 0;
 	}
+	/* Under the cgroup given, or not at all: no v1 one instead. */
+	if (roots != v2_roots)
+		return -1;
 	if (!access("/sys/fs/cgroup/memory/memory.limit_in_bytes", W_OK))
 		return make_memcg_in("/sys/fs/cgroup/memory", 0);
 	return -1;
