@@ -407,7 +407,7 @@ static int deliver_fallback(struct kmem_run *run,
 {
 	u64 taken = kmem_frag__summary(run->kf)->fallbacks.nr;
 	u64 fragmenting = nr_fragmenting(run);
-	int err = kmem_frag__fallback_task(run->kf, f, task);
+	int err = kmem_frag__fallback_thread(run->kf, f, task, tid);
 	bool frags;
 
 	if (err || kmem_frag__summary(run->kf)->fallbacks.nr == taken)
@@ -462,7 +462,10 @@ static int deliver_queued(void *record, void *arg)
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
-						   take_fragmenting(run, ev->tid));
+						   take_fragmenting(run, ev->tid),
+						   kmem_frag__fell_back(run->kf,
+									ev->tid,
+									&ev->page));
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
 		if (!err && run->config.folded && !run->config.live &&
@@ -1022,6 +1025,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.frag_classes = info->has_extfrag && pageblocks,
 		.fragmenting = run->kf &&
 			       kmem_frag__summary(run->kf)->fragmenting.nr,
+		.pinning = info->has_extfrag && pageblocks && !info->pfn_is_page,
 		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.task_key = run->config.tasks.key,
 		.gfp_name = gfp_name,
@@ -1081,13 +1085,21 @@ static int settle_stalls(struct kmem_run *run)
 	return err;
 }
 
+static int add_pinning(u64 pfn, int order, u64 callsite, u32 task, void *arg)
+{
+	return kmem_frag__add_pinning(arg, pfn, order, callsite, task);
+}
+
 static int settle_page(struct kmem_run *run)
 {
 	const struct kmem_run_config *c = &run->config;
 	int err;
 
 	kmem_page__finish(run->kp);
-	err = kmem_frag__finish(run->kf);
+	/* The pages that fell back and stay, before the pageblocks settle. */
+	err = kmem_page__walk_fallen(run->kp, add_pinning, run->kf);
+	if (!err)
+		err = kmem_frag__finish(run->kf);
 	if (!err && run->st)
 		err = settle_stalls(run);
 	run->ctx = cell_ctx(run);
@@ -1099,6 +1111,8 @@ static int settle_page(struct kmem_run *run)
 		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
 	if (!err)
 		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
+	if (!err && run->ctx.pinning)
+		err = sort_table(run, KMEM_FRAG_PINNED, NULL);
 	return err;
 }
 
