@@ -1369,6 +1369,7 @@ static int add_map_block(struct kmem_run *run, struct kmem_map *map,
 			     pb->fallbacks[KMEM_FRAG_CONVERTED] +
 			     pb->fallbacks[KMEM_FRAG_POLLUTED],
 		.remote_frees = pb->remote_frees,
+		.pinning = pb->pinning,
 		.top_callsite = pb->main_callsite ?
 				frame_name(pb->main_callsite, run) : NULL,
 		.node = kmem_decoder__page_node(run->dec, pb->pfn),
