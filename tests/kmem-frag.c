@@ -678,9 +678,11 @@ static int thread_alloc(struct pin_run *r, u32 tid, u64 pfn, int order,
 		.callsite = callsite, .cpu_node = -1, .page_node = -1,
 		.task = task,
 	};
-	bool fell_back = kmem_frag__fell_back(r->kf, tid, &ev);
+	struct kmem_frag_owed owed;
 
-	return kmem_page__alloc_fragmenting(r->kp, &ev, 0, fell_back) ?:
+	kmem_frag__take_owed(r->kf, tid, &ev, &owed);
+	return kmem_page__alloc_fragmenting(r->kp, &ev, owed.fragmenting,
+					    owed.fell_back) ?:
 	       kmem_frag__alloc(r->kf, &ev);
 }
 
@@ -706,7 +708,8 @@ static int add_pin(u64 pfn, int order, u64 callsite, u32 task, void *arg)
  * fallback and a Movable one into an Unmovable pageblock pin nothing;
  * thread 16's Reclaimable page of a converted fallback stays; thread 17's
  * page is allocated again unfreed; thread 19's page is in the pageblock
- * of its second fallback, not of its first.
+ * of its second fallback, not of its first.  Every converted or polluted
+ * fallback is owed to its thread's next allocation, pinning or not.
  */
 static int pin_events(struct pin_run *r)
 {
@@ -755,6 +758,40 @@ static int check_pin_blocks(struct kmem_frag *kf)
 	return TEST_OK;
 }
 
+/*
+ * The fragmenting fallbacks each allocation took, by callsite, task and
+ * type: CS_B of task 2 those of threads 11, 17 and 19 (two), none of 18;
+ * CS_C of task 3 thread 12's, not the claimed one of 14; its Movable row
+ * thread 15's.
+ */
+static int check_owed_rows(struct kmem_page *kp)
+{
+	struct kmem_page_row **rows;
+	size_t i, nr, seen = 0;
+
+	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, NULL, 0, &nr);
+	TEST_ASSERT_VAL("rows", rows);
+	for (i = 0; i < nr; i++) {
+		const struct kmem_page_row *row = rows[i];
+
+		if (row->callsite == CS_B && row->task == 2) {
+			TEST_ASSERT_VAL("CS_B", eq(row->hits, 4) &&
+					eq(row->fragmenting, 4));
+			seen++;
+		} else if (row->callsite == CS_C && row->migtype == MT_UNMOV) {
+			TEST_ASSERT_VAL("CS_C", eq(row->hits, 3) &&
+					eq(row->fragmenting, 1));
+			seen++;
+		} else if (row->callsite == CS_C && row->migtype == MT_MOV) {
+			TEST_ASSERT_VAL("CS_C Movable", eq(row->hits, 1) &&
+					eq(row->fragmenting, 1));
+			seen++;
+		}
+	}
+	TEST_ASSERT_VAL("the three rows", seen == 3);
+	return TEST_OK;
+}
+
 static int check_pinning(struct pin_run *r)
 {
 	const struct kmem_frag_summary *s = kmem_frag__summary(r->kf);
@@ -788,7 +825,8 @@ static int check_pinning(struct pin_run *r)
 			eq(rows[1]->pageblocks, 1));
 	TEST_ASSERT_VAL("too late", kmem_frag__add_pinning(r->kf, 0x1000, 0,
 							   CS_A, 1) == -EBUSY);
-	return check_pin_blocks(r->kf);
+	ret = check_pin_blocks(r->kf);
+	return ret == TEST_OK ? check_owed_rows(r->kp) : ret;
 }
 
 static int test__kmem_frag_pinning(struct test_suite *t __maybe_unused,

@@ -14,7 +14,7 @@
  * by callsite and task.
  *
  * What a thread's fallbacks owe its next allocation sits in a small
- * keyed table by tid, empty but for the threads between a polluting
+ * keyed table by tid, empty but for the threads between a fragmenting
  * fallback and their allocation.  The pinning pages come once, after the
  * last event, into an array that kmem_frag__finish() sorts to count the
  * distinct pageblocks of each row.
@@ -33,10 +33,12 @@
 /* The first pfn of no pageblock: marks an empty slot. */
 #define NO_BLOCK		KMEM_PAGE_NO_PFN
 
-/* Threads owed a fallback: a slot of kmem_frag::owed. */
+/* Threads owed fallbacks: a slot of kmem_frag::owed. */
 struct owed {
 	u64	tid;		/* the key */
-	u64	block;		/* the first pfn of the fallback's pageblock */
+	u64	fragmenting;
+	/* The first pfn of the pinning fallback's pageblock, or NO_BLOCK. */
+	u64	block;
 };
 
 /* The log2 of the slots of kmem_frag::owed to begin with. */
@@ -73,7 +75,7 @@ struct kmem_frag {
 	struct kmem_rows		rows;
 	struct kmem_rows		fail_rows;
 	struct kmem_rows		pin_rows;
-	struct kmem_live		owed;		/* struct owed; with map */
+	struct kmem_live		owed;		/* struct owed; with classes */
 	struct pin_page			*pins;
 	size_t				nr_pins;
 	size_t				pins_size;	/* allocated */
@@ -201,8 +203,8 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 		free(kf);
 		return NULL;
 	}
-	if ((kf->map && kmem_live__init_keyed(&kf->owed, sizeof(struct owed),
-					      1, OWED_BITS)) ||
+	if ((kf->classes && kmem_live__init_keyed(&kf->owed, sizeof(struct owed),
+						  1, OWED_BITS)) ||
 	    kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
 			    ROW_KEY_WORDS, row_cmp_identity) ||
 	    kmem_rows__init(&kf->fail_rows, sizeof(struct kmem_frag_fail_row),
@@ -574,35 +576,41 @@ int kmem_frag__fallback_thread(struct kmem_frag *kf,
 	int err;
 
 	err = kmem_frag__fallback_task(kf, ev, task);
-	if (err || !kf->map || kf->summary.bad_fallbacks != bad ||
-	    !pins_movable(kf, ev))
+	if (err || !kf->classes || kf->summary.bad_fallbacks != bad ||
+	    classify(kf, ev) == KMEM_FRAG_CLAIMED)
 		return err;
 	o = kmem_live__probe(&kf->owed, key);
+	if (o->tid != key) {
+		o = kmem_live__add(&kf->owed, o, &key);
+		if (!o)
+			return -ENOMEM;
+		o->block = NO_BLOCK;
+	}
+	o->fragmenting++;
 	/* The first since the thread's last allocation: its page. */
-	if (o->tid == key)
-		return 0;
-	o = kmem_live__add(&kf->owed, o, &key);
-	if (!o)
-		return -ENOMEM;
-	o->block = block_start(kf, ev->pfn, 0);
+	if (kf->map && o->block == NO_BLOCK && pins_movable(kf, ev))
+		o->block = block_start(kf, ev->pfn, 0);
 	return 0;
 }
 
-bool kmem_frag__fell_back(struct kmem_frag *kf, u32 tid,
-			  const struct kmem_page_event *ev)
+void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,
+			  const struct kmem_page_event *ev,
+			  struct kmem_frag_owed *owed)
 {
 	struct owed *o;
-	bool in_block;
 
+	owed->fragmenting = 0;
+	owed->fell_back = false;
 	if (!kf->owed.nr)
-		return false;
+		return;
 	o = kmem_live__find(&kf->owed, tid);
 	if (!o)
-		return false;
-	in_block = ev->pfn != KMEM_PAGE_NO_PFN &&
-		   block_start(kf, ev->pfn, 0) == o->block;
+		return;
+	owed->fragmenting = o->fragmenting;
+	owed->fell_back = o->block != NO_BLOCK &&
+			  ev->pfn != KMEM_PAGE_NO_PFN &&
+			  block_start(kf, ev->pfn, 0) == o->block;
 	kmem_live__remove(&kf->owed, o);
-	return in_block;
 }
 
 int kmem_frag__add_pinning(struct kmem_frag *kf, u64 pfn, int order,

@@ -234,13 +234,13 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
  * @task: as kmem_frag__fallback_task()
  * @tid: the thread that fell back
  *
- * A converted or polluted fallback of an Unmovable or Reclaimable request
- * into a Movable pageblock is owed to the next allocation of @tid
- * (kmem_frag__fell_back()): the kernel traces the fallbacks of an
- * allocation in __rmqueue(), before the allocation, on its thread.  The
- * first such fallback since that thread's last allocation is kept: a
- * refill of the per-CPU lists falls back for many pages and hands out the
- * first of them.
+ * A converted or polluted fallback is owed to the next allocation of @tid
+ * (kmem_frag__take_owed()): the kernel traces the fallbacks of an
+ * allocation in __rmqueue(), before the allocation, on its thread (those
+ * of a refill of the per-CPU lists all before the allocation that refills
+ * them).  Of those of an Unmovable or Reclaimable request into a Movable
+ * pageblock, the first since the thread's last allocation is kept: a
+ * refill falls back for many pages and hands out the first of them.
  *
  * Return: as kmem_frag__fallback().
  */
@@ -248,20 +248,31 @@ int kmem_frag__fallback_thread(struct kmem_frag *kf,
 			       const struct kmem_frag_event *ev, u32 task,
 			       u32 tid);
 
+/* What a thread's fallbacks owe its next allocation. */
+struct kmem_frag_owed {
+	u64	fragmenting;	/* converted and polluted fallbacks */
+	/*
+	 * The allocation succeeded and its page lies in the pageblock of the
+	 * first Unmovable or Reclaimable fallback into a Movable pageblock:
+	 * a page of those types in a pageblock the trace saw Movable.
+	 */
+	bool	fell_back;
+};
+
 /**
- * kmem_frag__fell_back - did an allocation of thread @tid fall back?
+ * kmem_frag__take_owed - what an allocation of thread @tid is owed
  * @kf: the analysis
  * @tid: the thread that allocates
  * @ev: the allocation
+ * @owed: where the fallbacks owed go; all zero when none are
  *
- * Takes what kmem_frag__fallback_thread() owed @tid, whatever @ev is.
- *
- * Return: true when @ev succeeded and its page lies in the pageblock of
- * the fallback owed: an Unmovable or Reclaimable page in a pageblock that
- * was Movable when the trace saw it fall back.
+ * Takes what kmem_frag__fallback_thread() owed @tid, whatever @ev is: an
+ * interrupt that allocates in between takes it.  Called for every
+ * allocation: nothing to copy back, nothing on the stack of its own.
  */
-bool kmem_frag__fell_back(struct kmem_frag *kf, u32 tid,
-			  const struct kmem_page_event *ev);
+void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,
+			  const struct kmem_page_event *ev,
+			  struct kmem_frag_owed *owed);
 
 /**
  * kmem_frag__add_pinning - a page that fell back and is still allocated
@@ -272,7 +283,7 @@ bool kmem_frag__fell_back(struct kmem_frag *kf, u32 tid,
  * @task: the task of its allocation, as kmem_page_event::task
  *
  * After the last event, before kmem_frag__finish(): one call for each
- * live page that kmem_frag__fell_back() said fell back.
+ * live page whose allocation kmem_frag__take_owed() said fell back.
  *
  * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */

@@ -35,6 +35,8 @@ struct kmem_page {
 	struct kmem_live		live;		/* struct live_page */
 	struct kmem_rows		rows[KMEM_PAGE_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
+	/* Allocations that fell back: none, no walk of the live pages. */
+	u64				nr_fell_back;
 	bool				finished;
 };
 
@@ -284,6 +286,7 @@ int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
 	lp->tag = ev->tag;
 	lp->fell_back = fell_back;
+	kp->nr_fell_back += fell_back;
 	return count_in_rows(kp, lp, ev, fragmenting);
 }
 
@@ -398,7 +401,8 @@ int kmem_page__walk_fallen(struct kmem_page *kp, kmem_page_fallen_fn fn,
 {
 	struct fallen_walk walk = { .fn = fn, .arg = arg };
 
-	kmem_live__for_each(&kp->live, walk_fallen, &walk);
+	if (kp->nr_fell_back)
+		kmem_live__for_each(&kp->live, walk_fallen, &walk);
 	return walk.err;
 }
 

@@ -30,7 +30,6 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
-#include "hashmap.h"
 #include "machine.h"
 #include "map.h"
 #include "print-map.h"
@@ -58,11 +57,6 @@ struct kmem_run {
 	bool				profile_started;
 	size_t				profile_rows;	/* -I: closed */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
-	/*
-	 * Fragmenting fallbacks of each thread not yet followed by its
-	 * allocation: tid -> count.  NULL until the first.
-	 */
-	struct hashmap			*fragmenting;
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
@@ -105,7 +99,6 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_stacks__delete(run->stacks);
 	kmem_profile__delete(run->profile);
 	kmem_tasks__delete(run->tasks);
-	hashmap__free(run->fragmenting);
 	kmem_interval__delete(run->iv);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
@@ -358,50 +351,6 @@ static void count_fallback_stack(struct kmem_run *run,
 			 run->info->page_size << f->alloc_order, 1);
 }
 
-static size_t tid_hash(long key, void *ctx __maybe_unused)
-{
-	return hash_64((u64)key, 32);
-}
-
-static bool tid_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return a == b;
-}
-
-/*
- * A fragmenting fallback of thread @tid: it belongs to the thread's next
- * allocation.  The kernel traces the fallbacks of an allocation in
- * __rmqueue(), before the allocation itself in __alloc_pages(), on the
- * same thread (those of a per-CPU list refill all before the allocation
- * that refills it).
- */
-static int pend_fragmenting(struct kmem_run *run, u32 tid)
-{
-	long n = 0;
-
-	if (!run->fragmenting) {
-		run->fragmenting = hashmap__new(tid_hash, tid_equal, NULL);
-		if (IS_ERR(run->fragmenting)) {
-			run->fragmenting = NULL;
-			return -ENOMEM;
-		}
-	}
-	hashmap__find(run->fragmenting, tid, &n);
-	return hashmap__set(run->fragmenting, tid, n + 1, NULL, NULL) ?
-	       -ENOMEM : 0;
-}
-
-/* The fragmenting fallbacks of @tid's allocation that comes now. */
-static u64 take_fragmenting(struct kmem_run *run, u32 tid)
-{
-	long n = 0;
-
-	if (!run->fragmenting || !hashmap__size(run->fragmenting) ||
-	    !hashmap__delete(run->fragmenting, tid, NULL, &n))
-		return 0;
-	return n;
-}
-
 static int deliver_fallback(struct kmem_run *run,
 			    const struct kmem_frag_event *f, u32 tid, u32 task)
 {
@@ -414,11 +363,6 @@ static int deliver_fallback(struct kmem_run *run,
 		return err;
 	frags = nr_fragmenting(run) != fragmenting;
 	count_fallback_stack(run, f, frags);
-	if (frags) {
-		err = pend_fragmenting(run, tid);
-		if (err)
-			return err;
-	}
 	if (!run->profile)
 		return 0;
 	return profile_fallback(run, f, task);
@@ -429,6 +373,7 @@ static int deliver_queued(void *record, void *arg)
 {
 	struct kmem_event *ev = record;
 	struct kmem_run *run = arg;
+	struct kmem_frag_owed owed;
 	u32 task = 0;
 	int err;
 
@@ -461,11 +406,10 @@ static int deliver_queued(void *record, void *arg)
 	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
+		kmem_frag__take_owed(run->kf, ev->tid, &ev->page, &owed);
 		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
-						   take_fragmenting(run, ev->tid),
-						   kmem_frag__fell_back(run->kf,
-									ev->tid,
-									&ev->page));
+						   owed.fragmenting,
+						   owed.fell_back);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
 		if (!err && run->config.folded && !run->config.live &&
