@@ -820,6 +820,8 @@ static int pin_rows(struct kmem_frag *kf)
 	struct kmem_frag_pin_row *row = NULL;
 	size_t i;
 
+	if (!kf->nr_pins)
+		return 0;
 	qsort(kf->pins, kf->nr_pins, sizeof(*kf->pins), cmp_pin);
 	for (i = 0; i < kf->nr_pins; i++) {
 		const struct pin_page *p = &kf->pins[i];
