@@ -21,6 +21,7 @@
 #include "kmem-random.h"
 #include "tests.h"
 #include "util/kmem/count-frag.h"
+#include "util/kmem/count-page.h"
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/report.h"
 #ifdef HAVE_LIBTRACEEVENT
@@ -644,6 +645,206 @@ static int test__kmem_frag_task_rows(struct test_suite *t __maybe_unused,
 	struct kmem_frag_config config = { .page_size = PS, .pageblock_order = 9 };
 
 	return with_kf(&config, check_task_rows);
+}
+
+/* --- the pages that fell back and stay -------------------------------- */
+
+/* The two analyses as a run wires them: a thread's fallbacks, its pages. */
+struct pin_run {
+	struct kmem_frag	*kf;
+	struct kmem_page	*kp;
+};
+
+/* A fallback from a free block of order 2 by thread @tid at @pfn. */
+static int thread_fallback(struct pin_run *r, u32 tid, u64 pfn, int alloc_mt,
+			   int fallback_mt, int fallback_order,
+			   int change_ownership)
+{
+	struct kmem_frag_event ev = {
+		.pfn = pfn, .callsite = CS_A, .alloc_order = 0,
+		.fallback_order = fallback_order, .alloc_migtype = alloc_mt,
+		.fallback_migtype = fallback_mt,
+		.change_ownership = change_ownership,
+	};
+
+	return kmem_frag__fallback_thread(r->kf, &ev, 0, tid);
+}
+
+static int thread_alloc(struct pin_run *r, u32 tid, u64 pfn, int order,
+			int migtype, u64 callsite, u32 task)
+{
+	struct kmem_page_event ev = {
+		.pfn = pfn, .order = order, .migtype = migtype,
+		.callsite = callsite, .cpu_node = -1, .page_node = -1,
+		.task = task,
+	};
+	struct kmem_frag_owed owed;
+
+	kmem_frag__take_owed(r->kf, tid, &ev, &owed);
+	return kmem_page__alloc_fragmenting(r->kp, &ev, owed.fragmenting,
+					    owed.fell_back) ?:
+	       kmem_frag__alloc(r->kf, &ev);
+}
+
+static int thread_free(struct pin_run *r, u64 pfn, int order)
+{
+	struct kmem_page_event ev = {
+		.pfn = pfn, .order = order, .cpu_node = -1, .page_node = -1,
+	};
+
+	return kmem_page__free(r->kp, &ev) ?: kmem_frag__free(r->kf, &ev);
+}
+
+static int add_pin(u64 pfn, int order, u64 callsite, u32 task, void *arg)
+{
+	return kmem_frag__add_pinning(arg, pfn, order, callsite, task);
+}
+
+/*
+ * Pageblocks of order 9: 0x1000, 0x2000, ... each begin one.  Thread 10
+ * (task 1) pollutes 0x1000 twice and keeps both pages, one pageblock;
+ * thread 11 keeps its page till it frees it; thread 12's fallback is not
+ * thread 13's page, nor its own page in another pageblock; a claimed
+ * fallback and a Movable one into an Unmovable pageblock pin nothing;
+ * thread 16's Reclaimable page of a converted fallback stays; thread 17's
+ * page is allocated again unfreed; thread 19's page is in the pageblock
+ * of its second fallback, not of its first.  Every converted or polluted
+ * fallback is owed to its thread's next allocation, pinning or not.
+ */
+static int pin_events(struct pin_run *r)
+{
+	TEST_ASSERT_VAL("10", !thread_fallback(r, 10, 0x1000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_alloc(r, 10, 0x1000, 0, MT_UNMOV, CS_A, 1) &&
+			!thread_fallback(r, 10, 0x1004, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_alloc(r, 10, 0x1004, 1, MT_UNMOV, CS_A, 1) &&
+			!thread_alloc(r, 10, 0x1008, 0, MT_UNMOV, CS_A, 1));
+	TEST_ASSERT_VAL("11", !thread_fallback(r, 11, 0x2000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_alloc(r, 11, 0x2000, 0, MT_UNMOV, CS_B, 2) &&
+			!thread_free(r, 0x2000, 0));
+	TEST_ASSERT_VAL("12", !thread_fallback(r, 12, 0x3000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_alloc(r, 13, 0x3000, 0, MT_UNMOV, CS_C, 3) &&
+			!thread_alloc(r, 12, 0x5000, 0, MT_UNMOV, CS_C, 3));
+	TEST_ASSERT_VAL("14", !thread_fallback(r, 14, 0x4000, MT_UNMOV, MT_MOV, 9, 0) &&
+			!thread_alloc(r, 14, 0x4000, 0, MT_UNMOV, CS_C, 3));
+	TEST_ASSERT_VAL("15", !thread_fallback(r, 15, 0x4400, MT_MOV, MT_UNMOV, 2, 0) &&
+			!thread_alloc(r, 15, 0x4400, 0, MT_MOV, CS_C, 3));
+	TEST_ASSERT_VAL("16", !thread_fallback(r, 16, 0x6000, MT_RECL, MT_MOV, 3, 1) &&
+			!thread_alloc(r, 16, 0x6001, 0, MT_RECL, CS_C, 4));
+	TEST_ASSERT_VAL("17", !thread_fallback(r, 17, 0x7000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_alloc(r, 17, 0x7000, 0, MT_UNMOV, CS_B, 2) &&
+			!thread_alloc(r, 18, 0x7000, 0, MT_UNMOV, CS_B, 2));
+	TEST_ASSERT_VAL("19", !thread_fallback(r, 19, 0x8000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_fallback(r, 19, 0x9000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_alloc(r, 19, 0x9000, 0, MT_UNMOV, CS_B, 2));
+	return TEST_OK;
+}
+
+/* Pinning pages in each pageblock: 2 in 0x1000, 1 in 0x6000. */
+static int check_pin_blocks(struct kmem_frag *kf)
+{
+	const struct kmem_frag_pageblock *pb;
+	size_t i, nr;
+	u64 pins = 0;
+
+	pb = kmem_frag__pageblocks(kf, &nr);
+	TEST_ASSERT_VAL("pageblocks", pb);
+	for (i = 0; i < nr; i++) {
+		u64 want = pb[i].pfn == 0x1000 ? 2 : pb[i].pfn == 0x6000;
+
+		TEST_ASSERT_VAL("pinning of a pageblock", eq(pb[i].pinning, want));
+		pins += pb[i].pinning;
+	}
+	TEST_ASSERT_VAL("pinning in all", eq(pins, 3));
+	return TEST_OK;
+}
+
+/*
+ * The fragmenting fallbacks each allocation took, by callsite, task and
+ * type: CS_B of task 2 those of threads 11, 17 and 19 (two), none of 18;
+ * CS_C of task 3 thread 12's, not the claimed one of 14; its Movable row
+ * thread 15's.
+ */
+static int check_owed_rows(struct kmem_page *kp)
+{
+	struct kmem_page_row **rows;
+	size_t i, nr, seen = 0;
+
+	rows = kmem_page__rows(kp, KMEM_PAGE_TABLE_CALLER, NULL, 0, &nr);
+	TEST_ASSERT_VAL("rows", rows);
+	for (i = 0; i < nr; i++) {
+		const struct kmem_page_row *row = rows[i];
+
+		if (row->callsite == CS_B && row->task == 2) {
+			TEST_ASSERT_VAL("CS_B", eq(row->hits, 4) &&
+					eq(row->fragmenting, 4));
+			seen++;
+		} else if (row->callsite == CS_C && row->migtype == MT_UNMOV) {
+			TEST_ASSERT_VAL("CS_C", eq(row->hits, 3) &&
+					eq(row->fragmenting, 1));
+			seen++;
+		} else if (row->callsite == CS_C && row->migtype == MT_MOV) {
+			TEST_ASSERT_VAL("CS_C Movable", eq(row->hits, 1) &&
+					eq(row->fragmenting, 1));
+			seen++;
+		}
+	}
+	TEST_ASSERT_VAL("the three rows", seen == 3);
+	return TEST_OK;
+}
+
+static int check_pinning(struct pin_run *r)
+{
+	const struct kmem_frag_summary *s = kmem_frag__summary(r->kf);
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	struct kmem_frag_pin_row **rows;
+	int nr_keys, ret;
+	size_t nr;
+
+	ret = pin_events(r);
+	if (ret != TEST_OK)
+		return ret;
+	kmem_page__finish(r->kp);
+	TEST_ASSERT_VAL("walk", !kmem_page__walk_fallen(r->kp, add_pin, r->kf));
+	TEST_ASSERT_VAL("finish", !kmem_frag__finish(r->kf));
+	TEST_ASSERT_VAL("pages", count_is(&s->pinned.pages, 3, 4 * PS));
+	TEST_ASSERT_VAL("two pages in one pageblock: 2 pinned",
+			eq(s->pinned.pageblocks, 2));
+	nr_keys = keys_of(KMEM_FRAG_PINNED, kmem_tables[KMEM_FRAG_PINNED].sort,
+			  keys);
+	TEST_ASSERT_VAL("keys", nr_keys == 2);
+	rows = kmem_frag__pin_rows(r->kf, keys, nr_keys, &nr);
+	TEST_ASSERT_VAL("a row per callsite and task", rows && eq(nr, 2));
+	/* Tied on pageblocks: the larger bytes first. */
+	TEST_ASSERT_VAL("task 1", rows[0]->callsite == CS_A &&
+			rows[0]->task == 1 &&
+			count_is(&rows[0]->pages, 2, 3 * PS) &&
+			eq(rows[0]->pageblocks, 1));
+	TEST_ASSERT_VAL("task 4", rows[1]->callsite == CS_C &&
+			rows[1]->task == 4 &&
+			count_is(&rows[1]->pages, 1, PS) &&
+			eq(rows[1]->pageblocks, 1));
+	TEST_ASSERT_VAL("too late", kmem_frag__add_pinning(r->kf, 0x1000, 0,
+							   CS_A, 1) == -EBUSY);
+	ret = check_pin_blocks(r->kf);
+	return ret == TEST_OK ? check_owed_rows(r->kp) : ret;
+}
+
+static int test__kmem_frag_pinning(struct test_suite *t __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct kmem_frag_config fc = { .page_size = PS, .pageblock_order = 9 };
+	struct kmem_page_config pc = { .page_size = PS };
+	struct pin_run r = {
+		.kf = kmem_frag__new(&fc),
+		.kp = kmem_page__new(&pc),
+	};
+	int ret = TEST_FAIL;
+
+	if (r.kf && r.kp)
+		ret = check_pinning(&r);
+	kmem_frag__delete(r.kf);
+	kmem_page__delete(r.kp);
+	return ret;
 }
 
 #define EIGHT_KEYS \
@@ -1552,6 +1753,7 @@ static struct test_case kmem_frag_tests[] = {
 	TEST_CASE("kmem frag: requested x fallback matrix", kmem_frag_matrix),
 	TEST_CASE("kmem frag: fallback table and its sorting", kmem_frag_rows),
 	TEST_CASE("kmem frag: fallback table by task", kmem_frag_task_rows),
+	TEST_CASE("kmem frag: pages fallen back that stay, by task", kmem_frag_pinning),
 	TEST_CASE("kmem frag: sort key parsing", kmem_frag_parse_sort),
 	TEST_CASE("kmem frag: mixed pageblocks", kmem_frag_pageblocks),
 	TEST_CASE("kmem frag: struct page addresses, no pageblocks", kmem_frag_no_pfns),

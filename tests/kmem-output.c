@@ -796,6 +796,7 @@ static int check_map_cells(struct kmem_map *map)
 		.allocs = { [KMEM_MAP_UNMOVABLE] = 1, [KMEM_MAP_MOVABLE] = 2 },
 		.fallbacks = 1,
 		.remote_frees = 2,
+		.pinning = 3,
 		/* Markup, a control, a byte not UTF-8, U+FFFE: not XML. */
 		.top_callsite = "a<b>&c\n\xff\xef\xbf\xbe",
 		.node = 0,
@@ -820,7 +821,7 @@ static int check_map_cells(struct kmem_map *map)
 	     has(svg, "<text x=\"100\" y=\"22\" class=\"t\">trace &lt;1&gt; &amp; 6.18</text>\n") &&
 	     has(svg, ">pfn 0x200-0x5ff, pageblocks of order 9 (2 MiB), a cell ") &&
 	     has(svg, "a cell is 1 pageblock (2 MiB); 2 pageblocks allocated into, ") &&
-	     has(svg, "allocated into, 1 mixed, 1 with fallbacks</text>\n") &&
+	     has(svg, "1 with fallbacks, 1 pinned by pages fallen back</text>\n") &&
 	     /* The untouched background: the two cells. */
 	     has(svg,
 		 "<rect x=\"100\" y=\"60\" width=\"24\" height=\"12\" fill=\"url(#free)\"/>\n") &&
@@ -832,18 +833,22 @@ static int check_map_cells(struct kmem_map *map)
 		      "main callsite: do_anonymous_page</title>",
 		      "<rect x=\"100\" y=\"60\" width=\"11\" height=\"11\" class=\"m\"/></g>\n",
 		      NULL }) &&
-	     /* Two bands, hatched, outlined; the name escaped. */
+	     /* Two bands, hatched, outlined, dotted; the name escaped. */
 	     has_parts(svg, (const char * const []){
 		      "<g><title>pfn 0x400-0x5ff: 1 pageblock, mixed\n",
 		      "allocations: Unmovable 1, Reclaimable 0, Movable 2, Special 0\n",
 		      "fallbacks 1, frees by CPUs of other nodes 2\n",
+		      "fallen back, still allocated: 3 pages, in 1 pageblock\n",
 		      "node 0\n",
 		      "main callsite: a&lt;b&gt;&amp;c \xef\xbf\xbd\xef\xbf\xbd</title>",
 		      "<rect x=\"112\" y=\"60\" width=\"5\" height=\"11\" class=\"u\"/>",
 		      "<rect x=\"117\" y=\"60\" width=\"6\" height=\"11\" class=\"m\"/>",
 		      "<rect x=\"112\" y=\"60\" width=\"11\" height=\"11\" class=\"x\"/>",
-		      "<rect x=\"113\" y=\"61\" width=\"9\" height=\"9\" class=\"f\"/></g>\n",
+		      "<rect x=\"113\" y=\"61\" width=\"9\" height=\"9\" class=\"f\"/>",
+		      "<circle cx=\"117.5\" cy=\"65.5\" r=\"2.5\" class=\"k\"/></g>\n",
 		      NULL }) &&
+	     /* The first cell has no pages fallen back: no dot. */
+	     !strstr(strstr(svg, "<g><title>pfn 0x200"), "<circle cx=\"105.5") &&
 	     has(svg, "<text x=\"96\" y=\"69\" class=\"p\">0x200</text>\n") &&
 	     has(svg, "no memory topology in the trace") &&
 	     !strstr(svg, "url(#hole)\"/>") && !strstr(svg, "Bytes allocated") &&
@@ -1091,6 +1096,7 @@ static int check_map_size(struct kmem_map *map)
 		.allocs = { ~0ULL, ~0ULL, ~0ULL, ~0ULL },
 		.fallbacks = ~0ULL,
 		.remote_frees = ~0ULL,
+		.pinning = ~0ULL,
 	};
 	u64 i, per_cell, span = TIB_BLOCKS << 9;
 	struct kmem_map_box box;

@@ -6,7 +6,9 @@
  *
  * The first byte picks the configuration; then each event takes
  * EVENT_BYTES bytes.  Pfns come from a small range so that pageblocks get
- * many events.
+ * many events, and the events of four threads interleave: what their
+ * fallbacks owe their allocations must add up too, and every allocation
+ * said to have fallen back goes in as a page that stays.
  */
 #include <stdint.h>
 #include <linux/types.h>
@@ -31,7 +33,12 @@ static void check(bool ok, const char *what)
 struct fed {
 	size_t		fallbacks, allocs;
 	u64	fallback_spans, alloc_spans;
+	u64	owed;		/* fragmenting fallbacks allocations took */
+	u64	pins;		/* pages fallen back, added as staying */
+	u64	pin_bytes;
 };
+
+#define NR_THREADS	4
 
 static int pageblock_orders[] = { KMEM_FRAG_ORDER_UNKNOWN, 0, 4, 9, 13, 40 };
 
@@ -73,7 +80,7 @@ static void feed(struct kmem_frag *kf, const struct kmem_frag_config *config,
 
 		u64 refused = kmem_frag__summary(kf)->bad_fallbacks;
 
-		err = kmem_frag__fallback(kf, &ev);
+		err = kmem_frag__fallback_thread(kf, &ev, 0, b[3] % NR_THREADS);
 		check(err == 0, "fallbacks: taken or counted as refused");
 		if (kmem_frag__summary(kf)->bad_fallbacks == refused) {
 			fed->fallbacks++;
@@ -89,8 +96,22 @@ static void feed(struct kmem_frag *kf, const struct kmem_frag_config *config,
 		};
 
 		u64 refused = kmem_frag__summary(kf)->bad_allocs;
+		struct kmem_frag_owed owed;
 		bool taken;
 
+		kmem_frag__take_owed(kf, b[3] % NR_THREADS, &ev, &owed);
+		fed->owed += owed.fragmenting;
+		check(!owed.fell_back || (ev.pfn != KMEM_PAGE_NO_PFN &&
+					  span(config, 0)),
+		      "fallen back: a page, with pageblocks");
+		if (owed.fell_back && ev.order >= 0 &&
+		    ev.order <= KMEM_PAGE_MAX_ORDER) {
+			check(!kmem_frag__add_pinning(kf, ev.pfn, ev.order,
+						      ev.callsite, 1),
+			      "pinning page added");
+			fed->pins++;
+			fed->pin_bytes += config->page_size << ev.order;
+		}
 		err = kmem_frag__alloc(kf, &ev);
 		check(err == 0, "allocations: taken or counted as refused");
 		taken = kmem_frag__summary(kf)->bad_allocs == refused;
@@ -226,6 +247,34 @@ static void check_pageblocks(struct kmem_frag *kf,
 		check(b->by_column[c] <= b->allocated, "columns within allocated");
 }
 
+/* The pages that stay: each added once, in at most as many pageblocks. */
+static void check_pinned(struct kmem_frag *kf, const struct fed *fed)
+{
+	const struct kmem_frag_summary *s = kmem_frag__summary(kf);
+	const struct kmem_frag_pageblock *pb;
+	struct kmem_frag_pin_row **rows;
+	u64 pages = 0, blocks = 0, in_blocks = 0;
+	size_t nr, i;
+
+	check(fed->owed <= s->fragmenting.nr, "owed at most the fragmenting");
+	check(s->pinned.pages.nr == fed->pins &&
+	      s->pinned.pages.bytes == fed->pin_bytes, "every pin counted");
+	rows = kmem_frag__pin_rows(kf, NULL, 0, &nr);
+	check(rows || !nr, "pin rows returned");
+	for (i = 0; i < nr; i++) {
+		check(rows[i]->pageblocks && rows[i]->pageblocks <=
+		      rows[i]->pages.nr, "a row's pageblocks within its pages");
+		pages += rows[i]->pages.nr;
+		blocks += rows[i]->pageblocks;
+	}
+	check(pages == fed->pins, "pin rows add up to the pins");
+	check(s->pinned.pageblocks <= blocks, "pinned within the rows'");
+	pb = kmem_frag__pageblocks(kf, &nr);
+	for (i = 0; i < nr; i++)
+		in_blocks += pb[i].pinning;
+	check(in_blocks <= fed->pins, "pageblocks' pins within the pins");
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -246,6 +295,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	check(kmem_frag__finish(kf) == 0, "finish");
 	check_totals(kf, &fed);
 	check_pageblocks(kf, &config, &fed);
+	check_pinned(kf, &fed);
 	kmem_frag__delete(kf);
 	return 0;
 }

@@ -256,6 +256,9 @@ def num(s):
 	return int(s.split("/")[0].replace(",", "") or 0)
 rows = []
 for l in lines[1:]:
+	# The allocation table only: FRAGMENTATION has tables of its own.
+	if not l.split(" | ")[0].strip()[:1].isdigit():
+		break
 	c = dict(zip(head, [x.strip() for x in l.split(" | ")]))
 	rows.append(({"frag": -num(c.get("Fragmenting", "0")),
 		      "xnode": -num(c.get("Freed remote", "0")),

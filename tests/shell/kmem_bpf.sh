@@ -165,7 +165,9 @@ lost = rec['perf_data']['events_lost']
 if lost:
     print(f'note: perf record lost {lost} events: counts may be as many more')
 
-TABLES = ('callers', 'fragmentation.callers', 'fragmentation.failures')
+# The pages fallen back that stay: -b pairs no fallback with its page.
+TABLES = ('callers', 'fragmentation.callers', 'fragmentation.failures',
+          'fragmentation.pinned')
 LIFE = ('summary.allocated_freed', 'summary.allocated_only',
         'summary.freed_only', 'summary.frees_of_another_order')
 
@@ -221,6 +223,10 @@ def compare(name, life, frag=True):
     missed = doc['source']['events_missed']
     if missed:
         print(f'note: {name}: {missed} runs of the programs skipped')
+    f = doc['page']['fragmentation']
+    if 'classes' in f and f.get('pinned', 0) is not None:
+        fail(f'{name}: fragmentation.pinned is {f.get("pinned", "absent")}, '
+             'not null (not measured with -b)')
     got = figures(doc['page'], life, frag)
     want = figures(rec['page'], life, frag)
     for k in sorted(set(got) | set(want)):

@@ -13,7 +13,9 @@
 # give the count's stacks of the extfrag events, and add up to the
 # fallbacks (the fragmenting ones) of the JSON; -s frag,pid the count's
 # fallback rows by pid and Fragmenting of each allocation row (each
-# fragmenting fallback belongs to the next allocation of its thread).
+# fragmenting fallback belongs to the next allocation of its thread), and
+# the pages that fell back into Movable pageblocks and stay, by pid and
+# callsite, with their pageblocks.
 # Where memory could not be fragmented, those two checks still run, on
 # whatever fallbacks there were, at --pageblock-order 11 (every fallback
 # is then converted or polluted: the buddy allocator's blocks are at
@@ -151,10 +153,27 @@ for r in doc['callers']['rows']:
     if r.get('fragmenting'):
         got[row + '.fragmenting'] = \
             got.get(row + '.fragmenting', 0) + r['fragmenting']
+# The pages that fell back and stay, by pid and callsite, and in all.
+pinned = doc['fragmentation'].get('pinned') or {}
+for r in pinned.get('callers', {}).get('rows', []):
+    row = 'pinned.%d.%s' % (r['pid'], r['callsite']['name'])
+    for k, v in (('pages', r['pages']['count']), ('bytes', r['pages']['bytes']),
+                 ('pageblocks', r['pageblocks'])):
+        got[row + '.' + k] = got.get(row + '.' + k, 0) + v
+if pinned:
+    for k, v in (('pages', pinned['pages']['count']),
+                 ('bytes', pinned['pages']['bytes']),
+                 ('pageblocks', pinned['pageblocks'])):
+        if v:
+            got['pinned.all.' + k] = v
 bad = 0
+if not pinned:
+    bad += 1
+    print('FAIL: -s frag,pid: no page.fragmentation.pinned in the JSON')
 frag = sum(v for k, v in got.items() if k.endswith('.fragmenting'))
 for part, label in (('task.', 'fallback rows by pid'),
-                    ('alloc.', 'allocation rows by pid')):
+                    ('alloc.', 'allocation rows by pid'),
+                    ('pinned.', 'pages fallen back that stay, by pid')):
     w = {k: v for k, v in want.items() if k.startswith(part)}
     g = {k: v for k, v in got.items() if k.startswith(part)}
     diff = sorted(k for k in set(w) | set(g) if w.get(k) != g.get(k))
@@ -167,6 +186,10 @@ for part, label in (('task.', 'fallback rows by pid'),
     else:
         print('  -s frag,pid: %s: %d numbers as perf script gives them' %
               (label, len(w)))
+stay = want.get('pinned.all.pages', 0)
+print('  -s frag,pid: %d pages fell back and stay, in %d pageblocks%s' %
+      (stay, want.get('pinned.all.pageblocks', 0),
+       '' if stay else ': the pinning rows tested on nothing'))
 total = doc['fragmentation']['fragmenting']['count']
 if not 0 < frag <= total:
     bad += 1

@@ -122,7 +122,23 @@ doc["page"]["fragmentation"] = {
                          "unmovable_or_reclaimable": 1, "fallback_only": 0,
                          "by_column": [1, 0, 3, 0],
                          "bytes_by_column": [4096, 0, 12288, 0]},
+    "pinned": {"pages": cnt, "pageblocks": 1,
+               "callers": {"sort": ["blocks", "bytes"], "nr_rows": 1,
+                           "rows": [{"pageblocks": 1, "pages": cnt, "pid": 7,
+                                     "callsite": {"name": "f",
+                                                  "address": "0x1"}}]}},
     "failures": {"sort": [], "nr_rows": 0, "rows": []}}'
+variant "fragmentation with classes, pages fallen back not known (-b)" '
+doc["page"]["fragmentation"] = {
+    "status": "analysed", "pageblock_order": 9,
+    "fallbacks": {"count": 0, "bytes": 0}, "severe": {"count": 0, "bytes": 0},
+    "classes": {"claimed": {"count": 0, "bytes": 0},
+                "converted": {"count": 0, "bytes": 0},
+                "polluted": {"count": 0, "bytes": 0}},
+    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "unmovable_or_reclaimable": 0, "fallback_only": 0,
+    "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]},
+    "pinned": None}'
 variant "fragmentation without pageblock_order" '
 doc["page"]["fragmentation"] = {
     "status": "analysed", "pageblock_order": None,
@@ -173,6 +189,16 @@ drift "slab cross_node missing" 'del doc["slab"]["summary"]["cross_node"]'
 drift "classes without pageblock_order" '
 doc["page"]["fragmentation"] = {
     "status": "analysed", "pageblock_order": None,
+    "fallbacks": {"count": 0, "bytes": 0}, "severe": {"count": 0, "bytes": 0},
+    "classes": {"claimed": {"count": 0, "bytes": 0},
+                "converted": {"count": 0, "bytes": 0},
+                "polluted": {"count": 0, "bytes": 0}},
+    "matrix": [], "mixed_pageblocks": {"touched": 0, "mixed": 0,
+    "unmovable_or_reclaimable": 0, "fallback_only": 0,
+    "by_column": [0, 0, 0, 0], "bytes_by_column": [0, 0, 0, 0]}}'
+drift "classes without the pages fallen back" '
+doc["page"]["fragmentation"] = {
+    "status": "analysed", "pageblock_order": 9,
     "fallbacks": {"count": 0, "bytes": 0}, "severe": {"count": 0, "bytes": 0},
     "classes": {"claimed": {"count": 0, "bytes": 0},
                 "converted": {"count": 0, "bytes": 0},

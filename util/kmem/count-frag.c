@@ -9,8 +9,15 @@
  * tried first.  After the last event the table is packed and sorted by
  * pfn in place: it is then the array kmem_frag__pageblocks() returns.
  *
- * The two tables are kmem_rows (table-live.h): fallbacks by callsite and
- * pair of types, failures by callsite, order, type and GFP.
+ * The three tables are kmem_rows (table-live.h): fallbacks by callsite and
+ * pair of types, failures by callsite, order, type and GFP, pinning pages
+ * by callsite and task.
+ *
+ * What a thread's fallbacks owe its next allocation sits in a small
+ * keyed table by tid, empty but for the threads between a fragmenting
+ * fallback and their allocation.  The pinning pages come once, after the
+ * last event, into an array that kmem_frag__finish() sorts to count the
+ * distinct pageblocks of each row.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +32,25 @@
 #define BLOCKS_MIN_SLOTS	1024
 /* The first pfn of no pageblock: marks an empty slot. */
 #define NO_BLOCK		KMEM_PAGE_NO_PFN
+
+/* Threads owed fallbacks: a slot of kmem_frag::owed. */
+struct owed {
+	u64	tid;		/* the key */
+	u64	fragmenting;
+	/* The first pfn of the pinning fallback's pageblock, or NO_BLOCK. */
+	u64	block;
+};
+
+/* The log2 of the slots of kmem_frag::owed to begin with. */
+#define OWED_BITS	6
+
+/* A pinning page, till kmem_frag__finish(). */
+struct pin_page {
+	u64	callsite;
+	u64	block;		/* the first pfn of its pageblock */
+	u64	bytes;
+	u32	task;
+};
 
 /* The fragmenting fallbacks of one callsite, for the allocation table. */
 struct callsite_frag {
@@ -48,6 +74,11 @@ struct kmem_frag {
 	struct kmem_frag_pageblock	*last_block;
 	struct kmem_rows		rows;
 	struct kmem_rows		fail_rows;
+	struct kmem_rows		pin_rows;
+	struct kmem_live		owed;		/* struct owed; with classes */
+	struct pin_page			*pins;
+	size_t				nr_pins;
+	size_t				pins_size;	/* allocated */
 	/* By callsite, from kmem_frag__finish(). */
 	struct callsite_frag		*by_callsite;
 	size_t				nr_callsites;
@@ -123,6 +154,19 @@ static void fail_key(const struct kmem_frag_fail_row *row, u64 *key)
 	key[2] = (u64)(u32)row->order << 32 | (u32)row->migtype;
 }
 
+static int pin_cmp_identity(const void *pa, const void *pb)
+{
+	const struct kmem_frag_pin_row *a = pa, *b = pb;
+
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
+	return 0;
+}
+
+#define PIN_KEY_WORDS	2
+
 static int blocks_init(struct kmem_frag *kf, size_t slots)
 {
 	size_t i;
@@ -159,10 +203,14 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 		free(kf);
 		return NULL;
 	}
-	if (kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
+	if ((kf->classes && kmem_live__init_keyed(&kf->owed, sizeof(struct owed),
+						  1, OWED_BITS)) ||
+	    kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
 			    ROW_KEY_WORDS, row_cmp_identity) ||
 	    kmem_rows__init(&kf->fail_rows, sizeof(struct kmem_frag_fail_row),
-			    FAIL_KEY_WORDS, fail_cmp_identity)) {
+			    FAIL_KEY_WORDS, fail_cmp_identity) ||
+	    kmem_rows__init(&kf->pin_rows, sizeof(struct kmem_frag_pin_row),
+			    PIN_KEY_WORDS, pin_cmp_identity)) {
 		kmem_frag__delete(kf);
 		return NULL;
 	}
@@ -176,6 +224,9 @@ void kmem_frag__delete(struct kmem_frag *kf)
 	free(kf->blocks);
 	kmem_rows__exit(&kf->rows);
 	kmem_rows__exit(&kf->fail_rows);
+	kmem_rows__exit(&kf->pin_rows);
+	kmem_live__exit(&kf->owed);
+	free(kf->pins);
 	free(kf->by_callsite);
 	free(kf);
 }
@@ -493,6 +544,102 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
 				     classify(kf, ev));
 }
 
+/*
+ * Does @ev leave an Unmovable or Reclaimable page in a Movable pageblock,
+ * converted (now of the type asked for, its movable pages held) or
+ * polluted (still Movable)?
+ */
+static bool pins_movable(const struct kmem_frag *kf,
+			 const struct kmem_frag_event *ev)
+{
+	enum kmem_migtype_column asked, from;
+
+	if (ev->alloc_migtype < 0 ||
+	    ev->alloc_migtype > KMEM_PAGE_MAX_MIGTYPE ||
+	    ev->fallback_migtype < 0 ||
+	    ev->fallback_migtype > KMEM_PAGE_MAX_MIGTYPE)
+		return false;
+	asked = kf->columns[ev->alloc_migtype];
+	from = kf->columns[ev->fallback_migtype];
+	return classify(kf, ev) != KMEM_FRAG_CLAIMED &&
+	       from == KMEM_MIGTYPE_MOVABLE &&
+	       (asked == KMEM_MIGTYPE_UNMOVABLE ||
+		asked == KMEM_MIGTYPE_RECLAIMABLE);
+}
+
+int kmem_frag__fallback_thread(struct kmem_frag *kf,
+			       const struct kmem_frag_event *ev, u32 task,
+			       u32 tid)
+{
+	u64 key = tid, bad = kf->summary.bad_fallbacks;
+	struct owed *o;
+	int err;
+
+	err = kmem_frag__fallback_task(kf, ev, task);
+	if (err || !kf->classes || kf->summary.bad_fallbacks != bad ||
+	    classify(kf, ev) == KMEM_FRAG_CLAIMED)
+		return err;
+	o = kmem_live__probe(&kf->owed, key);
+	if (o->tid != key) {
+		o = kmem_live__add(&kf->owed, o, &key);
+		if (!o)
+			return -ENOMEM;
+		o->block = NO_BLOCK;
+	}
+	o->fragmenting++;
+	/* The first since the thread's last allocation: its page. */
+	if (kf->map && o->block == NO_BLOCK && pins_movable(kf, ev))
+		o->block = block_start(kf, ev->pfn, 0);
+	return 0;
+}
+
+void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,
+			  const struct kmem_page_event *ev,
+			  struct kmem_frag_owed *owed)
+{
+	struct owed *o;
+
+	owed->fragmenting = 0;
+	owed->fell_back = false;
+	if (!kf->owed.nr)
+		return;
+	o = kmem_live__find(&kf->owed, tid);
+	if (!o)
+		return;
+	owed->fragmenting = o->fragmenting;
+	owed->fell_back = o->block != NO_BLOCK &&
+			  ev->pfn != KMEM_PAGE_NO_PFN &&
+			  block_start(kf, ev->pfn, 0) == o->block;
+	kmem_live__remove(&kf->owed, o);
+}
+
+int kmem_frag__add_pinning(struct kmem_frag *kf, u64 pfn, int order,
+			   u64 callsite, u32 task)
+{
+	struct pin_page *p;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!kf->map || !kmem_page__valid_order(order))
+		return 0;
+	if (kf->nr_pins == kf->pins_size) {
+		size_t size = kf->pins_size ? 2 * kf->pins_size : 256;
+
+		p = realloc(kf->pins, size * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		kf->pins = p;
+		kf->pins_size = size;
+	}
+	kf->pins[kf->nr_pins++] = (struct pin_page){
+		.callsite = callsite,
+		.block = block_start(kf, pfn, 0),
+		.bytes = order_bytes(kf, order),
+		.task = task,
+	};
+	return 0;
+}
+
 int kmem_frag__add_fallbacks(struct kmem_frag *kf,
 			     const struct kmem_frag_event *ev, u64 nr,
 			     unsigned int parts)
@@ -642,6 +789,64 @@ static void add_callsite(struct kmem_frag *kf, struct kmem_frag_row *row)
 	last->fragmenting += row->fragmenting;
 }
 
+static int cmp_pin(const void *pa, const void *pb)
+{
+	const struct pin_page *a = pa, *b = pb;
+
+	if (a->callsite != b->callsite)
+		return a->callsite < b->callsite ? -1 : 1;
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
+	return a->block < b->block ? -1 : a->block > b->block;
+}
+
+/* The pinning pages into their pageblocks, before those are sorted. */
+static void pin_blocks(struct kmem_frag *kf)
+{
+	size_t i;
+
+	for (i = 0; i < kf->nr_pins; i++) {
+		struct kmem_frag_pageblock *pb;
+
+		pb = probe_block(kf, kf->pins[i].block);
+		if (pb->pfn == kf->pins[i].block)
+			pb->pinning++;
+	}
+}
+
+/* Sorted by callsite, task and pageblock: a row per run of the first two. */
+static int pin_rows(struct kmem_frag *kf)
+{
+	struct kmem_frag_pin_row *row = NULL;
+	size_t i;
+
+	if (!kf->nr_pins)
+		return 0;
+	qsort(kf->pins, kf->nr_pins, sizeof(*kf->pins), cmp_pin);
+	for (i = 0; i < kf->nr_pins; i++) {
+		const struct pin_page *p = &kf->pins[i];
+		bool same_row = row && row->callsite == p->callsite &&
+				row->task == p->task;
+
+		if (!same_row) {
+			struct kmem_frag_pin_row new = {
+				.callsite = p->callsite,
+				.task = p->task,
+			};
+			u64 key[PIN_KEY_WORDS] = { p->callsite, p->task };
+
+			row = kmem_rows__add(&kf->pin_rows, key, &new);
+			if (!row)
+				return -ENOMEM;
+		}
+		kmem_count__add(&row->pages, p->bytes);
+		kmem_count__add(&kf->summary.pinned.pages, p->bytes);
+		if (!same_row || p->block != p[-1].block)
+			row->pageblocks++;
+	}
+	return 0;
+}
+
 int kmem_frag__finish(struct kmem_frag *kf)
 {
 	struct kmem_frag_row **rows;
@@ -656,9 +861,17 @@ int kmem_frag__finish(struct kmem_frag *kf)
 		.bytes = kf->summary.classes[KMEM_FRAG_CONVERTED].bytes +
 			 kf->summary.classes[KMEM_FRAG_POLLUTED].bytes,
 	};
+	if (kf->map)
+		pin_blocks(kf);
 	sort_blocks(kf);
-	for (i = 0; i < kf->nr_blocks; i++)
+	for (i = 0; i < kf->nr_blocks; i++) {
 		count_block(&kf->summary.blocks, &kf->blocks[i]);
+		kf->summary.pinned.pageblocks += !!kf->blocks[i].pinning;
+	}
+	if (pin_rows(kf)) {
+		kf->finish_err = -ENOMEM;
+		return kf->finish_err;
+	}
 	kf->by_callsite = calloc(kf->rows.nr + 1, sizeof(*kf->by_callsite));
 	rows = (struct kmem_frag_row **)kmem_rows__sort(&kf->rows, NULL, NULL,
 							0, &nr);
@@ -724,6 +937,16 @@ struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
 	kmem_frag__finish(kf);
 	return (struct kmem_frag_row **)kmem_rows__sort(&kf->rows, NULL, keys,
 							nr_keys, nr);
+}
+
+struct kmem_frag_pin_row **kmem_frag__pin_rows(struct kmem_frag *kf,
+					       const struct kmem_sort_key *keys,
+					       int nr_keys, size_t *nr)
+{
+	kmem_frag__finish(kf);
+	return (struct kmem_frag_pin_row **)kmem_rows__sort(&kf->pin_rows,
+							    NULL, keys,
+							    nr_keys, nr);
 }
 
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,

@@ -16,7 +16,10 @@
  *   fallen-back-to migration type, and a table by callsite;
  * - the pageblocks the trace allocated into, and how many of them got
  *   allocations of more than one migration type column during the trace;
- * - the failed allocations by callsite, order, migration type and GFP.
+ * - the failed allocations by callsite, order, migration type and GFP;
+ * - the pages that fell back into a Movable pageblock for an Unmovable or
+ *   Reclaimable allocation and were still allocated at the end (pinning),
+ *   by callsite and task, with the pageblocks they lie in.
  *
  * The classes need the recording kernel's pageblock_order; without it
  * (KMEM_FRAG_ORDER_UNKNOWN) fallbacks are counted, but neither classes nor
@@ -115,6 +118,17 @@ struct kmem_frag_fail_row {
 	struct kmem_count	asked;		/* failures, bytes asked for */
 };
 
+/*
+ * A row of the pinning table: the pages of one callsite and task that
+ * fell back and were still allocated at the end (kmem_frag__add_pinning()).
+ */
+struct kmem_frag_pin_row {
+	u64			callsite;
+	u32			task;		/* as kmem_page_event::task */
+	struct kmem_count	pages;		/* allocations and their bytes */
+	u64			pageblocks;	/* distinct ones they lie in */
+};
+
 /* A pageblock the trace allocated into or fell back into. */
 struct kmem_frag_pageblock {
 	u64	pfn;				/* its first */
@@ -129,6 +143,8 @@ struct kmem_frag_pageblock {
 	u64	votes;				/* of the vote: not a count */
 	/* Frees in it by a CPU of another node (kmem_frag__free()). */
 	u64	remote_frees;
+	/* Pinning pages in it at the end: after kmem_frag__finish(). */
+	u64	pinning;
 };
 
 /*
@@ -143,6 +159,12 @@ struct kmem_frag_blocks {
 	u64	fallback_only;	/* fallen back into, no allocation seen */
 };
 
+/* The pinning pages, after kmem_frag__finish(). */
+struct kmem_frag_pinned {
+	struct kmem_count	pages;		/* allocations and their bytes */
+	u64			pageblocks;	/* distinct ones they lie in */
+};
+
 struct kmem_frag_summary {
 	struct kmem_count	fallbacks;	/* bytes of the requests */
 	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
@@ -153,6 +175,7 @@ struct kmem_frag_summary {
 	struct kmem_count	alloc[KMEM_NR_MIGTYPE_COLUMNS];
 	struct kmem_count	fail;		/* bytes asked for */
 	struct kmem_frag_blocks	blocks;		/* after kmem_frag__finish() */
+	struct kmem_frag_pinned	pinned;
 	u64			bad_fallbacks;	/* extfrag events refused */
 	u64			bad_allocs;	/* alloc events refused */
 	/* Migration types out of range, each counted under Special. */
@@ -203,6 +226,69 @@ int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
  */
 int kmem_frag__fallback_task(struct kmem_frag *kf,
 			     const struct kmem_frag_event *ev, u32 task);
+
+/**
+ * kmem_frag__fallback_thread - kmem_frag__fallback_task() of thread @tid
+ * @kf: the analysis
+ * @ev: the event; copied
+ * @task: as kmem_frag__fallback_task()
+ * @tid: the thread that fell back
+ *
+ * A converted or polluted fallback is owed to the next allocation of @tid
+ * (kmem_frag__take_owed()): the kernel traces the fallbacks of an
+ * allocation in __rmqueue(), before the allocation, on its thread (those
+ * of a refill of the per-CPU lists all before the allocation that refills
+ * them).  Of those of an Unmovable or Reclaimable request into a Movable
+ * pageblock, the first since the thread's last allocation is kept: a
+ * refill falls back for many pages and hands out the first of them.
+ *
+ * Return: as kmem_frag__fallback().
+ */
+int kmem_frag__fallback_thread(struct kmem_frag *kf,
+			       const struct kmem_frag_event *ev, u32 task,
+			       u32 tid);
+
+/* What a thread's fallbacks owe its next allocation. */
+struct kmem_frag_owed {
+	u64	fragmenting;	/* converted and polluted fallbacks */
+	/*
+	 * The allocation succeeded and its page lies in the pageblock of the
+	 * first Unmovable or Reclaimable fallback into a Movable pageblock:
+	 * a page of those types in a pageblock the trace saw Movable.
+	 */
+	bool	fell_back;
+};
+
+/**
+ * kmem_frag__take_owed - what an allocation of thread @tid is owed
+ * @kf: the analysis
+ * @tid: the thread that allocates
+ * @ev: the allocation
+ * @owed: where the fallbacks owed go; all zero when none are
+ *
+ * Takes what kmem_frag__fallback_thread() owed @tid, whatever @ev is: an
+ * interrupt that allocates in between takes it.  Called for every
+ * allocation: nothing to copy back, nothing on the stack of its own.
+ */
+void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,
+			  const struct kmem_page_event *ev,
+			  struct kmem_frag_owed *owed);
+
+/**
+ * kmem_frag__add_pinning - a page that fell back and is still allocated
+ * @kf: the analysis
+ * @pfn: its first pfn
+ * @order: its order
+ * @callsite: the callsite of its allocation
+ * @task: the task of its allocation, as kmem_page_event::task
+ *
+ * After the last event, before kmem_frag__finish(): one call for each
+ * live page whose allocation kmem_frag__take_owed() said fell back.
+ *
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+ */
+int kmem_frag__add_pinning(struct kmem_frag *kf, u64 pfn, int order,
+			   u64 callsite, u32 task);
 
 /**
  * kmem_frag__alloc - count one kmem:mm_page_alloc event
@@ -340,6 +426,19 @@ struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
 						 const struct kmem_sort_key *keys,
 						 int nr_keys, size_t *nr);
+
+/**
+ * kmem_frag__pin_rows - the pinning table, sorted
+ * @kf: the analysis
+ * @keys: the sort keys
+ * @nr_keys: how many
+ * @nr: where the number of rows goes
+ *
+ * Return: as kmem_frag__rows(), for the pinning pages.
+ */
+struct kmem_frag_pin_row **kmem_frag__pin_rows(struct kmem_frag *kf,
+					       const struct kmem_sort_key *keys,
+					       int nr_keys, size_t *nr);
 
 /**
  * kmem_frag__callsite_fragmenting - the fragmenting fallbacks of a callsite

@@ -22,6 +22,7 @@ struct live_page {
 	struct kmem_page_row	*rows[KMEM_PAGE_NR_TABLES];
 	s16			cpu_node;	/* allocating CPU's node */
 	u8			order;
+	bool			fell_back;	/* kmem_page__walk_fallen() */
 	u32			tag;		/* the allocation's */
 };
 
@@ -33,6 +34,8 @@ struct kmem_page {
 	struct kmem_live		live;		/* struct live_page */
 	struct kmem_rows		rows[KMEM_PAGE_NR_TABLES];
 	u64				*node_matrix;	/* nr_nodes x nr_nodes */
+	/* Allocations that fell back: none, no walk of the live pages. */
+	u64				nr_fell_back;
 	bool				finished;
 };
 
@@ -241,12 +244,12 @@ static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
 
 int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
 {
-	return kmem_page__alloc_fragmenting(kp, ev, 0);
+	return kmem_page__alloc_fragmenting(kp, ev, 0, false);
 }
 
 int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 				 const struct kmem_page_event *ev,
-				 u64 fragmenting)
+				 u64 fragmenting, bool fell_back)
 {
 	struct kmem_page_summary *s = &kp->summary;
 	struct live_page *lp;
@@ -281,6 +284,8 @@ int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 	lp->order = ev->order;
 	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
 	lp->tag = ev->tag;
+	lp->fell_back = fell_back;
+	kp->nr_fell_back += fell_back;
 	return count_in_rows(kp, lp, ev, fragmenting);
 }
 
@@ -371,6 +376,33 @@ void kmem_page__walk_live(struct kmem_page *kp, kmem_page_live_fn fn,
 	struct live_walk walk = { .fn = fn, .arg = arg };
 
 	kmem_live__for_each(&kp->live, walk_live, &walk);
+}
+
+struct fallen_walk {
+	kmem_page_fallen_fn	fn;
+	void			*arg;
+	int			err;
+};
+
+static void walk_fallen(void *slot, void *arg)
+{
+	const struct live_page *lp = slot;
+	const struct kmem_page_row *row = lp->rows[KMEM_PAGE_TABLE_CALLER];
+	struct fallen_walk *walk = arg;
+
+	if (lp->fell_back && row && !walk->err)
+		walk->err = walk->fn(lp->pfn, lp->order, row->callsite,
+				     row->task, walk->arg);
+}
+
+int kmem_page__walk_fallen(struct kmem_page *kp, kmem_page_fallen_fn fn,
+			   void *arg)
+{
+	struct fallen_walk walk = { .fn = fn, .arg = arg };
+
+	if (kp->nr_fell_back)
+		kmem_live__for_each(&kp->live, walk_fallen, &walk);
+	return walk.err;
 }
 
 static void count_live(void *slot, void *arg)

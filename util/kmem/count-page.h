@@ -114,11 +114,13 @@ int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
 
 /*
  * kmem_page__alloc(), and @fragmenting fallbacks that made the
- * allocation, counted in the Fragmenting of its rows.
+ * allocation, counted in the Fragmenting of its rows; @fell_back: its
+ * page fell back into a pageblock of another type, kept with the live
+ * page for kmem_page__walk_fallen().
  */
 int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 				 const struct kmem_page_event *ev,
-				 u64 fragmenting);
+				 u64 fragmenting, bool fell_back);
 
 /**
  * kmem_page__free - count an mm_page_free event
@@ -137,6 +139,17 @@ typedef void (*kmem_page_live_fn)(u32 tag, int order, void *arg);
 /* Call @fn for every page live now, with its allocation's tag. */
 void kmem_page__walk_live(struct kmem_page *kp, kmem_page_live_fn fn,
 			  void *arg);
+
+typedef int (*kmem_page_fallen_fn)(u64 pfn, int order, u64 callsite,
+				   u32 task, void *arg);
+
+/*
+ * Call @fn for every page live now whose allocation fell back, with its
+ * allocation's callsite and task; the first non-zero return stops it.
+ * Return: 0, or what @fn returned.
+ */
+int kmem_page__walk_fallen(struct kmem_page *kp, kmem_page_fallen_fn fn,
+			   void *arg);
 
 /* After the last event: settle the live pages. */
 void kmem_page__finish(struct kmem_page *kp);

@@ -578,6 +578,7 @@ enum {
 static const struct kmem_section * const sections[] = {
 	&kmem_trace_section, &kmem_page_section, &kmem_page_summary_section,
 	&kmem_cross_node_section, &kmem_frag_section, &kmem_pageblock_section,
+	&kmem_pinned_section,
 	&kmem_slab_summary_section, &kmem_stall_section, &kmem_stall_apart_section,
 	&kmem_stall_events_section, &kmem_stall_memcg_section,
 };
@@ -1040,6 +1041,7 @@ static void print_fragmentation(struct printing *p)
 	print_frag_matrix(p->dr->d);
 	if (p->o->caller) {
 		print_table(p->dr, KMEM_FRAG_CALLERS, p->o, NULL, NULL);
+		print_table(p->dr, KMEM_FRAG_PINNED, p->o, NULL, NULL);
 		print_table(p->dr, KMEM_FRAG_FAILURES, p->o, NULL, NULL);
 	}
 }

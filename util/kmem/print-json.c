@@ -442,6 +442,21 @@ static void mixed_pageblocks(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__end_object(j);
 }
 
+/* The pages that fell back and stay; null where they are not known. */
+static void pinned(struct kmem_json *j, const struct kmem_report *r)
+{
+	if (!kmem_report__holds(r->ctx, KMEM_IF_PINNING)) {
+		kmem_json__key(j, "pinned");
+		kmem_json__null(j);
+		return;
+	}
+	kmem_json__key_object(j, "pinned");
+	write_fields(j, r, r->src, &kmem_pinned_section, 0,
+		     kmem_pinned_section.nr_fields);
+	write_table(j, r, KMEM_FRAG_PINNED);
+	kmem_json__end_object(j);
+}
+
 static void fragmentation(struct kmem_json *j, const struct kmem_report *r)
 {
 	const struct kmem_section *s = &kmem_frag_section;
@@ -455,8 +470,10 @@ static void fragmentation(struct kmem_json *j, const struct kmem_report *r)
 	write_fields(j, r, r->src, s, 0, s->nr_fields);
 	frag_matrix(j, r);
 	write_table(j, r, KMEM_FRAG_CALLERS);
-	if (r->ctx->frag_classes)
+	if (r->ctx->frag_classes) {
 		mixed_pageblocks(j, r);
+		pinned(j, r);
+	}
 	write_table(j, r, KMEM_FRAG_FAILURES);
 	kmem_json__end_object(j);
 }

@@ -36,6 +36,7 @@ struct stored_block {
 	u64		allocs[KMEM_MAP_NR_TYPES];
 	u64		fallbacks;
 	u64		remote_frees;
+	u64		pinning;
 	char		*top_callsite;
 	int		node;
 };
@@ -131,6 +132,7 @@ int kmem_map__add_block(struct kmem_map *map, const struct kmem_map_block *b)
 	memcpy(sb->allocs, b->allocs, sizeof(sb->allocs));
 	sb->fallbacks = b->fallbacks;
 	sb->remote_frees = b->remote_frees;
+	sb->pinning = b->pinning;
 	sb->node = b->node;
 	rb_link_node(&sb->rb, parent, p);
 	rb_insert_color(&sb->rb, &map->blocks);
@@ -362,6 +364,7 @@ static void write_head(struct kmem_map *map, FILE *fp, int height)
 	      ".u{fill:#d55e00}.r{fill:#e69f00}.m{fill:#009e73}.s{fill:#cc79a7}\n"
 	      ".x{fill:url(#mixed)}\n"
 	      ".f{fill:none;stroke:#000;stroke-width:2}\n"
+	      ".k{fill:#000;stroke:#fff;stroke-width:1}\n"
 	      ".n{fill:none;stroke:#0072b2;stroke-width:2}\n"
 	      "</style>\n", fp);
 	/* Untouched cells, holes, and the hatch of mixed pageblocks. */
@@ -382,6 +385,7 @@ struct map_totals {
 	u64	allocated;	/* pageblocks allocated into */
 	u64	mixed;
 	u64	with_fallbacks;
+	u64	pinned;		/* pageblocks with pinning pages */
 };
 
 static void write_subtitle(struct kmem_map *map, FILE *fp,
@@ -397,8 +401,13 @@ static void write_subtitle(struct kmem_map *map, FILE *fp,
 		(u64)1 << map->layout.shift, map->layout.shift ? "s" : "");
 	print_size(fp, map->page_size, cell_pfn_shift(map));
 	fprintf(fp, "); %" PRIu64 " pageblocks allocated into, %" PRIu64
-		" mixed, %" PRIu64 " with fallbacks</text>\n",
-		t->allocated, t->mixed, t->with_fallbacks);
+		" mixed, %" PRIu64 " with fallbacks", t->allocated, t->mixed,
+		t->with_fallbacks);
+	/* Said where there are some: a trace of -b or of old pfns has none. */
+	if (t->pinned)
+		fprintf(fp, ", %" PRIu64 " pinned by pages fallen back",
+			t->pinned);
+	fputs("</text>\n", fp);
 }
 
 /*
@@ -474,6 +483,8 @@ struct cell_sum {
 	u64			allocs[KMEM_MAP_NR_TYPES];
 	u64			fallbacks;
 	u64			remote_frees;
+	u64			pinning;
+	u64			pinned;		/* blocks with pinning pages */
 	u64			blocks;		/* in the trace */
 	u64			allocated;	/* of them, allocated into */
 	u64			mixed;
@@ -508,6 +519,8 @@ static void add_to_cell(struct cell_sum *c, struct stored_block *b)
 		c->allocs[t] += b->allocs[t];
 	c->fallbacks += b->fallbacks;
 	c->remote_frees += b->remote_frees;
+	c->pinning += b->pinning;
+	c->pinned += b->pinning != 0;
 	c->blocks++;
 	c->allocated += block_allocs(b) > 0;
 	c->mixed += block_types(b) > 1;
@@ -541,6 +554,11 @@ static void write_tooltip(struct kmem_map *map, FILE *fp,
 			c->allocs[t]);
 	fprintf(fp, "\nfallbacks %" PRIu64 ", frees by CPUs of other nodes %"
 		PRIu64, c->fallbacks, c->remote_frees);
+	if (c->pinning)
+		fprintf(fp, "\nfallen back, still allocated: %" PRIu64
+			" page%s, in %" PRIu64 " pageblock%s", c->pinning,
+			c->pinning == 1 ? "" : "s", c->pinned,
+			c->pinned == 1 ? "" : "s");
 	if (c->node >= 0)
 		fprintf(fp, "\nnode %d", c->node);
 	else if (c->node == -2)
@@ -552,6 +570,13 @@ static void write_tooltip(struct kmem_map *map, FILE *fp,
 		xml_text(fp, c->busiest->top_callsite, NAME_MAX_BYTES);
 	}
 	fputs("</title>", fp);
+}
+
+/* The mark of pages fallen back and still allocated: a dot in the middle. */
+static void write_pin(FILE *fp, int x, int y)
+{
+	fprintf(fp, "<circle cx=\"%d.5\" cy=\"%d.5\" r=\"2.5\" class=\"k\"/>",
+		x + CELL / 2, y + CELL / 2);
 }
 
 /* Bands of equal width, one per type allocated into the cell. */
@@ -583,6 +608,8 @@ static void write_cell(struct kmem_map *map, FILE *fp,
 	if (c->fallbacks)
 		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"f\"/>",
 			x + 1, y + 1, CELL - 2, CELL - 2);
+	if (c->pinning)
+		write_pin(fp, x, y);
 	fputs("</g>\n", fp);
 }
 
@@ -617,6 +644,7 @@ static void count_totals(struct kmem_map *map, struct map_totals *t)
 		t->allocated += block_allocs(b) > 0;
 		t->mixed += block_types(b) > 1;
 		t->with_fallbacks += b->fallbacks != 0;
+		t->pinned += b->pinning != 0;
 	}
 }
 
@@ -694,7 +722,10 @@ static void legend_swatch(FILE *fp, int x, int y, const char *fill,
 		label);
 }
 
-/* Two rows: the types' colours, then the marks.  Returns the end. */
+/*
+ * Two rows: the types' colours and the pinned mark, then the other marks.
+ * Returns the end.
+ */
 static int write_legend(FILE *fp, int y, bool ranges)
 {
 	int t, x = LEFT;
@@ -705,6 +736,10 @@ static int write_legend(FILE *fp, int y, bool ranges)
 		snprintf(class, sizeof(class), "class=\"%s\"", type_classes[t]);
 		legend_swatch(fp, x, y, class, type_names[t]);
 	}
+	/* A mark, as the row below: where there is room for it. */
+	legend_swatch(fp, x, y, "fill=\"#fff\"", "pinned: fell back, stays");
+	write_pin(fp, x, y);
+	fputs("\n", fp);
 	y += 18;
 	x = LEFT;
 	legend_swatch(fp, x, y, "class=\"m\"", "mixed pageblock");

@@ -13,7 +13,9 @@
  * A cell is filled with the colour of the migration-type column that was
  * allocated into it, split into equal bands when it received more than
  * one; hatched when one of its pageblocks received more than one (a
- * mixed pageblock); outlined when fallbacks happened in it.  Cells no
+ * mixed pageblock); outlined when fallbacks happened in it; dotted when
+ * pages that fell back into it were still allocated at the end (they pin
+ * it, see count-frag.h).  Cells no
  * allocation went into are grey, holes (pfns in no node's range, when
  * node ranges are given) hatched grey, node starts marked with a line.
  * Each cell's tooltip (<title>) gives its pfn range, its counts, remote
@@ -54,6 +56,7 @@ struct kmem_map_block {
 	u64		allocs[KMEM_MAP_NR_TYPES];
 	u64		fallbacks;	/* mm_page_alloc_extfrag in it */
 	u64		remote_frees;	/* frees by CPUs of other nodes */
+	u64		pinning;	/* pages fallen back, still allocated */
 	const char	*top_callsite;	/* NULL: unknown */
 	int		node;		/* -1: unknown */
 };

@@ -304,6 +304,21 @@ static void print_pageblocks(const struct kmem_report *r)
 	printf(" Pageblocks as the trace saw them allocated into, not the state of memory.\n");
 }
 
+/* The pages that fell back and stay, or why they are not known. */
+static void print_pinned(const struct kmem_report *r)
+{
+	if (r->src[KMEM_SRC_COUNTED]) {
+		printf("\n %-34s %s\n", kmem_pinned_section.fields[0].label,
+		       "not measured with -b: it pairs no fallback with its page");
+		return;
+	}
+	if (!r->ctx->pinning)
+		return;
+	printf("\n");
+	print_section(r, &kmem_pinned_section);
+	printf(" Unmovable and Reclaimable pages in pageblocks the trace saw Movable.\n");
+}
+
 static void print_fragmentation(const struct kmem_report *r)
 {
 	const struct kmem_frag_summary *s = r->src[KMEM_SRC_FRAG];
@@ -333,8 +348,11 @@ static void print_fragmentation(const struct kmem_report *r)
 		print_frag_matrix(r, blocks);
 	if (blocks)
 		print_pageblocks(r);
+	if (r->ctx->frag_classes)
+		print_pinned(r);
 	if (r->caller) {
 		print_table(r, KMEM_FRAG_CALLERS, false);
+		print_table(r, KMEM_FRAG_PINNED, false);
 		print_table(r, KMEM_FRAG_FAILURES, false);
 	}
 }

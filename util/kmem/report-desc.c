@@ -171,6 +171,21 @@ static const struct kmem_field pageblock_fields[] = {
 const struct kmem_section kmem_pageblock_section =
 	SECTION("page.fragmentation.mixed_pageblocks", pageblock_fields);
 
+/*
+ * The pages that fell back into a Movable pageblock for an Unmovable or
+ * Reclaimable allocation and were still allocated at the end: what keeps
+ * compaction from freeing those pageblocks.
+ */
+static const struct kmem_field pinned_fields[] = {
+	FRAG(pinned.pages, .name = "pages",
+	     .label = "Fallen back, still allocated:"),
+	FRAG(pinned.pageblocks, .name = "pageblocks",
+	     .label = "  pageblocks they pin:", NUMBER),
+};
+
+const struct kmem_section kmem_pinned_section =
+	SECTION("page.fragmentation.pinned", pinned_fields);
+
 static const struct kmem_field slab_summary_fields[] = {
 	SLAB(alloc, .name = "total_allocations", .label = "Total allocations:"),
 	SLAB(bytes_req, .name = "bytes_requested",
@@ -537,6 +552,28 @@ static const struct kmem_column frag_columns[] = {
 	     NAME_COLUMN),
 };
 
+#define PINROW(...)	C(struct kmem_frag_pin_row, __VA_ARGS__)
+
+static const struct kmem_column pin_columns[] = {
+	PINROW(pageblocks, .key = "blocks", .header = "Pageblocks",
+	       .json = "pageblocks", .width = 11, .tables = 1),
+	PINROW(pages, .key = "hit", .header = "Pages", .json = "pages",
+	       .kind = KMEM_CELL_COUNT, .width = 11, .tables = 1),
+	PINROW(pages.bytes, .key = "bytes", .header = "Bytes", .width = 15,
+	       .tables = 1, .flags = KMEM_COL_COUNT_BYTES),
+	PINROW(task, .key = "pid", .header = "Pid", .json = "pid",
+	       .kind = KMEM_CELL_PID, .width = 7, .tables = 1,
+	       .flags = KMEM_COL_IDENT, .when = KMEM_IF_PID,
+	       .json_when = KMEM_IF_PID),
+	PINROW(task, .key = "comm", .header = "Command", .json = "comm",
+	       .kind = KMEM_CELL_COMM, .width = 15, .tables = 1, NAME_COLUMN,
+	       .when = KMEM_IF_COMM, .json_when = KMEM_IF_COMM),
+	PINROW(callsite, .key = "callsite", .header = "Callsite",
+	       .json = "callsite", .kind = KMEM_CELL_CALLSITE, .tables = 1,
+	       NAME_COLUMN, .when = KMEM_IF_CALLCHAINS,
+	       .json_when = KMEM_IF_CALLCHAINS),
+};
+
 #define XROW(...)	C(struct kmem_frag_fail_row, __VA_ARGS__)
 
 static const struct kmem_column fail_columns[] = {
@@ -737,6 +774,10 @@ const struct kmem_table kmem_tables[KMEM_NR_TABLES] = {
 	[KMEM_FRAG_CALLERS] = TABLE("page.fragmentation.callers", frag_columns,
 		0, .sort = "frag,hit",
 		.what = "fallbacks, by callsite, requested type and type fallen back to"),
+	[KMEM_FRAG_PINNED] = TABLE("page.fragmentation.pinned.callers",
+		pin_columns, 0, .sort = "blocks,bytes",
+		.what =
+		"pages fallen back into Movable pageblocks and still allocated, by callsite"),
 	[KMEM_FRAG_FAILURES] = TABLE("page.fragmentation.failures", fail_columns,
 		0, .sort = "hit,bytes",
 		.what =
@@ -876,6 +917,10 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 	case KMEM_FRAG_CALLERS:
 		t->rows = (const void * const *)kmem_frag__rows(a->kf, keys, nr_keys,
 						   &t->nr);
+		break;
+	case KMEM_FRAG_PINNED:
+		t->rows = (const void * const *)kmem_frag__pin_rows(a->kf, keys,
+								    nr_keys, &t->nr);
 		break;
 	case KMEM_FRAG_FAILURES:
 		t->rows = (const void * const *)kmem_frag__fail_rows(a->kf, keys, nr_keys,

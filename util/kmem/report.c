@@ -62,6 +62,8 @@ bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)
 		return frag_totals;
 	case KMEM_IF_FRAGMENTING:
 		return frag_totals && c->fragmenting;
+	case KMEM_IF_PINNING:
+		return c->pinning;
 	case KMEM_IF_PID:
 		return c->task_key == KMEM_TASK_PID;
 	case KMEM_IF_COMM:

@@ -77,6 +77,8 @@ struct kmem_cell_ctx {
 	bool		pageblocks;	/* the pageblock order is known */
 	bool		frag_classes;	/* ...and the trace has fallbacks */
 	bool		fragmenting;	/* ...and some fragmented */
+	/* ...and which pages fell back is known: a recording, with pfns. */
+	bool		pinning;
 	/* Counted in the kernel (stat -b): what is estimated, what is not. */
 	bool		callers_estimated;	/* from sampled stacks */
 	bool		slab_unpaired;	/* no slab object paired with its free */
@@ -124,6 +126,7 @@ enum kmem_when {
 	KMEM_IF_XNODE_TOTALS,	/* ...and not --live */
 	KMEM_IF_FRAG_TOTALS,	/* classes, callchains, not --live */
 	KMEM_IF_FRAGMENTING,	/* ...and some fallback fragmented */
+	KMEM_IF_PINNING,	/* the pages fallen back are known */
 	KMEM_IF_PID,		/* -s pid */
 	KMEM_IF_COMM,		/* -s comm */
 	KMEM_IF_LIVE,		/* --live */
@@ -181,6 +184,7 @@ extern const struct kmem_section kmem_page_summary_section;
 extern const struct kmem_section kmem_cross_node_section;
 extern const struct kmem_section kmem_frag_section;
 extern const struct kmem_section kmem_pageblock_section;
+extern const struct kmem_section kmem_pinned_section;
 extern const struct kmem_section kmem_slab_summary_section;
 extern const struct kmem_section kmem_interval_section;	/* a row of -I */
 extern const struct kmem_section kmem_stall_section;	/* page.stalls */
@@ -272,6 +276,7 @@ enum kmem_report_table_id {
 	KMEM_PAGE_CALLERS,
 	KMEM_PAGE_ALLOCS,
 	KMEM_FRAG_CALLERS,
+	KMEM_FRAG_PINNED,
 	KMEM_FRAG_FAILURES,
 	KMEM_SLAB_CALLERS,
 	KMEM_SLAB_CACHES,

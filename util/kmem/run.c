@@ -30,7 +30,6 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
-#include "hashmap.h"
 #include "machine.h"
 #include "map.h"
 #include "print-map.h"
@@ -58,11 +57,6 @@ struct kmem_run {
 	bool				profile_started;
 	size_t				profile_rows;	/* -I: closed */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
-	/*
-	 * Fragmenting fallbacks of each thread not yet followed by its
-	 * allocation: tid -> count.  NULL until the first.
-	 */
-	struct hashmap			*fragmenting;
 	struct kmem_interval		*iv;		/* -I */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
@@ -105,7 +99,6 @@ void kmem_run__delete(struct kmem_run *run)
 	kmem_stacks__delete(run->stacks);
 	kmem_profile__delete(run->profile);
 	kmem_tasks__delete(run->tasks);
-	hashmap__free(run->fragmenting);
 	kmem_interval__delete(run->iv);
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
@@ -358,67 +351,18 @@ static void count_fallback_stack(struct kmem_run *run,
 			 run->info->page_size << f->alloc_order, 1);
 }
 
-static size_t tid_hash(long key, void *ctx __maybe_unused)
-{
-	return hash_64((u64)key, 32);
-}
-
-static bool tid_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return a == b;
-}
-
-/*
- * A fragmenting fallback of thread @tid: it belongs to the thread's next
- * allocation.  The kernel traces the fallbacks of an allocation in
- * __rmqueue(), before the allocation itself in __alloc_pages(), on the
- * same thread (those of a per-CPU list refill all before the allocation
- * that refills it).
- */
-static int pend_fragmenting(struct kmem_run *run, u32 tid)
-{
-	long n = 0;
-
-	if (!run->fragmenting) {
-		run->fragmenting = hashmap__new(tid_hash, tid_equal, NULL);
-		if (IS_ERR(run->fragmenting)) {
-			run->fragmenting = NULL;
-			return -ENOMEM;
-		}
-	}
-	hashmap__find(run->fragmenting, tid, &n);
-	return hashmap__set(run->fragmenting, tid, n + 1, NULL, NULL) ?
-	       -ENOMEM : 0;
-}
-
-/* The fragmenting fallbacks of @tid's allocation that comes now. */
-static u64 take_fragmenting(struct kmem_run *run, u32 tid)
-{
-	long n = 0;
-
-	if (!run->fragmenting || !hashmap__size(run->fragmenting) ||
-	    !hashmap__delete(run->fragmenting, tid, NULL, &n))
-		return 0;
-	return n;
-}
-
 static int deliver_fallback(struct kmem_run *run,
 			    const struct kmem_frag_event *f, u32 tid, u32 task)
 {
 	u64 taken = kmem_frag__summary(run->kf)->fallbacks.nr;
 	u64 fragmenting = nr_fragmenting(run);
-	int err = kmem_frag__fallback_task(run->kf, f, task);
+	int err = kmem_frag__fallback_thread(run->kf, f, task, tid);
 	bool frags;
 
 	if (err || kmem_frag__summary(run->kf)->fallbacks.nr == taken)
 		return err;
 	frags = nr_fragmenting(run) != fragmenting;
 	count_fallback_stack(run, f, frags);
-	if (frags) {
-		err = pend_fragmenting(run, tid);
-		if (err)
-			return err;
-	}
 	if (!run->profile)
 		return 0;
 	return profile_fallback(run, f, task);
@@ -429,6 +373,7 @@ static int deliver_queued(void *record, void *arg)
 {
 	struct kmem_event *ev = record;
 	struct kmem_run *run = arg;
+	struct kmem_frag_owed owed;
 	u32 task = 0;
 	int err;
 
@@ -461,8 +406,10 @@ static int deliver_queued(void *record, void *arg)
 	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
+		kmem_frag__take_owed(run->kf, ev->tid, &ev->page, &owed);
 		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
-						   take_fragmenting(run, ev->tid));
+						   owed.fragmenting,
+						   owed.fell_back);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
 		if (!err && run->config.folded && !run->config.live &&
@@ -1022,6 +969,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.frag_classes = info->has_extfrag && pageblocks,
 		.fragmenting = run->kf &&
 			       kmem_frag__summary(run->kf)->fragmenting.nr,
+		.pinning = info->has_extfrag && pageblocks && !info->pfn_is_page,
 		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.task_key = run->config.tasks.key,
 		.gfp_name = gfp_name,
@@ -1084,13 +1032,21 @@ static int settle_stalls(struct kmem_run *run)
 	return err;
 }
 
+static int add_pinning(u64 pfn, int order, u64 callsite, u32 task, void *arg)
+{
+	return kmem_frag__add_pinning(arg, pfn, order, callsite, task);
+}
+
 static int settle_page(struct kmem_run *run)
 {
 	const struct kmem_run_config *c = &run->config;
 	int err;
 
 	kmem_page__finish(run->kp);
-	err = kmem_frag__finish(run->kf);
+	/* The pages that fell back and stay, before the pageblocks settle. */
+	err = kmem_page__walk_fallen(run->kp, add_pinning, run->kf);
+	if (!err)
+		err = kmem_frag__finish(run->kf);
 	if (!err && run->st)
 		err = settle_stalls(run);
 	run->ctx = cell_ctx(run);
@@ -1102,6 +1058,8 @@ static int settle_page(struct kmem_run *run)
 		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
 	if (!err)
 		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
+	if (!err && run->ctx.pinning)
+		err = sort_table(run, KMEM_FRAG_PINNED, NULL);
 	return err;
 }
 
@@ -1358,6 +1316,7 @@ static int add_map_block(struct kmem_run *run, struct kmem_map *map,
 			     pb->fallbacks[KMEM_FRAG_CONVERTED] +
 			     pb->fallbacks[KMEM_FRAG_POLLUTED],
 		.remote_frees = pb->remote_frees,
+		.pinning = pb->pinning,
 		.top_callsite = pb->main_callsite ?
 				frame_name(pb->main_callsite, run) : NULL,
 		.node = kmem_decoder__page_node(run->dec, pb->pfn),

@@ -69,6 +69,18 @@ what 'perf kmem stat --page --caller -s frag,pid' should give, "key value":
                                    its thread, and counts if that one
                                    succeeded
   alloc.PID.CS.ORDER.MT.hits N   the successful allocations of the rows
+  pinned.PID.CS.K N              the pages that fell back and stay, by pid
+  pinned.all.K N                   and callsite, and in all, K pages,
+                                   bytes or pageblocks
+
+and prints frag.pinned.K and frag.pinned.caller.CS.K (all tasks) too.  A page
+fell back and stays when it is still allocated at the end (no free of its
+pfn, no allocation of it again after it) and its mm_page_alloc is the
+next of its thread after a converted or polluted fallback of an Unmovable
+or Reclaimable request into a Movable pageblock, the first such since the
+thread's allocation before, and the page lies in that fallback's
+pageblock; its pageblocks are the distinct pfn >> pageblock_order of such
+pages.
 
 --events FILE also writes the decoded events, one a line, for a replay
 through the engine: "F pfn callsite_id alloc_order fallback_order
@@ -139,6 +151,9 @@ class Counter:
         self.tasks = None           # with --tasks: key -> number
         self.task = None            # (pid, tid) of the sample read
         self.owed = {}              # tid -> fragmenting fallbacks pending
+        self.owed_block = {}        # tid -> pageblock of its first pinning one
+        self.live = {}              # pfn -> (fell back, pid, order) with --tasks
+        self.live_cs = {}           # pfn -> its allocation's callsite
         self.folded = {'fallbacks': {}, 'fragmenting': {}}
 
     def add(self, key, v=1):
@@ -232,6 +247,9 @@ class Counter:
                     self.tasks.get(row + '.' + k, 0) + (b if k == 'bytes' else 1)
             if cls in ('converted', 'polluted'):
                 self.owed[tid] = self.owed.get(tid, 0) + 1
+                if column(amt) in ('Unmovable', 'Reclaimable') and \
+                   column(fmt) == 'Movable' and tid not in self.owed_block:
+                    self.owed_block[tid] = pfn >> self.pbo
         self.add('frag.fallbacks.bytes', b)
         self.add('frag.caller.%s.bytes' % cs, b)
         self.add('frag.row.%s.%s.%s.bytes' % (cs, type_name(amt),
@@ -245,6 +263,8 @@ class Counter:
     def alloc(self, f):
         # The fallbacks owed go to this allocation, whatever it is.
         owed = self.owed.pop(self.task[1], 0) if self.tasks is not None else 0
+        block = self.owed_block.pop(self.task[1], None) \
+            if self.tasks is not None else None
         try:
             pfn = int(f['pfn'], 16)
             order, mt = int(f['order']), int(f['migratetype'])
@@ -263,6 +283,10 @@ class Counter:
             return
         if self.tasks is not None:
             self.pending = ('S', order, mt, owed)
+            self.live[pfn] = (block is not None and pfn >> self.pbo == block,
+                              self.task[0], order)
+            self.live_cs[pfn] = None
+            self.last_pfn = pfn
         self.add('frag.alloc.' + column(mt))
         self.add('frag.alloc.%s.bytes' % column(mt), b)
         for first in self.spans(pfn, order):
@@ -271,6 +295,34 @@ class Counter:
             self.ev.write('A %d %d %d %d 0\n' %
                           (pfn, order, mt, self.gfps.setdefault(
                               gfp, len(self.gfps) + 1)))
+
+    def free(self, f):
+        try:
+            pfn = int(f['pfn'], 16)
+        except (KeyError, ValueError):
+            return
+        self.live.pop(pfn, None)
+
+    def pinned(self):
+        """The pages that fell back and stay, by pid and callsite."""
+        if self.tasks is None or self.pbo is None:
+            return
+        rows = {}
+        for pfn, (fell_back, pid, order) in self.live.items():
+            if not fell_back:
+                continue
+            cs = self.live_cs.get(pfn) or '(unknown)'
+            for key in ('pinned.%d.%s' % (pid, cs), 'pinned.all',
+                        'frag.pinned.caller.' + cs, 'frag.pinned'):
+                r = rows.setdefault(key, [0, 0, set()])
+                r[0] += 1
+                r[1] += self.ps << order
+                r[2].add(pfn >> self.pbo)
+        for key, (pages, nbytes, blocks) in rows.items():
+            out = self.n if key.startswith('frag.') else self.tasks
+            out[key + '.pages'] = pages
+            out[key + '.bytes'] = nbytes
+            out[key + '.pageblocks'] = len(blocks)
 
     def settle_failure(self, cs):
         _, order, mt, gfp = self.pending
@@ -287,6 +339,7 @@ class Counter:
 
     def settle_success(self, cs):
         _, order, mt, owed = self.pending
+        self.live_cs[self.last_pfn] = cs
         row = 'alloc.%d.%s.%d.%s' % (self.task[0], cs, order, type_name(mt))
         for k, v in (('hits', 1), ('fragmenting', owed)):
             self.tasks[row + '.' + k] = self.tasks.get(row + '.' + k, 0) + v
@@ -333,10 +386,12 @@ class Counter:
                 self.alloc(fields(words[1:]))
             elif event == 'kmem:mm_page_free:':
                 self.add('frag.events.free')
+                self.free(fields(words[1:]))
         self.settle('(unknown)')
         self.fold()
 
     def finish(self):
+        self.pinned()
         if self.pbo is not None:
             self.n['frag.pageblock_order'] = self.pbo
         for cols, fallbacks in self.blocks.values():

@@ -113,6 +113,16 @@ def frag(doc):
         print("frag.caller.%s.bytes %d" % (name, c[1]))
         if "classes" in f:
             print("frag.caller.%s.fragmenting %d" % (name, c[3] + c[4]))
+    pinned = f.get("pinned")
+    if pinned:
+        print("frag.pinned.pages %d" % pinned["pages"]["count"])
+        print("frag.pinned.bytes %d" % pinned["pages"]["bytes"])
+        print("frag.pinned.pageblocks %d" % pinned["pageblocks"])
+        for r in pinned["callers"]["rows"]:
+            name = r["callsite"]["name"] or r["callsite"]["address"]
+            print("frag.pinned.caller.%s.pages %d" % (name, r["pages"]["count"]))
+            print("frag.pinned.caller.%s.bytes %d" % (name, r["pages"]["bytes"]))
+            print("frag.pinned.caller.%s.pageblocks %d" % (name, r["pageblocks"]))
     if "mixed_pageblocks" in f:
         m = f["mixed_pageblocks"]
         print("frag.blocks.allocated %d" % m["touched"])
