@@ -37,6 +37,7 @@
 #define CS_A	0xffffffff81000100ULL
 #define CS_B	0xffffffff81000200ULL
 #define CS_C	0xffffffff81000300ULL
+#define CS_D	0xffffffff81000400ULL
 
 /* Migration types as kernels from v4.4 on trace them. */
 #define MT_UNMOV	0
@@ -655,13 +656,13 @@ struct pin_run {
 	struct kmem_page	*kp;
 };
 
-/* A fallback from a free block of order 2 by thread @tid at @pfn. */
-static int thread_fallback(struct pin_run *r, u32 tid, u64 pfn, int alloc_mt,
-			   int fallback_mt, int fallback_order,
+/* A fallback from callsite @cs by thread @tid at @pfn. */
+static int thread_fallback(struct pin_run *r, u32 tid, u64 cs, u64 pfn,
+			   int alloc_mt, int fallback_mt, int fallback_order,
 			   int change_ownership)
 {
 	struct kmem_frag_event ev = {
-		.pfn = pfn, .callsite = CS_A, .alloc_order = 0,
+		.pfn = pfn, .callsite = cs, .alloc_order = 0,
 		.fallback_order = fallback_order, .alloc_migtype = alloc_mt,
 		.fallback_migtype = fallback_mt,
 		.change_ownership = change_ownership,
@@ -709,33 +710,43 @@ static int add_pin(u64 pfn, int order, u64 callsite, u32 task, void *arg)
  * thread 16's Reclaimable page of a converted fallback stays; thread 17's
  * page is allocated again unfreed; thread 19's page is in the pageblock
  * of its second fallback, not of its first.  Every converted or polluted
- * fallback is owed to its thread's next allocation, pinning or not.
+ * fallback is owed to its thread's next allocation from its callsite,
+ * pinning or not.
  */
 static int pin_events(struct pin_run *r)
 {
-	TEST_ASSERT_VAL("10", !thread_fallback(r, 10, 0x1000, MT_UNMOV, MT_MOV, 2, 0) &&
+	TEST_ASSERT_VAL("10", !thread_fallback(r, 10, CS_A, 0x1000, MT_UNMOV, MT_MOV, 2, 0) &&
 			!thread_alloc(r, 10, 0x1000, 0, MT_UNMOV, CS_A, 1) &&
-			!thread_fallback(r, 10, 0x1004, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_fallback(r, 10, CS_A, 0x1004, MT_UNMOV, MT_MOV, 2, 0) &&
 			!thread_alloc(r, 10, 0x1004, 1, MT_UNMOV, CS_A, 1) &&
 			!thread_alloc(r, 10, 0x1008, 0, MT_UNMOV, CS_A, 1));
-	TEST_ASSERT_VAL("11", !thread_fallback(r, 11, 0x2000, MT_UNMOV, MT_MOV, 2, 0) &&
+	TEST_ASSERT_VAL("11", !thread_fallback(r, 11, CS_B, 0x2000, MT_UNMOV, MT_MOV, 2, 0) &&
 			!thread_alloc(r, 11, 0x2000, 0, MT_UNMOV, CS_B, 2) &&
 			!thread_free(r, 0x2000, 0));
-	TEST_ASSERT_VAL("12", !thread_fallback(r, 12, 0x3000, MT_UNMOV, MT_MOV, 2, 0) &&
+	TEST_ASSERT_VAL("12", !thread_fallback(r, 12, CS_C, 0x3000, MT_UNMOV, MT_MOV, 2, 0) &&
 			!thread_alloc(r, 13, 0x3000, 0, MT_UNMOV, CS_C, 3) &&
 			!thread_alloc(r, 12, 0x5000, 0, MT_UNMOV, CS_C, 3));
-	TEST_ASSERT_VAL("14", !thread_fallback(r, 14, 0x4000, MT_UNMOV, MT_MOV, 9, 0) &&
+	TEST_ASSERT_VAL("14", !thread_fallback(r, 14, CS_C, 0x4000, MT_UNMOV, MT_MOV, 9, 0) &&
 			!thread_alloc(r, 14, 0x4000, 0, MT_UNMOV, CS_C, 3));
-	TEST_ASSERT_VAL("15", !thread_fallback(r, 15, 0x4400, MT_MOV, MT_UNMOV, 2, 0) &&
+	TEST_ASSERT_VAL("15", !thread_fallback(r, 15, CS_C, 0x4400, MT_MOV, MT_UNMOV, 2, 0) &&
 			!thread_alloc(r, 15, 0x4400, 0, MT_MOV, CS_C, 3));
-	TEST_ASSERT_VAL("16", !thread_fallback(r, 16, 0x6000, MT_RECL, MT_MOV, 3, 1) &&
+	TEST_ASSERT_VAL("16", !thread_fallback(r, 16, CS_C, 0x6000, MT_RECL, MT_MOV, 3, 1) &&
 			!thread_alloc(r, 16, 0x6001, 0, MT_RECL, CS_C, 4));
-	TEST_ASSERT_VAL("17", !thread_fallback(r, 17, 0x7000, MT_UNMOV, MT_MOV, 2, 0) &&
+	TEST_ASSERT_VAL("17", !thread_fallback(r, 17, CS_B, 0x7000, MT_UNMOV, MT_MOV, 2, 0) &&
 			!thread_alloc(r, 17, 0x7000, 0, MT_UNMOV, CS_B, 2) &&
 			!thread_alloc(r, 18, 0x7000, 0, MT_UNMOV, CS_B, 2));
-	TEST_ASSERT_VAL("19", !thread_fallback(r, 19, 0x8000, MT_UNMOV, MT_MOV, 2, 0) &&
-			!thread_fallback(r, 19, 0x9000, MT_UNMOV, MT_MOV, 2, 0) &&
+	TEST_ASSERT_VAL("19", !thread_fallback(r, 19, CS_B, 0x8000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_fallback(r, 19, CS_B, 0x9000, MT_UNMOV, MT_MOV, 2, 0) &&
 			!thread_alloc(r, 19, 0x9000, 0, MT_UNMOV, CS_B, 2));
+	/*
+	 * A bulk allocation (CS_D) falls back and traces no allocation: its
+	 * fallbacks are not thread 20's next allocation's, nor thread 21's.
+	 */
+	TEST_ASSERT_VAL("20", !thread_fallback(r, 20, CS_D, 0xa000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_alloc(r, 20, 0xa000, 0, MT_UNMOV, CS_A, 5));
+	TEST_ASSERT_VAL("21", !thread_fallback(r, 21, CS_D, 0xb000, MT_UNMOV, MT_MOV, 2, 0) &&
+			!thread_fallback(r, 21, CS_B, 0xb400, MT_MOV, MT_UNMOV, 2, 0) &&
+			!thread_alloc(r, 21, 0xb400, 0, MT_MOV, CS_B, 5));
 	return TEST_OK;
 }
 
@@ -786,9 +797,17 @@ static int check_owed_rows(struct kmem_page *kp)
 			TEST_ASSERT_VAL("CS_C Movable", eq(row->hits, 1) &&
 					eq(row->fragmenting, 1));
 			seen++;
+		} else if (row->callsite == CS_A && row->task == 5) {
+			TEST_ASSERT_VAL("after a bulk allocation", eq(row->hits, 1) &&
+					eq(row->fragmenting, 0));
+			seen++;
+		} else if (row->callsite == CS_B && row->task == 5) {
+			TEST_ASSERT_VAL("its own, not the bulk one's",
+					eq(row->hits, 1) && eq(row->fragmenting, 1));
+			seen++;
 		}
 	}
-	TEST_ASSERT_VAL("the three rows", seen == 3);
+	TEST_ASSERT_VAL("the five rows", seen == 5);
 	return TEST_OK;
 }
 

@@ -37,6 +37,7 @@
 struct owed {
 	u64	tid;		/* the key */
 	u64	fragmenting;
+	u64	callsite;	/* of the fallbacks owed */
 	/* The first pfn of the pinning fallback's pageblock, or NO_BLOCK. */
 	u64	block;
 };
@@ -584,6 +585,17 @@ int kmem_frag__fallback_thread(struct kmem_frag *kf,
 		o = kmem_live__add(&kf->owed, o, &key);
 		if (!o)
 			return -ENOMEM;
+		o->fragmenting = 0;
+		o->callsite = ev->callsite;
+		o->block = NO_BLOCK;
+	}
+	/*
+	 * From another callsite: those before were of an allocation the
+	 * kernel does not trace (a bulk allocation), not of the next one.
+	 */
+	if (o->callsite != ev->callsite) {
+		o->fragmenting = 0;
+		o->callsite = ev->callsite;
 		o->block = NO_BLOCK;
 	}
 	o->fragmenting++;
@@ -606,6 +618,11 @@ void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,
 	o = kmem_live__find(&kf->owed, tid);
 	if (!o)
 		return;
+	/* Owed by an allocation not traced: see kmem_frag__fallback_thread(). */
+	if (o->callsite != ev->callsite) {
+		kmem_live__remove(&kf->owed, o);
+		return;
+	}
 	owed->fragmenting = o->fragmenting;
 	owed->fell_back = o->block != NO_BLOCK &&
 			  ev->pfn != KMEM_PAGE_NO_PFN &&

@@ -235,10 +235,14 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
  * @tid: the thread that fell back
  *
  * A converted or polluted fallback is owed to the next allocation of @tid
- * (kmem_frag__take_owed()): the kernel traces the fallbacks of an
- * allocation in __rmqueue(), before the allocation, on its thread (those
- * of a refill of the per-CPU lists all before the allocation that refills
- * them).  Of those of an Unmovable or Reclaimable request into a Movable
+ * (kmem_frag__take_owed()) if that has the fallback's callsite: the kernel
+ * traces the fallbacks of an allocation in __rmqueue(), before the
+ * allocation, on its thread, from the same callchain (those of a refill of
+ * the per-CPU lists all before the allocation that refills them).  A bulk
+ * allocation (alloc_pages_bulk(), as vmalloc's) falls back as others do
+ * but traces no mm_page_alloc: its fallbacks are owed to no allocation,
+ * and a fallback from another callsite, or an allocation of another,
+ * drops them.  Of those of an Unmovable or Reclaimable request into a Movable
  * pageblock, the first since the thread's last allocation is kept: a
  * refill falls back for many pages and hands out the first of them.
  *
@@ -266,8 +270,8 @@ struct kmem_frag_owed {
  * @ev: the allocation
  * @owed: where the fallbacks owed go; all zero when none are
  *
- * Takes what kmem_frag__fallback_thread() owed @tid, whatever @ev is: an
- * interrupt that allocates in between takes it.  Called for every
+ * Takes what kmem_frag__fallback_thread() owed @tid if @ev has the
+ * callsite of those fallbacks, and drops it if not.  Called for every
  * allocation: nothing to copy back, nothing on the stack of its own.
  */
 void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,

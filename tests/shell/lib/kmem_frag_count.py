@@ -152,6 +152,7 @@ class Counter:
         self.task = None            # (pid, tid) of the sample read
         self.owed = {}              # tid -> fragmenting fallbacks pending
         self.owed_block = {}        # tid -> pageblock of its first pinning one
+        self.owed_cs = {}           # tid -> the callsite of those owed
         self.live = {}              # pfn -> (fell back, pid, order) with --tasks
         self.live_cs = {}           # pfn -> its allocation's callsite
         self.folded = {'fallbacks': {}, 'fragmenting': {}}
@@ -246,6 +247,12 @@ class Counter:
                 self.tasks[row + '.' + k] = \
                     self.tasks.get(row + '.' + k, 0) + (b if k == 'bytes' else 1)
             if cls in ('converted', 'polluted'):
+                # Of another callsite: those owed were a bulk
+                # allocation's, which traces no mm_page_alloc.
+                if self.owed_cs.get(tid, cs) != cs:
+                    self.owed.pop(tid, None)
+                    self.owed_block.pop(tid, None)
+                self.owed_cs[tid] = cs
                 self.owed[tid] = self.owed.get(tid, 0) + 1
                 if column(amt) in ('Unmovable', 'Reclaimable') and \
                    column(fmt) == 'Movable' and tid not in self.owed_block:
@@ -261,9 +268,12 @@ class Counter:
                           (pfn, self.cs_id(cs), ao, fo, amt, fmt, co))
 
     def alloc(self, f):
-        # The fallbacks owed go to this allocation, whatever it is.
+        # The fallbacks owed go to this allocation if it has their
+        # callsite (settle_success() knows), and are gone either way.
         owed = self.owed.pop(self.task[1], 0) if self.tasks is not None else 0
         block = self.owed_block.pop(self.task[1], None) \
+            if self.tasks is not None else None
+        owed_cs = self.owed_cs.pop(self.task[1], None) \
             if self.tasks is not None else None
         try:
             pfn = int(f['pfn'], 16)
@@ -282,7 +292,7 @@ class Counter:
             self.pending = ('A', order, mt, gfp)
             return
         if self.tasks is not None:
-            self.pending = ('S', order, mt, owed)
+            self.pending = ('S', order, mt, owed, owed_cs)
             self.live[pfn] = (block is not None and pfn >> self.pbo == block,
                               self.task[0], order)
             self.live_cs[pfn] = None
@@ -338,8 +348,12 @@ class Counter:
                               gfp, len(self.gfps) + 1), self.cs_id(cs)))
 
     def settle_success(self, cs):
-        _, order, mt, owed = self.pending
+        _, order, mt, owed, owed_cs = self.pending
         self.live_cs[self.last_pfn] = cs
+        if owed and owed_cs != cs:
+            owed = 0
+            fell_back, pid, o = self.live[self.last_pfn]
+            self.live[self.last_pfn] = (False, pid, o)
         row = 'alloc.%d.%s.%d.%s' % (self.task[0], cs, order, type_name(mt))
         for k, v in (('hits', 1), ('fragmenting', owed)):
             self.tasks[row + '.' + k] = self.tasks.get(row + '.' + k, 0) + v
