@@ -177,9 +177,9 @@ const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
 	return buf;
 }
 
-void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
+const struct kmem_live *kmem_page__live(const struct kmem_page *kp)
 {
-	kmem_live__prefetch(&kp->live, pfn);
+	return &kp->live;
 }
 
 /* The first allocation of a row: its columns are the allocation's. */

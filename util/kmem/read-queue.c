@@ -55,7 +55,6 @@ struct kmem_queue {
 	u64		*source_time;
 	u32		nr_sources;
 	kmem_queue_fn	fn;
-	void		(*prefetch)(const void *record, void *arg);
 	void		*arg;
 };
 
@@ -65,12 +64,6 @@ struct kmem_queue {
 #define NO_TIME			(~0ULL)
 /* How far ahead of delivery the analysis is told what comes. */
 #define QUEUE_PREFETCH		8
-
-void kmem_queue__set_prefetch(struct kmem_queue *q,
-			      void (*prefetch)(const void *record, void *arg))
-{
-	q->prefetch = prefetch;
-}
 
 struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
 				   kmem_queue_fn fn, void *arg)
@@ -372,12 +365,11 @@ static void sift_down(struct heap_entry *heap, size_t nr, size_t i)
 static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 			    struct heap_entry *heap, size_t nr, u64 limit)
 {
-	void (*prefetch)(const void *record, void *arg) = q->prefetch;
 	struct heap_entry next = heap[0], other;
 	struct run *run = &runs[next.run];
 	size_t i = run->next, end = run->end, size = q->record_size;
-	/* Prefetched: the records QUEUE_PREFETCH on, up to the run's end. */
-	size_t ahead = prefetch && end > QUEUE_PREFETCH ? end - QUEUE_PREFETCH : 0;
+	/* Told ahead: the records QUEUE_PREFETCH on, up to the run's end. */
+	size_t ahead = end > QUEUE_PREFETCH ? end - QUEUE_PREFETCH : 0;
 	u64 delivered = q->delivered_time, stop = limit;
 	char *r = record(q, i);
 	int err;
@@ -396,10 +388,9 @@ static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 	 * the queue's fields would be read again.
 	 */
 	do {
-		if (i < ahead)
-			prefetch(r + QUEUE_PREFETCH * size, q->arg);
 		delivered = max(delivered, next.time);
-		err = q->fn(r, q->arg);
+		err = q->fn(r, i < ahead ? r + QUEUE_PREFETCH * size : NULL,
+			    q->arg);
 		r += size;
 		if (++i == end)
 			break;

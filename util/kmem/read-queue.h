@@ -40,8 +40,14 @@ enum kmem_queue_flush {
 /* Room for a few records of any size. */
 #define KMEM_QUEUE_MIN_BYTES		4096U
 
-/* Deliver one record; non-zero stops the delivery and is returned. */
-typedef int (*kmem_queue_fn)(void *record, void *arg);
+/*
+ * Deliver one record; non-zero stops the delivery and is returned.
+ * @ahead is a record to be delivered a few records later, NULL near the
+ * end of a run: the deliverer starts loading what it will touch.  One
+ * call per record tells both: a second call through a pointer for the
+ * prefetch cost as much as the rest of a slab event's delivery.
+ */
+typedef int (*kmem_queue_fn)(void *record, const void *ahead, void *arg);
 
 /**
  * kmem_queue__new - an empty queue
@@ -56,13 +62,6 @@ typedef int (*kmem_queue_fn)(void *record, void *arg);
 struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
 				   kmem_queue_fn fn, void *arg);
 void kmem_queue__delete(struct kmem_queue *q);
-
-/*
- * @prefetch is told of a record a few records before it is delivered, to
- * start loading what delivering it will touch.
- */
-void kmem_queue__set_prefetch(struct kmem_queue *q,
-			      void (*prefetch)(const void *record, void *arg));
 
 /**
  * kmem_queue__add - make room for a record
