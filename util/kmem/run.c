@@ -520,11 +520,17 @@ static bool outside_time(struct kmem_run *run, u64 time)
 	return perf_time__skip_sample(&run->config.ptime, time);
 }
 
+/*
+ * The kind of a queued record whose sample was too short for its fields:
+ * it delivers nothing.
+ */
+#define KMEM_EVENT_SKIPPED	KMEM_NR_EVENT_KINDS
+
 int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 		     struct perf_sample *sample)
 {
 	struct kmem_run_stats *stats = &run->stats;
-	struct kmem_event ev;
+	struct kmem_event *ev;
 	void *queued;
 	int ret;
 
@@ -537,21 +543,22 @@ int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 		return 0;
 	}
 	stats->nr_events++;
-	ret = kmem_decoder__decode(run->dec, evsel, sample, &ev);
-	if (ret <= 0)
-		return ret;
-	stats->nr_of_kind[ev.kind]++;
-	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
+	/*
+	 * Decoded where it waits, not copied there: a page-only queue's
+	 * records are as large as the events bound to its decoder (below).
+	 * A sample decoded to nothing, too short, waits all the same: the
+	 * queue cannot take a record back, and such samples are rare.
+	 */
+	ret = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
 	if (ret)
 		return ret;
-	/*
-	 * The record size the queue was made with (below); known at compile
-	 * time, the copy is a few moves, not a call.
-	 */
-	if (run->config.slab)
-		memcpy(queued, &ev, sizeof(ev));
-	else
-		memcpy(queued, &ev, KMEM_PAGE_EVENT_SIZE);
+	ev = queued;
+	ret = kmem_decoder__decode(run->dec, evsel, sample, ev);
+	if (ret <= 0) {
+		ev->kind = KMEM_EVENT_SKIPPED;
+		return ret;
+	}
+	stats->nr_of_kind[ev->kind]++;
 	return 0;
 }
 
