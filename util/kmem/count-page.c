@@ -275,7 +275,7 @@ int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 	if (lp->pfn == ev->pfn)
 		drop_unfreed(kp, lp);
 	else
-		lp = kmem_live__add(&kp->live, lp, &ev->pfn);
+		lp = kmem_live__add_one(&kp->live, lp, ev->pfn, sizeof(*lp));
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;
