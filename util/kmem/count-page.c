@@ -334,7 +334,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->freed++;
-	kmem_live__remove(&kp->live, lp);
+	kmem_live__remove_one(&kp->live, lp, sizeof(*lp));
 	return 0;
 }
 
