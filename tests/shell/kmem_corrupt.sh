@@ -119,6 +119,56 @@ def grow_record(pos, size, by):
     return out
 
 
+SAMPLE_RAW = 1 << 10
+SAMPLE_IDENTIFIER = 1 << 16
+# identifier, ip, tid, time, addr, id, stream_id, cpu, period: before the
+# callchain and the raw data.
+BEFORE_CHAIN = (1 << 16, 1, 2, 4, 8, 64, 512, 128, 256)
+
+
+def sample_type_of(pos, types):
+    if len(set(types.values())) == 1:
+        return next(iter(types.values()))
+    return types.get(struct.unpack_from('<Q', b, pos + 8)[0], 0)
+
+
+def raw_samples(nr):
+    """The first @nr samples with raw data: (record, size, raw size at)."""
+    types, found = {}, []
+    for pos in range(attrs_off, attrs_off + attrs_size, attr_size):
+        st = struct.unpack_from('<Q', b, pos + 24)[0]
+        ids_off, ids_size = struct.unpack_from('<QQ', b, pos + attr_size - 16)
+        for i in range(ids_off, ids_off + ids_size, 8):
+            types[struct.unpack_from('<Q', b, i)[0]] = st
+    for pos, rtype, size in records():
+        st = sample_type_of(pos, types) if rtype == 9 else 0
+        if not st & SAMPLE_RAW:
+            continue
+        at = pos + 8 + 8 * sum(1 for bit in BEFORE_CHAIN if st & bit)
+        if st & (1 << 5):
+            at += 8 + 8 * struct.unpack_from('<Q', b, at)[0]
+        found.append((pos, size, at))
+        if len(found) == nr:
+            break
+    if len(found) < nr:
+        sys.exit('fewer than %d samples with raw data' % nr)
+    return found
+
+
+def drop_records(spans):
+    """The file without the records of @spans, all that follows moved."""
+    out, last, gone = bytearray(), 0, 0
+    for pos, size, _ in spans:
+        out += b[last:pos]
+        last, gone = pos + size, gone + size
+    out += b[last:]
+    struct.pack_into('<Q', out, 48, data_size - gone)
+    for i, f in enumerate(feats):
+        struct.pack_into('<Q', out, table - gone + 16 * i,
+                         sections[f][0] - gone)
+    return out
+
+
 td = section(1)
 if case == 'longer-event-name':
     # The format's size left as it was: the reader runs into the next one.
@@ -212,6 +262,12 @@ elif case == 'auxtrace-skip':
     # An auxtrace record skips the data after it, 4 bytes here.
     pos, size = first_sample()
     struct.pack_into('<IHHQ', b, pos, 71, 0, size, 4)
+elif case == 'short-raw-data':
+    # The first 100 page events' raw data said to be 8 bytes long.
+    for _, _, at in raw_samples(100):
+        struct.pack_into('<I', b, at, 8)
+elif case == 'short-raw-dropped':
+    b = drop_records(raw_samples(100))
 else:
     sys.exit('unknown case ' + case)
 open(dst, 'wb').write(b)
@@ -317,5 +373,23 @@ expect numa-node-id "NUMA or memory topology in this trace is corrupt"
 # The event stream (util/session.c).
 expect record-size-unaligned
 expect auxtrace-skip
+# Samples too short for their fields are counted and left out: every
+# number but that count is the analysis of the file without them.
+expect short-raw-data "Events ignored \(too short\): +100$"
+if python3 "$dir/edit.py" "$good" "$dir/dropped.data" short-raw-dropped; then
+	for f in short-raw-data dropped; do
+		perf kmem stat --page --caller -i "$dir/$f.data" 2>/dev/null |
+			grep -v 'Events ignored (too short)' >"$dir/$f.out"
+	done
+	if cmp -s "$dir/short-raw-data.out" "$dir/dropped.out" &&
+	   grep -q 'SUMMARY (page allocator)' "$dir/dropped.out"; then
+		echo "ok   short-raw-data: the analysis of the file without them"
+	else
+		fail "short-raw-data: not the analysis of the file without them"
+		diff "$dir/short-raw-data.out" "$dir/dropped.out" | head -n 8
+	fi
+else
+	fail "short-raw-dropped: cannot make the input"
+fi
 
 kmem_result "kmem corrupt input test"

@@ -180,9 +180,9 @@ const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
 	return buf;
 }
 
-void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn)
+const struct kmem_live *kmem_page__live(const struct kmem_page *kp)
 {
-	kmem_live__prefetch(&kp->live, pfn);
+	return &kp->live;
 }
 
 /* The first allocation of a row: its columns are the allocation's. */
@@ -202,33 +202,44 @@ static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
 	return kmem_rows__add(&kp->rows[table], key, &row);
 }
 
+/*
+ * Count the allocation in its row of @table, keyed by @pfn there; NULL: no
+ * memory.  Inline, with the table and (in the caller table) the pfn
+ * constants: the key's first word is hashed and compared as a constant.
+ */
+static __always_inline struct kmem_page_row *
+count_in_row(struct kmem_page *kp, enum kmem_page_table table,
+	     const struct kmem_page_event *ev, u64 pfn, u64 fragmenting)
+{
+	struct kmem_page_row *row;
+	u64 key[ROW_KEY_WORDS];
+
+	event_key(ev, pfn, key);
+	row = kmem_rows__find(&kp->rows[table], key, ROW_KEY_WORDS) ?:
+	      add_row(kp, table, ev, key);
+	if (row) {
+		row->hits++;
+		row->fragmenting += fragmenting;
+	}
+	return row;
+}
+
 /* Count the allocation in the rows of each table asked for. */
 static int count_in_rows(struct kmem_page *kp, struct live_page *lp,
 			 const struct kmem_page_event *ev, u64 fragmenting)
 {
-	u64 key[ROW_KEY_WORDS];
-	bool want[KMEM_PAGE_NR_TABLES] = {
-		[KMEM_PAGE_TABLE_CALLER] = true,
-		[KMEM_PAGE_TABLE_ALLOC] = kp->config.want_alloc_table,
-	};
-	int t;
+	struct kmem_page_row **rows = lp->rows;
 
-	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {
-		struct kmem_page_row *row;
-
-		lp->rows[t] = NULL;
-		if (!want[t])
-			continue;
-		event_key(ev, t == KMEM_PAGE_TABLE_ALLOC ? ev->pfn : 0, key);
-		row = kmem_rows__find(&kp->rows[t], key, ROW_KEY_WORDS) ?:
-		      add_row(kp, t, ev, key);
-		if (!row)
-			return -ENOMEM;
-		row->hits++;
-		row->fragmenting += fragmenting;
-		lp->rows[t] = row;
-	}
-	return 0;
+	rows[KMEM_PAGE_TABLE_ALLOC] = NULL;
+	rows[KMEM_PAGE_TABLE_CALLER] = count_in_row(kp, KMEM_PAGE_TABLE_CALLER,
+						    ev, 0, fragmenting);
+	if (!rows[KMEM_PAGE_TABLE_CALLER])
+		return -ENOMEM;
+	if (!kp->config.want_alloc_table)
+		return 0;
+	rows[KMEM_PAGE_TABLE_ALLOC] = count_in_row(kp, KMEM_PAGE_TABLE_ALLOC,
+						   ev, ev->pfn, fragmenting);
+	return rows[KMEM_PAGE_TABLE_ALLOC] ? 0 : -ENOMEM;
 }
 
 /* The pfn is allocated again: the trace never saw the old allocation freed. */
@@ -278,7 +289,7 @@ int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 	if (lp->pfn == ev->pfn)
 		drop_unfreed(kp, lp);
 	else
-		lp = kmem_live__add(&kp->live, lp, &ev->pfn);
+		lp = kmem_live__add_one(&kp->live, lp, ev->pfn, sizeof(*lp));
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;
@@ -339,7 +350,7 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++)
 		if (lp->rows[t])
 			lp->rows[t]->freed++;
-	kmem_live__remove(&kp->live, lp);
+	kmem_live__remove_one(&kp->live, lp, sizeof(*lp));
 	return 0;
 }
 

@@ -95,8 +95,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config);
  */
 void kmem_page__delete(struct kmem_page *kp);
 
-/* Start loading what an event of @pfn will touch; it comes soon. */
-void kmem_page__prefetch(const struct kmem_page *kp, u64 pfn);
+/*
+ * The live pages by pfn, whose slot for an event coming soon the deliverer
+ * prefetches (kmem_live__prefetch(), inline: an event's call costs more).
+ */
+const struct kmem_live *kmem_page__live(const struct kmem_page *kp);
 
 /**
  * kmem_page__alloc - count an mm_page_alloc event

@@ -295,9 +295,9 @@ int kmem_slab__free(struct kmem_slab *ks, const struct kmem_slab_free_event *ev)
 	return 0;
 }
 
-void kmem_slab__prefetch(const struct kmem_slab *ks, u64 ptr)
+const struct kmem_live *kmem_slab__live(const struct kmem_slab *ks)
 {
-	kmem_live__prefetch(&ks->objects, ptr);
+	return &ks->objects;
 }
 
 static void count_live(void *slot, void *arg)

@@ -108,8 +108,8 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config);
  */
 void kmem_slab__delete(struct kmem_slab *ks);
 
-/* Start loading what an event of @ptr will touch; it comes soon. */
-void kmem_slab__prefetch(const struct kmem_slab *ks, u64 ptr);
+/* The live objects by address: see kmem_page__live(). */
+const struct kmem_live *kmem_slab__live(const struct kmem_slab *ks);
 
 /*
  * Count a kmalloc/kmem_cache_alloc or kfree/kmem_cache_free event, in

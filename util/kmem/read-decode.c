@@ -39,6 +39,8 @@ struct page_fields {
 	struct tep_format_field	*migtype;	/* alloc only */
 	struct tep_format_field	*gfp;		/* alloc only */
 	u32			raw_size;	/* that holds them */
+	/* Native byte order, a u64 pfn and gfp, an s32 order and migtype. */
+	bool			plain;
 };
 
 /* The fields an extfrag event is read from. */
@@ -236,6 +238,8 @@ static int setup_page_fields(struct kmem_decoder *dec, struct evsel *evsel,
 	if (!f->order)
 		return -EINVAL;
 	f->raw_size = field_end(f->pfn, field_end(f->order, 0));
+	f->plain = !evsel->needs_swap && f->pfn->size == sizeof(u64) &&
+		   f->order->size == sizeof(s32);
 	if (!is_alloc)
 		return 0;
 	f->migtype = need_field(evsel, "migratetype", err, err_size);
@@ -245,6 +249,8 @@ static int setup_page_fields(struct kmem_decoder *dec, struct evsel *evsel,
 	if (!f->gfp)
 		return -EINVAL;
 	f->raw_size = field_end(f->migtype, field_end(f->gfp, f->raw_size));
+	f->plain = f->plain && f->migtype->size == sizeof(s32) &&
+		   f->gfp->size == sizeof(u64);
 	return 0;
 }
 
@@ -702,17 +708,47 @@ static void free_names(struct hashmap *names)
 
 /* --- decoding -------------------------------------------------------- */
 
+/*
+ * A u64 field, read in place where the fields are plain (the sample holds
+ * it: see too_short()): every page and slab event reads a few, and
+ * format_field__intval() asks each field's size and byte order again.
+ */
+static __always_inline u64 raw_u64(bool plain, struct tep_format_field *field,
+				   struct perf_sample *sample,
+				   struct evsel *evsel)
+{
+	u64 v;
+
+	if (!plain)
+		return field_val(field, sample, evsel);
+	memcpy(&v, (const char *)sample->raw_data + field->offset, sizeof(v));
+	return v;
+}
+
+/* An int field, as raw_u64() reads a u64: field_int() where not plain. */
+static __always_inline int raw_s32(bool plain, struct tep_format_field *field,
+				   struct perf_sample *sample,
+				   struct evsel *evsel)
+{
+	s32 v;
+
+	if (!plain)
+		return field_int(field, sample, evsel);
+	memcpy(&v, (const char *)sample->raw_data + field->offset, sizeof(v));
+	return v;
+}
+
 static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
 			      struct perf_sample *sample,
 			      const struct page_fields *f,
 			      struct kmem_page_event *ev)
 {
-	ev->pfn = field_val(f->pfn, sample, evsel);
+	ev->pfn = raw_u64(f->plain, f->pfn, sample, evsel);
 	if (dec->info.pfn_is_page && ev->pfn == 0)
 		ev->pfn = KMEM_PAGE_NO_PFN;	/* NULL page: a failure */
 	else if (f->pfn->size == 4 && ev->pfn == 0xffffffffULL)
 		ev->pfn = KMEM_PAGE_NO_PFN;
-	ev->order = to_s16(field_int(f->order, sample, evsel));
+	ev->order = to_s16(raw_s32(f->plain, f->order, sample, evsel));
 	ev->cpu_node = cpu_to_node(dec, sample->cpu);
 	ev->page_node = page_to_node(dec, ev->pfn);
 }
@@ -820,8 +856,8 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 		return 0;
 	ev->kind = KMEM_EVENT_PAGE_ALLOC;
 	decode_page_event(dec, evsel, sample, f, page);
-	page->migtype = to_s16(field_int(f->migtype, sample, evsel));
-	page->gfp = field_val(f->gfp, sample, evsel);
+	page->migtype = to_s16(raw_s32(f->plain, f->migtype, sample, evsel));
+	page->gfp = raw_u64(f->plain, f->gfp, sample, evsel);
 	page->callsite = 0;
 	if (dec->config.resolver && sample->callchain)
 		page->callsite = callsite_resolver__callsite(dec->config.resolver,
@@ -916,12 +952,7 @@ static __always_inline u64 slab_val(const struct slab_fields *f,
 				    struct perf_sample *sample,
 				    struct evsel *evsel)
 {
-	u64 v;
-
-	if (!f->plain)
-		return field_val(field, sample, evsel);
-	memcpy(&v, (const char *)sample->raw_data + field->offset, sizeof(v));
-	return v;
+	return raw_u64(f->plain, field, sample, evsel);
 }
 
 /* The node a slab allocation asked for; NUMA_NO_NODE (-1) if not said. */
@@ -929,14 +960,9 @@ static __always_inline int slab_node(const struct slab_fields *f,
 				     struct perf_sample *sample,
 				     struct evsel *evsel)
 {
-	s32 v;
-
 	if (!f->node)
 		return -1;
-	if (!f->plain)
-		return field_int(f->node, sample, evsel);
-	memcpy(&v, (const char *)sample->raw_data + f->node->offset, sizeof(v));
-	return v;
+	return raw_s32(f->plain, f->node, sample, evsel);
 }
 
 static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,

@@ -29,33 +29,20 @@ struct heap_entry;
  * grows or is full of holes.
  */
 struct kmem_queue {
-	char		*records;
-	size_t		record_size;
-	size_t		nr;
+	struct kmem_queue_in in;	/* first: see kmem_queue__add() */
 	size_t		alloc;		/* records the array has room for */
 	size_t		ring;		/* of which the ring uses */
 	size_t		head;		/* the oldest run's next record */
-	size_t		tail;		/* after the newest record */
-	size_t		room_end;	/* records go at tail up to here */
 	struct run	*runs;		/* in the order they came in */
 	size_t		nr_runs;
 	size_t		runs_alloc;
 	/* Room to deliver them: see deliver_until(). */
 	struct heap_entry *heap;
 	size_t		heap_alloc;
-	u64		last_time;	/* of the record queued last */
-	u64		max_time;	/* latest time queued so far */
 	u64		next_flush;	/* deliver up to here at a round's end */
-	size_t		max_records;	/* the memory bound */
 	u64		*times;		/* room to find the median time */
-	u64		delivered_time;	/* latest time delivered so far */
-	u64		nr_late;
 	u64		nr_half_flushes;
-	/* The latest time of each source (CPU), NO_TIME if none yet. */
-	u64		*source_time;
-	u32		nr_sources;
 	kmem_queue_fn	fn;
-	void		(*prefetch)(const void *record, void *arg);
 	void		*arg;
 };
 
@@ -65,12 +52,6 @@ struct kmem_queue {
 #define NO_TIME			(~0ULL)
 /* How far ahead of delivery the analysis is told what comes. */
 #define QUEUE_PREFETCH		8
-
-void kmem_queue__set_prefetch(struct kmem_queue *q,
-			      void (*prefetch)(const void *record, void *arg))
-{
-	q->prefetch = prefetch;
-}
 
 struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
 				   kmem_queue_fn fn, void *arg)
@@ -83,8 +64,8 @@ struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
 	q = zalloc(sizeof(*q));
 	if (!q)
 		return NULL;
-	q->record_size = record_size;
-	q->max_records = max_bytes / record_size;
+	q->in.record_size = record_size;
+	q->in.max_records = max_bytes / record_size;
 	q->fn = fn;
 	q->arg = arg;
 	return q;
@@ -94,22 +75,22 @@ void kmem_queue__delete(struct kmem_queue *q)
 {
 	if (!q)
 		return;
-	free(q->records);
+	free(q->in.records);
 	free(q->runs);
 	free(q->heap);
 	free(q->times);
-	free(q->source_time);
+	free(q->in.source_time);
 	free(q);
 }
 
 size_t kmem_queue__nr(const struct kmem_queue *q)
 {
-	return q->nr;
+	return q->in.nr;
 }
 
 u64 kmem_queue__nr_late(const struct kmem_queue *q)
 {
-	return q->nr_late;
+	return q->in.nr_late;
 }
 
 u64 kmem_queue__nr_half_flushes(const struct kmem_queue *q)
@@ -119,7 +100,7 @@ u64 kmem_queue__nr_half_flushes(const struct kmem_queue *q)
 
 static void *record(const struct kmem_queue *q, size_t i)
 {
-	return q->records + i * q->record_size;
+	return q->in.records + i * q->in.record_size;
 }
 
 static u64 time_of(const void *record)
@@ -130,18 +111,18 @@ static u64 time_of(const void *record)
 /* The records are in two pieces: the newest runs wrapped to the front. */
 static bool wrapped(const struct kmem_queue *q)
 {
-	return q->nr && q->tail <= q->head;
+	return q->in.nr && q->in.tail <= q->head;
 }
 
 /* Where the free room after the newest record ends. */
 static void set_room_end(struct kmem_queue *q)
 {
-	if (!q->nr) {
+	if (!q->in.nr) {
 		q->head = 0;
-		q->tail = 0;
+		q->in.tail = 0;
 		q->nr_runs = 0;
 	}
-	q->room_end = wrapped(q) ? q->head : q->ring;
+	q->in.room_end = wrapped(q) ? q->head : q->ring;
 }
 
 /* Move @run's records to begin at @to; they may overlap where they were. */
@@ -149,7 +130,7 @@ static void move_run(struct kmem_queue *q, struct run *run, size_t to)
 {
 	size_t len = run->end - run->next;
 
-	memmove(record(q, to), record(q, run->next), len * q->record_size);
+	memmove(record(q, to), record(q, run->next), len * q->in.record_size);
 	run->next = to;
 	run->end = to + len;
 }
@@ -185,7 +166,7 @@ static void pack(struct kmem_queue *q)
 		move_run(q, &q->runs[i], to);
 	}
 	q->head = q->runs[0].next;
-	q->tail = q->runs[q->nr_runs - 1].end;
+	q->in.tail = q->runs[q->nr_runs - 1].end;
 }
 
 /*
@@ -199,14 +180,14 @@ static int grow(struct kmem_queue *q)
 	size_t ring = q->ring ? q->ring + q->ring / 8 : QUEUE_MIN_RECORDS;
 	size_t i, delta;
 
-	ring = min(ring, q->max_records);
+	ring = min(ring, q->in.max_records);
 	if (ring > q->alloc) {
-		size_t alloc = min(max(2 * q->alloc, ring), q->max_records);
-		char *records = realloc(q->records, alloc * q->record_size);
+		size_t alloc = min(max(2 * q->alloc, ring), q->in.max_records);
+		char *records = realloc(q->in.records, alloc * q->in.record_size);
 
 		if (!records)
 			return -ENOMEM;
-		q->records = records;
+		q->in.records = records;
 		q->alloc = alloc;
 	}
 	delta = ring - q->ring;
@@ -225,9 +206,9 @@ static int grow(struct kmem_queue *q)
  */
 static int make_room(struct kmem_queue *q)
 {
-	if (!wrapped(q) && q->head && q->tail == q->ring) {
-		q->tail = 0;
-	} else if (q->nr >= q->ring / 2 && q->ring < q->max_records) {
+	if (!wrapped(q) && q->head && q->in.tail == q->ring) {
+		q->in.tail = 0;
+	} else if (q->in.nr >= q->ring / 2 && q->ring < q->in.max_records) {
 		if (grow(q))
 			return -ENOMEM;
 	} else {
@@ -249,7 +230,7 @@ static int new_run(struct kmem_queue *q)
 		q->runs = runs;
 		q->runs_alloc = alloc;
 	}
-	q->runs[q->nr_runs++] = (struct run){ .next = q->tail, .end = q->tail };
+	q->runs[q->nr_runs++] = (struct run){ .next = q->in.tail, .end = q->in.tail };
 	return 0;
 }
 
@@ -260,73 +241,68 @@ static int new_run(struct kmem_queue *q)
 static void end_newest_run(struct kmem_queue *q)
 {
 	if (q->nr_runs)
-		q->runs[q->nr_runs - 1].end = q->tail;
+		q->runs[q->nr_runs - 1].end = q->in.tail;
 }
 
 /* Room to follow @source, which no source before it needed. */
 static int more_sources(struct kmem_queue *q, u32 source)
 {
-	u32 i, nr = max(2 * q->nr_sources, source + 1);
-	u64 *more = realloc(q->source_time, nr * sizeof(*more));
+	u32 i, nr = max(2 * q->in.nr_sources, source + 1);
+	u64 *more = realloc(q->in.source_time, nr * sizeof(*more));
 
 	if (!more)
 		return -ENOMEM;
-	for (i = q->nr_sources; i < nr; i++)
+	for (i = q->in.nr_sources; i < nr; i++)
 		more[i] = NO_TIME;
-	q->source_time = more;
-	q->nr_sources = nr;
+	q->in.source_time = more;
+	q->in.nr_sources = nr;
 	return 0;
 }
 
 /*
  * What a few records need before they are added: the memory bound
- * reached, no room at the tail, a new run or a new source.  Out of line,
- * so that adding any other record takes a few steps.
+ * reached, no room at the tail, a new run or a new source.
  */
-static noinline int prepare_add(struct kmem_queue *q, u64 time, u32 source)
+static int prepare_add(struct kmem_queue *q, u64 time, u32 source)
 {
 	int err;
 
 	end_newest_run(q);
-	if (q->nr == q->max_records) {
+	if (q->in.nr == q->in.max_records) {
 		err = kmem_queue__flush(q, KMEM_QUEUE_FLUSH__HALF);
 		if (err)
 			return err;
 	}
-	if (q->tail == q->room_end && make_room(q))
+	if (q->in.tail == q->in.room_end && make_room(q))
 		return -ENOMEM;
 	/* The newest run ends at the tail; at 0 there is none, or a wrap. */
-	if ((!q->tail || time < q->last_time) && new_run(q))
+	if ((!q->in.tail || time < q->in.last_time) && new_run(q))
 		return -ENOMEM;
-	if (source >= q->nr_sources && source < QUEUE_MAX_SOURCES &&
+	if (source >= q->in.nr_sources && source < QUEUE_MAX_SOURCES &&
 	    more_sources(q, source))
 		return -ENOMEM;
 	return 0;
 }
 
-int kmem_queue__add(struct kmem_queue *q, u64 time, u32 source, void **slot)
+int kmem_queue__add_prepared(struct kmem_queue *q, u64 time, u32 source,
+			     void **slot)
 {
 	void *r;
+	int err = prepare_add(q, time, source);
 
-	if (unlikely(q->nr == q->max_records || q->tail == q->room_end ||
-		     !q->tail || time < q->last_time ||
-		     source >= q->nr_sources)) {
-		int err = prepare_add(q, time, source);
-
-		if (err)
-			return err;
-	}
-	/* @source has come up to @time: its records come in time order. */
-	if (source < q->nr_sources)
-		q->source_time[source] = time;
-	if (time < q->delivered_time)
-		q->nr_late++;
-	r = record(q, q->tail++);
-	q->nr++;
+	if (err)
+		return err;
+	/* As kmem_queue__add(), but of a source perhaps not followed. */
+	if (source < q->in.nr_sources)
+		q->in.source_time[source] = time;
+	if (time < q->in.delivered_time)
+		q->in.nr_late++;
+	r = record(q, q->in.tail++);
+	q->in.nr++;
 	*(u64 *)r = time;
-	q->last_time = time;
-	if (time > q->max_time)
-		q->max_time = time;
+	q->in.last_time = time;
+	if (time > q->in.max_time)
+		q->in.max_time = time;
 	*slot = r;
 	return 0;
 }
@@ -345,7 +321,12 @@ static bool before(const struct heap_entry *a, const struct heap_entry *b)
 	return a->time < b->time || (a->time == b->time && a->run < b->run);
 }
 
-static void sift_down(struct heap_entry *heap, size_t nr, size_t i)
+/*
+ * Inline: where CPUs' runs interleave closely, a sift follows every few
+ * records delivered, and a call costs as much as the sift of a few runs.
+ */
+static __always_inline void sift_down(struct heap_entry *heap, size_t nr,
+				      size_t i)
 {
 	struct heap_entry moving = heap[i];
 
@@ -372,13 +353,12 @@ static void sift_down(struct heap_entry *heap, size_t nr, size_t i)
 static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 			    struct heap_entry *heap, size_t nr, u64 limit)
 {
-	void (*prefetch)(const void *record, void *arg) = q->prefetch;
 	struct heap_entry next = heap[0], other;
 	struct run *run = &runs[next.run];
-	size_t i = run->next, end = run->end, size = q->record_size;
-	/* Prefetched: the records QUEUE_PREFETCH on, up to the run's end. */
-	size_t ahead = prefetch && end > QUEUE_PREFETCH ? end - QUEUE_PREFETCH : 0;
-	u64 delivered = q->delivered_time, stop = limit;
+	size_t i = run->next, end = run->end, size = q->in.record_size;
+	/* Told ahead: the records QUEUE_PREFETCH on, up to the run's end. */
+	size_t ahead = end > QUEUE_PREFETCH ? end - QUEUE_PREFETCH : 0;
+	u64 delivered = q->in.delivered_time, stop = limit;
 	char *r = record(q, i);
 	int err;
 
@@ -396,17 +376,16 @@ static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 	 * the queue's fields would be read again.
 	 */
 	do {
-		if (i < ahead)
-			prefetch(r + QUEUE_PREFETCH * size, q->arg);
 		delivered = max(delivered, next.time);
-		err = q->fn(r, q->arg);
+		err = q->fn(r, i < ahead ? r + QUEUE_PREFETCH * size : NULL,
+			    q->arg);
 		r += size;
 		if (++i == end)
 			break;
 		next.time = time_of(r);
 	} while (!err && next.time <= stop);
 	run->next = i;
-	q->delivered_time = delivered;
+	q->in.delivered_time = delivered;
 	heap[0].time = next.time;
 	return err;
 }
@@ -452,11 +431,11 @@ static void keep_undelivered(struct kmem_queue *q)
 			runs[n++] = run;
 	}
 	q->nr_runs = n;
-	q->nr = nr;
+	q->in.nr = nr;
 	if (nr) {
 		q->head = runs[0].next;
-		q->tail = runs[n - 1].end;
-		q->last_time = time_of(record(q, q->tail - 1));
+		q->in.tail = runs[n - 1].end;
+		q->in.last_time = time_of(record(q, q->in.tail - 1));
 	}
 	set_room_end(q);
 }
@@ -478,7 +457,7 @@ static int deliver_until(struct kmem_queue *q, u64 limit)
 	size_t i;
 	int err;
 
-	if (!q->nr)
+	if (!q->in.nr)
 		return 0;
 	if (reserve_heap(q))
 		return -ENOMEM;
@@ -538,8 +517,8 @@ static u64 frontier(const struct kmem_queue *q)
 	u64 t = NO_TIME;
 	u32 i;
 
-	for (i = 0; i < q->nr_sources; i++)
-		t = min(t, q->source_time[i]);
+	for (i = 0; i < q->in.nr_sources; i++)
+		t = min(t, q->in.source_time[i]);
 	return t;
 }
 
@@ -550,7 +529,7 @@ static int collect_times(struct kmem_queue *q)
 	size_t i, n = 0;
 
 	if (!q->times) {
-		q->times = malloc(q->max_records * sizeof(*q->times));
+		q->times = malloc(q->in.max_records * sizeof(*q->times));
 		if (!q->times)
 			return -ENOMEM;
 	}
@@ -572,17 +551,17 @@ static int half_limit(struct kmem_queue *q, u64 *limit)
 	u64 front = frontier(q);
 	size_t i, below = 0;
 
-	if (!q->nr)
+	if (!q->in.nr)
 		return 0;
 	if (collect_times(q))
 		return -ENOMEM;
-	for (i = 0; front != NO_TIME && i < q->nr; i++)
+	for (i = 0; front != NO_TIME && i < q->in.nr; i++)
 		below += q->times[i] <= front;
-	if (below >= q->nr / 16 && below) {
+	if (below >= q->in.nr / 16 && below) {
 		*limit = front;
 		return 0;
 	}
-	*limit = select_time(q->times, q->nr, (q->nr - 1) / 2);
+	*limit = select_time(q->times, q->in.nr, (q->in.nr - 1) / 2);
 	return 0;
 }
 
@@ -614,6 +593,6 @@ int kmem_queue__flush(struct kmem_queue *q, enum kmem_queue_flush how)
 	if (!err)
 		err = deliver_until(q, limit);
 	if (!err && how == KMEM_QUEUE_FLUSH__ROUND)
-		q->next_flush = q->max_time;
+		q->next_flush = q->in.max_time;
 	return err;
 }

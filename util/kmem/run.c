@@ -38,6 +38,7 @@
 #include "run.h"
 #include "sample.h"
 #include "session.h"
+#include "table-live.h"
 
 struct kmem_run {
 	struct kmem_run_config		config;
@@ -47,6 +48,9 @@ struct kmem_run {
 	const struct kmem_trace_info	*info;
 	struct kmem_queue		*queue;
 	struct kmem_page		*kp;
+	/* kp's and ks's live tables, for an event's prefetch: no call. */
+	const struct kmem_live		*page_live;
+	const struct kmem_live		*slab_live;
 	struct kmem_frag		*kf;		/* with kp */
 	struct kmem_stall		*st;		/* with kp, of stall events */
 	struct callsite_resolver	*memcg_resolver;	/* with st */
@@ -109,21 +113,20 @@ void kmem_run__delete(struct kmem_run *run)
 
 /* --- delivering events to the analyses ------------------------------ */
 
-static void prefetch_queued(const void *record, void *arg)
+/* Start loading the live slot of an event delivered soon. */
+static __always_inline void prefetch_queued(const struct kmem_run *run,
+					    const struct kmem_event *ev)
 {
-	const struct kmem_event *ev = record;
-	struct kmem_run *run = arg;
-
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 	case KMEM_EVENT_PAGE_FREE:
-		kmem_page__prefetch(run->kp, ev->page.pfn);
+		kmem_live__prefetch(run->page_live, ev->page.pfn);
 		break;
 	case KMEM_EVENT_SLAB_ALLOC:
-		kmem_slab__prefetch(run->ks, ev->slab_alloc.ptr);
+		kmem_live__prefetch(run->slab_live, ev->slab_alloc.ptr);
 		break;
 	case KMEM_EVENT_SLAB_FREE:
-		kmem_slab__prefetch(run->ks, ev->slab_free.ptr);
+		kmem_live__prefetch(run->slab_live, ev->slab_free.ptr);
 		break;
 	default:
 		break;
@@ -369,13 +372,16 @@ static int deliver_fallback(struct kmem_run *run,
 }
 
 /* Analyses count the events they cannot take; only -ENOMEM stops. */
-static int deliver_queued(void *record, void *arg)
+static int deliver_queued(void *record, const void *ahead, void *arg)
 {
 	struct kmem_event *ev = record;
 	struct kmem_run *run = arg;
 	struct kmem_frag_owed owed;
 	u32 task = 0;
 	int err;
+
+	if (ahead)
+		prefetch_queued(run, ahead);
 
 	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
 			   ev->kind == KMEM_EVENT_EXTFRAG ||
@@ -461,11 +467,17 @@ static bool outside_time(struct kmem_run *run, u64 time)
 	return perf_time__skip_sample(&run->config.ptime, time);
 }
 
+/*
+ * The kind of a queued record whose sample was too short for its fields:
+ * it delivers nothing.
+ */
+#define KMEM_EVENT_SKIPPED	KMEM_NR_EVENT_KINDS
+
 int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 		     struct perf_sample *sample)
 {
 	struct kmem_run_stats *stats = &run->stats;
-	struct kmem_event ev;
+	struct kmem_event *ev;
 	void *queued;
 	int ret;
 
@@ -478,21 +490,22 @@ int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
 		return 0;
 	}
 	stats->nr_events++;
-	ret = kmem_decoder__decode(run->dec, evsel, sample, &ev);
-	if (ret <= 0)
-		return ret;
-	stats->nr_of_kind[ev.kind]++;
-	ret = kmem_queue__add(run->queue, ev.time, sample->cpu, &queued);
+	/*
+	 * Decoded where it waits, not copied there: a page-only queue's
+	 * records are as large as the events bound to its decoder (below).
+	 * A sample decoded to nothing, too short, waits all the same: the
+	 * queue cannot take a record back, and such samples are rare.
+	 */
+	ret = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
 	if (ret)
 		return ret;
-	/*
-	 * The record size the queue was made with (below); known at compile
-	 * time, the copy is a few moves, not a call.
-	 */
-	if (run->config.slab)
-		memcpy(queued, &ev, sizeof(ev));
-	else
-		memcpy(queued, &ev, KMEM_PAGE_EVENT_SIZE);
+	ev = queued;
+	ret = kmem_decoder__decode(run->dec, evsel, sample, ev);
+	if (ret <= 0) {
+		ev->kind = KMEM_EVENT_SKIPPED;
+		return ret;
+	}
+	stats->nr_of_kind[ev->kind]++;
 	return 0;
 }
 
@@ -715,6 +728,7 @@ static int setup_page_analysis(struct kmem_run *run)
 	run->kf = kmem_frag__new(&frag);
 	if (!run->kp || !run->kf)
 		return -ENOMEM;
+	run->page_live = kmem_page__live(run->kp);
 	if (info->stall_events) {
 		run->st = kmem_stall__new();
 		if (!run->st)
@@ -787,7 +801,10 @@ static int setup_slab_analysis(struct kmem_run *run)
 	};
 
 	run->ks = kmem_slab__new(&config);
-	return run->ks ? 0 : -ENOMEM;
+	if (!run->ks)
+		return -ENOMEM;
+	run->slab_live = kmem_slab__live(run->ks);
+	return 0;
 }
 
 int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
@@ -843,10 +860,7 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 	run->queue = kmem_queue__new(c->slab ? sizeof(struct kmem_event) :
 						KMEM_PAGE_EVENT_SIZE,
 				     c->queue_size, deliver_queued, run);
-	if (!run->queue)
-		return -ENOMEM;
-	kmem_queue__set_prefetch(run->queue, prefetch_queued);
-	return 0;
+	return run->queue ? 0 : -ENOMEM;
 }
 
 /* --- what a run gives ----------------------------------------------- */

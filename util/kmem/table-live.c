@@ -160,7 +160,7 @@ static __always_inline void remove_words(struct kmem_live *t, void *slot,
 void kmem_live__remove(struct kmem_live *t, void *slot)
 {
 	if (t->key_words == 1)
-		remove_words(t, slot, 1);
+		kmem_live__remove_one(t, slot, t->slot_size);
 	else
 		remove_words(t, slot, t->key_words);
 }

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* The mark of an empty slot. */
 #define KMEM_LIVE_EMPTY		(~0ULL)
@@ -184,8 +185,64 @@ static inline void *kmem_live__probe_key(const struct kmem_live *t,
  */
 void *kmem_live__add(struct kmem_live *t, void *slot, const u64 *key);
 
+/*
+ * kmem_live__add() of a one-word @key into slots of @slot_size bytes, a
+ * constant, inline: for a caller that adds on nearly every event (a page
+ * allocation), where the call costs as much as the add.
+ */
+static __always_inline void *kmem_live__add_one(struct kmem_live *t,
+						void *slot, u64 key,
+						size_t slot_size)
+{
+	u64 *w = slot;
+	size_t i;
+
+	if (2 * (t->nr + 1) > t->mask + 1)
+		return kmem_live__add(t, slot, &key);
+	w[0] = key;
+	for (i = 1; i < slot_size / sizeof(u64); i++)
+		w[i] = 0;
+	t->nr++;
+	return slot;
+}
+
 /* Empty @slot; the slots after it may move to close the gap. */
 void kmem_live__remove(struct kmem_live *t, void *slot);
+
+/*
+ * kmem_live__remove() of a slot of a table of one-word keys, whose slots
+ * are @slot_size bytes: inline, for a caller that removes on nearly every
+ * event (a page free), a constant @slot_size moves a slot in a few moves.
+ */
+static __always_inline void kmem_live__remove_one(struct kmem_live *t,
+						  void *slot,
+						  size_t slot_size)
+{
+	size_t hole = ((char *)slot - t->slots) / slot_size, i = hole;
+
+	/*
+	 * Move back the keys after the hole that could not sit in their home
+	 * slot, so that no lookup stops short of them.
+	 */
+	for (;;) {
+		char *next;
+		size_t home;
+
+		i = (i + 1) & t->mask;
+		next = t->slots + i * slot_size;
+		if (kmem_live__key(next) == KMEM_LIVE_EMPTY)
+			break;
+		home = kmem_live__home(t, kmem_live__key(next));
+		/* It stays if its home lies cyclically in (hole, i]. */
+		if (hole <= i ? hole < home && home <= i :
+				hole < home || home <= i)
+			continue;
+		memcpy(t->slots + hole * slot_size, next, slot_size);
+		hole = i;
+	}
+	*(u64 *)(t->slots + hole * slot_size) = KMEM_LIVE_EMPTY;
+	t->nr--;
+}
 
 /* Call @fn for every slot in use, in no particular order. */
 void kmem_live__for_each(const struct kmem_live *t,
