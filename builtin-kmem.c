@@ -1770,7 +1770,8 @@ static bool bpf_targets_gone(struct perf_thread_map *threads)
  * time.  The signals are blocked and waited for: no handler, no flag.
  */
 static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
-		    struct perf_thread_map *threads, const sigset_t *stop)
+		    struct perf_thread_map *threads, const sigset_t *stop,
+		    size_t *printed)
 {
 	u64 tick = kmem->bpf.interval ?: BPF_POLL_NS;
 	struct timespec ts = { tick / NSEC_PER_SEC, tick % NSEC_PER_SEC };
@@ -1778,7 +1779,10 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 
 	/* Each tick also takes in the stall events the ring holds. */
 	while (!err && sigtimedwait(stop, NULL, &ts) < 0) {
-		err = kmem_bpf_run__tick(run, kmem->bpf.interval && !kmem->json);
+		err = kmem_bpf_run__tick(run);
+		if (!err && kmem->bpf.interval && !kmem->json)
+			*printed = kmem_print__interval_lines(kmem_bpf_run__intervals(run),
+							      *printed);
 		if (bpf_targets_gone(threads))
 			break;
 	}
@@ -1922,6 +1926,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	struct evlist *workload = NULL;
 	struct kmem_bpf_run *run;
 	struct bpf_self_usage self;
+	size_t printed = 0;	/* -I rows */
 	sigset_t stop, old;
 	char why[512];
 	int err;
@@ -1953,7 +1958,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	bpf_self_usage__start(&self);
 	if (workload)
 		evlist__start_workload(workload);
-	err = bpf_wait(kmem, run, threads, &stop);
+	err = bpf_wait(kmem, run, threads, &stop, &printed);
 	if (verbose > 0)
 		bpf_self_usage__print(&self);
 	if (workload)
@@ -1962,7 +1967,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 		err = kmem_bpf_run__finish(run);
 	/* The last interval, which the end of the counting closed. */
 	if (!err && !kmem->json)
-		kmem_bpf_run__print_intervals(run);
+		kmem_print__interval_lines(kmem_bpf_run__intervals(run), printed);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading the BPF maps\n");
 	else if (err)

@@ -64,8 +64,6 @@
 
 #include "bpf_skel/kmem.skel.h"
 
-/* Thousands separators whatever the locale: "12,345,678". */
-#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 #define NOTE_SIZE	256
 
 /*
@@ -121,7 +119,6 @@ struct kmem_bpf_run {
 	u64				stop_ns;
 	/* Runs the kernel skipped: a program of ours already ran on the CPU. */
 	u64				recursion_misses;
-	size_t				iv_printed;
 	/* The maps, read at the end; the snapshot points into these. */
 	struct kmem_bpf_snapshot	snap;
 	void				*bufs[8];
@@ -1878,33 +1875,6 @@ static struct kmem_bpf_namer namer(struct kmem_bpf_run *run)
 	};
 }
 
-static void print_interval_head(void)
-{
-	printf("#%13s %12s %15s %12s %15s %9s %15s %10s\n", "time",
-	       "allocations", "bytes", "frees", "bytes", "failures",
-	       "live bytes", "fallbacks");
-}
-
-/* The intervals closed since the last call, as perf stat -I prints them. */
-static void print_intervals(struct kmem_bpf_run *run)
-{
-	u64 len = kmem_interval__length(run->iv);
-
-	for (; run->iv_printed < kmem_interval__nr_rows(run->iv); run->iv_printed++) {
-		const struct kmem_interval_row *row =
-			kmem_interval__row(run->iv, run->iv_printed);
-
-		if (!run->iv_printed)
-			print_interval_head();
-		printf("%14.6f %12s %15s %12s %15s %9s %15s %10s\n",
-		       (row->start + len) / 1e9, COMMAS(row->alloc.nr),
-		       COMMAS(row->alloc.bytes), COMMAS(row->free.nr),
-		       COMMAS(row->free.bytes), COMMAS(row->fail.nr),
-		       COMMAS(row->live_bytes), COMMAS(row->fallbacks.nr));
-	}
-	fflush(stdout);
-}
-
 static int advance(struct kmem_bpf_run *run, u64 t, bool last)
 {
 	struct kmem_page_summary ps;
@@ -1920,7 +1890,7 @@ static int advance(struct kmem_bpf_run *run, u64 t, bool last)
 	return kmem_interval__advance(run->iv, t, &ps, &fs);
 }
 
-int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print)
+int kmem_bpf_run__tick(struct kmem_bpf_run *run)
 {
 	int err;
 
@@ -1937,15 +1907,12 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print)
 		if (!err)
 			err = profile_intervals(run);
 	}
-	if (!err && print)
-		print_intervals(run);
 	return err;
 }
 
-void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run)
+const struct kmem_interval *kmem_bpf_run__intervals(const struct kmem_bpf_run *run)
 {
-	if (run->iv)
-		print_intervals(run);
+	return run->iv;
 }
 
 /*

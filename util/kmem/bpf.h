@@ -64,6 +64,7 @@ struct kmem_bpf_config {
 #define KMEM_BPF_EXACT_LIVE_ENTRIES	262144
 
 struct kmem_bpf_run;
+struct kmem_interval;
 
 #ifdef HAVE_BPF_SKEL
 
@@ -93,14 +94,16 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size);
 /**
  * kmem_bpf_run__tick - the end of an -I interval
  * @run: the run, started
- * @print: print the interval's line, as perf stat -I does
+ *
+ * Closes the interval's row in kmem_bpf_run__intervals(), which the
+ * builtin prints as perf stat -I does.
  *
  * Return: 0 or -ENOMEM.
  */
-int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print);
+int kmem_bpf_run__tick(struct kmem_bpf_run *run);
 
-/* Print the -I intervals not printed yet: after finish, the last one. */
-void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run);
+/* The -I rows closed so far (after finish, all of them); NULL: no -I. */
+const struct kmem_interval *kmem_bpf_run__intervals(const struct kmem_bpf_run *run);
 
 /**
  * kmem_bpf_run__finish - stop counting and fill the analyses
@@ -185,14 +188,15 @@ static inline int kmem_bpf_run__start(struct kmem_bpf_run *run __maybe_unused,
 	return -EOPNOTSUPP;
 }
 
-static inline int kmem_bpf_run__tick(struct kmem_bpf_run *run __maybe_unused,
-				     bool print __maybe_unused)
+static inline int kmem_bpf_run__tick(struct kmem_bpf_run *run __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
 
-static inline void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run __maybe_unused)
+static inline const struct kmem_interval *
+kmem_bpf_run__intervals(const struct kmem_bpf_run *run __maybe_unused)
 {
+	return NULL;
 }
 
 static inline int kmem_bpf_run__finish(struct kmem_bpf_run *run __maybe_unused)
