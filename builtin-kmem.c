@@ -48,9 +48,11 @@
 #include "util/kmem/bpf.h"
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
+#include "util/kmem/count-profile.h"
 #include "util/kmem/print-csv.h"
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-map.h"
+#include "util/kmem/print-pprof.h"
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/read-json.h"
 #include "util/kmem/read-kallsyms.h"
@@ -766,11 +768,26 @@ static int check_pprof_output(const struct perf_kmem *kmem)
 	return err;
 }
 
-/* What writes profile @i of a run, a recording's or a -b run's, to @fp. */
-typedef int (*pprof_writer_fn)(void *run, size_t i, FILE *fp);
+/* What gives profile @i of a run, a recording's or a -b run's. */
+typedef int (*pprof_view_fn)(void *run, size_t i, struct kmem_profile_view *v);
+
+/* The run's profile @i, rendered by print-pprof.h, to @fp. */
+static int render_pprof(pprof_view_fn view, void *run, size_t i, FILE *fp)
+{
+	struct kmem_profile_view v;
+	struct kmem_pprof *pp;
+	int err = view(run, i, &v);
+
+	if (err)
+		return err;
+	pp = kmem_profile__pprof(v.profile, v.period, v.stacks, &v.config);
+	err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
+	kmem_pprof__delete(pp);
+	return err;
+}
 
 /* Profile @i into its temporary file; 0 or an error, said. */
-static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
+static int write_one_pprof(pprof_view_fn view, void *run, size_t i,
 			   const char *path, const char *tmp)
 {
 	FILE *fp = fopen(tmp, "w");
@@ -780,7 +797,7 @@ static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
 		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
 		return -EIO;
 	}
-	err = writer(run, i, fp);
+	err = render_pprof(view, run, i, fp);
 	if (fclose(fp) && !err)
 		err = -EIO;
 	if (err == -ENOMEM)
@@ -795,7 +812,7 @@ static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
  * written, so that a failed run leaves none of them behind.
  */
 static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
-			pprof_writer_fn writer, void *run)
+			pprof_view_fn view, void *run)
 {
 	char **paths = calloc(nr + 1, sizeof(*paths));
 	char **tmps = calloc(nr + 1, sizeof(*tmps));
@@ -805,7 +822,7 @@ static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 	for (i = 0; !err && i < nr; i++, done++) {
 		paths[i] = pprof_path(kmem, i);
 		tmps[i] = paths[i] ? pprof_tmp(paths[i]) : NULL;
-		err = tmps[i] ? write_one_pprof(writer, run, i, paths[i], tmps[i]) :
+		err = tmps[i] ? write_one_pprof(view, run, i, paths[i], tmps[i]) :
 		      -ENOMEM;
 	}
 	for (i = 0; i < done; i++) {
@@ -828,9 +845,9 @@ static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 	return err;
 }
 
-static int write_run_pprof(void *run, size_t i, FILE *fp)
+static int run_profile(void *run, size_t i, struct kmem_profile_view *v)
 {
-	return kmem_run__write_pprof(run, i, fp);
+	return kmem_run__profile(run, i, v);
 }
 
 static int write_pprof(struct kmem_input *in)
@@ -840,7 +857,7 @@ static int write_pprof(struct kmem_input *in)
 		return -EINVAL;
 	}
 	return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
-			    write_run_pprof, in->run);
+			    run_profile, in->run);
 }
 
 /* Text goes to stdout: the pager, or for -o the file. */
@@ -1789,9 +1806,9 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 	return err;
 }
 
-static int write_bpf_pprof(void *run, size_t i, FILE *fp)
+static int bpf_profile(void *run, size_t i, struct kmem_profile_view *v)
 {
-	return kmem_bpf_run__write_pprof(run, i, fp);
+	return kmem_bpf_run__profile(run, i, v);
 }
 
 /* --pprof: one profile, or with -I one per interval, as stat's. */
@@ -1799,7 +1816,7 @@ static int bpf_write_pprof(const struct perf_kmem *kmem,
 			   struct kmem_bpf_run *run)
 {
 	return write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
-			    write_bpf_pprof, run);
+			    bpf_profile, run);
 }
 
 static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)

@@ -40,6 +40,7 @@
 struct callsite_resolver;
 struct evsel;
 struct kmem_map;
+struct kmem_profile_view;
 struct perf_sample;
 struct perf_session;
 union perf_event;
@@ -289,20 +290,22 @@ int kmem_run__write_folded(struct kmem_run *run,
 size_t kmem_run__nr_profiles(const struct kmem_run *run);
 
 /**
- * kmem_run__write_pprof - a memory profile of the page allocations
+ * kmem_run__profile - a memory profile of the page allocations
  * @run: a finished run of a config with pprof, on a trace with callchains
  * @i: which profile, from 0
- * @fp: where it goes, gzip-compressed profile.proto
+ * @v: set to the profile's period and what it says, for the renderer
+ *	(print-pprof.h's kmem_profile__pprof()); its strings are the
+ *	run's, until the next call
  *
  * A sample per distinct callchain, order, migration type, GFP flags,
  * node and, where the run follows tasks, task: the objects and bytes
  * allocated in the profile's time, those still allocated at its end,
  * and the fallbacks, where the trace has them.
  *
- * Return: 0; -ENOMEM; -EIO when @fp could not be written; -EINVAL for
- * a profile that does not exist.
+ * Return: 0; -EINVAL for a profile that does not exist.
  */
-int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp);
+int kmem_run__profile(struct kmem_run *run, size_t i,
+		      struct kmem_profile_view *v);
 
 /**
  * kmem_run__fill_map - give a map the pageblocks of the run
