@@ -1064,6 +1064,66 @@ static bool map_unusable(struct kmem_input *in)
 	return false;
 }
 
+static void add_node_range(int node, u64 start, u64 end, void *arg)
+{
+	kmem_map__add_node_range(arg, node, start, end);
+}
+
+/* A pageblock of the fallback analysis, as the map draws it. */
+static int add_map_block(struct kmem_run *run, struct kmem_map *map,
+			 const struct kmem_frag_pageblock *pb)
+{
+	char name[KSYM_NAME_LEN + 32];
+	struct kmem_map_block b = {
+		.pfn = pb->pfn,
+		.fallbacks = pb->fallbacks[KMEM_FRAG_CLAIMED] +
+			     pb->fallbacks[KMEM_FRAG_CONVERTED] +
+			     pb->fallbacks[KMEM_FRAG_POLLUTED],
+		.remote_frees = pb->remote_frees,
+		.pinning = pb->pinning,
+		.node = kmem_decoder__page_node(kmem_run__decoder(run), pb->pfn),
+	};
+
+	BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
+	memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
+	/* An address the kernel's symbols do not name is left unnamed. */
+	if (pb->main_callsite) {
+		callsite_resolver__name(kmem_run__resolver(run), pb->main_callsite,
+					false, name, sizeof(name));
+		if (strncmp(name, "0x", 2))
+			b.top_callsite = name;
+	}
+	return kmem_map__add_block(map, &b);
+}
+
+/*
+ * Each pageblock the trace allocated into, the trace's node ranges and,
+ * with several nodes, the bytes allocated on one and freed on another.
+ */
+static int fill_map(struct kmem_run *run, struct kmem_map *map)
+{
+	const struct kmem_frag_pageblock *blocks;
+	struct kmem_decoder *dec = kmem_run__decoder(run);
+	int from, to, nodes = kmem_run__info(run)->nr_nodes;
+	size_t i, nr;
+	int err;
+
+	blocks = kmem_frag__pageblocks(kmem_run__frag(run), &nr);
+	for (i = 0; i < nr; i++) {
+		err = add_map_block(run, map, &blocks[i]);
+		if (err)
+			return err;
+	}
+	kmem_decoder__node_ranges(dec, add_node_range, map);
+	for (from = 0; kmem_decoder__nr_trace_nodes(dec) > 1 &&
+	     from < nodes && nodes <= KMEM_PAGE_MAX_NODES; from++)
+		for (to = 0; to < nodes; to++)
+			kmem_map__set_xnode_bytes(map, from, to,
+						  kmem_page__node_matrix(kmem_run__page(run),
+									 from, to));
+	return 0;
+}
+
 /* --map: the pageblocks the trace allocated into, as an SVG picture. */
 static int write_map(struct kmem_input *in, struct kmem_output *out)
 {
@@ -1091,7 +1151,7 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 	});
 	if (!map)
 		return -ENOMEM;
-	err = kmem_run__fill_map(in->run, map);
+	err = fill_map(in->run, map);
 	if (!err)
 		err = kmem_map__write(map, out->fp);
 	kmem_map__delete(map);

@@ -32,7 +32,6 @@
 #include "evsel.h"
 #include "machine.h"
 #include "map.h"
-#include "print-map.h"
 #include "read-callsite.h"
 #include "read-queue.h"
 #include "run.h"
@@ -902,6 +901,11 @@ struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
 	return run->kf;
 }
 
+struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run)
+{
+	return run->dec;
+}
+
 struct kmem_stall *kmem_run__stall(const struct kmem_run *run)
 {
 	return run->st;
@@ -1313,60 +1317,5 @@ int kmem_run__profile(struct kmem_run *run, size_t i,
 	for (k = 0; k < c->nr_comments; k++)
 		run->pprof_comments[k] = run->pprof_lines[k];
 	kernel_mapping(run, &c->kernel, run->pprof_build_id);
-	return 0;
-}
-
-static void add_node_range(int node, u64 start, u64 end, void *arg)
-{
-	kmem_map__add_node_range(arg, node, start, end);
-}
-
-/* A pageblock of the fallback analysis, as the map draws it. */
-static int add_map_block(struct kmem_run *run, struct kmem_map *map,
-			 const struct kmem_frag_pageblock *pb)
-{
-	char name[KSYM_NAME_LEN + 32];
-	struct kmem_map_block b = {
-		.pfn = pb->pfn,
-		.fallbacks = pb->fallbacks[KMEM_FRAG_CLAIMED] +
-			     pb->fallbacks[KMEM_FRAG_CONVERTED] +
-			     pb->fallbacks[KMEM_FRAG_POLLUTED],
-		.remote_frees = pb->remote_frees,
-		.pinning = pb->pinning,
-		.top_callsite = pb->main_callsite ?
-				frame_name(pb->main_callsite, run) : NULL,
-		.node = kmem_decoder__page_node(run->dec, pb->pfn),
-	};
-
-	BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
-	memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
-	/* frame_name()'s buffer is the run's: keep this name apart. */
-	if (b.top_callsite) {
-		snprintf(name, sizeof(name), "%s", b.top_callsite);
-		b.top_callsite = name;
-	}
-	return kmem_map__add_block(map, &b);
-}
-
-int kmem_run__fill_map(struct kmem_run *run, struct kmem_map *map)
-{
-	const struct kmem_frag_pageblock *blocks;
-	int from, to, nodes = run->info->nr_nodes;
-	size_t i, nr;
-	int err;
-
-	blocks = kmem_frag__pageblocks(run->kf, &nr);
-	for (i = 0; i < nr; i++) {
-		err = add_map_block(run, map, &blocks[i]);
-		if (err)
-			return err;
-	}
-	kmem_decoder__node_ranges(run->dec, add_node_range, map);
-	for (from = 0; kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
-	     from < nodes && nodes <= KMEM_PAGE_MAX_NODES; from++)
-		for (to = 0; to < nodes; to++)
-			kmem_map__set_xnode_bytes(map, from, to,
-						  kmem_page__node_matrix(run->kp,
-									 from, to));
 	return 0;
 }

@@ -39,7 +39,6 @@
 
 struct callsite_resolver;
 struct evsel;
-struct kmem_map;
 struct kmem_profile_view;
 struct perf_sample;
 struct perf_session;
@@ -246,6 +245,12 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run);
  */
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run);
 
+/*
+ * The run's decoder, for the trace's memory topology (page nodes, node
+ * ranges), as the builtin's --map draws it.
+ */
+struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run);
+
 /**
  * kmem_run__stall - the allocation stall analysis
  * @run: the run
@@ -306,18 +311,5 @@ size_t kmem_run__nr_profiles(const struct kmem_run *run);
  */
 int kmem_run__profile(struct kmem_run *run, size_t i,
 		      struct kmem_profile_view *v);
-
-/**
- * kmem_run__fill_map - give a map the pageblocks of the run
- * @run: a finished run with a page analysis
- * @map: a map of the trace's pageblock order and page size
- *
- * Each pageblock the trace allocated into, with its fallbacks, remote
- * frees, node and main callsite; the trace's node ranges; and with
- * several nodes, the bytes allocated on one and freed on another.
- *
- * Return: 0, or an error of the map (-ENOMEM).
- */
-int kmem_run__fill_map(struct kmem_run *run, struct kmem_map *map);
 
 #endif /* __PERF_KMEM_RUN_H */
