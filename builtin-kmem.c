@@ -48,9 +48,11 @@
 #include "util/kmem/bpf.h"
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
+#include "util/kmem/count-profile.h"
 #include "util/kmem/print-csv.h"
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-map.h"
+#include "util/kmem/print-pprof.h"
 #include "util/kmem/read-callsite.h"
 #include "util/kmem/read-json.h"
 #include "util/kmem/read-kallsyms.h"
@@ -766,11 +768,26 @@ static int check_pprof_output(const struct perf_kmem *kmem)
 	return err;
 }
 
-/* What writes profile @i of a run, a recording's or a -b run's, to @fp. */
-typedef int (*pprof_writer_fn)(void *run, size_t i, FILE *fp);
+/* What gives profile @i of a run, a recording's or a -b run's. */
+typedef int (*pprof_view_fn)(void *run, size_t i, struct kmem_profile_view *v);
+
+/* The run's profile @i, rendered by print-pprof.h, to @fp. */
+static int render_pprof(pprof_view_fn view, void *run, size_t i, FILE *fp)
+{
+	struct kmem_profile_view v;
+	struct kmem_pprof *pp;
+	int err = view(run, i, &v);
+
+	if (err)
+		return err;
+	pp = kmem_profile__pprof(v.profile, v.period, v.stacks, &v.config);
+	err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
+	kmem_pprof__delete(pp);
+	return err;
+}
 
 /* Profile @i into its temporary file; 0 or an error, said. */
-static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
+static int write_one_pprof(pprof_view_fn view, void *run, size_t i,
 			   const char *path, const char *tmp)
 {
 	FILE *fp = fopen(tmp, "w");
@@ -780,7 +797,7 @@ static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
 		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
 		return -EIO;
 	}
-	err = writer(run, i, fp);
+	err = render_pprof(view, run, i, fp);
 	if (fclose(fp) && !err)
 		err = -EIO;
 	if (err == -ENOMEM)
@@ -795,7 +812,7 @@ static int write_one_pprof(pprof_writer_fn writer, void *run, size_t i,
  * written, so that a failed run leaves none of them behind.
  */
 static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
-			pprof_writer_fn writer, void *run)
+			pprof_view_fn view, void *run)
 {
 	char **paths = calloc(nr + 1, sizeof(*paths));
 	char **tmps = calloc(nr + 1, sizeof(*tmps));
@@ -805,7 +822,7 @@ static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 	for (i = 0; !err && i < nr; i++, done++) {
 		paths[i] = pprof_path(kmem, i);
 		tmps[i] = paths[i] ? pprof_tmp(paths[i]) : NULL;
-		err = tmps[i] ? write_one_pprof(writer, run, i, paths[i], tmps[i]) :
+		err = tmps[i] ? write_one_pprof(view, run, i, paths[i], tmps[i]) :
 		      -ENOMEM;
 	}
 	for (i = 0; i < done; i++) {
@@ -828,9 +845,9 @@ static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 	return err;
 }
 
-static int write_run_pprof(void *run, size_t i, FILE *fp)
+static int run_profile(void *run, size_t i, struct kmem_profile_view *v)
 {
-	return kmem_run__write_pprof(run, i, fp);
+	return kmem_run__profile(run, i, v);
 }
 
 static int write_pprof(struct kmem_input *in)
@@ -840,7 +857,7 @@ static int write_pprof(struct kmem_input *in)
 		return -EINVAL;
 	}
 	return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
-			    write_run_pprof, in->run);
+			    run_profile, in->run);
 }
 
 /* Text goes to stdout: the pager, or for -o the file. */
@@ -1047,6 +1064,66 @@ static bool map_unusable(struct kmem_input *in)
 	return false;
 }
 
+static void add_node_range(int node, u64 start, u64 end, void *arg)
+{
+	kmem_map__add_node_range(arg, node, start, end);
+}
+
+/* A pageblock of the fallback analysis, as the map draws it. */
+static int add_map_block(struct kmem_run *run, struct kmem_map *map,
+			 const struct kmem_frag_pageblock *pb)
+{
+	char name[KSYM_NAME_LEN + 32];
+	struct kmem_map_block b = {
+		.pfn = pb->pfn,
+		.fallbacks = pb->fallbacks[KMEM_FRAG_CLAIMED] +
+			     pb->fallbacks[KMEM_FRAG_CONVERTED] +
+			     pb->fallbacks[KMEM_FRAG_POLLUTED],
+		.remote_frees = pb->remote_frees,
+		.pinning = pb->pinning,
+		.node = kmem_decoder__page_node(kmem_run__decoder(run), pb->pfn),
+	};
+
+	BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
+	memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
+	/* An address the kernel's symbols do not name is left unnamed. */
+	if (pb->main_callsite) {
+		callsite_resolver__name(kmem_run__resolver(run), pb->main_callsite,
+					false, name, sizeof(name));
+		if (strncmp(name, "0x", 2))
+			b.top_callsite = name;
+	}
+	return kmem_map__add_block(map, &b);
+}
+
+/*
+ * Each pageblock the trace allocated into, the trace's node ranges and,
+ * with several nodes, the bytes allocated on one and freed on another.
+ */
+static int fill_map(struct kmem_run *run, struct kmem_map *map)
+{
+	const struct kmem_frag_pageblock *blocks;
+	struct kmem_decoder *dec = kmem_run__decoder(run);
+	int from, to, nodes = kmem_run__info(run)->nr_nodes;
+	size_t i, nr;
+	int err;
+
+	blocks = kmem_frag__pageblocks(kmem_run__frag(run), &nr);
+	for (i = 0; i < nr; i++) {
+		err = add_map_block(run, map, &blocks[i]);
+		if (err)
+			return err;
+	}
+	kmem_decoder__node_ranges(dec, add_node_range, map);
+	for (from = 0; kmem_decoder__nr_trace_nodes(dec) > 1 &&
+	     from < nodes && nodes <= KMEM_PAGE_MAX_NODES; from++)
+		for (to = 0; to < nodes; to++)
+			kmem_map__set_xnode_bytes(map, from, to,
+						  kmem_page__node_matrix(kmem_run__page(run),
+									 from, to));
+	return 0;
+}
+
 /* --map: the pageblocks the trace allocated into, as an SVG picture. */
 static int write_map(struct kmem_input *in, struct kmem_output *out)
 {
@@ -1074,7 +1151,7 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 	});
 	if (!map)
 		return -ENOMEM;
-	err = kmem_run__fill_map(in->run, map);
+	err = fill_map(in->run, map);
 	if (!err)
 		err = kmem_map__write(map, out->fp);
 	kmem_map__delete(map);
@@ -1770,7 +1847,8 @@ static bool bpf_targets_gone(struct perf_thread_map *threads)
  * time.  The signals are blocked and waited for: no handler, no flag.
  */
 static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
-		    struct perf_thread_map *threads, const sigset_t *stop)
+		    struct perf_thread_map *threads, const sigset_t *stop,
+		    size_t *printed)
 {
 	u64 tick = kmem->bpf.interval ?: BPF_POLL_NS;
 	struct timespec ts = { tick / NSEC_PER_SEC, tick % NSEC_PER_SEC };
@@ -1778,16 +1856,19 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 
 	/* Each tick also takes in the stall events the ring holds. */
 	while (!err && sigtimedwait(stop, NULL, &ts) < 0) {
-		err = kmem_bpf_run__tick(run, kmem->bpf.interval && !kmem->json);
+		err = kmem_bpf_run__tick(run);
+		if (!err && kmem->bpf.interval && !kmem->json)
+			*printed = kmem_print__interval_lines(kmem_bpf_run__intervals(run),
+							      *printed);
 		if (bpf_targets_gone(threads))
 			break;
 	}
 	return err;
 }
 
-static int write_bpf_pprof(void *run, size_t i, FILE *fp)
+static int bpf_profile(void *run, size_t i, struct kmem_profile_view *v)
 {
-	return kmem_bpf_run__write_pprof(run, i, fp);
+	return kmem_bpf_run__profile(run, i, v);
 }
 
 /* --pprof: one profile, or with -I one per interval, as stat's. */
@@ -1795,7 +1876,7 @@ static int bpf_write_pprof(const struct perf_kmem *kmem,
 			   struct kmem_bpf_run *run)
 {
 	return write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
-			    write_bpf_pprof, run);
+			    bpf_profile, run);
 }
 
 static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
@@ -1922,6 +2003,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	struct evlist *workload = NULL;
 	struct kmem_bpf_run *run;
 	struct bpf_self_usage self;
+	size_t printed = 0;	/* -I rows */
 	sigset_t stop, old;
 	char why[512];
 	int err;
@@ -1953,7 +2035,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	bpf_self_usage__start(&self);
 	if (workload)
 		evlist__start_workload(workload);
-	err = bpf_wait(kmem, run, threads, &stop);
+	err = bpf_wait(kmem, run, threads, &stop, &printed);
 	if (verbose > 0)
 		bpf_self_usage__print(&self);
 	if (workload)
@@ -1962,7 +2044,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 		err = kmem_bpf_run__finish(run);
 	/* The last interval, which the end of the counting closed. */
 	if (!err && !kmem->json)
-		kmem_bpf_run__print_intervals(run);
+		kmem_print__interval_lines(kmem_bpf_run__intervals(run), printed);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading the BPF maps\n");
 	else if (err)

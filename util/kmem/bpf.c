@@ -53,7 +53,6 @@
 #include "count-stacks.h"
 #include "count-stall.h"
 #include "count.h"
-#include "print-pprof.h"
 #include "read-callsite.h"
 #include "read-decode.h"
 #include "read-procmem.h"
@@ -64,8 +63,6 @@
 
 #include "bpf_skel/kmem.skel.h"
 
-/* Thousands separators whatever the locale: "12,345,678". */
-#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 #define NOTE_SIZE	256
 
 /*
@@ -96,6 +93,9 @@ struct kmem_bpf_run {
 	size_t				nr_estimates, max_estimates;
 	size_t				profiled;	/* -I intervals in it */
 	s64				wall_offset;	/* at the end */
+	/* The comment of kmem_bpf_run__profile()'s view. */
+	char				pprof_line[200];
+	const char			*pprof_comments[1];
 	/* Allocation stalls, from the records of the ring as they come. */
 	struct kmem_stall		*st;
 	struct ring_buffer		*stall_ring;
@@ -121,7 +121,6 @@ struct kmem_bpf_run {
 	u64				stop_ns;
 	/* Runs the kernel skipped: a program of ours already ran on the CPU. */
 	u64				recursion_misses;
-	size_t				iv_printed;
 	/* The maps, read at the end; the snapshot points into these. */
 	struct kmem_bpf_snapshot	snap;
 	void				*bufs[8];
@@ -1816,54 +1815,45 @@ static s64 wall_clock_offset(void)
 	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)now_ns();
 }
 
-static struct kmem_pprof *run_pprof(struct kmem_bpf_run *run, size_t i,
-				    const char *comment)
-{
-	const char * const comments[] = { comment };
-	struct kmem_profile_write_config c = {
-		.page_size = run->page_size,
-		.task = KMEM_PROFILE_TASK_NONE,
-		.stalls = !!run->st,
-		.time_offset = run->wall_offset,
-		.comments = comments,
-		.nr_comments = ARRAY_SIZE(comments),
-		.kernel = {
-			.limit = ~0ULL,
-			.file = "[kernel.kallsyms]",
-			.has_functions = true,
-		},
-		.names = {
-			.frame = frame_name,
-			.gfp = profile_gfp,
-			.migtype = profile_migtype,
-			.arg = run,
-		},
-	};
-
-	return kmem_profile__pprof(run->profile, i, run->stacks, &c);
-}
-
 size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run)
 {
 	return run->profile ? kmem_profile__nr_periods(run->profile) : 0;
 }
 
-int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, size_t i, FILE *fp)
+int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
+			  struct kmem_profile_view *v)
 {
-	struct kmem_pprof *pp;
-	char comment[200];
-	int err;
-
 	if (i >= kmem_bpf_run__nr_profiles(run))
 		return -EINVAL;
-	snprintf(comment, sizeof(comment),
+	snprintf(run->pprof_line, sizeof(run->pprof_line),
 		 "perf kmem stat -b --pprof: the weights are estimates, from the stacks of allocations sampled one per %"
 		 PRIu64 " bytes on average",
 		 run->config.sample_bytes);
-	pp = run_pprof(run, i, comment);
-	err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
-	kmem_pprof__delete(pp);
-	return err;
+	run->pprof_comments[0] = run->pprof_line;
+	*v = (struct kmem_profile_view){
+		.profile = run->profile,
+		.period = i,
+		.stacks = run->stacks,
+		.config = {
+			.page_size = run->page_size,
+			.task = KMEM_PROFILE_TASK_NONE,
+			.stalls = !!run->st,
+			.time_offset = run->wall_offset,
+			.comments = run->pprof_comments,
+			.nr_comments = ARRAY_SIZE(run->pprof_comments),
+			.kernel = {
+				.limit = ~0ULL,
+				.file = "[kernel.kallsyms]",
+			},
+			.names = {
+				.frame = frame_name,
+				.gfp = profile_gfp,
+				.migtype = profile_migtype,
+				.arg = run,
+			},
+		},
+	};
+	return 0;
 }
 
 /* --- the end ---------------------------------------------------------- */
@@ -1876,33 +1866,6 @@ static struct kmem_bpf_namer namer(struct kmem_bpf_run *run)
 		.cache = cache_name,
 		.arg = run,
 	};
-}
-
-static void print_interval_head(void)
-{
-	printf("#%13s %12s %15s %12s %15s %9s %15s %10s\n", "time",
-	       "allocations", "bytes", "frees", "bytes", "failures",
-	       "live bytes", "fallbacks");
-}
-
-/* The intervals closed since the last call, as perf stat -I prints them. */
-static void print_intervals(struct kmem_bpf_run *run)
-{
-	u64 len = kmem_interval__length(run->iv);
-
-	for (; run->iv_printed < kmem_interval__nr_rows(run->iv); run->iv_printed++) {
-		const struct kmem_interval_row *row =
-			kmem_interval__row(run->iv, run->iv_printed);
-
-		if (!run->iv_printed)
-			print_interval_head();
-		printf("%14.6f %12s %15s %12s %15s %9s %15s %10s\n",
-		       (row->start + len) / 1e9, COMMAS(row->alloc.nr),
-		       COMMAS(row->alloc.bytes), COMMAS(row->free.nr),
-		       COMMAS(row->free.bytes), COMMAS(row->fail.nr),
-		       COMMAS(row->live_bytes), COMMAS(row->fallbacks.nr));
-	}
-	fflush(stdout);
 }
 
 static int advance(struct kmem_bpf_run *run, u64 t, bool last)
@@ -1920,7 +1883,7 @@ static int advance(struct kmem_bpf_run *run, u64 t, bool last)
 	return kmem_interval__advance(run->iv, t, &ps, &fs);
 }
 
-int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print)
+int kmem_bpf_run__tick(struct kmem_bpf_run *run)
 {
 	int err;
 
@@ -1937,15 +1900,12 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print)
 		if (!err)
 			err = profile_intervals(run);
 	}
-	if (!err && print)
-		print_intervals(run);
 	return err;
 }
 
-void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run)
+const struct kmem_interval *kmem_bpf_run__intervals(const struct kmem_bpf_run *run)
 {
-	if (run->iv)
-		print_intervals(run);
+	return run->iv;
 }
 
 /*

@@ -64,6 +64,8 @@ struct kmem_bpf_config {
 #define KMEM_BPF_EXACT_LIVE_ENTRIES	262144
 
 struct kmem_bpf_run;
+struct kmem_interval;
+struct kmem_profile_view;
 
 #ifdef HAVE_BPF_SKEL
 
@@ -93,14 +95,16 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size);
 /**
  * kmem_bpf_run__tick - the end of an -I interval
  * @run: the run, started
- * @print: print the interval's line, as perf stat -I does
+ *
+ * Closes the interval's row in kmem_bpf_run__intervals(), which the
+ * builtin prints as perf stat -I does.
  *
  * Return: 0 or -ENOMEM.
  */
-int kmem_bpf_run__tick(struct kmem_bpf_run *run, bool print);
+int kmem_bpf_run__tick(struct kmem_bpf_run *run);
 
-/* Print the -I intervals not printed yet: after finish, the last one. */
-void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run);
+/* The -I rows closed so far (after finish, all of them); NULL: no -I. */
+const struct kmem_interval *kmem_bpf_run__intervals(const struct kmem_bpf_run *run);
 
 /**
  * kmem_bpf_run__finish - stop counting and fill the analyses
@@ -143,10 +147,12 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run);
 
 /**
- * kmem_bpf_run__write_pprof - the sampled stacks as a memory profile
+ * kmem_bpf_run__profile - the sampled stacks as a memory profile
  * @run: a finished run of a config with pprof
  * @i: which profile: 0, or with -I the interval's
- * @fp: where it goes, gzip-compressed profile.proto
+ * @v: set to the profile's period and what it says, for the renderer
+ *	(print-pprof.h's kmem_profile__pprof()); its strings are the
+ *	run's, until the next call
  *
  * A sample per sampled stack, order, migration type and GFP flags, its
  * alloc and inuse objects and space estimated as the rows are; a comment
@@ -154,9 +160,10 @@ size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run);
  * grew by over it, and its inuse values what is estimated live at its
  * end.
  *
- * Return: 0; -ENOMEM; -EIO when @fp could not be written.
+ * Return: 0; -EINVAL for a profile that does not exist.
  */
-int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run, size_t i, FILE *fp);
+int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
+			  struct kmem_profile_view *v);
 
 #else /* !HAVE_BPF_SKEL: perf kmem hides -b (set_option_nobuild()) */
 
@@ -185,14 +192,15 @@ static inline int kmem_bpf_run__start(struct kmem_bpf_run *run __maybe_unused,
 	return -EOPNOTSUPP;
 }
 
-static inline int kmem_bpf_run__tick(struct kmem_bpf_run *run __maybe_unused,
-				     bool print __maybe_unused)
+static inline int kmem_bpf_run__tick(struct kmem_bpf_run *run __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
 
-static inline void kmem_bpf_run__print_intervals(struct kmem_bpf_run *run __maybe_unused)
+static inline const struct kmem_interval *
+kmem_bpf_run__intervals(const struct kmem_bpf_run *run __maybe_unused)
 {
+	return NULL;
 }
 
 static inline int kmem_bpf_run__finish(struct kmem_bpf_run *run __maybe_unused)
@@ -223,9 +231,9 @@ static inline size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run __
 	return 0;
 }
 
-static inline int kmem_bpf_run__write_pprof(struct kmem_bpf_run *run __maybe_unused,
-					    size_t i __maybe_unused,
-					    FILE *fp __maybe_unused)
+static inline int kmem_bpf_run__profile(struct kmem_bpf_run *run __maybe_unused,
+					size_t i __maybe_unused,
+					struct kmem_profile_view *v __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }

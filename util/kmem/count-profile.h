@@ -7,10 +7,10 @@
  * stat --pprof: what tells allocations apart (their callchain, order,
  * migration type, GFP flags, node and task) goes in as a key, with what
  * they came to; the sums of each key come out, per period of the trace
- * (the whole of it, or each -I interval), and are written as a pprof
- * profile in the convention of Go's heap profiles: alloc_objects,
- * alloc_space, inuse_objects, inuse_space, and fallbacks where the
- * trace has them.
+ * (the whole of it, or each -I interval), with what a renderer needs to
+ * write them (print-pprof.h's kmem_profile__pprof(): a pprof profile in
+ * the convention of Go's heap profiles: alloc_objects, alloc_space,
+ * inuse_objects, inuse_space, and fallbacks where the trace has them).
  *
  * Whoever counts fills it: the replay of a perf.data (run.c) adds each
  * allocation as it comes, and what is still allocated before it closes
@@ -24,9 +24,6 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
-
-#include "print-pprof.h"
 
 struct kmem_stacks;
 
@@ -135,6 +132,14 @@ struct kmem_profile_names {
 	void		*arg;
 };
 
+/* The image the frames are in: the kernel. */
+struct kmem_profile_image {
+	u64		start;		/* first address */
+	u64		limit;		/* the address after the last */
+	const char	*file;		/* NULL: no image */
+	const char	*build_id;	/* hex; NULL: unknown */
+};
+
 /* What a profile written says besides its samples. */
 struct kmem_profile_write_config {
 	u64				page_size;
@@ -145,29 +150,19 @@ struct kmem_profile_write_config {
 	s64				time_offset;
 	const char * const		*comments;
 	size_t				nr_comments;
-	/* The kernel's image; .file NULL: no mapping. */
-	struct kmem_pprof_mapping	kernel;
+	struct kmem_profile_image	kernel;
 	struct kmem_profile_names	names;
 };
 
-/**
- * kmem_profile__pprof - a period as a pprof profile
- * @kp: the profile
- * @period: which period
- * @st: the callchains of the keys' chain ids
- * @c: what the profile says besides its samples
- *
- * One sample per key of the period, in the order of their stacks from
- * the root, its chain's frames as locations (in address order), leaf
- * first, labelled bytes (the size of one allocation), order,
- * migration type, GFP flags, node and, with a task key, pid or comm.
- *
- * Return: the profile, for kmem_pprof__write(); NULL without memory or
- * for a period that does not exist.
+/*
+ * A period of a run's profile with all a renderer needs to write it;
+ * the run that fills it keeps the strings until its next fill.
  */
-struct kmem_pprof *kmem_profile__pprof(const struct kmem_profile *kp,
-				       size_t period,
-				       const struct kmem_stacks *st,
-				       const struct kmem_profile_write_config *c);
+struct kmem_profile_view {
+	const struct kmem_profile		*profile;
+	size_t					period;
+	const struct kmem_stacks		*stacks;
+	struct kmem_profile_write_config	config;
+};
 
 #endif /* __PERF_KMEM_COUNT_PROFILE_H */

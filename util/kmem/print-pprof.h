@@ -178,4 +178,29 @@ const u8 *kmem_pprof__encode(struct kmem_pprof *p, size_t *len);
  */
 int kmem_pprof__write(struct kmem_pprof *p, FILE *fp);
 
+struct kmem_profile;
+struct kmem_profile_write_config;
+struct kmem_stacks;
+
+/**
+ * kmem_profile__pprof - a period of a memory profile (count-profile.h) as pprof
+ * @kp: the profile
+ * @period: which period
+ * @st: the callchains of the keys' chain ids
+ * @c: what the profile says besides its samples
+ *
+ * One sample per key of the period, in the order of their stacks from
+ * the root, its chain's frames as locations (in address order), leaf
+ * first, labelled bytes (the size of one allocation), order,
+ * migration type, GFP flags, node and, with a task key, pid or comm.
+ * In print-profile.c: the writer alone builds without the analyses.
+ *
+ * Return: the profile, for kmem_pprof__write(); NULL without memory or
+ * for a period that does not exist.
+ */
+struct kmem_pprof *kmem_profile__pprof(const struct kmem_profile *kp,
+				       size_t period,
+				       const struct kmem_stacks *st,
+				       const struct kmem_profile_write_config *c);
+
 #endif /* __PERF_KMEM_PRINT_PPROF_H */

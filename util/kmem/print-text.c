@@ -532,6 +532,36 @@ static void print_intervals(const struct kmem_report *r)
 		print_interval(r, kmem_interval__row(r->iv, i));
 }
 
+static void print_interval_head(void)
+{
+	printf("#%13s %12s %15s %12s %15s %9s %15s %10s\n", "time",
+	       "allocations", "bytes", "frees", "bytes", "failures",
+	       "live bytes", "fallbacks");
+}
+
+/* A live row is stamped with its end, in seconds of the run. */
+size_t kmem_print__interval_lines(const struct kmem_interval *iv, size_t from)
+{
+	u64 len;
+
+	if (!iv)
+		return from;
+	len = kmem_interval__length(iv);
+	for (; from < kmem_interval__nr_rows(iv); from++) {
+		const struct kmem_interval_row *row = kmem_interval__row(iv, from);
+
+		if (!from)
+			print_interval_head();
+		printf("%14.6f %12s %15s %12s %15s %9s %15s %10s\n",
+		       (row->start + len) / 1e9, COMMAS(row->alloc.nr),
+		       COMMAS(row->alloc.bytes), COMMAS(row->free.nr),
+		       COMMAS(row->free.bytes), COMMAS(row->fail.nr),
+		       COMMAS(row->live_bytes), COMMAS(row->fallbacks.nr));
+	}
+	fflush(stdout);
+	return from;
+}
+
 static void print_page(const struct kmem_report *r)
 {
 	print_table(r, KMEM_PAGE_CALLERS, !r->caller);

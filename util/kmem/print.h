@@ -11,6 +11,7 @@
 
 #include "json.h"
 
+struct kmem_interval;
 struct kmem_report;
 
 /**
@@ -39,5 +40,17 @@ int kmem_report__json(const struct kmem_report *r, FILE *fp);
  */
 int kmem_report__visit(const struct kmem_report *r, kmem_json_visit_fn fn,
 		       void *arg);
+
+/**
+ * kmem_print__interval_lines - -I rows as they close, as perf stat -I
+ * @iv: the intervals of a live run, or NULL
+ * @from: how many rows earlier calls printed
+ *
+ * A live run has no end to print its INTERVALS section at: each row is
+ * one line when it closes, the first with a header, to stdout.
+ *
+ * Return: the rows printed so far, for the next call's @from.
+ */
+size_t kmem_print__interval_lines(const struct kmem_interval *iv, size_t from);
 
 #endif /* __PERF_KMEM_PRINT_H */

@@ -32,7 +32,6 @@
 #include "evsel.h"
 #include "machine.h"
 #include "map.h"
-#include "print-map.h"
 #include "read-callsite.h"
 #include "read-queue.h"
 #include "run.h"
@@ -76,6 +75,10 @@ struct kmem_run {
 	bool				has_node[KMEM_PAGE_MAX_NODES];
 	/* The stall tracepoints the trace lacks, "a,b", for the report. */
 	char				stall_missing[512];
+	/* The strings of the last kmem_run__profile()'s view. */
+	char				pprof_lines[4][PATH_MAX + 160];
+	const char			*pprof_comments[4];
+	char				pprof_build_id[SBUILD_ID_SIZE];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
 };
@@ -898,6 +901,11 @@ struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
 	return run->kf;
 }
 
+struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run)
+{
+	return run->dec;
+}
+
 struct kmem_stall *kmem_run__stall(const struct kmem_run *run)
 {
 	return run->st;
@@ -1220,16 +1228,15 @@ static const char *profile_comm(u32 task, void *arg)
 }
 
 /* The kernel's image: the range of its map, and its build-id. */
-static void kernel_mapping(struct kmem_run *run, struct kmem_pprof_mapping *m,
+static void kernel_mapping(struct kmem_run *run, struct kmem_profile_image *m,
 			   char *build_id)
 {
 	struct map *kmap = machine__kernel_map(&run->session->machines.host);
 	struct dso *dso = kmap ? map__dso(kmap) : NULL;
 
-	*m = (struct kmem_pprof_mapping){
+	*m = (struct kmem_profile_image){
 		.limit = ~0ULL,
 		.file = "[kernel.kallsyms]",
-		.has_functions = true,
 	};
 	if (kmap && map__end(kmap) > map__start(kmap)) {
 		m->start = map__start(kmap);
@@ -1275,96 +1282,40 @@ static enum kmem_profile_task profile_task(const struct kmem_run *run)
 	return KMEM_PROFILE_TASK_NONE;
 }
 
-int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp)
+int kmem_run__profile(struct kmem_run *run, size_t i,
+		      struct kmem_profile_view *v)
 {
 	const struct perf_env *env = &run->session->header.env;
-	char lines[4][PATH_MAX + 160], build_id[SBUILD_ID_SIZE];
-	const char *comments[4];
-	struct kmem_profile_write_config c = {
-		.page_size = run->info->page_size,
-		.task = profile_task(run),
-		.fallbacks = run->info->has_extfrag,
-		.stalls = !!run->st,
-		.comments = comments,
-		.names = {
-			.frame = frame_name,
-			.gfp = profile_gfp,
-			.migtype = profile_migtype,
-			.comm = profile_comm,
-			.arg = run,
-		},
-	};
-	struct kmem_pprof *pp;
+	struct kmem_profile_write_config *c = &v->config;
 	size_t k;
-	int err;
 
 	if (i >= kmem_run__nr_profiles(run))
 		return -EINVAL;
-	if (env->clock.enabled)
-		c.time_offset = (s64)(env->clock.tod_ns - env->clock.clockid_ns);
-	c.nr_comments = profile_comments(run, i, lines, env->clock.enabled);
-	for (k = 0; k < c.nr_comments; k++)
-		comments[k] = lines[k];
-	kernel_mapping(run, &c.kernel, build_id);
-	pp = kmem_profile__pprof(run->profile, i, run->stacks, &c);
-	if (!pp)
-		return -ENOMEM;
-	err = kmem_pprof__write(pp, fp);
-	kmem_pprof__delete(pp);
-	return err;
-}
-
-static void add_node_range(int node, u64 start, u64 end, void *arg)
-{
-	kmem_map__add_node_range(arg, node, start, end);
-}
-
-/* A pageblock of the fallback analysis, as the map draws it. */
-static int add_map_block(struct kmem_run *run, struct kmem_map *map,
-			 const struct kmem_frag_pageblock *pb)
-{
-	char name[KSYM_NAME_LEN + 32];
-	struct kmem_map_block b = {
-		.pfn = pb->pfn,
-		.fallbacks = pb->fallbacks[KMEM_FRAG_CLAIMED] +
-			     pb->fallbacks[KMEM_FRAG_CONVERTED] +
-			     pb->fallbacks[KMEM_FRAG_POLLUTED],
-		.remote_frees = pb->remote_frees,
-		.pinning = pb->pinning,
-		.top_callsite = pb->main_callsite ?
-				frame_name(pb->main_callsite, run) : NULL,
-		.node = kmem_decoder__page_node(run->dec, pb->pfn),
+	*v = (struct kmem_profile_view){
+		.profile = run->profile,
+		.period = i,
+		.stacks = run->stacks,
+		.config = {
+			.page_size = run->info->page_size,
+			.task = profile_task(run),
+			.fallbacks = run->info->has_extfrag,
+			.stalls = !!run->st,
+			.comments = run->pprof_comments,
+			.names = {
+				.frame = frame_name,
+				.gfp = profile_gfp,
+				.migtype = profile_migtype,
+				.comm = profile_comm,
+				.arg = run,
+			},
+		},
 	};
-
-	BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
-	memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
-	/* frame_name()'s buffer is the run's: keep this name apart. */
-	if (b.top_callsite) {
-		snprintf(name, sizeof(name), "%s", b.top_callsite);
-		b.top_callsite = name;
-	}
-	return kmem_map__add_block(map, &b);
-}
-
-int kmem_run__fill_map(struct kmem_run *run, struct kmem_map *map)
-{
-	const struct kmem_frag_pageblock *blocks;
-	int from, to, nodes = run->info->nr_nodes;
-	size_t i, nr;
-	int err;
-
-	blocks = kmem_frag__pageblocks(run->kf, &nr);
-	for (i = 0; i < nr; i++) {
-		err = add_map_block(run, map, &blocks[i]);
-		if (err)
-			return err;
-	}
-	kmem_decoder__node_ranges(run->dec, add_node_range, map);
-	for (from = 0; kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
-	     from < nodes && nodes <= KMEM_PAGE_MAX_NODES; from++)
-		for (to = 0; to < nodes; to++)
-			kmem_map__set_xnode_bytes(map, from, to,
-						  kmem_page__node_matrix(run->kp,
-									 from, to));
+	if (env->clock.enabled)
+		c->time_offset = (s64)(env->clock.tod_ns - env->clock.clockid_ns);
+	c->nr_comments = profile_comments(run, i, run->pprof_lines,
+					  env->clock.enabled);
+	for (k = 0; k < c->nr_comments; k++)
+		run->pprof_comments[k] = run->pprof_lines[k];
+	kernel_mapping(run, &c->kernel, run->pprof_build_id);
 	return 0;
 }

@@ -39,7 +39,7 @@
 
 struct callsite_resolver;
 struct evsel;
-struct kmem_map;
+struct kmem_profile_view;
 struct perf_sample;
 struct perf_session;
 union perf_event;
@@ -245,6 +245,12 @@ struct kmem_page *kmem_run__page(const struct kmem_run *run);
  */
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run);
 
+/*
+ * The run's decoder, for the trace's memory topology (page nodes, node
+ * ranges), as the builtin's --map draws it.
+ */
+struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run);
+
 /**
  * kmem_run__stall - the allocation stall analysis
  * @run: the run
@@ -289,32 +295,21 @@ int kmem_run__write_folded(struct kmem_run *run,
 size_t kmem_run__nr_profiles(const struct kmem_run *run);
 
 /**
- * kmem_run__write_pprof - a memory profile of the page allocations
+ * kmem_run__profile - a memory profile of the page allocations
  * @run: a finished run of a config with pprof, on a trace with callchains
  * @i: which profile, from 0
- * @fp: where it goes, gzip-compressed profile.proto
+ * @v: set to the profile's period and what it says, for the renderer
+ *	(print-pprof.h's kmem_profile__pprof()); its strings are the
+ *	run's, until the next call
  *
  * A sample per distinct callchain, order, migration type, GFP flags,
  * node and, where the run follows tasks, task: the objects and bytes
  * allocated in the profile's time, those still allocated at its end,
  * and the fallbacks, where the trace has them.
  *
- * Return: 0; -ENOMEM; -EIO when @fp could not be written; -EINVAL for
- * a profile that does not exist.
+ * Return: 0; -EINVAL for a profile that does not exist.
  */
-int kmem_run__write_pprof(struct kmem_run *run, size_t i, FILE *fp);
-
-/**
- * kmem_run__fill_map - give a map the pageblocks of the run
- * @run: a finished run with a page analysis
- * @map: a map of the trace's pageblock order and page size
- *
- * Each pageblock the trace allocated into, with its fallbacks, remote
- * frees, node and main callsite; the trace's node ranges; and with
- * several nodes, the bytes allocated on one and freed on another.
- *
- * Return: 0, or an error of the map (-ENOMEM).
- */
-int kmem_run__fill_map(struct kmem_run *run, struct kmem_map *map);
+int kmem_run__profile(struct kmem_run *run, size_t i,
+		      struct kmem_profile_view *v);
 
 #endif /* __PERF_KMEM_RUN_H */
