@@ -165,6 +165,9 @@ static int add_locations(struct kmem_pprof *pp, const struct sample_ref *refs,
 	if (!addrs)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
+		/* A sample with no kernel frame left has no array to copy. */
+		if (!refs[i].nr)
+			continue;
 		memcpy(addrs + n, refs[i].frames, refs[i].nr * sizeof(*addrs));
 		n += refs[i].nr;
 	}
