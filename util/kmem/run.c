@@ -473,9 +473,13 @@ static bool outside_time(struct kmem_run *run, u64 time)
  */
 #define KMEM_EVENT_SKIPPED	KMEM_NR_EVENT_KINDS
 
-int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
-		     struct perf_sample *sample)
+int kmem_run__sample(const struct perf_tool *tool,
+		     union perf_event *event __maybe_unused,
+		     struct perf_sample *sample, struct evsel *evsel,
+		     struct machine *machine __maybe_unused)
 {
+	struct kmem_run *run = container_of(tool, struct kmem_run_tool,
+					    tool)->run;
 	struct kmem_run_stats *stats = &run->stats;
 	struct kmem_event *ev;
 	void *queued;
