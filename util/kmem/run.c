@@ -412,7 +412,15 @@ static int deliver_queued(void *record, const void *ahead, void *arg)
 	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
-		kmem_frag__take_owed(run->kf, ev->tid, &ev->page, &owed);
+		/*
+		 * Only fallbacks owe: none is owed while none was queued, as
+		 * on most traces, and the call is not made.
+		 */
+		if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
+			kmem_frag__take_owed(run->kf, ev->tid, &ev->page,
+					     &owed);
+		else
+			owed = (struct kmem_frag_owed){ 0 };
 		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
 						   owed.fragmenting,
 						   owed.fell_back);
