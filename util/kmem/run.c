@@ -62,6 +62,7 @@ struct kmem_run {
 	size_t				profile_rows;	/* -I: closed */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
 	struct kmem_interval		*iv;		/* -I */
+	bool				per_event_extras; /* tasks, iv or profile */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	/* --time in shares of the trace's span: its windows. */
@@ -383,31 +384,35 @@ static int deliver_queued(void *record, const void *ahead, void *arg)
 	if (ahead)
 		prefetch_queued(run, ahead);
 
-	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			   ev->kind == KMEM_EVENT_EXTFRAG ||
-			   ev->kind == KMEM_EVENT_STALL)) {
-		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
-		/* Of a task --pid, --tid or --comm leaves out. */
-		if (err)
-			return err < 0 ? err : 0;
-		if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
-			ev->page.task = task;
-	}
-	if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			ev->kind == KMEM_EVENT_PAGE_FREE ||
-			ev->kind == KMEM_EVENT_EXTFRAG)) {
-		err = interval_event(run, ev);
-		if (err)
-			return err;
-	}
-	if (run->profile && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			     ev->kind == KMEM_EVENT_PAGE_FREE ||
-			     ev->kind == KMEM_EVENT_EXTFRAG)) {
-		profile_time(run, ev->time);
-		if (ev->kind == KMEM_EVENT_PAGE_ALLOC) {
-			err = profile_alloc(run, &ev->page);
+	/* Tested once an event: most runs have none of them. */
+	if (run->per_event_extras) {
+		if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+				   ev->kind == KMEM_EVENT_EXTFRAG ||
+				   ev->kind == KMEM_EVENT_STALL)) {
+			err = kmem_tasks__key(run->tasks, ev->tid, ev->time,
+					      &task);
+			/* Of a task --pid, --tid or --comm leaves out. */
+			if (err)
+				return err < 0 ? err : 0;
+			if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
+				ev->page.task = task;
+		}
+		if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+				ev->kind == KMEM_EVENT_PAGE_FREE ||
+				ev->kind == KMEM_EVENT_EXTFRAG)) {
+			err = interval_event(run, ev);
 			if (err)
 				return err;
+		}
+		if (run->profile && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+				     ev->kind == KMEM_EVENT_PAGE_FREE ||
+				     ev->kind == KMEM_EVENT_EXTFRAG)) {
+			profile_time(run, ev->time);
+			if (ev->kind == KMEM_EVENT_PAGE_ALLOC) {
+				err = profile_alloc(run, &ev->page);
+				if (err)
+					return err;
+			}
 		}
 	}
 	switch (ev->kind) {
@@ -868,6 +873,7 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 		ret = setup_page_analysis(run);
 	if (ret)
 		return ret;
+	run->per_event_extras = run->tasks || run->iv || run->profile;
 	/* A page-only analysis queues records no larger than a page event. */
 	run->queue = kmem_queue__new(c->slab ? sizeof(struct kmem_event) :
 						KMEM_PAGE_EVENT_SIZE,
