@@ -112,7 +112,7 @@ struct perf_kmem {
  * data is analysed in the same pass, when perf's reader stops.
  */
 struct kmem_input {
-	struct perf_tool		tool;
+	struct kmem_run_tool		tool;		/* its sample callback the run's */
 	const struct perf_kmem		*kmem;
 	const char			*path;		/* the trace */
 	struct perf_data		data;
@@ -145,28 +145,22 @@ static bool slab_tracepoint_frees(const char *name)
 static int setup_streamed_analyses(struct kmem_input *in);
 
 /*
- * A pipe without a FINISHED_INIT record: set up at its first sample.  Not
- * inlined, so that the sample callback is a jump to the run.
+ * The sample callback until the analyses are set up: a pipe without a
+ * FINISHED_INIT record sets them up at its first sample.  Then the run
+ * takes the samples itself.
  */
-static noinline int first_sample(struct kmem_input *in, struct evsel *evsel,
-				 struct perf_sample *sample)
-{
-	if (setup_streamed_analyses(in))
-		return -EINVAL;
-	return kmem_run__sample(in->run, evsel, sample);
-}
-
 static int process_sample_event(const struct perf_tool *tool,
-				union perf_event *event __maybe_unused,
+				union perf_event *event,
 				struct perf_sample *sample,
 				struct evsel *evsel,
-				struct machine *machine __maybe_unused)
+				struct machine *machine)
 {
-	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input,
+					     tool.tool);
 
-	if (!in->set_up)
-		return first_sample(in, evsel, sample);
-	return kmem_run__sample(in->run, evsel, sample);
+	if (!in->set_up && setup_streamed_analyses(in))
+		return -EINVAL;
+	return kmem_run__sample(tool, event, sample, evsel, machine);
 }
 
 /* COMM, FORK and EXIT wait in the run's queue with the samples. */
@@ -175,7 +169,7 @@ static int process_task_event(const struct perf_tool *tool,
 			      struct perf_sample *sample,
 			      struct machine *machine __maybe_unused)
 {
-	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool.tool);
 
 	return kmem_run__task_event(in->run, event, sample);
 }
@@ -184,7 +178,7 @@ static int process_finished_round(const struct perf_tool *tool,
 				  union perf_event *event __maybe_unused,
 				  struct ordered_events *oe __maybe_unused)
 {
-	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool.tool);
 
 	return kmem_run__round(in->run);
 }
@@ -198,7 +192,7 @@ static int process_finished_init(struct perf_session *session __maybe_unused,
 				 union perf_event *event __maybe_unused)
 {
 	struct kmem_input *in = container_of(session->tool, struct kmem_input,
-					     tool);
+					     tool.tool);
 
 	return in->set_up ? 0 : setup_streamed_analyses(in);
 }
@@ -216,7 +210,7 @@ static int process_lost_event(const struct perf_tool *tool,
 			      struct perf_sample *sample __maybe_unused,
 			      struct machine *machine __maybe_unused)
 {
-	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool.tool);
 
 	kmem_run__lost(in->run, event->lost.lost);
 	return 0;
@@ -228,7 +222,7 @@ static int process_lost_samples_event(const struct perf_tool *tool,
 				      struct perf_sample *sample __maybe_unused,
 				      struct machine *machine __maybe_unused)
 {
-	struct kmem_input *in = container_of(tool, struct kmem_input, tool);
+	struct kmem_input *in = container_of(tool, struct kmem_input, tool.tool);
 
 	kmem_run__lost(in->run, event->lost_samples.lost);
 	return 0;
@@ -301,6 +295,8 @@ static int setup_analyses(struct kmem_input *in)
 	int err;
 
 	in->set_up = true;
+	in->tool.run = in->run;
+	in->tool.tool.sample = kmem_run__sample;
 	err = kmem_run__setup(in->run, in->session, why, sizeof(why));
 	info = kmem_run__info(in->run);
 	if (in->kmem->opts.page && info && info->has_page_alloc &&
@@ -465,25 +461,25 @@ static int open_session(struct kmem_input *in)
 		return -EINVAL;
 
 	/* Our queue puts the events in time order: see util/kmem/read-queue.h. */
-	perf_tool__init(&in->tool, /*ordered_events=*/false);
-	in->tool.finished_round = process_finished_round;
-	in->tool.sample = process_sample_event;
-	in->tool.mmap = process_kernel_mmap;
-	in->tool.mmap2 = process_kernel_mmap2;
-	in->tool.lost = process_lost_event;
-	in->tool.lost_samples = process_lost_samples_event;
+	perf_tool__init(&in->tool.tool, /*ordered_events=*/false);
+	in->tool.tool.finished_round = process_finished_round;
+	in->tool.tool.sample = process_sample_event;
+	in->tool.tool.mmap = process_kernel_mmap;
+	in->tool.tool.mmap2 = process_kernel_mmap2;
+	in->tool.tool.lost = process_lost_event;
+	in->tool.tool.lost_samples = process_lost_samples_event;
 	/* What a pipe has in records, a file in its header. */
-	in->tool.attr = perf_event__process_attr;
-	in->tool.event_update = perf_event__process_event_update;
-	in->tool.tracing_data = perf_event__process_tracing_data;
-	in->tool.feature = process_feature;
-	in->tool.id_index = perf_event__process_id_index;
-	in->tool.build_id = perf_event__process_build_id;
-	in->tool.finished_init = process_finished_init;
+	in->tool.tool.attr = perf_event__process_attr;
+	in->tool.tool.event_update = perf_event__process_event_update;
+	in->tool.tool.tracing_data = perf_event__process_tracing_data;
+	in->tool.tool.feature = process_feature;
+	in->tool.tool.id_index = perf_event__process_id_index;
+	in->tool.tool.build_id = perf_event__process_build_id;
+	in->tool.tool.finished_init = process_finished_init;
 
 	/* perf's session says why it cannot read a file: in one line. */
 	hold_perf_messages(in);
-	in->session = perf_session__new(&in->data, &in->tool);
+	in->session = perf_session__new(&in->data, &in->tool.tool);
 	release_perf_messages(in);
 	if (IS_ERR(in->session)) {
 		err = PTR_ERR(in->session);
@@ -543,9 +539,9 @@ static int kmem_input__setup(struct kmem_input *in)
 	int err;
 
 	if (kmem->opts.follow_tasks) {
-		in->tool.comm = process_task_event;
-		in->tool.fork = process_task_event;
-		in->tool.exit = process_task_event;
+		in->tool.tool.comm = process_task_event;
+		in->tool.tool.fork = process_task_event;
+		in->tool.tool.exit = process_task_event;
 	}
 	hold_perf_messages(in);
 	err = symbol__init(&in->session->header.env);

@@ -131,31 +131,6 @@ char *callsite_memcg_pattern(void)
 /* Room for a kernel symbol's name and its NUL. */
 #define KSYM_NAME_BUF	(KSYM_NAME_LEN + 1)
 
-/*
- * What one distinct address of a callchain turned out to be: a slot of
- * the keyed table of frames.  The addresses are kernel text, never all
- * ones (the mark of an empty slot).
- */
-struct frame {
-	u64	ip;		/* the key */
-	u64	callsite;	/* the key of the row this frame makes */
-	bool	is_alloc;
-};
-
-struct callsite_resolver {
-	struct kmem_live frames;	/* struct frame */
-	struct machine	*machine;
-	/*
-	 * When set, symbols come from here and not from the machine's maps:
-	 * read at the first lookup, from kallsyms_path.
-	 */
-	struct kmem_kallsyms *kallsyms;
-	char		*kallsyms_path;
-	regex_t		regex;
-	bool		raw_ip;
-	size_t		nr_named;	/* of the frames, those with a symbol */
-};
-
 static int compile_pattern(regex_t *re, const char *pattern, bool extend,
 			   char *err, size_t err_size)
 {
@@ -203,7 +178,7 @@ struct callsite_resolver *callsite_resolver__new(struct machine *machine,
 		free(r);
 		return NULL;
 	}
-	if (kmem_live__init(&r->frames, sizeof(struct frame))) {
+	if (kmem_live__init(&r->frames, sizeof(struct callsite_frame))) {
 		regfree(&r->regex);
 		free(r);
 		snprintf(err, err_size, "out of memory");
@@ -327,13 +302,13 @@ static bool kernel_symbol(struct callsite_resolver *r, u64 ip, u64 *start,
 	return sym;
 }
 
-/* Resolve one address, the first time it is seen; NULL: no memory. */
-static noinline struct frame *new_frame(struct callsite_resolver *r, u64 ip)
+struct callsite_frame *
+callsite_resolver__new_frame(struct callsite_resolver *r, u64 ip)
 {
 	char name[KSYM_NAME_BUF];
 	u64 start, callsite = ip;
 	bool is_alloc = false;
-	struct frame *f;
+	struct callsite_frame *f;
 
 	if (kernel_symbol(r, ip, &start, name, sizeof(name))) {
 		r->nr_named++;
@@ -350,52 +325,6 @@ static noinline struct frame *new_frame(struct callsite_resolver *r, u64 ip)
 	return f;
 }
 
-/*
- * The frame of @ip, not all ones, until the next new one; NULL: no
- * memory.  Every frame of every callchain comes here, mostly one of a
- * few thousand: the probe is written out, the slots an array of frames.
- */
-static inline struct frame *resolve_frame(struct callsite_resolver *r, u64 ip)
-{
-	const struct kmem_live *t = &r->frames;
-	struct frame *f, *frames = (struct frame *)t->slots;
-	size_t i = kmem_live__home(t, ip);
-
-	for (;; i = (i + 1) & t->mask) {
-		f = &frames[i];
-		if (f->ip == ip)
-			return f;
-		if (f->ip == KMEM_LIVE_EMPTY)
-			return new_frame(r, ip);
-	}
-}
-
-u64 callsite_resolver__callsite(struct callsite_resolver *r,
-				const struct ip_callchain *chain)
-{
-	u64 i;
-
-	if (!chain)
-		return 0;
-	for (i = 0; i < chain->nr; i++) {
-		u64 ip = chain->ips[i];
-		struct frame *f;
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			/* Callsites are kernel code: stop at user frames. */
-			if (ip == PERF_CONTEXT_USER)
-				break;
-			continue;
-		}
-		f = resolve_frame(r, ip);
-		if (!f)
-			return 0;
-		if (!f->is_alloc)
-			return f->callsite;
-	}
-	return 0;
-}
-
 size_t callsite_resolver__frames(struct callsite_resolver *r,
 				 const struct ip_callchain *chain, u64 *ips,
 				 size_t max)
@@ -406,7 +335,7 @@ size_t callsite_resolver__frames(struct callsite_resolver *r,
 
 	for (i = 0; chain && i < chain->nr && n < max; i++) {
 		u64 ip = chain->ips[i];
-		struct frame *f;
+		struct callsite_frame *f;
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (ip == PERF_CONTEXT_USER)
@@ -414,7 +343,7 @@ size_t callsite_resolver__frames(struct callsite_resolver *r,
 			continue;
 		}
 		if (in_allocator) {
-			f = resolve_frame(r, ip);
+			f = callsite_resolver__frame(r, ip);
 			if (f && f->is_alloc)
 				continue;
 			in_allocator = false;
@@ -431,12 +360,12 @@ bool callsite_resolver__named_none(const struct callsite_resolver *r)
 
 u64 callsite_resolver__function(struct callsite_resolver *r, u64 ip)
 {
-	struct frame *f;
+	struct callsite_frame *f;
 
 	/* A slab event's call_site, from the file: no key of the table. */
 	if (!ip || ip == KMEM_LIVE_EMPTY)
 		return ip;
-	f = resolve_frame(r, ip);
+	f = callsite_resolver__frame(r, ip);
 	return f ? f->callsite : ip;
 }
 

@@ -9,12 +9,44 @@
  */
 
 #include <linux/types.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "event.h"
+#include "table-live.h"
+
 struct machine;
-struct ip_callchain;
-struct callsite_resolver;
+struct kmem_kallsyms;
+
+/*
+ * What one distinct address of a callchain turned out to be: a slot of
+ * the keyed table of frames.  The addresses are kernel text, never all
+ * ones (the mark of an empty slot).
+ */
+struct callsite_frame {
+	u64	ip;		/* the key */
+	u64	callsite;	/* the key of the row this frame makes */
+	bool	is_alloc;
+};
+
+/*
+ * Here and not in read-callsite.c for the walk of the frames below, inline
+ * in the decoder: it runs for every allocation.
+ */
+struct callsite_resolver {
+	struct kmem_live frames;	/* struct callsite_frame */
+	struct machine	*machine;
+	/*
+	 * When set, symbols come from here and not from the machine's maps:
+	 * read at the first lookup, from kallsyms_path.
+	 */
+	struct kmem_kallsyms *kallsyms;
+	char		*kallsyms_path;
+	regex_t		regex;
+	bool		raw_ip;
+	size_t		nr_named;	/* of the frames, those with a symbol */
+};
 
 /*
  * The built-in pattern, matching the allocator functions of every kernel
@@ -58,9 +90,57 @@ int callsite_resolver__use_kallsyms(struct callsite_resolver *r,
 bool callsite_resolver__is_alloc_func(struct callsite_resolver *r,
 				      const char *name);
 
+/* Resolve @ip, the first time it is seen; NULL: no memory. */
+struct callsite_frame *
+callsite_resolver__new_frame(struct callsite_resolver *r, u64 ip);
+
+/*
+ * The frame of @ip, not all ones, until the next new one; NULL: no
+ * memory.  Every frame of every callchain comes here, mostly one of a
+ * few thousand: the probe is written out, the slots an array of frames.
+ */
+static inline struct callsite_frame *
+callsite_resolver__frame(struct callsite_resolver *r, u64 ip)
+{
+	const struct kmem_live *t = &r->frames;
+	struct callsite_frame *f, *frames = (struct callsite_frame *)t->slots;
+	size_t i = kmem_live__home(t, ip);
+
+	for (;; i = (i + 1) & t->mask) {
+		f = &frames[i];
+		if (f->ip == ip)
+			return f;
+		if (f->ip == KMEM_LIVE_EMPTY)
+			return callsite_resolver__new_frame(r, ip);
+	}
+}
+
 /* The callsite of a sample's callchain; 0 when it has no kernel frame. */
-u64 callsite_resolver__callsite(struct callsite_resolver *r,
-				const struct ip_callchain *chain);
+static inline u64 callsite_resolver__callsite(struct callsite_resolver *r,
+					      const struct ip_callchain *chain)
+{
+	u64 i;
+
+	if (!chain)
+		return 0;
+	for (i = 0; i < chain->nr; i++) {
+		u64 ip = chain->ips[i];
+		struct callsite_frame *f;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			/* Callsites are kernel code: stop at user frames. */
+			if (ip == PERF_CONTEXT_USER)
+				break;
+			continue;
+		}
+		f = callsite_resolver__frame(r, ip);
+		if (!f)
+			return 0;
+		if (!f->is_alloc)
+			return f->callsite;
+	}
+	return 0;
+}
 
 /**
  * callsite_resolver__frames - the kernel frames of a callchain from its

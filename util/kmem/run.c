@@ -61,6 +61,7 @@ struct kmem_run {
 	size_t				profile_rows;	/* -I: closed */
 	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
 	struct kmem_interval		*iv;		/* -I */
+	bool				per_event_extras; /* tasks, iv or profile */
 	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	/* --time in shares of the trace's span: its windows. */
@@ -386,36 +387,48 @@ static int deliver_queued(void *record, const void *ahead, void *arg)
 	if (ahead)
 		prefetch_queued(run, ahead);
 
-	if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			   ev->kind == KMEM_EVENT_EXTFRAG ||
-			   ev->kind == KMEM_EVENT_STALL)) {
-		err = kmem_tasks__key(run->tasks, ev->tid, ev->time, &task);
-		/* Of a task --pid, --tid or --comm leaves out. */
-		if (err)
-			return err < 0 ? err : 0;
-		if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
-			ev->page.task = task;
-	}
-	if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			ev->kind == KMEM_EVENT_PAGE_FREE ||
-			ev->kind == KMEM_EVENT_EXTFRAG)) {
-		err = interval_event(run, ev);
-		if (err)
-			return err;
-	}
-	if (run->profile && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-			     ev->kind == KMEM_EVENT_PAGE_FREE ||
-			     ev->kind == KMEM_EVENT_EXTFRAG)) {
-		profile_time(run, ev->time);
-		if (ev->kind == KMEM_EVENT_PAGE_ALLOC) {
-			err = profile_alloc(run, &ev->page);
+	/* Tested once an event: most runs have none of them. */
+	if (run->per_event_extras) {
+		if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+				   ev->kind == KMEM_EVENT_EXTFRAG ||
+				   ev->kind == KMEM_EVENT_STALL)) {
+			err = kmem_tasks__key(run->tasks, ev->tid, ev->time,
+					      &task);
+			/* Of a task --pid, --tid or --comm leaves out. */
+			if (err)
+				return err < 0 ? err : 0;
+			if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
+				ev->page.task = task;
+		}
+		if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+				ev->kind == KMEM_EVENT_PAGE_FREE ||
+				ev->kind == KMEM_EVENT_EXTFRAG)) {
+			err = interval_event(run, ev);
 			if (err)
 				return err;
+		}
+		if (run->profile && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+				     ev->kind == KMEM_EVENT_PAGE_FREE ||
+				     ev->kind == KMEM_EVENT_EXTFRAG)) {
+			profile_time(run, ev->time);
+			if (ev->kind == KMEM_EVENT_PAGE_ALLOC) {
+				err = profile_alloc(run, &ev->page);
+				if (err)
+					return err;
+			}
 		}
 	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
-		kmem_frag__take_owed(run->kf, ev->tid, &ev->page, &owed);
+		/*
+		 * Only fallbacks owe: none is owed while none was queued, as
+		 * on most traces, and the call is not made.
+		 */
+		if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
+			kmem_frag__take_owed(run->kf, ev->tid, &ev->page,
+					     &owed);
+		else
+			owed = (struct kmem_frag_owed){ 0 };
 		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
 						   owed.fragmenting,
 						   owed.fell_back);
@@ -476,9 +489,13 @@ static bool outside_time(struct kmem_run *run, u64 time)
  */
 #define KMEM_EVENT_SKIPPED	KMEM_NR_EVENT_KINDS
 
-int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
-		     struct perf_sample *sample)
+int kmem_run__sample(const struct perf_tool *tool,
+		     union perf_event *event __maybe_unused,
+		     struct perf_sample *sample, struct evsel *evsel,
+		     struct machine *machine __maybe_unused)
 {
+	struct kmem_run *run = container_of(tool, struct kmem_run_tool,
+					    tool)->run;
 	struct kmem_run_stats *stats = &run->stats;
 	struct kmem_event *ev;
 	void *queued;
@@ -859,6 +876,7 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 		ret = setup_page_analysis(run);
 	if (ret)
 		return ret;
+	run->per_event_extras = run->tasks || run->iv || run->profile;
 	/* A page-only analysis queues records no larger than a page event. */
 	run->queue = kmem_queue__new(c->slab ? sizeof(struct kmem_event) :
 						KMEM_PAGE_EVENT_SIZE,

@@ -36,6 +36,7 @@
 #include "read-decode.h"
 #include "report.h"
 #include "time-utils.h"
+#include "tool.h"
 
 struct callsite_resolver;
 struct evsel;
@@ -129,18 +130,34 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 		    char *err, size_t err_size);
 
 /**
+ * struct kmem_run_tool - perf's tool, bound to the run its samples go to
+ * @tool: what perf's session calls
+ * @run: the run, once set up
+ *
+ * With kmem_run__sample() as @tool's sample callback, perf's reader calls
+ * the run for every sample, without a call of the builtin in between.
+ */
+struct kmem_run_tool {
+	struct perf_tool	tool;
+	struct kmem_run		*run;
+};
+
+/**
  * kmem_run__sample - take a sample perf's reader delivers
- * @run: the run, set up
- * @evsel: the sample's event
+ * @tool: the tool of a struct kmem_run_tool whose run is set up
+ * @event: the record
  * @sample: the sample
+ * @evsel: the sample's event
+ * @machine: unused
  *
  * Counts it, or leaves it out (not a kmem event, outside --time), and
  * queues its decoded numbers for the analyses.
  *
  * Return: 0, or an error of the queue (-ENOMEM) or the decoder.
  */
-int kmem_run__sample(struct kmem_run *run, struct evsel *evsel,
-		     struct perf_sample *sample);
+int kmem_run__sample(const struct perf_tool *tool, union perf_event *event,
+		     struct perf_sample *sample, struct evsel *evsel,
+		     struct machine *machine);
 
 /**
  * kmem_run__task_event - take a COMM, FORK or EXIT record
