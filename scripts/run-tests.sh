@@ -380,24 +380,40 @@ run_valgrind() {
 
 # Random event streams through the analysis cores (make fuzz for a long
 # run): no crash, no sanitizer report, every total adds up.
-run_fuzz() {
-	local name bin log
+# One fuzz target for FUZZ_SECONDS; its log says how it ended.
+fuzz_one() {
+	mkdir -p "$top/build/fuzz/corpus-$1"
+	"$top/build/fuzz/$1-fuzz" -max_total_time="${FUZZ_SECONDS:-15}" \
+		-max_len=4096 "$top/build/fuzz/corpus-$1" >"$logdir/$1-fuzz.log" 2>&1
+}
 
-	for name in kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks \
-		kmem-map kmem-frag kmem-pageblock kmem-diff kmem-pprof; do
-		bin="$top/build/fuzz/$name-fuzz"
-		log="$logdir/$name-fuzz.log"
-		if [ ! -x "$bin" ]; then
-			skip "fuzz: $bin not built (make fuzz builds it)"
-			continue
-		fi
-		mkdir -p "$top/build/fuzz/corpus-$name"
-		if "$bin" -max_total_time="${FUZZ_SECONDS:-15}" -max_len=4096 \
-			"$top/build/fuzz/corpus-$name" >"$log" 2>&1; then
-			pass "fuzz: $name-fuzz $(grep -o 'Done [0-9]* runs' "$log")"
+# Two at a time: each fuzzer runs on one CPU, and make test has a budget.
+run_fuzz() {
+	local -a names=(kmem-page kmem-slab kmem-kallsyms kmem-json kmem-stacks
+			kmem-map kmem-frag kmem-pageblock kmem-diff kmem-pprof)
+	local -A rc
+	local i name
+
+	for ((i = 0; i < ${#names[@]}; i += 2)); do
+		for name in "${names[@]:i:2}"; do
+			[ -x "$top/build/fuzz/$name-fuzz" ] || continue
+			fuzz_one "$name" &
+			rc[$name]=$!
+		done
+		for name in "${names[@]:i:2}"; do
+			[ -n "${rc[$name]:-}" ] || continue
+			wait "${rc[$name]}"
+			rc[$name]=$?
+		done
+	done
+	for name in "${names[@]}"; do
+		if [ -z "${rc[$name]:-}" ]; then
+			skip "fuzz: $top/build/fuzz/$name-fuzz not built (make fuzz builds it)"
+		elif [ "${rc[$name]}" = 0 ]; then
+			pass "fuzz: $name-fuzz $(grep -o 'Done [0-9]* runs' "$logdir/$name-fuzz.log")"
 		else
 			fail "fuzz: $name-fuzz"
-			show "$log" 30
+			show "$logdir/$name-fuzz.log" 30
 		fi
 	done
 }
