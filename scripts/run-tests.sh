@@ -157,18 +157,35 @@ checkpatch_ignore=CAMELCASE,LONG_LINE_STRING,MACRO_ARG_REUSE
 # compiler must not fold what the user side sets before loading it.
 bpf_ignore=$checkpatch_ignore,VOLATILE
 
+# The arguments of each file's checkpatch run: its ignore list, the file
+# and its log, NUL-separated.
+checkpatch_jobs() {
+	local n=0 f ignore
+
+	while IFS= read -r f; do
+		n=$((n + 1))
+		ignore=$checkpatch_ignore
+		case $f in *.bpf.c) ignore=$bpf_ignore ;; esac
+		printf '%s\0%s\0%s\0' "$ignore" "$f" "$logdir/checkpatch.$n"
+	done < <(our_c_files)
+}
+
 run_checkpatch() {
-	local f out ignore
+	local f n out
 
 	if [ ! -x "$checkpatch" ] && [ ! -f "$checkpatch" ]; then
 		skip "checkpatch: $checkpatch missing (run make first)"
 		return
 	fi
+	# Two files at a time, each into its log, read back in order.
+	# shellcheck disable=SC2016 # expanded by xargs' sh
+	checkpatch_jobs | xargs -0 -n 3 -P 2 sh -c \
+		'perl "$0" --no-tree --strict -f --terse --ignore "$1" "$2" >"$3" 2>&1' \
+		"$checkpatch"
+	n=0
 	while IFS= read -r f; do
-		ignore=$checkpatch_ignore
-		case $f in *.bpf.c) ignore=$bpf_ignore ;; esac
-		out=$(perl "$checkpatch" --no-tree --strict -f --terse \
-			--ignore "$ignore" "$f" 2>&1)
+		n=$((n + 1))
+		out=$(cat "$logdir/checkpatch.$n")
 		if echo "$out" | grep -qE '(ERROR|WARNING|CHECK):'; then
 			fail "checkpatch: $f"
 			echo "$out" | grep -E '(ERROR|WARNING|CHECK):' | sed 's/^/    /'
