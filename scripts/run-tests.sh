@@ -397,11 +397,15 @@ run_valgrind() {
 
 # Random event streams through the analysis cores (make fuzz for a long
 # run): no crash, no sanitizer report, every total adds up.
-# One fuzz target for FUZZ_SECONDS; its log says how it ended.
+# One fuzz target for FUZZ_SECONDS; its log says how it ended.  The inputs
+# in tests/fuzz/corpus/<target>/ (each one a failure found once) run first.
 fuzz_one() {
-	mkdir -p "$top/build/fuzz/corpus-$1"
+	local -a dirs=("$top/build/fuzz/corpus-$1")
+
+	mkdir -p "${dirs[0]}"
+	[ -d "$top/tests/fuzz/corpus/$1" ] && dirs+=("$top/tests/fuzz/corpus/$1")
 	"$top/build/fuzz/$1-fuzz" -max_total_time="${FUZZ_SECONDS:-15}" \
-		-max_len=4096 "$top/build/fuzz/corpus-$1" >"$logdir/$1-fuzz.log" 2>&1
+		-max_len=4096 "${dirs[@]}" >"$logdir/$1-fuzz.log" 2>&1
 }
 
 # Two at a time: each fuzzer runs on one CPU, and make test has a budget.

@@ -167,7 +167,8 @@ static int hex_digit(unsigned char c)
 
 static void put_code_point(struct scalar *v, u32 cp)
 {
-	check(v->len + 4 <= MAX_DECODED, "string fits");
+	check(v->len + (cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3) <= MAX_DECODED,
+	      "string fits");
 	if (cp < 0x80) {
 		v->str[v->len++] = cp;
 	} else if (cp < 0x800) {
@@ -337,6 +338,10 @@ static bool valid_document(const char *text, size_t len, struct scalars *got)
 struct model {
 	char		open[KMEM_JSON_MAX_DEPTH + 1];	/* '{' or '[' */
 	bool		key_pending[KMEM_JSON_MAX_DEPTH + 1];
+	size_t		members[KMEM_JSON_MAX_DEPTH + 1];
+	size_t		path_len[KMEM_JSON_MAX_DEPTH + 1];	/* a visitor's */
+	size_t		member_path_len;
+	bool		path_too_long;	/* a visitor refuses the document */
 	int		depth;
 	int		documents;
 	bool		ok;
@@ -371,12 +376,31 @@ static size_t take_bytes(struct program *pg, unsigned char *buf)
 	return len;
 }
 
+/*
+ * A visitor's path for a member named by @n bytes: the level's path, a dot
+ * if there is one and room for it, the name, and a NUL in
+ * KMEM_JSON_MAX_PATH bytes.
+ */
+static void model_path(struct model *m, size_t n)
+{
+	size_t len = m->path_len[m->depth];
+	size_t dot = len && KMEM_JSON_MAX_PATH - len > 1;
+
+	if (n >= KMEM_JSON_MAX_PATH - len - dot)
+		m->path_too_long = true;
+	else
+		m->member_path_len = len + dot + n;
+}
+
 /* A value may stand here: note it in the model. */
 static void model_value(struct model *m)
 {
 	if (m->depth == 0) {
 		if (m->documents++)
 			m->ok = false;
+	} else if (m->open[m->depth] == '[') {
+		model_path(m, snprintf(NULL, 0, "%zu",
+				       m->members[m->depth]++));
 	} else if (m->open[m->depth] == '{') {
 		if (!m->key_pending[m->depth])
 			m->ok = false;
@@ -411,6 +435,8 @@ static void model_open(struct model *m, char c)
 	m->depth++;
 	m->open[m->depth] = c;
 	m->key_pending[m->depth] = false;
+	m->members[m->depth] = 0;
+	m->path_len[m->depth] = m->depth > 1 ? m->member_path_len : 0;
 }
 
 static void model_close(struct model *m, char c)
@@ -432,6 +458,7 @@ static void model_key(struct model *m, const unsigned char *s, size_t len)
 	m->want.v[m->want.nr] = (struct scalar){ .kind = S_STRING };
 	m->want.v[m->want.nr].len = expected_string(s, len,
 						    m->want.v[m->want.nr].str);
+	model_path(m, m->want.v[m->want.nr].len);
 	m->want.nr++;
 }
 
@@ -575,8 +602,12 @@ static bool same_read(const struct scalar *w, const struct scalar *r)
 	return same_scalar(w, r);
 }
 
-/* Read @text back; with @want, to the scalars of @want. */
-static void read_back(const char *text, size_t len, const struct scalars *want)
+/*
+ * Read @text back; with @want, to the scalars of @want, or refused for a
+ * path too long with @path_too_long.
+ */
+static void read_back(const char *text, size_t len, const struct scalars *want,
+		      bool path_too_long)
 {
 	struct kmem_json *j = kmem_json__new_visitor(collect, &reread);
 	char err[128];
@@ -590,6 +621,10 @@ static void read_back(const char *text, size_t len, const struct scalars *want)
 	check(ret == 0 || ret == -EINVAL, "reads or says why not");
 	if (!want)
 		return;
+	if (path_too_long) {
+		check(ret && strstr(err, "path"), "refuses a path too long");
+		return;
+	}
 	check(!ret, "reads back its own document");
 	for (i = 0, n = 0; i < want->nr; i++) {
 		if (want->v[i].key)
@@ -632,9 +667,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		for (i = 0; i < got.nr; i++)
 			check(same_scalar(&got.v[i], &model.want.v[i]),
 			      "each scalar reads back as written");
-		read_back(text, text_len, &got);
+		read_back(text, text_len, &got, model.path_too_long);
 	}
 	free(text);
-	read_back((const char *)data, size, NULL);
+	read_back((const char *)data, size, NULL, false);
 	return 0;
 }

@@ -99,7 +99,7 @@ static bool set_path(struct kmem_json *j, const char *fmt, const char *name,
 	n = name ? snprintf(j->path + len, room, fmt, name) :
 		   snprintf(j->path + len, room, fmt, index);
 	if (n < 0 || (size_t)n >= room)
-		return misuse(j, "a path longer than KMEM_JSON_MAX_PATH");
+		return misuse(j, "a path of keys longer than 255 bytes");
 	return true;
 }
 

@@ -332,15 +332,16 @@ int kmem_json__read(const char *text, size_t len, struct kmem_json *j,
 		if (r.p != r.end)
 			fail(&r, "more after the document");
 	}
+	/* The writer's refusal is noticed only at the end: say it as it is. */
 	if (!r.error && kmem_json__error(j))
-		r.error = kmem_json__error(j);
-	if (r.error && r.p >= r.end)
+		snprintf(err, err_size, "%s", kmem_json__error(j));
+	else if (r.error && r.p >= r.end)
 		snprintf(err, err_size, "it ends early, at byte %zu",
 			 (size_t)(r.p - r.start));
 	else if (r.error)
 		snprintf(err, err_size, "%s at byte %zu", r.error,
 			 (size_t)(r.p - r.start));
-	if (r.error)
+	if (r.error || kmem_json__error(j))
 		ret = -EINVAL;
 	free(r.scratch);
 	return ret;
