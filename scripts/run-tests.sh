@@ -439,39 +439,47 @@ run_fuzz() {
 	done
 }
 
-run_c_suite "$perf" "" "" page
-run_c_suite "$perf" "" "" slab
-run_c_suite "$perf" "" "" input
-run_c_suite "$perf" "" "" output
-run_c_suite "$perf" "" "" frag
-run_c_suite "$perf" "" "" diff
-run_c_suite "$perf" "" "" stall
-run_c_suite "$perf" "" "" pprof
-run_c_suite "$perf" "" "" bpf
-run_shell_tests
-run_checkpatch
-run_kerneldoc
-run_series
+# Each part's time, so that make test's budget can be kept.
+timed() {
+	local start=$SECONDS
+
+	"$@"
+	echo "time: $1${3:+ $3}${4:+ $4}: $((SECONDS - start)) s"
+}
+
+timed run_c_suite "$perf" "" "" page
+timed run_c_suite "$perf" "" "" slab
+timed run_c_suite "$perf" "" "" input
+timed run_c_suite "$perf" "" "" output
+timed run_c_suite "$perf" "" "" frag
+timed run_c_suite "$perf" "" "" diff
+timed run_c_suite "$perf" "" "" stall
+timed run_c_suite "$perf" "" "" pprof
+timed run_c_suite "$perf" "" "" bpf
+timed run_shell_tests
+timed run_checkpatch
+timed run_kerneldoc
+timed run_series
 if [ "$sanitize" = 1 ]; then
 	# Leaks count too: perf kmem stat and the suite run leak free.
 	export ASAN_OPTIONS=detect_leaks=1
 	export UBSAN_OPTIONS=print_stacktrace=1
-	run_c_suite "$asan_perf" "asan: " "-asan" page
-	run_c_suite "$asan_perf" "asan: " "-asan" slab
-	run_c_suite "$asan_perf" "asan: " "-asan" input
-	run_c_suite "$asan_perf" "asan: " "-asan" output
-	run_c_suite "$asan_perf" "asan: " "-asan" frag
-	run_c_suite "$asan_perf" "asan: " "-asan" diff
-	run_c_suite "$asan_perf" "asan: " "-asan" stall
-	run_c_suite "$asan_perf" "asan: " "-asan" pprof
-	run_c_suite "$asan_perf" "asan: " "-asan" bpf
-	run_asan_stat
+	timed run_c_suite "$asan_perf" "asan: " "-asan" page
+	timed run_c_suite "$asan_perf" "asan: " "-asan" slab
+	timed run_c_suite "$asan_perf" "asan: " "-asan" input
+	timed run_c_suite "$asan_perf" "asan: " "-asan" output
+	timed run_c_suite "$asan_perf" "asan: " "-asan" frag
+	timed run_c_suite "$asan_perf" "asan: " "-asan" diff
+	timed run_c_suite "$asan_perf" "asan: " "-asan" stall
+	timed run_c_suite "$asan_perf" "asan: " "-asan" pprof
+	timed run_c_suite "$asan_perf" "asan: " "-asan" bpf
+	timed run_asan_stat
 	unset ASAN_OPTIONS UBSAN_OPTIONS
-	run_fuzz_files
+	timed run_fuzz_files
 fi
-run_shellcheck
-run_valgrind
-run_fuzz
+timed run_shellcheck
+timed run_valgrind
+timed run_fuzz
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

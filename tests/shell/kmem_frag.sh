@@ -55,20 +55,18 @@ else:
 }
 
 # How the kernel falls back depends on what memory looked like before:
-# a second try when the first made too few polluting fallbacks, then a
-# skip rather than a test of nothing.
+# with too few polluting fallbacks, a skip rather than a test of nothing.
+# One recording only: a second try cost a minute of make test's budget
+# whether it fragmented memory or not.
 record
 pbo=$(cat "${dir}/pageblock_order")
 forced=
 if [ "$(nr_fallbacks)" -lt 10000 ]; then
-	echo "  few polluting fallbacks ($(nr_fallbacks)): recording again"
-	record
-	if [ "$(nr_fallbacks)" -lt 10000 ]; then
-		forced="--pageblock-order 11"
-		pbo=11
-		[ "$(nr_fallbacks all)" -gt 0 ] ||
-			kmem_skip "memory could not be fragmented here: no fallback at all"
-	fi
+	echo "  few polluting fallbacks ($(nr_fallbacks))"
+	forced="--pageblock-order 11"
+	pbo=11
+	[ "$(nr_fallbacks all)" -gt 0 ] ||
+		kmem_skip "memory could not be fragmented here: no fallback at all"
 fi
 
 python3 "${here}/lib/kmem_frag_count.py" --perf "$perf" --pageblock-order "$pbo" \
