@@ -444,7 +444,7 @@ timed() {
 	local start=$SECONDS
 
 	"$@"
-	echo "time: $1${3:+ $3}${4:+ $4}: $((SECONDS - start)) s"
+	echo "time: $1${4:+ $4}${5:+ $5}: $((SECONDS - start)) s"
 }
 
 timed run_c_suite "$perf" "" "" page
