@@ -2522,6 +2522,12 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	add_arg(rec_argv, &rec_argc, "-R");	/* the tracepoint fields */
 	add_arg(rec_argv, &rec_argc, "-c");	/* every event */
 	add_arg(rec_argv, &rec_argc, "1");
+	/*
+	 * The filter leaves out perf's own thread only: its side-band thread,
+	 * which records BPF program loads, allocates as it wakes for them.
+	 */
+	if (!keep_perf)
+		add_arg(rec_argv, &rec_argc, "--no-bpf-event");
 	if (kmem->opts.page) {
 		/* Only allocations need their callchain, and only its kernel part. */
 		add_event(rec_argv, &rec_argc,

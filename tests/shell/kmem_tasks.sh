@@ -61,10 +61,17 @@ fi
 # of its allocations by default; its frees stay, of every task's pages.
 # With --include-perf, its allocations writing perf.data are there.
 perf_pid=$(cat "$dir/perf-pid")
+# Events of any thread of it: the pid/tid field, with or without a comm
+# before it, then the event.
 perf_events() {
-	awk -v p="$perf_pid" '$1 == p "/" p { n[$2]++ }
-		END { printf "%d allocations, %d frees",
-			     n["kmem:mm_page_alloc:"], n["kmem:mm_page_free:"] }' \
+	awk -v p="$perf_pid" '{
+		for (i = 1; i < NF && $i !~ /^[0-9]+\/[0-9]+$/; i++)
+			;
+		if (i < NF && index($i, p "/") == 1)
+			n[$(i + 1)]++
+	     }
+	     END { printf "%d allocations, %d frees",
+			  n["kmem:mm_page_alloc:"], n["kmem:mm_page_free:"] }' \
 		"$1"
 }
 got=$(perf_events "$dir/script")
