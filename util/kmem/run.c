@@ -79,7 +79,6 @@ struct kmem_run {
 	/* The strings of the last kmem_run__profile()'s view. */
 	char				pprof_lines[4][PATH_MAX + 160];
 	const char			*pprof_comments[4];
-	char				pprof_build_id[SBUILD_ID_SIZE];
 	/* What frame_name() returns: the stack writer keeps no two. */
 	char				frame[KSYM_NAME_LEN + 32];
 };
@@ -1246,11 +1245,9 @@ static const char *profile_comm(u32 task, void *arg)
 }
 
 /* The kernel's image: the range of its map, and its build-id. */
-static void kernel_mapping(struct kmem_run *run, struct kmem_profile_image *m,
-			   char *build_id)
+static void kernel_mapping(struct kmem_run *run, struct kmem_profile_image *m)
 {
 	struct map *kmap = machine__kernel_map(&run->session->machines.host);
-	struct dso *dso = kmap ? map__dso(kmap) : NULL;
 
 	*m = (struct kmem_profile_image){
 		.limit = ~0ULL,
@@ -1260,10 +1257,8 @@ static void kernel_mapping(struct kmem_run *run, struct kmem_profile_image *m,
 		m->start = map__start(kmap);
 		m->limit = map__end(kmap);
 	}
-	if (dso && dso__has_build_id(dso)) {
-		build_id__sprintf(dso__bid(dso), build_id);
-		m->build_id = build_id;
-	}
+	/* The kernel's build-id as the trace's records gave it, looked up once. */
+	m->build_id = kmem_run__kernel_build_id(run);
 }
 
 /* What the profile says of itself: its trace, and how exact it is. */
@@ -1334,6 +1329,6 @@ int kmem_run__profile(struct kmem_run *run, size_t i,
 					  env->clock.enabled);
 	for (k = 0; k < c->nr_comments; k++)
 		run->pprof_comments[k] = run->pprof_lines[k];
-	kernel_mapping(run, &c->kernel, run->pprof_build_id);
+	kernel_mapping(run, &c->kernel);
 	return 0;
 }
