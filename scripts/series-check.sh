@@ -97,9 +97,19 @@ checkpatch_pl=$tree/scripts/checkpatch.pl
 if [ "$checkpatch_only" = 1 ]; then
 	checkpatch_pl=$SRC/scripts/checkpatch.pl
 	clean=0
-	for p in "${patches[@]}"; do
+	# Two patches at a time, each into its file, read back in order.
+	msgdir=$(mktemp -d)
+	trap 'rm -rf "$msgdir"' EXIT
+	export -f checkpatch
+	export checkpatch_pl ignore msgdir
+	# shellcheck disable=SC2016 # expanded by xargs' bash
+	for i in "${!patches[@]}"; do
+		printf '%s\0%s\0' "$i" "${patches[i]}"
+	done | xargs -0 -n 2 -P 2 bash -c 'checkpatch "$2" >"$msgdir/$1"' _
+	for i in "${!patches[@]}"; do
+		p=${patches[i]}
 		# checkpatch.pl's status counts the messages filtered out.
-		msgs=$(checkpatch "$p" | sed 's/^/    /')
+		msgs=$(sed 's/^/    /' "$msgdir/$i")
 		if [ -z "$msgs" ]; then
 			clean=$((clean + 1))
 		else
