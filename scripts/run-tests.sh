@@ -353,7 +353,7 @@ run_fuzz_files() {
 		skip "fuzz-files: recording needs root"
 		return
 	fi
-	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-240}" --seed 1 \
+	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-160}" --seed 1 \
 		--perf "$asan_perf" --record-perf "$perf" \
 		--out "$top/build/fuzz-files-test" \
 		--fail-on sanitizer,signal,hang,silent >"$log" 2>&1; then
