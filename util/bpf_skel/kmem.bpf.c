@@ -368,19 +368,20 @@ static __always_inline __u32 stack_id(void *ctx)
 	__u32 zero = 0, id, *found;
 	struct stack_buf *buf;
 	long len;
-	int i;
 
 	buf = bpf_map_lookup_elem(&stack_scratch, &zero);
 	if (!buf)
 		return 0;
+	/*
+	 * The key is the max_stack frames: bpf_get_stack() zeroes those past
+	 * the ones it walked (a loop of ours doing it again was refused by the
+	 * verifier from --max-stack 60 on, its offsets summed out of range).
+	 */
 	len = bpf_get_stack(ctx, buf->ips, max_stack * sizeof(__u64), 0);
 	if (len <= 0) {
 		count(KMEM_BPF_STACK_FAILED);
 		return 0;
 	}
-	/* The rest of the key, after the frames walked, is zero. */
-	for (i = len / sizeof(__u64); i < KMEM_BPF_MAX_STACK && i < max_stack; i++)
-		buf->ips[i] = 0;
 	found = bpf_map_lookup_elem(&stacks, buf);
 	if (found)
 		return *found;

@@ -715,7 +715,12 @@ static void load_error(int ret, char *err, size_t err_size)
 {
 	const char *prog = strstr(libbpf_last, "prog '");
 
-	if (ret == -EPERM || ret == -EACCES)
+	/* Root gets EACCES from the verifier, not for want of a right. */
+	if (ret == -EACCES && prog && geteuid() == 0)
+		snprintf(err, err_size,
+			 "the kernel's verifier refused the BPF program: %s (perf kmem -v shows its log)",
+			 prog);
+	else if (ret == -EPERM || ret == -EACCES)
 		snprintf(err, err_size,
 			 "the kernel does not allow this BPF program (%s): run as root, with BPF enabled",
 			 strerror(-ret));
