@@ -1517,12 +1517,39 @@ out:
 	return ret;
 }
 
+/*
+ * -b's summaries: exact allocations, frees estimated from samples, which
+ * may come out larger.  The live bytes are then 0, not a wrapped u64.
+ */
+static int check_estimated_live(void)
+{
+	struct kmem_interval_config config = { .length = 10 * MS };
+	struct kmem_interval *iv = kmem_interval__new(&config);
+	struct kmem_page_summary ps = {};
+	int ret = TEST_FAIL;
+
+	TEST_ASSERT_VAL("kmem_interval__new", iv);
+	if (kmem_interval__advance(iv, 0, &ps, NULL))
+		goto out;
+	ps.alloc = (struct kmem_count){ 4, 4 * PS };
+	ps.life.freed = (struct kmem_count){ 6, 6 * PS };
+	if (kmem_interval__finish(iv, &ps, NULL) ||
+	    !eq(kmem_interval__nr_rows(iv), 1) ||
+	    !eq(kmem_interval__row(iv, 0)->live_bytes, 0))
+		goto out;
+	ret = TEST_OK;
+out:
+	kmem_interval__delete(iv);
+	return ret;
+}
+
 static int test__kmem_page_intervals(struct test_suite *t __maybe_unused,
 				     int subtest __maybe_unused)
 {
 	struct kmem_interval_config zero = { .length = 0 };
 
 	TEST_ASSERT_VAL("length 0 refused", !kmem_interval__new(&zero));
+	TEST_ASSERT_VAL("estimated live bytes", check_estimated_live() == TEST_OK);
 	return with_kp(&plain_config, check_intervals);
 }
 

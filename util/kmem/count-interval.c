@@ -160,6 +160,17 @@ static int keep_callers(struct kmem_interval *iv, struct kmem_interval_row *row)
 	return 0;
 }
 
+/*
+ * Allocated and neither freed nor allocated again: exact from a trace.
+ * With -b what is gone is estimated from the sampled allocations and may
+ * come out above the exact allocations, when the pages still live are few.
+ */
+static u64 live_bytes(const struct totals *t)
+{
+	return t->alloc.bytes > t->unfreed_bytes ?
+	       t->alloc.bytes - t->unfreed_bytes : 0;
+}
+
 /* End the current interval with the totals @now. */
 static int close_interval(struct kmem_interval *iv, const struct totals *now)
 {
@@ -187,7 +198,7 @@ static int close_interval(struct kmem_interval *iv, const struct totals *now)
 		.free_other_node = count_diff(now->free_other_node,
 					      then->free_other_node),
 		.fallbacks = count_diff(now->fallbacks, then->fallbacks),
-		.live_bytes = now->alloc.bytes - now->unfreed_bytes,
+		.live_bytes = live_bytes(now),
 		.stalls = now->stalls - then->stalls,
 		.stall_ns = now->stall_ns - then->stall_ns,
 	};
