@@ -1838,6 +1838,32 @@ static bool bpf_targets_gone(struct perf_thread_map *threads)
 /* How often the end of -p and --tid targets is looked for, without -I. */
 #define BPF_POLL_NS	100000000ULL
 
+static u64 monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * Wait for a stop signal until @deadline (CLOCK_MONOTONIC ns): true if
+ * one came.  Ticks are kept to deadlines a period apart, not to a period
+ * after the work of the tick before, so that -I does not drift.
+ */
+static bool bpf_wait_until(const sigset_t *stop, u64 deadline)
+{
+	for (;;) {
+		u64 now = monotonic_ns(), left = deadline > now ? deadline - now : 0;
+		struct timespec ts = { left / NSEC_PER_SEC, left % NSEC_PER_SEC };
+
+		if (sigtimedwait(stop, NULL, &ts) >= 0)
+			return true;
+		if (errno != EINTR)
+			return false;
+	}
+}
+
 /*
  * Until Ctrl-C, the workload's end or the targets', an -I tick at a
  * time.  The signals are blocked and waited for: no handler, no flag.
@@ -1847,11 +1873,15 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 		    size_t *printed)
 {
 	u64 tick = kmem->bpf.interval ?: BPF_POLL_NS;
-	struct timespec ts = { tick / NSEC_PER_SEC, tick % NSEC_PER_SEC };
+	u64 deadline = monotonic_ns() + tick;
 	int err = 0;
 
 	/* Each tick also takes in the stall events the ring holds. */
-	while (!err && sigtimedwait(stop, NULL, &ts) < 0) {
+	while (!err && !bpf_wait_until(stop, deadline)) {
+		/* A tick later than a period skips the deadlines it missed. */
+		do {
+			deadline += tick;
+		} while (deadline <= monotonic_ns());
 		err = kmem_bpf_run__tick(run);
 		if (!err && kmem->bpf.interval && !kmem->json)
 			*printed = kmem_print__interval_lines(kmem_bpf_run__intervals(run),
