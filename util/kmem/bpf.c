@@ -121,6 +121,7 @@ struct kmem_bpf_run {
 	u64				stop_ns;
 	/* Runs the kernel skipped: a program of ours already ran on the CPU. */
 	u64				recursion_misses;
+	u64				prog_runs, prog_ns;	/* bpf_stats */
 	/* The maps, read at the end; the snapshot points into these. */
 	struct kmem_bpf_snapshot	snap;
 	void				*bufs[8];
@@ -1914,30 +1915,31 @@ const struct kmem_interval *kmem_bpf_run__intervals(const struct kmem_bpf_run *r
 }
 
 /*
- * A tracepoint that fires while one of our programs runs on the CPU (an
- * allocation in an interrupt) is not run again: the kernel counts it.
+ * The kernel's account of each program, read once at the end: the events
+ * it missed (a tracepoint that fires while one of our programs runs on
+ * the CPU, an allocation in an interrupt, is not run again, but counted),
+ * and where bpf_stats_enabled its runs and their time.
  */
-static u64 recursion_misses(struct kmem_bpf_run *run)
+static void read_prog_info(struct kmem_bpf_run *run)
 {
 	struct bpf_program *prog;
-	u64 misses = 0;
 
 	bpf_object__for_each_program(prog, run->skel->obj) {
-		struct bpf_prog_info info;
+		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
 
-		memset(&info, 0, sizeof(info));
-		if (bpf_program__fd(prog) < 0 ||
-		    bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
 			continue;
-		misses += info.recursion_misses;
+		run->recursion_misses += info.recursion_misses;
 		/* With sysctl kernel.bpf_stats_enabled=1: what each cost. */
+		run->prog_runs += info.run_cnt;
+		run->prog_ns += info.run_time_ns;
 		if (info.run_cnt)
 			pr_debug("perf kmem: %s ran %llu times, %.0f ns each\n",
 				 bpf_program__name(prog), (unsigned long long)info.run_cnt,
 				 (double)info.run_time_ns / info.run_cnt);
 	}
-	return misses;
 }
 
 int kmem_bpf_run__finish(struct kmem_bpf_run *run)
@@ -1951,7 +1953,7 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	/* One for every profile: their times are as far apart as their intervals. */
 	run->wall_offset = wall_clock_offset();
 	read_memory(run, 1);
-	run->recursion_misses = recursion_misses(run);
+	read_prog_info(run);
 	run->finished = true;
 	err = drain_stalls(run);
 	if (!err && run->iv)
@@ -2210,24 +2212,9 @@ static void fill_source(struct kmem_bpf_run *run)
 static void prog_stats(struct kmem_bpf_run *run)
 {
 	struct kmem_report_source *src = &run->source;
-	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, run->skel->obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
-			continue;
-		src->prog_runs += info.run_cnt;
-		src->prog_ns += info.run_time_ns;
-		if (info.run_cnt)
-			pr_debug("perf kmem: %s ran %llu times, %llu ns each\n",
-				 bpf_program__name(prog),
-				 (unsigned long long)info.run_cnt,
-				 (unsigned long long)(info.run_time_ns /
-						      info.run_cnt));
-	}
+	src->prog_runs = run->prog_runs;
+	src->prog_ns = run->prog_ns;
 	if (src->prog_runs)
 		src->prog_ns_per_run = src->prog_ns / src->prog_runs;
 }
