@@ -122,10 +122,11 @@ static int print_header(const struct table_layout *t,
 	return print_line(t, heads, left);
 }
 
+/* @cells: the caller's room for a row's cells, MAX_COLUMNS of them. */
 static void print_row(const struct table_layout *t,
-		      const struct kmem_cell_ctx *ctx, const void *row)
+		      const struct kmem_cell_ctx *ctx, const void *row,
+		      char (*cells)[CELL_SIZE])
 {
-	static char cells[MAX_COLUMNS][CELL_SIZE];
 	const char *texts[MAX_COLUMNS] = { NULL };
 	bool left[MAX_COLUMNS] = { false };
 	int i;
@@ -159,8 +160,8 @@ void kmem_print__table(const struct kmem_cell_ctx *ctx,
 		       int table, const void * const *rows, size_t nr,
 		       size_t shown)
 {
+	char cells[MAX_COLUMNS][CELL_SIZE], more[32];
 	struct table_layout t;
-	char more[32];
 	size_t i;
 	int width;
 
@@ -171,7 +172,7 @@ void kmem_print__table(const struct kmem_cell_ctx *ctx,
 	print_header(&t, ctx);
 	kmem_print__rule(width);
 	for (i = 0; i < shown; i++)
-		print_row(&t, ctx, rows[i]);
+		print_row(&t, ctx, rows[i], cells);
 	if (shown < nr)
 		printf(" ... %s more rows (-l to show them)\n",
 		       kmem_commas(nr - shown, more, sizeof(more)));
