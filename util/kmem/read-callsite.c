@@ -81,7 +81,7 @@ static const char * const alloc_funcs[] = {
 
 /*
  * memcg's charging and reclaim, between an allocation or a fault and a
- * memcg reclaim: v4.1 .. v6.12 and on.
+ * memcg reclaim: v4.1 .. v6.18 (obj_cgroup_charge_account: after v6.12).
  */
 static const char * const memcg_funcs[] = {
 	"try_to_free_mem_cgroup_pages", "try_charge", "try_charge_memcg",
@@ -89,8 +89,9 @@ static const char * const memcg_funcs[] = {
 	"mem_cgroup_swapin_charge_folio", "mem_cgroup_swapin_charge_page",
 	"mem_cgroup_charge_hugetlb", "mem_cgroup_hugetlb_try_charge",
 	"memcg_kmem_charge_page", "memcg_kmem_charge", "memcg_charge_kernel_stack",
-	"obj_cgroup_charge", "obj_cgroup_charge_pages", "memcg_slab_post_alloc_hook",
-	"memcg_slab_post_charge", "reclaim_high", "mem_cgroup_handle_over_high",
+	"obj_cgroup_charge", "obj_cgroup_charge_pages", "obj_cgroup_charge_account",
+	"memcg_slab_post_alloc_hook", "memcg_slab_post_charge", "reclaim_high",
+	"mem_cgroup_handle_over_high",
 	"mem_cgroup_sk_charge", "mem_cgroup_charge_skmem",
 };
 
