@@ -693,11 +693,22 @@ struct stall_task {
 	__u8	partial;	/* begun before the run */
 };
 
+/*
+ * By tid, as the analysis keys its tasks, and preallocated: a task's
+ * first begin takes an element without allocating.  Task storage would
+ * allocate it there, and refill its cache from an irq_work of the
+ * task's CPU, whose pages come inside the begin's tracepoint: after
+ * the begin for the ring, before it for perf, which stamps its sample
+ * once the BPF programs of the tracepoint have run, so that the stall
+ * would nest allocations no recording of it has nested.  An element is
+ * given back when its stall ends or its task exits; sized by the user
+ * side.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct stall_task);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct stall_task));
+	__uint(max_entries, 1);
 } stall_tasks SEC(".maps");
 
 /* Sized by the user side from -M; a full ring is counted, never hidden. */
@@ -711,12 +722,14 @@ __s64 stalls_open;
 
 static __always_inline struct stall_task *stall_task_of(bool create)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct stall_task *t, none = {};
 
-	if (create)
-		return bpf_task_storage_get(&stall_tasks, task, NULL,
-					    BPF_LOCAL_STORAGE_GET_F_CREATE);
-	return bpf_task_storage_get(&stall_tasks, task, NULL, 0);
+	t = bpf_map_lookup_elem(&stall_tasks, &tid);
+	if (t || !create)
+		return t;
+	bpf_map_update_elem(&stall_tasks, &tid, &none, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&stall_tasks, &tid);
 }
 
 static __always_inline void stall_fill(struct kmem_bpf_stall *r, int type,
@@ -939,6 +952,7 @@ static __always_inline void stall_alloc(void *ctx, __u64 pfn, __u32 order,
 {
 	struct stall_task *t;
 	bool ends;
+	__u32 tid;
 
 	if (stalls_open <= 0)
 		return;
@@ -954,6 +968,9 @@ static __always_inline void stall_alloc(void *ctx, __u64 pfn, __u32 order,
 	}
 	stall_close(t);
 	stall_ship_stack(ctx, KMEM_BPF_STALL_ALLOC, order, gfp, pfn, migtype);
+	/* Closed and out of any reclaim: all a new element would say. */
+	tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_delete_elem(&stall_tasks, &tid);
 }
 
 static __always_inline void page_alloc(void *ctx, __u64 pfn, __u32 order,
@@ -1274,6 +1291,25 @@ int BPF_PROG(kmem_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	if (bpf_map_update_elem(&tasks, &tid, &one, BPF_ANY))
 		count(KMEM_BPF_TASKS_FULL);
+	return 0;
+}
+
+/*
+ * A thread that exits with a stall open (killed in its reclaim) gives
+ * its element back before its tid can be another's.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(kmem_stall_exit, struct task_struct *task)
+{
+	__u32 tid = task->pid;
+	struct stall_task *t;
+
+	t = bpf_map_lookup_elem(&stall_tasks, &tid);
+	if (!t)
+		return 0;
+	if (t->open)
+		stall_close(t);
+	bpf_map_delete_elem(&stall_tasks, &tid);
 	return 0;
 }
 

@@ -77,7 +77,7 @@ enum kmem_bpf_counter {
 	KMEM_BPF_SLAB_FREE_NULL,	/* ...of NULL or ZERO_SIZE_PTR */
 	KMEM_BPF_SLAB_FULL,		/* no room for a slab row */
 	KMEM_BPF_STALL_LOST,		/* stall events the ring had no room for */
-	KMEM_BPF_STALL_NO_TASK,		/* ...nor task storage */
+	KMEM_BPF_STALL_NO_TASK,		/* ...nor a task's element */
 	KMEM_BPF_NR_COUNTERS,
 };
 
@@ -226,6 +226,12 @@ struct kmem_bpf_stall_stack {
 	struct kmem_bpf_stall	ev;
 	__u64			ips[KMEM_BPF_MAX_STACK];
 };
+
+/*
+ * Tasks with a stall open at once, whatever -M: each holds an element
+ * until its stall ends or it exits; one more is counted (no task).
+ */
+#define KMEM_BPF_STALL_TASKS		4096
 
 /* Bytes of the stall ring per -M entry: two small records. */
 #define KMEM_BPF_STALL_RING_PER_ENTRY	128

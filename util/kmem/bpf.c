@@ -633,6 +633,8 @@ static void size_maps(struct kmem_bpf_run *run)
 	set_entries(skel->maps.node_bytes,
 		    nodes * nodes * KMEM_BPF_NR_ORDERS);
 	bpf_map__set_max_entries(skel->maps.stall_events, stall_ring_bytes(run));
+	set_entries(skel->maps.stall_tasks,
+		    run->stall_programs ? KMEM_BPF_STALL_TASKS : 0);
 }
 
 static void configure(struct kmem_bpf_run *run)
@@ -708,6 +710,8 @@ static void choose_programs(struct kmem_bpf_run *run)
 	bpf_program__set_autoload(skel->progs.kmem_cache_free, c->slab);
 	bpf_program__set_autoload(skel->progs.kmem_fork, c->tasks);
 	bpf_program__set_autoload(skel->progs.kmem_task_free, c->tasks);
+	bpf_program__set_autoload(skel->progs.kmem_stall_exit,
+				  run->stall_programs);
 	choose_stall_programs(run);
 }
 

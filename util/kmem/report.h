@@ -353,7 +353,7 @@ struct kmem_report_source {
 	bool		fallbacks;	/* mm_page_alloc_extfrag counted */
 	const char	*no_fallbacks;	/* why not, in words; "": they are */
 	u64		map_bytes;	/* kernel memory of the BPF maps */
-	/* Stall events not shipped (ring full, no task storage): said. */
+	/* Stall events not shipped (ring full, no task element): said. */
 	u64		stall_events_lost;
 	/* With sysctl kernel.bpf_stats_enabled=1, else 0: */
 	u64		prog_runs;	/* runs of the programs */
