@@ -353,7 +353,7 @@ run_fuzz_files() {
 		skip "fuzz-files: recording needs root"
 		return
 	fi
-	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-160}" --seed 1 \
+	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-128}" --seed 1 \
 		--perf "$asan_perf" --record-perf "$perf" \
 		--out "$top/build/fuzz-files-test" \
 		--fail-on sanitizer,signal,hang,silent >"$log" 2>&1; then
@@ -404,7 +404,7 @@ fuzz_one() {
 
 	mkdir -p "${dirs[0]}"
 	[ -d "$top/tests/fuzz/corpus/$1" ] && dirs+=("$top/tests/fuzz/corpus/$1")
-	"$top/build/fuzz/$1-fuzz" -max_total_time="${FUZZ_SECONDS:-15}" \
+	"$top/build/fuzz/$1-fuzz" -max_total_time="${FUZZ_SECONDS:-12}" \
 		-max_len=4096 "${dirs[@]}" >"$logdir/$1-fuzz.log" 2>&1
 }
 
