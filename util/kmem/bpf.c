@@ -465,24 +465,13 @@ static int setup_memcg_resolver(struct kmem_bpf_run *run, char *err,
 {
 	const struct kmem_bpf_config *c = &run->config;
 	const char *user = c->alloc_regex_add ?: c->alloc_regex;
-	char *memcg, *pattern = NULL;
 
 	if (!(run->stall_programs & (1U << KMEM_STALL_MEMCG_BEGIN)))
 		return 0;
-	memcg = callsite_memcg_pattern();
-	if (memcg && user && asprintf(&pattern, "(%s)|(%s)", user, memcg) < 0)
-		pattern = NULL;
-	if (!memcg || (user && !pattern)) {
-		free(memcg);
-		snprintf(err, err_size, "out of memory");
-		return -ENOMEM;
-	}
-	run->memcg_resolver = callsite_resolver__new(&run->session->machines.host,
-						     pattern ?: memcg,
-						     !user || c->alloc_regex_add,
-						     c->raw_ip, err, err_size);
-	free(pattern);
-	free(memcg);
+	run->memcg_resolver =
+		callsite_resolver__new_memcg(&run->session->machines.host, user,
+					     c->alloc_regex_add, c->raw_ip,
+					     err, err_size);
 	if (!run->memcg_resolver)
 		return -EINVAL;
 	return callsite_resolver__use_kallsyms(run->memcg_resolver,

@@ -124,11 +124,6 @@ char *callsite_default_alloc_pattern(void)
 	return funcs_pattern(alloc_funcs, ARRAY_SIZE(alloc_funcs));
 }
 
-char *callsite_memcg_pattern(void)
-{
-	return funcs_pattern(memcg_funcs, ARRAY_SIZE(memcg_funcs));
-}
-
 /* Room for a kernel symbol's name and its NUL. */
 #define KSYM_NAME_BUF	(KSYM_NAME_LEN + 1)
 
@@ -421,4 +416,27 @@ int callsite_resolver__list_alloc_funcs(struct callsite_resolver *r,
 		if (callsite_resolver__is_alloc_func(r, sym->name))
 			fn(sym->name, arg);
 	return 0;
+}
+
+struct callsite_resolver *callsite_resolver__new_memcg(struct machine *machine,
+						       const char *user,
+						       bool extend, bool raw_ip,
+						       char *err, size_t err_size)
+{
+	char *memcg = funcs_pattern(memcg_funcs, ARRAY_SIZE(memcg_funcs));
+	char *pattern = NULL;
+	struct callsite_resolver *r;
+
+	if (memcg && user && asprintf(&pattern, "(%s)|(%s)", user, memcg) < 0)
+		pattern = NULL;
+	if (!memcg || (user && !pattern)) {
+		free(memcg);
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	r = callsite_resolver__new(machine, pattern ?: memcg, !user || extend,
+				   raw_ip, err, err_size);
+	free(pattern);
+	free(memcg);
+	return r;
 }

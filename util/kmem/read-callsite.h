@@ -54,13 +54,6 @@ struct callsite_resolver {
  */
 char *callsite_default_alloc_pattern(void);
 
-/*
- * The functions of memcg's charging and reclaim, which a memcg reclaim's
- * callsite is past, as a pattern like the allocator's.  The caller frees
- * it.
- */
-char *callsite_memcg_pattern(void);
-
 typedef void (*callsite_alloc_func_fn)(const char *name, void *arg);
 
 /*
@@ -74,6 +67,17 @@ struct callsite_resolver *callsite_resolver__new(struct machine *machine,
 						 bool extend, bool raw_ip,
 						 char *err, size_t err_size);
 void callsite_resolver__delete(struct callsite_resolver *r);
+
+/*
+ * A resolver for memcg reclaims: their callsite is past memcg's charging
+ * and reclaim functions as well as the allocator's, which are @user's
+ * pattern (added to the default with @extend, else replacing it) or, with
+ * a NULL @user, the default.
+ */
+struct callsite_resolver *callsite_resolver__new_memcg(struct machine *machine,
+						       const char *user,
+						       bool extend, bool raw_ip,
+						       char *err, size_t err_size);
 
 /*
  * Take kernel symbols from the kallsyms file @path, read into a table of

@@ -669,27 +669,16 @@ static int setup_memcg_resolver(struct kmem_run *run, char *err,
 {
 	const struct kmem_run_config *c = &run->config;
 	const char *user = c->alloc_regex_add ?: c->alloc_regex, *kallsyms;
-	char *memcg, *pattern = NULL;
 	struct evsel *begin;
 
 	begin = evlist__find_tracepoint_by_name(run->session->evlist,
 						"vmscan:mm_vmscan_memcg_reclaim_begin");
 	if (!run->resolver || !begin || !evsel__has_callchain(begin))
 		return 0;
-	memcg = callsite_memcg_pattern();
-	if (memcg && user && asprintf(&pattern, "(%s)|(%s)", user, memcg) < 0)
-		pattern = NULL;
-	if (!memcg || (user && !pattern)) {
-		free(memcg);
-		return -ENOMEM;
-	}
-	/* Added to the built-in pattern unless the user's replaces it. */
-	run->memcg_resolver = callsite_resolver__new(&run->session->machines.host,
-						     pattern ?: memcg,
-						     !user || c->alloc_regex_add,
-						     c->raw_ip, err, err_size);
-	free(pattern);
-	free(memcg);
+	run->memcg_resolver =
+		callsite_resolver__new_memcg(&run->session->machines.host, user,
+					     c->alloc_regex_add, c->raw_ip,
+					     err, err_size);
 	if (!run->memcg_resolver)
 		return -EINVAL;
 	kallsyms = kallsyms_to_use(run);
