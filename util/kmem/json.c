@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/compiler.h>
 
 #include "json.h"
 #include "utf8.h"
@@ -163,34 +165,16 @@ static bool plain_ascii(unsigned char c)
 	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 }
 
+/* JSON's short escapes, "\\n", else "\\u00XX". */
 static void write_escape(FILE *fp, unsigned char c)
 {
-	switch (c) {
-	case '"':
-		fputs("\\\"", fp);
-		break;
-	case '\\':
-		fputs("\\\\", fp);
-		break;
-	case '\b':
-		fputs("\\b", fp);
-		break;
-	case '\f':
-		fputs("\\f", fp);
-		break;
-	case '\n':
-		fputs("\\n", fp);
-		break;
-	case '\r':
-		fputs("\\r", fp);
-		break;
-	case '\t':
-		fputs("\\t", fp);
-		break;
-	default:
+	static const char special[] = "\"\\\b\f\n\r\t", letter[] = "\"\\bfnrt";
+	const char *e = c ? strchr(special, c) : NULL;
+
+	if (e)
+		fprintf(fp, "\\%c", letter[e - special]);
+	else
 		fprintf(fp, "\\u%04x", c);
-		break;
-	}
 }
 
 static void write_string(FILE *fp, const char *str, size_t len)
@@ -225,32 +209,29 @@ static void write_string(FILE *fp, const char *str, size_t len)
 	fputc('"', fp);
 }
 
-void kmem_json__begin_object(struct kmem_json *j)
+static void begin_level(struct kmem_json *j, enum json_level_kind kind,
+			const char *open)
 {
 	if (j->depth == KMEM_JSON_MAX_DEPTH)
 		misuse(j, "nesting too deep");
 	if (!start_value(j))
 		return;
-	put(j, "{");
+	put(j, open);
 	j->depth++;
 	*top(j) = (struct json_level){
-		.kind = LEVEL_OBJECT,
+		.kind = kind,
 		.path_len = j->visit ? strlen(j->path) : 0,
 	};
 }
 
+void kmem_json__begin_object(struct kmem_json *j)
+{
+	begin_level(j, LEVEL_OBJECT, "{");
+}
+
 void kmem_json__begin_array(struct kmem_json *j)
 {
-	if (j->depth == KMEM_JSON_MAX_DEPTH)
-		misuse(j, "nesting too deep");
-	if (!start_value(j))
-		return;
-	put(j, "[");
-	j->depth++;
-	*top(j) = (struct json_level){
-		.kind = LEVEL_ARRAY,
-		.path_len = j->visit ? strlen(j->path) : 0,
-	};
+	begin_level(j, LEVEL_ARRAY, "[");
 }
 
 static void end_level(struct kmem_json *j, enum json_level_kind kind,
@@ -260,15 +241,13 @@ static void end_level(struct kmem_json *j, enum json_level_kind kind,
 
 	if (j->error)
 		return;
-	if (l->kind != kind) {
+	if (l->kind != kind)
 		misuse(j, kind == LEVEL_OBJECT ? "end of an object not open" :
 						 "end of an array not open");
-		return;
-	}
-	if (l->key_pending) {
+	else if (l->key_pending)
 		misuse(j, "end of an object after a key");
+	if (j->error)
 		return;
-	}
 	j->depth--;
 	if (l->nr)
 		indent(j, j->depth);
@@ -292,19 +271,13 @@ void kmem_json__key(struct kmem_json *j, const char *key)
 
 	if (j->error)
 		return;
-	if (l->kind != LEVEL_OBJECT) {
+	if (l->kind != LEVEL_OBJECT)
 		misuse(j, "a key outside an object");
-		return;
-	}
-	if (l->key_pending) {
+	else if (l->key_pending)
 		misuse(j, "a key where a value is expected");
-		return;
-	}
-	if (!key) {
+	else if (!key)
 		misuse(j, "a NULL key");
-		return;
-	}
-	if (!set_path(j, "%s", key, 0))
+	if (j->error || !set_path(j, "%s", key, 0))
 		return;
 	l->key_pending = true;
 	if (!j->fp)
@@ -316,56 +289,54 @@ void kmem_json__key(struct kmem_json *j, const char *key)
 	fputs(": ", j->fp);
 }
 
-void kmem_json__u64(struct kmem_json *j, u64 v)
+/* A scalar: @fmt and what follows to a writer, @v to a visitor. */
+static void __printf(3, 4) scalar(struct kmem_json *j,
+				  const struct kmem_json_value *v,
+				  const char *fmt, ...)
 {
+	va_list ap;
+
 	if (!start_value(j))
 		return;
-	if (j->fp)
-		fprintf(j->fp, "%" PRIu64, v);
-	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_U64, .u = v });
+	if (j->fp) {
+		va_start(ap, fmt);
+		vfprintf(j->fp, fmt, ap);
+		va_end(ap);
+	}
+	visit(j, v);
 	end_value(j);
+}
+
+void kmem_json__u64(struct kmem_json *j, u64 v)
+{
+	scalar(j, &(struct kmem_json_value){ .kind = KMEM_JSON_U64, .u = v },
+	       "%" PRIu64, v);
 }
 
 void kmem_json__s64(struct kmem_json *j, s64 v)
 {
-	if (!start_value(j))
-		return;
-	if (j->fp)
-		fprintf(j->fp, "%" PRId64, v);
-	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_S64, .s = v });
-	end_value(j);
+	scalar(j, &(struct kmem_json_value){ .kind = KMEM_JSON_S64, .s = v },
+	       "%" PRId64, v);
 }
 
 void kmem_json__fixed1(struct kmem_json *j, double v)
 {
-	if (!isfinite(v)) {
+	if (!isfinite(v))
 		misuse(j, "a number that is not finite");
-		return;
-	}
-	if (!start_value(j))
-		return;
-	if (j->fp)
-		fprintf(j->fp, "%.1f", v);
-	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_DOUBLE, .d = v });
-	end_value(j);
+	else
+		scalar(j, &(struct kmem_json_value){ .kind = KMEM_JSON_DOUBLE, .d = v },
+		       "%.1f", v);
 }
 
 void kmem_json__bool(struct kmem_json *j, bool v)
 {
-	if (!start_value(j))
-		return;
-	put(j, v ? "true" : "false");
-	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_BOOL, .b = v });
-	end_value(j);
+	scalar(j, &(struct kmem_json_value){ .kind = KMEM_JSON_BOOL, .b = v },
+	       "%s", v ? "true" : "false");
 }
 
 void kmem_json__null(struct kmem_json *j)
 {
-	if (!start_value(j))
-		return;
-	put(j, "null");
-	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_NULL });
-	end_value(j);
+	scalar(j, &(struct kmem_json_value){ .kind = KMEM_JSON_NULL }, "null");
 }
 
 void kmem_json__string_len(struct kmem_json *j, const char *s, size_t len)
@@ -390,12 +361,8 @@ void kmem_json__string(struct kmem_json *j, const char *s)
 
 void kmem_json__hex(struct kmem_json *j, u64 v)
 {
-	if (!start_value(j))
-		return;
-	if (j->fp)
-		fprintf(j->fp, "\"0x%" PRIx64 "\"", v);
-	visit(j, &(struct kmem_json_value){ .kind = KMEM_JSON_HEX, .u = v });
-	end_value(j);
+	scalar(j, &(struct kmem_json_value){ .kind = KMEM_JSON_HEX, .u = v },
+	       "\"0x%" PRIx64 "\"", v);
 }
 
 void kmem_json__key_u64(struct kmem_json *j, const char *key, u64 v)

@@ -72,26 +72,13 @@ static bool read_u16(struct reader *r, unsigned int *v)
 
 static size_t put_utf8(char *out, unsigned int c)
 {
-	if (c < 0x80) {
-		out[0] = c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = 0xc0 | c >> 6;
-		out[1] = 0x80 | (c & 0x3f);
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = 0xe0 | c >> 12;
-		out[1] = 0x80 | (c >> 6 & 0x3f);
-		out[2] = 0x80 | (c & 0x3f);
-		return 3;
-	}
-	out[0] = 0xf0 | c >> 18;
-	out[1] = 0x80 | (c >> 12 & 0x3f);
-	out[2] = 0x80 | (c >> 6 & 0x3f);
-	out[3] = 0x80 | (c & 0x3f);
-	return 4;
+	static const unsigned char lead[] = { 0, 0xc0, 0xe0, 0xf0 };
+	size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4, i;
+
+	for (i = n - 1; i > 0; i--, c >>= 6)
+		out[i] = 0x80 | (c & 0x3f);
+	out[0] = lead[n - 1] | c;
+	return n;
 }
 
 /* A \u escape, a surrogate pair as one character, into @out. */
