@@ -28,13 +28,15 @@ static const char * const column_names[KMEM_NR_MIGTYPE_COLUMNS] = {
 #define VALUE(row, offset, type) \
 	(*(const type *)((const char *)(row) + (offset)))
 
+/* {"count": 1, "bytes": 4096}; left open for more members with @open. */
 static void count(struct kmem_json *j, const char *key,
-		  const struct kmem_count *c)
+		  const struct kmem_count *c, bool open)
 {
 	kmem_json__key_object(j, key);
 	kmem_json__key_u64(j, "count", c->nr);
 	kmem_json__key_u64(j, "bytes", c->bytes);
-	kmem_json__end_object(j);
+	if (!open)
+		kmem_json__end_object(j);
 }
 
 /* {"value": 1, "name": "Movable"}: a value and the kernel's name of it. */
@@ -92,17 +94,6 @@ static void callsite(struct kmem_json *j, const struct kmem_report *r,
 	kmem_json__end_object(j);
 }
 
-/* The keys bytes and hit as ["bytes", "hit"]. */
-static void sort_keys(struct kmem_json *j, const struct kmem_sort_keys *keys)
-{
-	int i;
-
-	kmem_json__key_array(j, "sort");
-	for (i = 0; i < keys->nr; i++)
-		kmem_json__string_len(j, keys->name[i], keys->len[i]);
-	kmem_json__end_array(j);
-}
-
 /* --- sections -------------------------------------------------------- */
 
 static bool field_known(const struct kmem_report *r, const struct kmem_field *f,
@@ -119,14 +110,8 @@ static bool write_field(struct kmem_json *j, const struct kmem_field *f,
 {
 	switch (f->unit) {
 	case KMEM_UNIT_COUNT:
-		kmem_json__key_object(j, f->name);
-		kmem_json__key_u64(j, "count", ((const struct kmem_count *)v)->nr);
-		kmem_json__key_u64(j, "bytes",
-				   ((const struct kmem_count *)v)->bytes);
-		if (nested_next)
-			return true;
-		kmem_json__end_object(j);
-		return false;
+		count(j, f->name, v, nested_next);
+		return nested_next;
 	case KMEM_UNIT_GROUP:
 		kmem_json__key_object(j, f->name);
 		return true;
@@ -217,8 +202,8 @@ static void write_cell(struct kmem_json *j, const struct kmem_report *r,
 	}
 	switch (col->kind) {
 	case KMEM_CELL_COUNT:
-		count(j, col->json, (const struct kmem_count *)
-		      ((const char *)row + col->offset));
+		count(j, col->json, (const void *)((const char *)row + col->offset),
+		      false);
 		break;
 	case KMEM_CELL_ORDER:
 		kmem_json__key_u64(j, col->json, VALUE(row, col->offset, int));
@@ -285,13 +270,18 @@ static void write_table(struct kmem_json *j, const struct kmem_report *r,
 	const struct kmem_table *desc = &kmem_tables[id];
 	const char *name = strrchr(desc->path, '.') + 1;
 	size_t i, shown = t->nr;
+	int k;
 
 	if (!t->rows)
 		return;
 	if (r->lines >= 0 && (size_t)r->lines < shown)
 		shown = r->lines;
 	kmem_json__key_object(j, name);
-	sort_keys(j, &t->sort);
+	/* The keys bytes and hit as ["bytes", "hit"]. */
+	kmem_json__key_array(j, "sort");
+	for (k = 0; k < t->sort.nr; k++)
+		kmem_json__string_len(j, t->sort.name[k], t->sort.len[k]);
+	kmem_json__end_array(j);
 	kmem_json__key_u64(j, "nr_rows", t->nr);
 	kmem_json__key_array(j, "rows");
 	for (i = 0; i < shown; i++)
@@ -407,7 +397,7 @@ static void frag_matrix(struct kmem_json *j, const struct kmem_report *r)
 			kmem_json__begin_object(j);
 			migtype(j, r, "requested", column_type(r, req));
 			migtype(j, r, "fallback", column_type(r, fb));
-			count(j, "fallbacks", &c);
+			count(j, "fallbacks", &c, false);
 			if (r->ctx->frag_classes) {
 				kmem_json__key_u64(j, "claimed",
 						   cell->classes[KMEM_FRAG_CLAIMED]);
@@ -461,20 +451,19 @@ static void fragmentation(struct kmem_json *j, const struct kmem_report *r)
 {
 	const struct kmem_section *s = &kmem_frag_section;
 
+	bool recorded = strcmp(r->trace.fragmentation, "not_recorded");
+
 	kmem_json__key_object(j, "fragmentation");
-	if (!strcmp(r->trace.fragmentation, "not_recorded")) {
-		write_fields(j, r, r->src, s, 0, 1);
-		kmem_json__end_object(j);
-		return;
+	write_fields(j, r, r->src, s, 0, recorded ? s->nr_fields : 1);
+	if (recorded) {
+		frag_matrix(j, r);
+		write_table(j, r, KMEM_FRAG_CALLERS);
+		if (r->ctx->frag_classes) {
+			mixed_pageblocks(j, r);
+			pinned(j, r);
+		}
+		write_table(j, r, KMEM_FRAG_FAILURES);
 	}
-	write_fields(j, r, r->src, s, 0, s->nr_fields);
-	frag_matrix(j, r);
-	write_table(j, r, KMEM_FRAG_CALLERS);
-	if (r->ctx->frag_classes) {
-		mixed_pageblocks(j, r);
-		pinned(j, r);
-	}
-	write_table(j, r, KMEM_FRAG_FAILURES);
 	kmem_json__end_object(j);
 }
 
@@ -485,17 +474,14 @@ static void stalls(struct kmem_json *j, const struct kmem_report *r)
 	int id;
 
 	kmem_json__key_object(j, "stalls");
-	if (!r->src[KMEM_SRC_STALL]) {
-		write_fields(j, r, r->src, s, 0, 1);
-		kmem_json__end_object(j);
-		return;
+	write_fields(j, r, r->src, s, 0, r->src[KMEM_SRC_STALL] ? s->nr_fields : 1);
+	if (r->src[KMEM_SRC_STALL]) {
+		write_section(j, r, &kmem_stall_apart_section);
+		write_section(j, r, &kmem_stall_events_section);
+		write_section(j, r, &kmem_stall_memcg_section);
+		for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
+			write_table(j, r, id);
 	}
-	write_fields(j, r, r->src, s, 0, s->nr_fields);
-	write_section(j, r, &kmem_stall_apart_section);
-	write_section(j, r, &kmem_stall_events_section);
-	write_section(j, r, &kmem_stall_memcg_section);
-	for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
-		write_table(j, r, id);
 	kmem_json__end_object(j);
 }
 
@@ -616,6 +602,7 @@ static void zone_pair(struct kmem_json *j, const struct kmem_report_memory *m,
 static void memory(struct kmem_json *j, const struct kmem_report *r)
 {
 	const struct kmem_report_memory *m = r->src[KMEM_SRC_MEMORY];
+	const struct kmem_zone_free *z;
 	int i;
 
 	kmem_json__key_object(j, "memory");
@@ -623,22 +610,20 @@ static void memory(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__key_object(j, "pagetypeinfo");
 	if (!m->free_start || !m->free_end) {
 		kmem_json__key_string(j, "not_read", m->pagetypeinfo);
-		kmem_json__end_object(j);
-		kmem_json__end_object(j);
-		return;
+	} else {
+		kmem_json__key_u64(j, "nr_orders", max(m->free_start->nr_orders,
+						       m->free_end->nr_orders));
+		kmem_json__key_array(j, "zones");
+		for (i = 0; i < m->free_start->nr_zones; i++)
+			zone_pair(j, m, &m->free_start->zones[i]);
+		/* Then the zones only the end has. */
+		for (i = 0; i < m->free_end->nr_zones; i++) {
+			z = &m->free_end->zones[i];
+			if (!kmem_pagetypeinfo__zone(m->free_start, z->node, z->zone))
+				zone_pair(j, m, z);
+		}
+		kmem_json__end_array(j);
 	}
-	kmem_json__key_u64(j, "nr_orders", max(m->free_start->nr_orders,
-					       m->free_end->nr_orders));
-	kmem_json__key_array(j, "zones");
-	for (i = 0; i < m->free_start->nr_zones; i++)
-		zone_pair(j, m, &m->free_start->zones[i]);
-	for (i = 0; i < m->free_end->nr_zones; i++) {
-		const struct kmem_zone_free *z = &m->free_end->zones[i];
-
-		if (!kmem_pagetypeinfo__zone(m->free_start, z->node, z->zone))
-			zone_pair(j, m, z);
-	}
-	kmem_json__end_array(j);
 	kmem_json__end_object(j);
 	kmem_json__end_object(j);
 }

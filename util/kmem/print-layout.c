@@ -9,43 +9,12 @@
 
 #include "print-layout.h"
 
-void kmem_print__rule(int width)
+/* A line of @width dashes. */
+static void rule(int width)
 {
 	while (width-- > 0)
 		putchar('-');
 	putchar('\n');
-}
-
-void kmem_print__plain(const char *label, u64 v)
-{
-	char n[32];
-
-	printf(" %-34s %14s\n", label, kmem_commas(v, n, sizeof(n)));
-}
-
-void kmem_print__count(const char *label, const struct kmem_count *c)
-{
-	char n[32], bytes[32];
-
-	printf(" %-34s %14s   [ %18s bytes ]\n", label,
-	       kmem_commas(c->nr, n, sizeof(n)),
-	       kmem_commas(c->bytes, bytes, sizeof(bytes)));
-}
-
-void kmem_print__bytes(const char *label, u64 bytes)
-{
-	char b[32];
-
-	printf(" %-34s %14s   [ %18s bytes ]\n", label, "",
-	       kmem_commas(bytes, b, sizeof(b)));
-}
-
-const char *kmem_print__cell(u64 v, char *buf, size_t size)
-{
-	if (v)
-		return kmem_commas(v, buf, size);
-	snprintf(buf, size, ".");
-	return buf;
 }
 
 /* Room for a cell: a kernel symbol's name and an offset. */
@@ -168,14 +137,14 @@ void kmem_print__table(const struct kmem_cell_ctx *ctx,
 	lay_out(&t, cols, nr_cols, table, ctx, rows, shown);
 	width = table_width(&t);
 	printf("\n");
-	kmem_print__rule(width);
+	rule(width);
 	print_header(&t, ctx);
-	kmem_print__rule(width);
+	rule(width);
 	for (i = 0; i < shown; i++)
 		print_row(&t, ctx, rows[i], cells);
 	if (shown < nr)
 		printf(" ... %s more rows (-l to show them)\n",
 		       kmem_commas(nr - shown, more, sizeof(more)));
-	kmem_print__rule(width);
+	rule(width);
 }
 

@@ -3,32 +3,13 @@
 #define __PERF_KMEM_PRINT_LAYOUT_H
 
 /*
- * perf kmem's text layout, as the review of the first page analysis asked
- * for it: counts and bytes on one line, thousands separators, numbers
- * flush right, '.' for zero; and tables drawn from their columns
- * (report.h).  Everything goes to stdout.
+ * perf kmem's tables as text, drawn from their columns (report.h), to
+ * stdout: a rule, the header, a rule, the rows, a rule.
  */
 
-#include <linux/types.h>
 #include <stddef.h>
 
-#include "count.h"
 #include "report.h"
-
-/* A line of @width dashes. */
-void kmem_print__rule(int width);
-
-/* "label                    12,345" */
-void kmem_print__plain(const char *label, u64 v);
-
-/* "label                    12,345   [      50,565,120 bytes ]" */
-void kmem_print__count(const char *label, const struct kmem_count *c);
-
-/* Bytes alone, under the bytes of the count lines around it. */
-void kmem_print__bytes(const char *label, u64 bytes);
-
-/* "12,345", or "." for 0: a cell of a grid. */
-const char *kmem_print__cell(u64 v, char *buf, size_t size);
 
 /**
  * kmem_print__table - a table of rows by its columns

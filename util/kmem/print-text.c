@@ -5,6 +5,7 @@
  * layout of print-layout.h.  The numbers and columns are report.c's.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -18,8 +19,13 @@
 #include "print.h"
 #include "report.h"
 
-/* Thousands separators whatever the locale: "12,345,678". */
+/*
+ * The review of the first page analysis asked for counts and bytes on one
+ * line, thousands separators whatever the locale ("12,345,678"), numbers
+ * flush right and '.' for zero.
+ */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
+#define CELL(v) ((v) ? COMMAS(v) : ".")
 
 /* Rows of the callsite table shown when no table was asked for. */
 #define DEFAULT_TABLE_LINES	20
@@ -28,23 +34,28 @@ static const char * const migtype_heads[KMEM_NR_MIGTYPE_COLUMNS] = {
 	"Unmovable", "Reclaimable", "Movable", "Special",
 };
 
+/* A field's line: "label    12,345   [      50,565,120 bytes ]". */
 static void print_field(const struct kmem_field *f, const void *v)
 {
+	const struct kmem_count *c = v;
+	const u64 *n = v;
+
 	switch (f->unit) {
 	case KMEM_UNIT_COUNT:
-		kmem_print__count(f->label, v);
+		printf(" %-34s %14s   [ %18s bytes ]\n", f->label, COMMAS(c->nr),
+		       COMMAS(c->bytes));
 		break;
 	case KMEM_UNIT_BYTES:
-		kmem_print__bytes(f->label, *(const u64 *)v);
+		printf(" %-34s %14s   [ %18s bytes ]\n", f->label, "", COMMAS(*n));
 		break;
 	case KMEM_UNIT_NS:
-		printf(" %-34s %14s us\n", f->label, COMMAS(*(const u64 *)v / 1000));
+		printf(" %-34s %14s us\n", f->label, COMMAS(*n / 1000));
 		break;
 	case KMEM_UNIT_PERCENT:
 		printf(" %-34s %13.3f%%\n", f->label, *(const double *)v);
 		break;
 	case KMEM_UNIT_NUMBER:
-		kmem_print__plain(f->label, *(const u64 *)v);
+		printf(" %-34s %14s\n", f->label, COMMAS(*n));
 		break;
 	case KMEM_UNIT_TEXT:
 		printf(" %-34s %s\n", f->label, *(const char * const *)v);
@@ -105,11 +116,16 @@ static void print_section(const struct kmem_report *r, const struct kmem_section
 	print_fields(r, s, 0, s->nr_fields);
 }
 
-static void print_title(const char *title)
+/* A section's title, ruled under with as many '='. */
+static void __printf(1, 2) print_title(const char *fmt, ...)
 {
-	int width = printf("\n %s\n", title);
+	char title[128];
+	va_list ap;
 
-	printf(" %.*s\n\n", width - 3,
+	va_start(ap, fmt);
+	vsnprintf(title, sizeof(title), fmt, ap);
+	va_end(ap);
+	printf("\n %s\n %.*s\n\n", title, (int)strlen(title),
 	       "================================================================");
 }
 
@@ -157,7 +173,7 @@ static void print_grid(const struct kmem_report *r)
 		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
 			u64 n = kmem_page__grid(r->kp, order, col);
 
-			printf("  %12s", n ? COMMAS(n) : ".");
+			printf("  %12s", CELL(n));
 		}
 		printf("\n");
 	}
@@ -188,7 +204,7 @@ static void print_node_matrix(const struct kmem_report *r)
 			if (!r->has_node[to])
 				continue;
 			b = kmem_page__node_matrix(r->kp, from, to);
-			printf("  %14s", b ? COMMAS(b) : ".");
+			printf("  %14s", CELL(b));
 		}
 		printf("\n");
 	}
@@ -200,13 +216,13 @@ static bool print_no_cross_node(const struct kmem_report *r)
 	const char *status = r->trace.cross_node;
 
 	if (!strcmp(status, "corrupt_topology"))
-		printf(" No cross-node analysis: the NUMA or memory topology in this trace is corrupt.\n");
+		printf("\n No cross-node analysis: the NUMA or memory topology in this trace is corrupt.\n");
 	else if (!strcmp(status, "no_topology"))
-		printf(" Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
+		printf("\n Cross-node analysis needs the NUMA and memory topology, not in this trace.\n");
 	else if (!strcmp(status, "one_node"))
-		printf(" All page traffic was node-local: the trace has one NUMA node.\n");
+		printf("\n All page traffic was node-local: the trace has one NUMA node.\n");
 	else if (!strcmp(status, "too_many_nodes"))
-		printf(" No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
+		printf("\n No cross-node analysis: the trace has %d NUMA nodes, perf kmem follows at most %d.\n",
 		       r->nr_node_ids, KMEM_PAGE_MAX_NODES);
 	else
 		return false;
@@ -216,14 +232,10 @@ static bool print_no_cross_node(const struct kmem_report *r)
 static void print_cross_node(const struct kmem_report *r)
 {
 	const struct kmem_page_summary *s = r->src[KMEM_SRC_PAGE];
-	int width;
 
-	printf("\n");
 	if (print_no_cross_node(r))
 		return;
-	width = printf(" CROSS-NODE TRAFFIC (%" PRIu64 " NUMA nodes)\n",
-		       r->trace.nr_nodes);
-	printf(" %.*s\n\n", width - 2, "=========================================");
+	print_title("CROSS-NODE TRAFFIC (%" PRIu64 " NUMA nodes)", r->trace.nr_nodes);
 	print_section(r, &kmem_cross_node_section);
 	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
 	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
@@ -237,14 +249,11 @@ static void print_cross_node(const struct kmem_report *r)
 static const char *matrix_cell(const struct kmem_frag_cell *cell,
 			       bool classes, char *buf, size_t size)
 {
-	char part[KMEM_FRAG_NR_CLASSES][32];
-	int i;
-
 	if (!cell->fallbacks || !classes)
-		return kmem_print__cell(cell->fallbacks, buf, size);
-	for (i = 0; i < KMEM_FRAG_NR_CLASSES; i++)
-		kmem_print__cell(cell->classes[i], part[i], sizeof(part[i]));
-	snprintf(buf, size, "%s/%s/%s", part[0], part[1], part[2]);
+		snprintf(buf, size, "%s", CELL(cell->fallbacks));
+	else
+		snprintf(buf, size, "%s/%s/%s", CELL(cell->classes[0]),
+			 CELL(cell->classes[1]), CELL(cell->classes[2]));
 	return buf;
 }
 
@@ -324,16 +333,13 @@ static void print_fragmentation(const struct kmem_report *r)
 	const struct kmem_frag_summary *s = r->src[KMEM_SRC_FRAG];
 	bool recorded = strcmp(r->trace.fragmentation, "not_recorded");
 	bool blocks = r->ctx->pageblocks;
-	int width;
 
 	if (blocks)
-		width = printf("\n FRAGMENTATION (pageblocks of order %" PRIu64 ", %s KiB)\n",
-			       r->trace.pageblock_order,
-			       COMMAS((r->ctx->page_size << r->trace.pageblock_order) >> 10));
+		print_title("FRAGMENTATION (pageblocks of order %" PRIu64 ", %s KiB)",
+			    r->trace.pageblock_order,
+			    COMMAS((r->ctx->page_size << r->trace.pageblock_order) >> 10));
 	else
-		width = printf("\n FRAGMENTATION\n");
-	printf(" %.*s\n\n", width - 3,
-	       "================================================================");
+		print_title("FRAGMENTATION");
 	if (!recorded)
 		printf(" No fallbacks: the trace has no kmem:mm_page_alloc_extfrag events (perf kmem\n"
 		       " record --page records them where the kernel has the tracepoint).\n");
@@ -417,14 +423,11 @@ static bool nothing_stalled(const struct kmem_stall_summary *s)
 static void print_stalls(const struct kmem_report *r)
 {
 	print_title("STALLS (allocations that waited in direct reclaim or compaction)");
-	if (!r->src[KMEM_SRC_STALL] && r->src[KMEM_SRC_COUNTED]) {
-		printf(" No stalls: stat -b does not count reclaim or compaction (perf kmem record\n"
-		       " --page records them where the kernel has the tracepoints).\n");
-		return;
-	}
 	if (!r->src[KMEM_SRC_STALL]) {
-		printf(" No stalls: the trace has no reclaim or compaction events (perf kmem record\n"
-		       " --page records them where the kernel has the tracepoints).\n");
+		printf(" No stalls: %s (perf kmem record\n"
+		       " --page records them where the kernel has the tracepoints).\n",
+		       r->src[KMEM_SRC_COUNTED] ? "stat -b does not count reclaim or compaction" :
+						  "the trace has no reclaim or compaction events");
 		return;
 	}
 	print_stall_missing(r->trace.stall_missing);
@@ -453,9 +456,7 @@ static void print_stalls(const struct kmem_report *r)
 /* A row's cell: "12,345", or "." for 0, right-aligned in @width. */
 static void print_cell(int width, u64 v)
 {
-	char buf[32];
-
-	printf(" %*s", width, kmem_print__cell(v, buf, sizeof(buf)));
+	printf(" %*s", width, CELL(v));
 }
 
 static void print_interval_callers(const struct kmem_report *r,
@@ -513,12 +514,8 @@ static void print_intervals(const struct kmem_report *r)
 {
 	u64 length = kmem_interval__length(r->iv);
 	size_t i;
-	int width;
 
-	width = printf("\n INTERVALS (every %s ms of trace time)\n",
-		       COMMAS(length / 1000000));
-	printf(" %.*s\n\n", width - 3,
-	       "==============================================================");
+	print_title("INTERVALS (every %s ms of trace time)", COMMAS(length / 1000000));
 	printf("  %16s %12s %14s %12s %14s %9s %14s", "time (s)", "allocations",
 	       "bytes", "frees", "bytes", "failures", "live bytes");
 	if (r->ctx->frag_classes)
