@@ -11,7 +11,11 @@
 
 #include "report.h"
 
-const struct kmem_status kmem_statuses[] = {
+/* A status of a section: its name in the JSON, its words in the diff. */
+static const struct {
+	const char	*name;
+	const char	*text;
+} statuses[] = {
 	{ "analysed", "analysed" },
 	{ "one_node", "one NUMA node: all page traffic node-local" },
 	{ "no_topology", "no NUMA and memory topology in the trace" },
@@ -21,15 +25,13 @@ const struct kmem_status kmem_statuses[] = {
 	{ "no_stall_events", "no reclaim or compaction events" },
 };
 
-const size_t kmem_nr_statuses = ARRAY_SIZE(kmem_statuses);
-
 const char *kmem_status__text(const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < ARRAY_SIZE(kmem_statuses); i++)
-		if (!strcmp(kmem_statuses[i].name, name))
-			return kmem_statuses[i].text;
+	for (i = 0; name && i < ARRAY_SIZE(statuses); i++)
+		if (!strcmp(statuses[i].name, name))
+			return statuses[i].text;
 	return name ?: "not analysed";
 }
 
@@ -242,43 +244,35 @@ void kmem_column__cell(const struct kmem_column *col,
 	}
 }
 
-/* How a column sorts: amounts largest first, names smallest first. */
+/*
+ * How a column of each kind sorts: amounts largest first, names and
+ * addresses smallest first; a kind not here is a u64 amount.
+ */
+static const struct {
+	u8	kind;		/* enum kmem_sort_kind */
+	bool	ascending;
+} sorts[] = {
+	[KMEM_CELL_ORDER] = { KMEM_SORT_U32, false },
+	[KMEM_CELL_MIGTYPE] = { KMEM_SORT_U32, true },
+	[KMEM_CELL_PID] = { KMEM_SORT_U32, true },
+	[KMEM_CELL_COMM] = { KMEM_SORT_U32, true },
+	[KMEM_CELL_PFN] = { KMEM_SORT_U64, true },
+	[KMEM_CELL_HEX] = { KMEM_SORT_U64, true },
+	[KMEM_CELL_GFP] = { KMEM_SORT_U64, true },
+	[KMEM_CELL_CALLSITE] = { KMEM_SORT_U64, true },
+	[KMEM_CELL_STRING] = { KMEM_SORT_STRING, true },
+	[KMEM_CELL_WASTE] = { KMEM_SORT_WASTE, false },
+	[KMEM_CELL_NS] = { KMEM_SORT_U64, false },
+};
+
 static struct kmem_sort_key sort_key(const struct kmem_column *col)
 {
-	struct kmem_sort_key key = {
+	return (struct kmem_sort_key){
 		.offset = col->offset,
 		.offset2 = col->offset2,
-		.kind = KMEM_SORT_U64,
-		.descending = true,
+		.kind = sorts[col->kind].kind,
+		.descending = !sorts[col->kind].ascending,
 	};
-
-	switch (col->kind) {
-	case KMEM_CELL_ORDER:
-		key.kind = KMEM_SORT_U32;
-		break;
-	case KMEM_CELL_MIGTYPE:
-	case KMEM_CELL_PID:
-	case KMEM_CELL_COMM:
-		key.kind = KMEM_SORT_U32;
-		key.descending = false;
-		break;
-	case KMEM_CELL_PFN:
-	case KMEM_CELL_HEX:
-	case KMEM_CELL_GFP:
-	case KMEM_CELL_CALLSITE:
-		key.descending = false;
-		break;
-	case KMEM_CELL_STRING:
-		key.kind = KMEM_SORT_STRING;
-		key.descending = false;
-		break;
-	case KMEM_CELL_WASTE:
-		key.kind = KMEM_SORT_WASTE;
-		break;
-	default:
-		break;
-	}
-	return key;
 }
 
 static bool is_named(const char *name, const char *str, size_t len)

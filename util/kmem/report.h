@@ -229,8 +229,6 @@ enum kmem_cell_kind {
 /* The bytes of the KMEM_CELL_COUNT column before it (JSON: in that). */
 #define KMEM_COL_COUNT_BYTES	0x8
 
-struct kmem_cell_ctx;
-
 /* A column of a table, described once. */
 struct kmem_column {
 	const char	*key;		/* its -s name; NULL: not a sort key */
@@ -383,15 +381,6 @@ struct kmem_report_sort {
 	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
 	int			nr_keys;
 };
-
-/* A status of a section, and what it means in words. */
-struct kmem_status {
-	const char	*name;		/* in the JSON */
-	const char	*text;		/* in the diff */
-};
-
-extern const struct kmem_status kmem_statuses[];
-extern const size_t kmem_nr_statuses;
 
 /* The rows of a table, as the report has them. */
 struct kmem_report_table {
