@@ -34,7 +34,11 @@
 #define IV(m, ...)	F(INTERVAL, struct kmem_interval_row, m, __VA_ARGS__)
 #define SRC(m, ...)	F(COUNTED, struct kmem_report_source, m, __VA_ARGS__)
 #define STALL(m, ...)	F(STALL, struct kmem_stall_summary, m, __VA_ARGS__)
-#define SECTION(p, f)	{ .path = p, .fields = f, .nr_fields = ARRAY_SIZE(f) }
+
+/* A section: its path in the document, then its fields, in their order. */
+#define FIELDS(...)	((const struct kmem_field[]){ __VA_ARGS__ })
+#define SECTION(p, ...)	{ .path = p, .fields = FIELDS(__VA_ARGS__), \
+	.nr_fields = sizeof(FIELDS(__VA_ARGS__)) / sizeof(struct kmem_field) }
 
 #define TEXT_ONLY	.unit = KMEM_UNIT_TEXT, .text_when = KMEM_NEVER
 #define NUMBER		.unit = KMEM_UNIT_NUMBER
@@ -55,7 +59,7 @@
 #define GAP		.flags = KMEM_FIELD_GAP
 #define NULLABLE	.flags = KMEM_FIELD_NULLABLE
 
-static const struct kmem_field trace_fields[] = {
+const struct kmem_section kmem_trace_section = SECTION("perf_data",
 	TRACE(path, "path", NULL, TEXT_ONLY),
 	TRACE(os_release, "os_release", NULL, TEXT_ONLY),
 	TRACE(hostname, "hostname", NULL, TEXT_ONLY, JSON_IF(SET)),
@@ -75,18 +79,14 @@ static const struct kmem_field trace_fields[] = {
 	      " They came after later events were counted: a larger kmem.queue-size helps."),
 	TRACE(sampled, "sampled", NULL, TEXT_ONLY, JSON_IF(SET)),
 	TRACE(callsites_unresolved, "callsites_unresolved", NULL, BOOL, NOT_IN_TEXT),
-};
+);
 
-const struct kmem_section kmem_trace_section = SECTION("perf_data", trace_fields);
-
-static const struct kmem_field page_fields[] = {
+const struct kmem_section kmem_page_section = SECTION("page",
 	TRACE(page_size, "page_size", "Page size:", BYTES, NOT_IN_TEXT),
 	TRACE(live, "live", NULL, BOOL, NOT_IN_TEXT),
-};
+);
 
-const struct kmem_section kmem_page_section = SECTION("page", page_fields);
-
-static const struct kmem_field page_summary_fields[] = {
+const struct kmem_section kmem_page_summary_section = SECTION("page.summary",
 	PAGE(life.freed, "allocated_freed", "Pages allocated+freed:", PAIRED, GAP),
 	PAGE(life.unfreed, "allocated_only", "Pages allocated-only:", PAIRED),
 	PAGE(life.live, "still_live", "  still allocated at the end:", PAIRED, NESTED),
@@ -100,11 +100,9 @@ static const struct kmem_field page_summary_fields[] = {
 	PAGE(bad_migtype, "unknown_migration_types", "Unknown migration types (Special):", NUMBER,
 	     NONZERO),
 	PAGE(bad_order, "ignored_bad_order", "Events ignored (bad order):", NUMBER, NONZERO),
-};
+);
 
-const struct kmem_section kmem_page_summary_section = SECTION("page.summary", page_summary_fields);
-
-static const struct kmem_field cross_node_fields[] = {
+const struct kmem_section kmem_cross_node_section = SECTION("page.cross_node",
 	TRACE(cross_node, "status", NULL, TEXT_ONLY),
 	TRACE(nr_nodes, "nr_nodes", "NUMA nodes:", NUMBER, NOT_IN_TEXT),
 	PAGE(alloc_remote, "allocations_remote", "Allocations of remote memory:", JSON_IF(PFNS),
@@ -112,11 +110,9 @@ static const struct kmem_field cross_node_fields[] = {
 	     " Remote memory unknown: the kernel traced struct page addresses, not pfns."),
 	PAGE(free_remote, "frees_remote", "Frees of remote memory:", JSON_IF(PFNS), NULLABLE),
 	PAGE(free_other_node, "freed_on_other_node", "Allocations freed on another node:"),
-};
+);
 
-const struct kmem_section kmem_cross_node_section = SECTION("page.cross_node", cross_node_fields);
-
-static const struct kmem_field frag_fields[] = {
+const struct kmem_section kmem_frag_section = SECTION("page.fragmentation",
 	TRACE(fragmentation, "status", NULL, TEXT_ONLY),
 	TRACE(pageblock_order, "pageblock_order", "Pageblock order:", NUMBER, NOT_IN_TEXT,
 	      JSON_IF(CLASSES), NULLABLE),
@@ -129,36 +125,29 @@ static const struct kmem_field frag_fields[] = {
 	     JSON_IF(CLASSES)),
 	FRAG(severe, "severe", "Severe (from orders 0 to 3):"),
 	FRAG(bad_fallbacks, "ignored_events", "Events ignored (cannot be real):", NUMBER, NONZERO),
-};
-
-const struct kmem_section kmem_frag_section = SECTION("page.fragmentation", frag_fields);
+);
 
 /* The arrays by column are the renderers': shares in the text. */
-static const struct kmem_field pageblock_fields[] = {
+const struct kmem_section kmem_pageblock_section = SECTION("page.fragmentation.mixed_pageblocks",
 	FRAG(blocks.allocated, "touched", "Pageblocks allocated into:", NUMBER),
 	FRAG(blocks.mixed, "mixed", "  of more than one type (mixed):", NUMBER),
 	FRAG(blocks.unmovable_or_reclaimable, "unmovable_or_reclaimable",
 	     "  Unmovable or Reclaimable:", NUMBER),
 	FRAG(blocks.fallback_only, "fallback_only", "Fallen back into, no allocation:", NUMBER,
 	     NONZERO),
-};
-
-const struct kmem_section kmem_pageblock_section =
-	SECTION("page.fragmentation.mixed_pageblocks", pageblock_fields);
+);
 
 /*
  * The pages that fell back into a Movable pageblock for an Unmovable or
  * Reclaimable allocation and were still allocated at the end: what keeps
  * compaction from freeing those pageblocks.
  */
-static const struct kmem_field pinned_fields[] = {
+const struct kmem_section kmem_pinned_section = SECTION("page.fragmentation.pinned",
 	FRAG(pinned.pages, "pages", "Fallen back, still allocated:"),
 	FRAG(pinned.pageblocks, "pageblocks", "  pageblocks they pin:", NUMBER),
-};
+);
 
-const struct kmem_section kmem_pinned_section = SECTION("page.fragmentation.pinned", pinned_fields);
-
-static const struct kmem_field slab_summary_fields[] = {
+const struct kmem_section kmem_slab_summary_section = SECTION("slab.summary",
 	SLAB(alloc, "total_allocations", "Total allocations:"),
 	SLAB(bytes_req, "bytes_requested", "Total bytes requested:", BYTES),
 	SLAB(wasted, "wasted_bytes", "Internal fragmentation:", BYTES),
@@ -180,11 +169,9 @@ static const struct kmem_field slab_summary_fields[] = {
 	SLAB(pingpong, "pingpong", "Ping-pong frees (on another CPU):", SLAB_PAIRED),
 	SLAB(xnode, "cross_node", "Cross-node allocations:", JSON_IF(CPU_NODES), NULLABLE,
 	     .unknown = " Cross-node analysis needs the NUMA topology of a newer perf record."),
-};
+);
 
-const struct kmem_section kmem_slab_summary_section = SECTION("slab.summary", slab_summary_fields);
-
-static const struct kmem_field interval_fields[] = {
+const struct kmem_section kmem_interval_section = SECTION("page.intervals.rows",
 	IV(start, "start_ns", NULL, NUMBER),
 	IV(time, "time_ns", NULL, NUMBER),
 	IV(alloc, "allocations", NULL),
@@ -198,15 +185,13 @@ static const struct kmem_field interval_fields[] = {
 	IV(classes[KMEM_FRAG_POLLUTED], "polluted", NULL, JSON_IF(CLASSES)),
 	IV(stalls, "stalls", NULL, NUMBER, JSON_IF(STALLS)),
 	IV(stall_ns, "stall_ns", NULL, NUMBER, JSON_IF(STALLS)),
-};
-
-const struct kmem_section kmem_interval_section = SECTION("page.intervals.rows", interval_fields);
+);
 
 /*
  * perf kmem stat -b: where the numbers come from, what is exact, what is
  * estimated and from how many samples, and what could not be counted.
  */
-static const struct kmem_field counted_fields[] = {
+const struct kmem_section kmem_counted_section = SECTION("source",
 	SRC(name, "name", NULL, TEXT_ONLY),
 	SRC(tasks, "tasks", "Events of:", TEXT),
 	SRC(duration_ms, NULL, "Counted for (ms):", NUMBER, TEXT_LINE),
@@ -241,16 +226,14 @@ static const struct kmem_field counted_fields[] = {
 	SRC(prog_ns, "program_ns", "  their time in the kernel (ns):", NUMBER, NONZERO,
 	    JSON_IF(SET)),
 	SRC(prog_ns_per_run, NULL, "  per run (ns):", NUMBER, NONZERO, TEXT_LINE),
-};
-
-const struct kmem_section kmem_counted_section = SECTION("source", counted_fields);
+);
 
 /* --- the state of memory around stat -b ---------------------------- */
 
 #define MEM(m, ...)	F(MEMORY, struct kmem_report_memory, m, __VA_ARGS__)
 #define VM(item, n, l, ...)	MEM(delta.v[item], n, l, NUMBER, __VA_ARGS__)
 
-static const struct kmem_field memory_fields[] = {
+const struct kmem_section kmem_memory_section = SECTION("memory.vmstat",
 	MEM(vmstat, "not_read", "/proc/vmstat not read:", TEXT, NONZERO, JSON_IF(SET)),
 	MEM(missing, "missing", "Counters the kernel lacks:", TEXT, NONZERO, JSON_IF(SET)),
 	VM(KMEM_VM_ALLOCSTALL, "allocstall", "Direct reclaims (allocstall_*):"),
@@ -261,13 +244,11 @@ static const struct kmem_field memory_fields[] = {
 	VM(KMEM_VM_COMPACT_SUCCESS, "compact_success", "  succeeded (compact_success):"),
 	VM(KMEM_VM_THP_FAULT_ALLOC, "thp_fault_alloc", "THP faults (thp_fault_alloc):"),
 	VM(KMEM_VM_THP_FAULT_FALLBACK, "thp_fault_fallback", "  fell back (thp_fault_fallback):"),
-};
-
-const struct kmem_section kmem_memory_section = SECTION("memory.vmstat", memory_fields);
+);
 
 /* --- stalls --------------------------------------------------------- */
 
-static const struct kmem_field stall_fields[] = {
+const struct kmem_section kmem_stall_section = SECTION("page.stalls",
 	TRACE(stalls, "status", NULL, TEXT_ONLY),
 	TRACE(stall_missing, "missing_events", NULL, TEXT_ONLY, JSON_IF(SET)),
 	STALL(all, "all", NULL, GROUP),
@@ -291,11 +272,9 @@ static const struct kmem_field stall_fields[] = {
 	      NUMBER, NESTED),
 	STALL(compact_outcomes[KMEM_COMPACT_SKIPPED], "skipped", "  skipped (nothing compacted):",
 	      NUMBER, NESTED),
-};
+);
 
-const struct kmem_section kmem_stall_section = SECTION("page.stalls", stall_fields);
-
-static const struct kmem_field stall_apart_fields[] = {
+const struct kmem_section kmem_stall_apart_section = SECTION("page.stalls.apart",
 	STALL(apart.begun_before, "begun_before", "  begun before the trace:", NUMBER),
 	STALL(apart.not_ended, "not_ended", "  still stalled at its end:", NUMBER),
 	STALL(apart.abandoned, "abandoned", "  allocation not seen:", NUMBER),
@@ -303,12 +282,9 @@ static const struct kmem_field stall_apart_fields[] = {
 	      NUMBER),
 	STALL(apart.memcg_not_ended, "memcg_not_ended", "  memcg reclaims not ended:", NUMBER),
 	STALL(apart.unpaired, "unpaired", "  begins or ends without a pair:", NUMBER, NONZERO),
-};
+);
 
-const struct kmem_section kmem_stall_apart_section =
-	SECTION("page.stalls.apart", stall_apart_fields);
-
-static const struct kmem_field stall_event_fields[] = {
+const struct kmem_section kmem_stall_events_section = SECTION("page.stalls.events",
 	STALL(events.reclaims, "direct_reclaims", "  direct reclaims (allocstall):", NUMBER),
 	STALL(events.reclaim_ends, "direct_reclaim_ends", "    ended:", NUMBER),
 	STALL(events.reclaimed, "direct_pages_reclaimed", "    pages reclaimed:", NUMBER),
@@ -326,21 +302,15 @@ static const struct kmem_field stall_event_fields[] = {
 	STALL(events.deferred, "compaction_deferred", "  compactions deferred:", NUMBER),
 	STALL(events.nested_allocs, "nested_allocations", "  allocations nested in stalls:",
 	      NUMBER),
-};
+);
 
-const struct kmem_section kmem_stall_events_section =
-	SECTION("page.stalls.events", stall_event_fields);
-
-static const struct kmem_field stall_memcg_fields[] = {
+const struct kmem_section kmem_stall_memcg_section = SECTION("page.stalls.memcg",
 	STALL(memcg.reclaims, "reclaims", "  memcg reclaims timed:", NUMBER),
 	STALL(memcg.total_ns, "total_ns", "    time, begin to end:", NS),
 	STALL(memcg.mean_ns, "mean_ns", "    mean:", NS),
 	STALL(memcg.max_ns, "max_ns", "    max:", NS),
 	STALL(memcg.reclaimed, "pages_reclaimed", "    pages reclaimed:", NUMBER),
-};
-
-const struct kmem_section kmem_stall_memcg_section =
-	SECTION("page.stalls.memcg", stall_memcg_fields);
+);
 
 /* --- tables --------------------------------------------------------- */
 
