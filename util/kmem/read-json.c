@@ -226,44 +226,41 @@ static bool read_word(struct reader *r, const char *word)
 
 static bool read_value(struct reader *r, int depth);
 
-static bool read_object(struct reader *r, int depth)
+/* A member's key, and the ':' after it. */
+static bool read_key(struct reader *r)
 {
 	size_t len;
 
-	kmem_json__begin_object(r->j);
-	if (take(r, '}')) {
-		kmem_json__end_object(r->j);
-		return true;
-	}
-	do {
-		if (!read_string(r, &len))
-			return false;
-		kmem_json__key(r->j, r->scratch);
-		if (!take(r, ':'))
-			return fail(r, "a ':' expected after a key");
-		if (!read_value(r, depth + 1))
-			return false;
-	} while (take(r, ','));
-	if (!take(r, '}'))
-		return fail(r, "a ',' or '}' expected in an object");
-	kmem_json__end_object(r->j);
-	return true;
+	if (!read_string(r, &len))
+		return false;
+	kmem_json__key(r->j, r->scratch);
+	return take(r, ':') || fail(r, "a ':' expected after a key");
 }
 
-static bool read_array(struct reader *r, int depth)
+/* The members of an object or the values of an array, and its end. */
+static bool read_level(struct reader *r, int depth, bool object)
 {
-	kmem_json__begin_array(r->j);
-	if (take(r, ']')) {
-		kmem_json__end_array(r->j);
-		return true;
+	char close = object ? '}' : ']';
+
+	if (object)
+		kmem_json__begin_object(r->j);
+	else
+		kmem_json__begin_array(r->j);
+	if (!take(r, close)) {
+		do {
+			if (object && !read_key(r))
+				return false;
+			if (!read_value(r, depth + 1))
+				return false;
+		} while (take(r, ','));
+		if (!take(r, close))
+			return fail(r, object ? "a ',' or '}' expected in an object" :
+						"a ',' or ']' expected in an array");
 	}
-	do {
-		if (!read_value(r, depth + 1))
-			return false;
-	} while (take(r, ','));
-	if (!take(r, ']'))
-		return fail(r, "a ',' or ']' expected in an array");
-	kmem_json__end_array(r->j);
+	if (object)
+		kmem_json__end_object(r->j);
+	else
+		kmem_json__end_array(r->j);
 	return true;
 }
 
@@ -278,11 +275,8 @@ static bool read_value(struct reader *r, int depth)
 		return fail(r, "a value expected");
 	switch (*r->p) {
 	case '{':
-		r->p++;
-		return read_object(r, depth);
 	case '[':
-		r->p++;
-		return read_array(r, depth);
+		return read_level(r, depth, *r->p++ == '{');
 	case '"':
 		if (!read_string(r, &len))
 			return false;
