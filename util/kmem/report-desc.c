@@ -566,11 +566,10 @@ const struct kmem_table kmem_tables[KMEM_NR_TABLES] = {
 
 /* --- sorting ------------------------------------------------------- */
 
-/* Does -s name, in @names, the column that @len bytes of @key name? */
-static bool among_keys(const struct kmem_table *t, const char *key,
-		       size_t len, const struct kmem_sort_keys *names)
+/* Does -s, in @names, name @col? */
+static bool among_keys(const struct kmem_table *t, const struct kmem_column *col,
+		       const struct kmem_sort_keys *names)
 {
-	const struct kmem_column *col = kmem_table__column(t, key, len);
 	int i;
 
 	for (i = 0; names && i < names->nr; i++)
@@ -580,18 +579,13 @@ static bool among_keys(const struct kmem_table *t, const char *key,
 }
 
 /*
- * The keys a table sorts by, into @keys: those of -s (@names; NULL:
- * none), then the table's own that the trace has a column for and -s
- * did not name, as many as fit.  Rows tied on every key of -s (-s frag
- * on a trace without fallbacks, -s comm) then come in the table's usual
- * order, largest first, not in that of their callsites' addresses.
+ * The keys of -s, then the table's own (kmem_report__sort_table()): rows
+ * tied on every key of -s (-s frag on a trace without fallbacks, -s comm)
+ * come largest first, not in the order of their callsites' addresses.
  */
-static void sort_names(const struct kmem_cell_ctx *ctx,
-		       enum kmem_report_table_id id,
-		       const struct kmem_sort_keys *names,
-		       struct kmem_sort_keys *keys)
+static void sort_names(const struct kmem_cell_ctx *ctx, const struct kmem_table *t,
+		       const struct kmem_sort_keys *names, struct kmem_sort_keys *keys)
 {
-	const struct kmem_table *t = &kmem_tables[id];
 	struct kmem_sort_keys own;
 	int i;
 
@@ -601,14 +595,11 @@ static void sort_names(const struct kmem_cell_ctx *ctx,
 		kmem_sort_keys__split(keys, NULL);
 	kmem_sort_keys__split(&own, t->sort);
 	for (i = 0; i < own.nr && keys->nr < KMEM_MAX_SORT_KEYS; i++) {
-		const char *p = own.name[i];
-		size_t len = own.len[i];
-		const struct kmem_column *col = kmem_table__column(t, p, len);
+		const struct kmem_column *col = kmem_table__column(t, own.name[i], own.len[i]);
 
-		if (col && kmem_report__holds(ctx, col->when) &&
-		    !among_keys(t, p, len, names)) {
-			keys->name[keys->nr] = p;
-			keys->len[keys->nr++] = len;
+		if (col && kmem_report__holds(ctx, col->when) && !among_keys(t, col, names)) {
+			keys->name[keys->nr] = own.name[i];
+			keys->len[keys->nr++] = own.len[i];
 		}
 	}
 }
@@ -631,7 +622,7 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 		if (sort->names)
 			t->sort = *sort->names;
 	} else {
-		sort_names(ctx, id, sort ? sort->names : NULL, &t->sort);
+		sort_names(ctx, desc, sort ? sort->names : NULL, &t->sort);
 		nr_keys = kmem_table__parse_sort(desc, &t->sort, keys, bad,
 						 sizeof(bad));
 		if (nr_keys < 0)
