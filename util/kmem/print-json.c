@@ -18,10 +18,6 @@
 
 #define NAME_SIZE	(KSYM_NAME_LEN + 32)
 
-static const char * const column_names[KMEM_NR_MIGTYPE_COLUMNS] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
-
 /* Migration types whose names a kernel of this trace's vintage has. */
 #define KNOWN_MIGTYPES	6
 
@@ -39,12 +35,14 @@ static void count(struct kmem_json *j, const char *key,
 		kmem_json__end_object(j);
 }
 
-/* {"value": 1, "name": "Movable"}: a value and the kernel's name of it. */
-static void migtype_object(struct kmem_json *j, const struct kmem_report *r,
-			   int value)
+/* {"value": 1, "name": "Movable"}, @key's (NULL: in an array). */
+static void migtype(struct kmem_json *j, const struct kmem_report *r,
+		    const char *key, int value)
 {
 	char buf[32];
 
+	if (key)
+		kmem_json__key(j, key);
 	kmem_json__begin_object(j);
 	kmem_json__key(j, "value");
 	kmem_json__s64(j, value);
@@ -52,13 +50,6 @@ static void migtype_object(struct kmem_json *j, const struct kmem_report *r,
 			      kmem_migtype__name(value, r->ctx->pre_v4_4, buf,
 						 sizeof(buf)));
 	kmem_json__end_object(j);
-}
-
-static void migtype(struct kmem_json *j, const struct kmem_report *r,
-		    const char *key, int value)
-{
-	kmem_json__key(j, key);
-	migtype_object(j, r, value);
 }
 
 /* The gfp value and its names, as the kernel's print format joins them. */
@@ -186,20 +177,8 @@ static void write_section(struct kmem_json *j, const struct kmem_report *r,
 static void write_cell(struct kmem_json *j, const struct kmem_report *r,
 		       const struct kmem_column *col, const void *row)
 {
-	/* The u64 of the kinds that hold one: ints need not be aligned so. */
-	u64 v = 0;
+	u64 v = kmem_column__u64(col, row);
 
-	switch (col->kind) {
-	case KMEM_CELL_ORDER:
-	case KMEM_CELL_MIGTYPE:
-	case KMEM_CELL_PID:
-	case KMEM_CELL_COMM:
-	case KMEM_CELL_STRING:
-		break;
-	default:
-		v = VALUE(row, col->offset, u64);
-		break;
-	}
 	switch (col->kind) {
 	case KMEM_CELL_COUNT:
 		count(j, col->json, (const void *)((const char *)row + col->offset),
@@ -209,15 +188,12 @@ static void write_cell(struct kmem_json *j, const struct kmem_report *r,
 		kmem_json__key_u64(j, col->json, VALUE(row, col->offset, int));
 		break;
 	case KMEM_CELL_PFN:
-		if (!r->ctx->pfn_is_page) {
+	case KMEM_CELL_HEX:
+		if (col->kind == KMEM_CELL_PFN && !r->ctx->pfn_is_page) {
 			kmem_json__key_u64(j, col->json, v);
 			break;
 		}
-		kmem_json__key(j, "page");
-		kmem_json__hex(j, v);
-		break;
-	case KMEM_CELL_HEX:
-		kmem_json__key(j, col->json);
+		kmem_json__key(j, col->kind == KMEM_CELL_PFN ? "page" : col->json);
 		kmem_json__hex(j, v);
 		break;
 	case KMEM_CELL_MIGTYPE:
@@ -299,11 +275,11 @@ static void grid_columns(struct kmem_json *j, const struct kmem_report *r)
 	kmem_json__key_array(j, "columns");
 	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
 		kmem_json__begin_object(j);
-		kmem_json__key_string(j, "name", column_names[col]);
+		kmem_json__key_string(j, "name", kmem_migtype_columns[col]);
 		kmem_json__key_array(j, "types");
 		for (mt = 0; mt < KNOWN_MIGTYPES; mt++) {
 			if (kmem_migtype__column(mt, r->ctx->pre_v4_4) == (unsigned int)col)
-				migtype_object(j, r, mt);
+				migtype(j, r, NULL, mt);
 		}
 		kmem_json__end_array(j);
 		kmem_json__end_object(j);

@@ -30,10 +30,6 @@
 /* Rows of the callsite table shown when no table was asked for. */
 #define DEFAULT_TABLE_LINES	20
 
-static const char * const migtype_heads[KMEM_NR_MIGTYPE_COLUMNS] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
-
 /* A field's line: "label    12,345   [      50,565,120 bytes ]". */
 static void print_field(const struct kmem_field *f, const void *v)
 {
@@ -163,7 +159,7 @@ static void print_grid(const struct kmem_report *r)
 
 	printf("\n Order");
 	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
-		printf("  %12s", migtype_heads[col]);
+		printf("  %12s", kmem_migtype_columns[col]);
 	printf("\n -----");
 	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
 		printf("  ------------");
@@ -265,10 +261,10 @@ static void print_frag_matrix(const struct kmem_report *r, bool classes)
 	printf("\n Fallbacks by requested type (rows) and type fallen back to (columns)%s:\n\n %-12s",
 	       classes ? ",\n claimed/converted/polluted" : "", "");
 	for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
-		printf("  %24s", migtype_heads[fb]);
+		printf("  %24s", kmem_migtype_columns[fb]);
 	printf("\n");
 	for (req = 0; req < KMEM_NR_MIGTYPE_COLUMNS; req++) {
-		printf(" %-12s", migtype_heads[req]);
+		printf(" %-12s", kmem_migtype_columns[req]);
 		for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++)
 			printf("  %24s",
 			       matrix_cell(kmem_frag__cell(r->kf, req, fb),
@@ -295,7 +291,7 @@ static void print_pageblock_shares(const struct kmem_frag_summary *s)
 		char label[40];
 
 		snprintf(label, sizeof(label), "  %s allocations in:",
-			 migtype_heads[col]);
+			 kmem_migtype_columns[col]);
 		printf(" %-34s %14s   [ %5.1f%% of the blocks, %5.1f%% of the bytes ]\n",
 		       label, COMMAS(b->by_column[col]),
 		       percent(b->by_column[col], b->allocated),

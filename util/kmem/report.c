@@ -35,6 +35,10 @@ const char *kmem_status__text(const char *name)
 	return name ?: "not analysed";
 }
 
+const char * const kmem_migtype_columns[KMEM_NR_MIGTYPE_COLUMNS] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
+};
+
 /* --- conditions, cells and sort keys -------------------------------- */
 
 bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)
@@ -137,6 +141,15 @@ bool kmem_column__hidden_by_live(const struct kmem_column *col)
 #define VALUE(row, offset, type) \
 	(*(const type *)((const char *)(row) + (offset)))
 
+u64 kmem_column__u64(const struct kmem_column *col, const void *row)
+{
+	int k = col->kind;
+
+	/* An int need not be aligned as a u64 is, nor have 4 bytes after it. */
+	return k == KMEM_CELL_ORDER || k == KMEM_CELL_MIGTYPE || k == KMEM_CELL_PID ||
+	       k == KMEM_CELL_COMM || k == KMEM_CELL_STRING ? 0 : VALUE(row, col->offset, u64);
+}
+
 /* A name the context gives, copied into @buf unless it is @buf. */
 static void name_cell(const char *name, char *buf, size_t size)
 {
@@ -187,9 +200,7 @@ void kmem_column__cell(const struct kmem_column *col,
 
 	if (col->cell)
 		return col->cell(col, ctx, row, buf, size);
-	v = col->kind == KMEM_CELL_ORDER || col->kind == KMEM_CELL_MIGTYPE ||
-	    col->kind == KMEM_CELL_PID || col->kind == KMEM_CELL_COMM ||
-	    col->kind == KMEM_CELL_STRING ? 0 : VALUE(row, col->offset, u64);
+	v = kmem_column__u64(col, row);
 	if (ctx->raw && raw_cell(col, ctx, row, v, buf, size))
 		return;
 	switch (col->kind) {

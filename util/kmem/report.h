@@ -290,6 +290,9 @@ enum kmem_report_table_id {
 
 extern const struct kmem_table kmem_tables[KMEM_NR_TABLES];
 
+/* The names of the grid's columns of migration types. */
+extern const char * const kmem_migtype_columns[KMEM_NR_MIGTYPE_COLUMNS];
+
 /* The trace, as the perf_data member says it. */
 struct kmem_report_trace {
 	const char	*path;
@@ -436,6 +439,9 @@ bool kmem_column__shown(const struct kmem_column *col,
 
 /* Does --live, and nothing else, leave @col out of the text? */
 bool kmem_column__hidden_by_live(const struct kmem_column *col);
+
+/* The u64 of the cell of @col in @row; 0 for a kind of an int or a name. */
+u64 kmem_column__u64(const struct kmem_column *col, const void *row);
 
 /*
  * The text of the cell of @col in @row; under @ctx->raw the number the
