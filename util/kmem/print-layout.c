@@ -55,58 +55,35 @@ static void lay_out(struct table_layout *t, const struct kmem_column *cols,
 }
 
 /*
- * " a | b | c": cells padded to their column's width, but for a last one
- * flush left, which would only end the line in blanks.  Returns the width.
+ * The header (@row NULL) or a row, " a | b | c": cells padded to their
+ * column's width, but for a last one flush left, which would only end the
+ * line in blanks.
  */
-static int print_line(const struct table_layout *t, const char **cells,
-		      const bool *left)
+static void print_line(const struct table_layout *t,
+		       const struct kmem_cell_ctx *ctx, const void *row)
 {
-	int i, n = 0;
+	char cell[CELL_SIZE];
+	int i;
 
 	for (i = 0; i < t->nr; i++) {
-		bool last = i == t->nr - 1;
+		const struct kmem_column *col = t->cols[i];
+		const char *text = cell;
+		bool left;
 
-		n += printf("%s ", i ? " |" : "");
-		if (last && left[i])
-			n += printf("%s", cells[i]);
+		if (row) {
+			kmem_column__cell(col, ctx, row, cell, sizeof(cell));
+			left = col->flags & KMEM_COL_LEFT;
+		} else {
+			text = kmem_column__header(col, ctx);
+			left = col->flags & KMEM_COL_HEADER_LEFT;
+		}
+		printf("%s ", i ? " |" : "");
+		if (left && i == t->nr - 1)
+			printf("%s", text);
 		else
-			n += printf(left[i] ? "%-*s" : "%*s", t->widths[i],
-				    cells[i]);
+			printf(left ? "%-*s" : "%*s", t->widths[i], text);
 	}
 	printf("\n");
-	return n;
-}
-
-static int print_header(const struct table_layout *t,
-			const struct kmem_cell_ctx *ctx)
-{
-	const char *heads[MAX_COLUMNS] = { NULL };
-	bool left[MAX_COLUMNS] = { false };
-	int i;
-
-	for (i = 0; i < t->nr; i++) {
-		heads[i] = kmem_column__header(t->cols[i], ctx);
-		left[i] = t->cols[i]->flags & KMEM_COL_HEADER_LEFT;
-	}
-	return print_line(t, heads, left);
-}
-
-/* @cells: the caller's room for a row's cells, MAX_COLUMNS of them. */
-static void print_row(const struct table_layout *t,
-		      const struct kmem_cell_ctx *ctx, const void *row,
-		      char (*cells)[CELL_SIZE])
-{
-	const char *texts[MAX_COLUMNS] = { NULL };
-	bool left[MAX_COLUMNS] = { false };
-	int i;
-
-	for (i = 0; i < t->nr; i++) {
-		kmem_column__cell(t->cols[i], ctx, row, cells[i],
-				  sizeof(cells[i]));
-		texts[i] = cells[i];
-		left[i] = t->cols[i]->flags & KMEM_COL_LEFT;
-	}
-	print_line(t, texts, left);
 }
 
 /*
@@ -129,7 +106,7 @@ void kmem_print__table(const struct kmem_cell_ctx *ctx,
 		       int table, const void * const *rows, size_t nr,
 		       size_t shown)
 {
-	char cells[MAX_COLUMNS][CELL_SIZE], more[32];
+	char more[32];
 	struct table_layout t;
 	size_t i;
 	int width;
@@ -138,10 +115,10 @@ void kmem_print__table(const struct kmem_cell_ctx *ctx,
 	width = table_width(&t);
 	printf("\n");
 	rule(width);
-	print_header(&t, ctx);
+	print_line(&t, ctx, NULL);
 	rule(width);
 	for (i = 0; i < shown; i++)
-		print_row(&t, ctx, rows[i], cells);
+		print_line(&t, ctx, rows[i]);
 	if (shown < nr)
 		printf(" ... %s more rows (-l to show them)\n",
 		       kmem_commas(nr - shown, more, sizeof(more)));

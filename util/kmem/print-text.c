@@ -478,6 +478,8 @@ static void print_interval_callers(const struct kmem_report *r,
 static void print_interval(const struct kmem_report *r,
 			   const struct kmem_interval_row *row)
 {
+	int i;
+
 	printf("  %9" PRIu64 ".%06" PRIu64, row->time / 1000000000,
 	       row->time % 1000000000 / 1000);
 	print_cell(12, row->alloc.nr);
@@ -486,11 +488,8 @@ static void print_interval(const struct kmem_report *r,
 	print_cell(14, row->free.bytes);
 	print_cell(9, row->fail.nr);
 	print_cell(14, row->live_bytes);
-	if (r->ctx->frag_classes) {
-		print_cell(9, row->classes[KMEM_FRAG_CLAIMED].nr);
-		print_cell(9, row->classes[KMEM_FRAG_CONVERTED].nr);
-		print_cell(9, row->classes[KMEM_FRAG_POLLUTED].nr);
-	}
+	for (i = 0; r->ctx->frag_classes && i < KMEM_FRAG_NR_CLASSES; i++)
+		print_cell(9, row->classes[i].nr);
 	if (r->ctx->xnode)
 		print_cell(12, row->free_other_node.nr);
 	if (r->ctx->stalls) {
