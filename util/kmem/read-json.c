@@ -48,11 +48,8 @@ static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	c |= 0x20;	/* 'A' to 'a' */
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 /* The four hex digits of a \u escape, after the 'u'. */
