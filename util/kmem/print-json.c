@@ -277,10 +277,9 @@ static void grid_columns(struct kmem_json *j, const struct kmem_report *r)
 		kmem_json__begin_object(j);
 		kmem_json__key_string(j, "name", kmem_migtype_columns[col]);
 		kmem_json__key_array(j, "types");
-		for (mt = 0; mt < KNOWN_MIGTYPES; mt++) {
+		for (mt = 0; mt < KNOWN_MIGTYPES; mt++)
 			if (kmem_migtype__column(mt, r->ctx->pre_v4_4) == (unsigned int)col)
 				migtype(j, r, NULL, mt);
-		}
 		kmem_json__end_array(j);
 		kmem_json__end_object(j);
 	}
@@ -356,32 +355,25 @@ static int column_type(const struct kmem_report *r, int col)
 
 static void frag_matrix(struct kmem_json *j, const struct kmem_report *r)
 {
-	int req, fb;
+	static const char * const classes[KMEM_FRAG_NR_CLASSES] = {
+		"claimed", "converted", "polluted",
+	};
+	int req, fb, i;
 
 	kmem_json__key_array(j, "matrix");
 	for (req = 0; req < KMEM_NR_MIGTYPE_COLUMNS; req++) {
 		for (fb = 0; fb < KMEM_NR_MIGTYPE_COLUMNS; fb++) {
-			const struct kmem_frag_cell *cell =
-				kmem_frag__cell(r->kf, req, fb);
-			struct kmem_count c = {
-				.nr = cell->fallbacks,
-				.bytes = cell->bytes,
-			};
+			const struct kmem_frag_cell *cell = kmem_frag__cell(r->kf, req, fb);
 
 			if (!cell->fallbacks)
 				continue;
 			kmem_json__begin_object(j);
 			migtype(j, r, "requested", column_type(r, req));
 			migtype(j, r, "fallback", column_type(r, fb));
-			count(j, "fallbacks", &c, false);
-			if (r->ctx->frag_classes) {
-				kmem_json__key_u64(j, "claimed",
-						   cell->classes[KMEM_FRAG_CLAIMED]);
-				kmem_json__key_u64(j, "converted",
-						   cell->classes[KMEM_FRAG_CONVERTED]);
-				kmem_json__key_u64(j, "polluted",
-						   cell->classes[KMEM_FRAG_POLLUTED]);
-			}
+			count(j, "fallbacks", &(struct kmem_count){
+				.nr = cell->fallbacks, .bytes = cell->bytes }, false);
+			for (i = 0; r->ctx->frag_classes && i < KMEM_FRAG_NR_CLASSES; i++)
+				kmem_json__key_u64(j, classes[i], cell->classes[i]);
 			kmem_json__end_object(j);
 		}
 	}

@@ -524,13 +524,6 @@ static void print_intervals(const struct kmem_report *r)
 		print_interval(r, kmem_interval__row(r->iv, i));
 }
 
-static void print_interval_head(void)
-{
-	printf("#%13s %12s %15s %12s %15s %9s %15s %10s\n", "time",
-	       "allocations", "bytes", "frees", "bytes", "failures",
-	       "live bytes", "fallbacks");
-}
-
 /* A live row is stamped with its end, in seconds of the run. */
 size_t kmem_print__interval_lines(const struct kmem_interval *iv, size_t from)
 {
@@ -543,7 +536,9 @@ size_t kmem_print__interval_lines(const struct kmem_interval *iv, size_t from)
 		const struct kmem_interval_row *row = kmem_interval__row(iv, from);
 
 		if (!from)
-			print_interval_head();
+			printf("#%13s %12s %15s %12s %15s %9s %15s %10s\n", "time",
+			       "allocations", "bytes", "frees", "bytes", "failures",
+			       "live bytes", "fallbacks");
 		printf("%14.6f %12s %15s %12s %15s %9s %15s %10s\n",
 		       (row->start + len) / 1e9, COMMAS(row->alloc.nr),
 		       COMMAS(row->alloc.bytes), COMMAS(row->free.nr),
@@ -611,10 +606,9 @@ static bool any_blocks(const u64 *a, const u64 *b, int nr_orders)
 {
 	int o;
 
-	for (o = 0; o < nr_orders; o++) {
+	for (o = 0; o < nr_orders; o++)
 		if (a[o] || b[o])
 			return true;
-	}
 	return false;
 }
 
@@ -627,6 +621,8 @@ static void print_zone_free(const struct kmem_report_memory *m,
 	const struct kmem_zone_free *z = zs ? zs : ze;
 	static const struct kmem_zone_free empty;
 	int orders = max(ps->nr_orders, pe->nr_orders), o, t;
+	const u64 *a[KMEM_PROC_MAX_TYPES], *b[KMEM_PROC_MAX_TYPES];
+	unsigned int us, ue;
 
 	zs = zs ? zs : &empty;
 	ze = ze ? ze : &empty;
@@ -635,26 +631,24 @@ static void print_zone_free(const struct kmem_report_memory *m,
 	       COMMAS(kmem_zone_free__pages(ze, pe->nr_orders, 0)),
 	       zs->capped || ze->capped ? " (a list past 100,000: at least)" : "");
 	printf(" %5s", "Order");
+	/* A type with no free block at either end has no column. */
 	for (t = 0; t < ps->nr_types; t++) {
-		if (any_blocks(blocks_of(ps, zs, ps->types[t]),
-			       blocks_of(pe, ze, ps->types[t]), orders))
+		a[t] = blocks_of(ps, zs, ps->types[t]);
+		b[t] = blocks_of(pe, ze, ps->types[t]);
+		if (!any_blocks(a[t], b[t], orders))
+			a[t] = NULL;
+		else
 			printf(" %19s", ps->types[t]);
 	}
 	printf(" %15s\n", "Unusable index");
 	for (o = 0; o < orders; o++) {
 		printf(" %5d", o);
-		for (t = 0; t < ps->nr_types; t++) {
-			const u64 *a = blocks_of(ps, zs, ps->types[t]);
-			const u64 *b = blocks_of(pe, ze, ps->types[t]);
-
-			if (any_blocks(a, b, orders))
-				print_change(19, a[o], b[o]);
-		}
-		printf("   %u.%03u -> %u.%03u\n",
-		       kmem_zone_free__unusable(zs, ps->nr_orders, o) / 1000,
-		       kmem_zone_free__unusable(zs, ps->nr_orders, o) % 1000,
-		       kmem_zone_free__unusable(ze, pe->nr_orders, o) / 1000,
-		       kmem_zone_free__unusable(ze, pe->nr_orders, o) % 1000);
+		for (t = 0; t < ps->nr_types; t++)
+			if (a[t])
+				print_change(19, a[t][o], b[t][o]);
+		us = kmem_zone_free__unusable(zs, ps->nr_orders, o);
+		ue = kmem_zone_free__unusable(ze, pe->nr_orders, o);
+		printf("   %u.%03u -> %u.%03u\n", us / 1000, us % 1000, ue / 1000, ue % 1000);
 	}
 }
 
