@@ -5,6 +5,7 @@
  * The members and their order are report.c's; see print.h.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <linux/kernel.h>
 #include <perf/event.h>
@@ -123,7 +124,7 @@ static bool write_field(struct kmem_json *j, const struct kmem_field *f,
 	}
 }
 
-/* Fields [@from, @to) of @s, their values in @src. */
+/* Fields [@from, @to or the end) of @s, their values in @src. */
 static void write_fields(struct kmem_json *j, const struct kmem_report *r,
 			 const void * const *src, const struct kmem_section *s,
 			 size_t from, size_t to)
@@ -409,8 +410,7 @@ static void pinned(struct kmem_json *j, const struct kmem_report *r)
 		return;
 	}
 	kmem_json__key_object(j, "pinned");
-	write_fields(j, r, r->src, &kmem_pinned_section, 0,
-		     kmem_pinned_section.nr_fields);
+	write_fields(j, r, r->src, &kmem_pinned_section, 0, SIZE_MAX);
 	write_table(j, r, KMEM_FRAG_PINNED);
 	kmem_json__end_object(j);
 }
@@ -462,8 +462,7 @@ static void interval_row(struct kmem_json *j, const struct kmem_report *r,
 	memcpy(src, r->src, sizeof(src));
 	src[KMEM_SRC_INTERVAL] = row;
 	kmem_json__begin_object(j);
-	write_fields(j, r, src, &kmem_interval_section, 0,
-		     kmem_interval_section.nr_fields);
+	write_fields(j, r, src, &kmem_interval_section, 0, SIZE_MAX);
 	if (r->caller) {
 		kmem_json__key_array(j, "callers");
 		for (i = 0; i < row->nr_callers; i++) {
@@ -496,8 +495,7 @@ static void intervals(struct kmem_json *j, const struct kmem_report *r)
 static void page(struct kmem_json *j, const struct kmem_report *r)
 {
 	kmem_json__key_object(j, "page");
-	write_fields(j, r, r->src, &kmem_page_section, 0,
-		     kmem_page_section.nr_fields);
+	write_fields(j, r, r->src, &kmem_page_section, 0, SIZE_MAX);
 	write_section(j, r, &kmem_page_summary_section);
 	grid(j, r);
 	cross_node(j, r);

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
@@ -80,7 +81,7 @@ static bool field_shown(const struct kmem_report *r, const struct kmem_field *f,
 	return kmem_report__holds(r->ctx, f->text_when) && f->label;
 }
 
-/* Fields [@from, @to) of @s; a nested field goes with the one above it. */
+/* Fields [@from, @to or the end) of @s; a nested one goes with the one above. */
 static void print_fields(const struct kmem_report *r, const struct kmem_section *s,
 			 size_t from, size_t to)
 {
@@ -146,9 +147,8 @@ static void print_table(const struct kmem_report *r, enum kmem_report_table_id i
 
 	if (!t->rows || (!t->nr && !desc->user_sort))
 		return;
-	kmem_print__table(r->ctx, desc->cols, desc->nr_cols, desc->bit,
-			  t->rows, t->nr,
-			  rows_to_show(r, t->nr, by_default));
+	kmem_print__table(r->ctx, desc->cols, desc->nr_cols, desc->bit, t->rows,
+			  t->nr, rows_to_show(r, t->nr, by_default));
 }
 
 /* --- page ------------------------------------------------------------ */
@@ -304,8 +304,7 @@ static void print_pageblocks(const struct kmem_report *r)
 	printf("\n");
 	print_fields(r, &kmem_pageblock_section, 0, 1);
 	print_pageblock_shares(r->src[KMEM_SRC_FRAG]);
-	print_fields(r, &kmem_pageblock_section, 1,
-		     kmem_pageblock_section.nr_fields);
+	print_fields(r, &kmem_pageblock_section, 1, SIZE_MAX);
 	printf(" Pageblocks as the trace saw them allocated into, not the state of memory.\n");
 }
 

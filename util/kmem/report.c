@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/bits.h>
 #include <linux/kernel.h>
 
 #include "report.h"
@@ -166,31 +167,9 @@ static void total_per(u64 total, u64 per, char *buf, size_t size)
 		 kmem_commas(total, digits, sizeof(digits)), per);
 }
 
-/* -x: a number as the JSON has it; false for a cell that is a name. */
-static bool raw_cell(const struct kmem_column *col,
-		     const struct kmem_cell_ctx *ctx, const void *row, u64 v,
-		     char *buf, size_t size)
-{
-	switch (col->kind) {
-	case KMEM_CELL_PFN:
-		if (ctx->pfn_is_page)
-			return false;
-		fallthrough;
-	case KMEM_CELL_PAGES:
-	case KMEM_CELL_MEAN:
-	case KMEM_CELL_NS:
-	case KMEM_CELL_COUNT:
-	case KMEM_CELL_U64:
-		snprintf(buf, size, "%" PRIu64, v);
-		return true;
-	case KMEM_CELL_WASTE:
-		snprintf(buf, size, "%.3f",
-			 kmem_sort__waste(v, VALUE(row, col->offset2, u64)));
-		return true;
-	default:
-		return false;
-	}
-}
+/* The kinds -x writes as the JSON has them, a u64 without separators. */
+#define RAW_KINDS	(BIT(KMEM_CELL_PAGES) | BIT(KMEM_CELL_MEAN) | BIT(KMEM_CELL_NS) | \
+			 BIT(KMEM_CELL_COUNT) | BIT(KMEM_CELL_U64) | BIT(KMEM_CELL_PFN))
 
 void kmem_column__cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx, const void *row,
@@ -201,8 +180,12 @@ void kmem_column__cell(const struct kmem_column *col,
 	if (col->cell)
 		return col->cell(col, ctx, row, buf, size);
 	v = kmem_column__u64(col, row);
-	if (ctx->raw && raw_cell(col, ctx, row, v, buf, size))
+	/* A struct page address is hex in the JSON too. */
+	if (ctx->raw && (RAW_KINDS & BIT(col->kind)) &&
+	    !(col->kind == KMEM_CELL_PFN && ctx->pfn_is_page)) {
+		snprintf(buf, size, "%" PRIu64, v);
 		return;
+	}
 	switch (col->kind) {
 	case KMEM_CELL_PAGES:
 		total_per(v, ctx->page_size << VALUE(row, col->offset2, int),
@@ -241,7 +224,7 @@ void kmem_column__cell(const struct kmem_column *col,
 		name_cell(VALUE(row, col->offset, const char *), buf, size);
 		break;
 	case KMEM_CELL_WASTE:
-		snprintf(buf, size, "%7.3f%%",
+		snprintf(buf, size, ctx->raw ? "%.3f" : "%7.3f%%",
 			 kmem_sort__waste(v, VALUE(row, col->offset2, u64)));
 		break;
 	case KMEM_CELL_NS:
