@@ -137,8 +137,8 @@ enum kmem_when {
 
 /* What a field holds. */
 enum kmem_unit {
-	KMEM_UNIT_COUNT,	/* a struct kmem_count: events and their bytes */
 	KMEM_UNIT_NUMBER,	/* a u64 */
+	KMEM_UNIT_COUNT,	/* a struct kmem_count: events and their bytes */
 	KMEM_UNIT_BYTES,	/* a u64 of bytes */
 	KMEM_UNIT_NS,		/* a u64 of ns: us in the text */
 	KMEM_UNIT_PERCENT,	/* a double */
