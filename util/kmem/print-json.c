@@ -404,12 +404,12 @@ static void mixed_pageblocks(struct kmem_json *j, const struct kmem_report *r)
 /* The pages that fell back and stay; null where they are not known. */
 static void pinned(struct kmem_json *j, const struct kmem_report *r)
 {
+	kmem_json__key(j, "pinned");
 	if (!kmem_report__holds(r->ctx, KMEM_IF_PINNING)) {
-		kmem_json__key(j, "pinned");
 		kmem_json__null(j);
 		return;
 	}
-	kmem_json__key_object(j, "pinned");
+	kmem_json__begin_object(j);
 	write_fields(j, r, r->src, &kmem_pinned_section, 0, SIZE_MAX);
 	write_table(j, r, KMEM_FRAG_PINNED);
 	kmem_json__end_object(j);

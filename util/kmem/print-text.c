@@ -383,11 +383,8 @@ static void print_histograms(const struct kmem_report *r)
 	size_t i;
 	int order = -1;
 
-	for (i = 0; i < t->nr; i++) {
-		const struct kmem_stall_bucket *b = t->rows[i];
-
-		most = max(most, b->stalls);
-	}
+	for (i = 0; i < t->nr; i++)
+		most = max(most, ((const struct kmem_stall_bucket *)t->rows[i])->stalls);
 	for (i = 0; i < t->nr; i++) {
 		const struct kmem_stall_bucket *b = t->rows[i];
 

@@ -318,9 +318,9 @@ int kmem_table__parse_sort(const struct kmem_table *t,
 	int i;
 
 	for (i = 0; i < given->nr; i++) {
-		const struct kmem_column *col;
+		const struct kmem_column *col = kmem_table__column(t, given->name[i],
+								   given->len[i]);
 
-		col = kmem_table__column(t, given->name[i], given->len[i]);
 		if (!col) {
 			snprintf(bad, bad_size, "%.*s", (int)given->len[i],
 				 given->name[i]);
@@ -337,14 +337,9 @@ const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < t->nr_cols && n < size; i++) {
-		const struct kmem_column *col = &t->cols[i];
-
-		if (!col->key)
-			continue;
-		n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-			      col->key);
-	}
+	for (i = 0; i < t->nr_cols && n < size; i++)
+		if (t->cols[i].key)
+			n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "", t->cols[i].key);
 	return buf;
 }
 
