@@ -279,12 +279,9 @@ const struct kmem_column *kmem_table__column(const struct kmem_table *t,
 {
 	size_t i;
 
-	for (i = 0; i < t->nr_cols; i++) {
-		const struct kmem_column *col = &t->cols[i];
-
-		if (is_named(col->key, key, len) || is_named(col->alias, key, len))
-			return col;
-	}
+	for (i = 0; i < t->nr_cols; i++)
+		if (is_named(t->cols[i].key, key, len) || is_named(t->cols[i].alias, key, len))
+			return &t->cols[i];
 	return NULL;
 }
 
