@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf kmem's text layout; see print-layout.h.
+ * perf kmem's tables as text; see print-layout.h.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf kmem stat's report as text, for people: the tables, the summaries,
- * the grid, the fragmentation, stall and cross-node sections, in the
- * layout of print-layout.h.  The numbers and columns are report.c's.
+ * perf kmem stat's report as text, for people: the tables (drawn by
+ * print-layout.h), the summaries, the grid, the fragmentation, stall and
+ * cross-node sections.  The numbers and columns are report-desc.c's.
  */
 #include <inttypes.h>
 #include <stdarg.h>
