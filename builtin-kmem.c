@@ -2240,45 +2240,46 @@ static char *read_saved_report(const char *path, size_t *len, int *err)
  * add_saved_report - take a saved report as one side of a diff
  * @d: the diff; NULL: only look at the document, fill @saved
  * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
+ * @path: its file, for the line about what is wrong with it
  * @text: the document, as perf kmem stat --json wrote it
  * @len: its length
  * @o: the analyses the diff compares; NULL: all
  * @saved: filled in: what the document is
- * @err: where a one-line reason goes
- * @err_size: its size
  *
  * Read back here, where the diff's inputs meet, and played to the diff's
  * visitor, so that the diff's renderer reads no input.
  *
- * Return: 0; -EINVAL with @err for a document that is not JSON, or not
- * of perf kmem stat's schema; -ENOMEM.
+ * Return: 0; -EINVAL, said in one line, for a document that is not JSON,
+ * or not of perf kmem stat's schema; -ENOMEM.
  */
 static int add_saved_report(struct kmem_diff_report *d, int side,
-			    const char *text, size_t len,
+			    const char *path, const char *text, size_t len,
 			    const struct kmem_diff_report_options *o,
-			    struct kmem_saved_report *saved, char *err,
-			    size_t err_size)
+			    struct kmem_saved_report *saved)
 {
 	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved,
 				    .o = o };
 	struct kmem_json *j = kmem_json__new_visitor(kmem_diff_report__take, &s);
-	int ret;
+	char why[160] = "its rows are out of order";
+	int ret = -ENOMEM;
 
-	if (!j)
-		return -ENOMEM;
 	*saved = (struct kmem_saved_report){ .schema = -1 };
-	ret = kmem_json__read(text, len, j, err, err_size);
+	if (j)
+		ret = kmem_json__read(text, len, j, why, sizeof(why)) ?: s.err;
 	kmem_json__delete(j);
-	if (!ret && s.err)
-		ret = s.err;
 	if (!ret && saved->schema < 0) {
-		snprintf(err, err_size, "it has no \"schema\" member");
+		snprintf(why, sizeof(why), "it has no \"schema\" member");
 		ret = -EINVAL;
 	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
-		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
+		snprintf(why, sizeof(why), "its schema is not %d, that of perf kmem stat --json",
 			 KMEM_REPORT_SCHEMA);
 		ret = -EINVAL;
 	}
+	if (ret == -ENOMEM)
+		pr_err("perf kmem: out of memory comparing the traces\n");
+	else if (ret)
+		pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
+		       path, why);
 	return ret;
 }
 
@@ -2288,18 +2289,14 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 {
 	struct kmem_saved_report s[2];
 	bool page = true, slab = false;
-	char why[160];
 	int side;
 
 	for (side = 0; side < 2; side++) {
 		if (!texts[side])
 			continue;
-		if (add_saved_report(NULL, side, texts[side], lens[side], NULL,
-				     &s[side], why, sizeof(why))) {
-			pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
-			       paths[side], why);
+		if (add_saved_report(NULL, side, paths[side], texts[side],
+				     lens[side], NULL, &s[side]))
 			return -EINVAL;
-		}
 		page &= s[side].page;
 		slab |= s[side].slab;
 	}
@@ -2325,28 +2322,6 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 	return 0;
 }
 
-static int diff_saved_side(const struct perf_kmem *kmem,
-			   struct kmem_diff_report *d, int side,
-			   const char *path, const char *text, size_t len)
-{
-	struct kmem_diff_report_options o = {
-		.page = kmem->opts.page,
-		.slab = kmem->opts.slab,
-	};
-	struct kmem_saved_report saved;
-	char why[160];
-	int err;
-
-	err = add_saved_report(d, side, text, len, &o, &saved, why,
-			       sizeof(why));
-	if (err == -ENOMEM)
-		pr_err("perf kmem: out of memory comparing the traces\n");
-	else if (err)
-		pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
-		       path, why);
-	return err;
-}
-
 /*
  * perf kmem diff OLD NEW: both traces read with stat's own code, one
  * after the other, each run deleted once its numbers are taken; a saved
@@ -2363,6 +2338,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	struct kmem_output out = { .fp = NULL };
 	size_t lens[2] = { 0, 0 };
 	int side, err = 0;
+	/* The analyses a saved side's document is taken of. */
+	struct kmem_diff_report_options o;
 
 	for (side = 0; side < 2; side++)
 		texts[side] = read_saved_report(paths[side], &lens[side], &err);
@@ -2391,6 +2368,9 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	err = output_open(&out, kmem->output_name);
 	if (err)
 		goto out;
+	o = (struct kmem_diff_report_options){
+		.page = kmem->opts.page, .slab = kmem->opts.slab,
+	};
 	d = kmem_diff_report__new();
 	if (!d) {
 		pr_err("perf kmem: out of memory comparing the traces\n");
@@ -2407,8 +2387,10 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	}
 	for (side = 0; side < 2 && !err; side++) {
 		if (texts[side]) {
-			err = diff_saved_side(kmem, d, side, paths[side],
-					      texts[side], lens[side]);
+			struct kmem_saved_report saved;
+
+			err = add_saved_report(d, side, paths[side], texts[side],
+					       lens[side], &o, &saved);
 			continue;
 		}
 		err = diff_side(ins[side], d, side, stops[side],

@@ -1028,44 +1028,32 @@ static bool print_status(struct kmem_diff *d, const char *path)
 	return analysed;
 }
 
-static void print_fragmentation(struct printing *p)
-{
-	print_title("FRAGMENTATION");
-	if (!print_status(p->dr->d, "page.fragmentation.status")) {
-		print_numbers(p, "page.fragmentation");
-		return;
-	}
-	printf("\n");
-	print_heads(true);
-	print_numbers(p, "page.fragmentation");
-	print_frag_matrix(p->dr->d);
-	if (p->o->caller) {
-		print_table(p->dr, KMEM_FRAG_CALLERS, p->o, NULL, NULL);
-		print_table(p->dr, KMEM_FRAG_PINNED, p->o, NULL, NULL);
-		print_table(p->dr, KMEM_FRAG_FAILURES, p->o, NULL, NULL);
-	}
-}
-
-static void print_view(struct printing *p, int id)
-{
-	if (p->o->caller || kmem_tables[id].by_default)
-		print_table(p->dr, id, p->o, NULL, NULL);
-}
-
-static void print_stalls(struct printing *p)
+/* Tables @first to @last: those shown by default, or all with --caller. */
+static void print_views(struct printing *p, int first, int last)
 {
 	int id;
 
-	print_title("STALLS");
-	if (!print_status(p->dr->d, "page.stalls.status")) {
-		print_numbers(p, "page.stalls");
-		return;
+	for (id = first; id <= last; id++)
+		if (p->o->caller || kmem_tables[id].by_default)
+			print_table(p->dr, id, p->o, NULL, NULL);
+}
+
+/* A section of a status: false when neither trace analysed it. */
+static bool print_analysed(struct printing *p, const char *title,
+			   const char *prefix, bool bytes)
+{
+	char status[64];
+
+	print_title(title);
+	snprintf(status, sizeof(status), "%s.status", prefix);
+	if (!print_status(p->dr->d, status)) {
+		print_numbers(p, prefix);
+		return false;
 	}
 	printf("\n");
-	print_heads(false);
-	print_numbers(p, "page.stalls");
-	for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
-		print_view(p, id);
+	print_heads(bytes);
+	print_numbers(p, prefix);
+	return true;
 }
 
 static void print_cross_node(struct printing *p)
@@ -1107,8 +1095,7 @@ static void print_traces(struct printing *p)
 
 static void print_slab(struct printing *p)
 {
-	print_view(p, KMEM_SLAB_CALLERS);
-	print_view(p, KMEM_SLAB_CACHES);
+	print_views(p, KMEM_SLAB_CALLERS, KMEM_SLAB_CACHES);
 	print_title("SUMMARY (slab allocator)");
 	print_heads(true);
 	print_numbers(p, "slab.summary");
@@ -1116,13 +1103,17 @@ static void print_slab(struct printing *p)
 
 static void print_page(struct printing *p)
 {
-	print_view(p, KMEM_PAGE_CALLERS);
+	print_views(p, KMEM_PAGE_CALLERS, KMEM_PAGE_CALLERS);
 	print_title("SUMMARY (page allocator)");
 	print_heads(true);
 	print_numbers(p, "page.summary");
 	print_grid(p->dr->d);
-	print_fragmentation(p);
-	print_stalls(p);
+	if (print_analysed(p, "FRAGMENTATION", "page.fragmentation", true)) {
+		print_frag_matrix(p->dr->d);
+		print_views(p, KMEM_FRAG_CALLERS, KMEM_FRAG_FAILURES);
+	}
+	if (print_analysed(p, "STALLS", "page.stalls", false))
+		print_views(p, KMEM_STALL_ORDERS, KMEM_STALL_MEMCG);
 	print_cross_node(p);
 }
 
