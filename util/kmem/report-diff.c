@@ -17,6 +17,7 @@ struct leaf {
 	bool	is_number;
 	u64	v;
 	char	*str;		/* text, NULL for null */
+	size_t	pair;		/* new: 1 + the old leaf it pairs with; 0 */
 };
 
 /* One identity alternative of a row: its parts, joined by '|'. */
@@ -413,11 +414,14 @@ static int cmp_leaf_path(const void *a, const void *b)
 	return c ?: (x > y) - (x < y);
 }
 
-/* Where a scalar goes: after old scalar @anchor, then in new order. */
+/*
+ * Where a scalar goes: old scalar i at 2i + 1; one only the new document
+ * has right after the scalar of both that comes before it there, at
+ * 2i + 2, in new order.
+ */
 struct placed {
-	size_t			anchor;
-	size_t			new_order;
-	bool			new_only;
+	size_t			at;
+	size_t			order;
 	struct kmem_diff_scalar	s;
 };
 
@@ -425,11 +429,9 @@ static int cmp_placed(const void *a, const void *b)
 {
 	const struct placed *x = a, *y = b;
 
-	if (x->anchor != y->anchor)
-		return x->anchor < y->anchor ? -1 : 1;
-	if (x->new_only != y->new_only)
-		return x->new_only ? 1 : -1;
-	return x->new_order < y->new_order ? -1 : x->new_order > y->new_order;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static void take_leaf(struct kmem_diff_scalar *s, int side,
@@ -460,53 +462,38 @@ static struct leaf **sorted_leaves(struct kmem_diff *d, int side)
 	return p;
 }
 
-/*
- * Old scalars keep their order; a scalar only the new document has
- * follows the scalar of both that comes before it in the new document.
- */
+/* Old scalars keep their order; see struct placed for the new ones. */
 static int pair_scalars(struct kmem_diff *d)
 {
 	size_t nr_old = d->nr_leaves[0], nr_new = d->nr_leaves[1];
-	size_t i = 0, j = 0, n = 0, anchor = 0;
+	size_t i, j, n = nr_old, at = 0;
 	struct leaf **o = sorted_leaves(d, 0), **w = sorted_leaves(d, 1);
 	struct placed *p = calloc(nr_old + nr_new + 1, sizeof(*p));
-	/* Per new leaf: the old order of its pair, or SIZE_MAX. */
-	size_t *match = calloc(nr_new + 1, sizeof(*match));
 	int err = -ENOMEM;
 
-	if (!o || !w || !p || !match)
+	if (!o || !w || !p)
 		goto out;
-	for (j = 0; j < nr_new; j++)
-		match[j] = SIZE_MAX;
 	for (i = 0; i < nr_old; i++) {
 		take_leaf(&p[i].s, 0, &d->leaves[0][i]);
-		p[i].anchor = i + 1;
+		p[i].at = 2 * i + 1;
 	}
 	for (i = 0, j = 0; i < nr_old && j < nr_new;) {
 		int c = strcmp(o[i]->path, w[j]->path);
 
-		if (c < 0) {
-			i++;
-		} else if (c > 0) {
-			j++;
-		} else {
-			match[w[j] - d->leaves[1]] = o[i] - d->leaves[0];
-			i++;
-			j++;
-		}
+		if (!c)
+			w[j]->pair = o[i] - d->leaves[0] + 1;
+		i += c <= 0;
+		j += c >= 0;
 	}
-	n = nr_old;
 	for (j = 0; j < nr_new; j++) {
 		const struct leaf *l = &d->leaves[1][j];
 
-		if (match[j] != SIZE_MAX) {
-			take_leaf(&p[match[j]].s, 1, l);
-			anchor = match[j] + 1;
+		if (l->pair) {
+			take_leaf(&p[l->pair - 1].s, 1, l);
+			at = 2 * l->pair;
 			continue;
 		}
-		p[n].anchor = anchor;
-		p[n].new_only = true;
-		p[n].new_order = j;
+		p[n] = (struct placed){ .at = at, .order = j };
 		take_leaf(&p[n++].s, 1, l);
 	}
 	qsort(p, n, sizeof(*p), cmp_placed);
@@ -521,7 +508,6 @@ out:
 	free(o);
 	free(w);
 	free(p);
-	free(match);
 	return err;
 }
 
