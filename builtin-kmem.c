@@ -2236,21 +2236,13 @@ static char *read_saved_report(const char *path, size_t *len, int *err)
 	return text;
 }
 
-/**
- * add_saved_report - take a saved report as one side of a diff
- * @d: the diff; NULL: only look at the document, fill @saved
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- * @path: its file, for the line about what is wrong with it
- * @text: the document, as perf kmem stat --json wrote it
- * @len: its length
- * @o: the analyses the diff compares; NULL: all
- * @saved: filled in: what the document is
- *
- * Read back here, where the diff's inputs meet, and played to the diff's
- * visitor, so that the diff's renderer reads no input.
- *
- * Return: 0; -EINVAL, said in one line, for a document that is not JSON,
- * or not of perf kmem stat's schema; -ENOMEM.
+/*
+ * Take the saved report @text of file @path (perf kmem stat --json) as
+ * side @side of @d, its analyses @o (NULL: all); with @d NULL only look
+ * at it.  @saved says what it is.  Read back here, where the diff's
+ * inputs meet, so that the diff's renderer reads no input.  Return: 0;
+ * -EINVAL, said in one line, for a document that is not JSON or not of
+ * perf kmem stat's schema; -ENOMEM.
  */
 static int add_saved_report(struct kmem_diff_report *d, int side,
 			    const char *path, const char *text, size_t len,

@@ -122,18 +122,10 @@ struct kmem_diff;
 struct kmem_diff *kmem_diff__new(const struct kmem_diff_config *config);
 void kmem_diff__delete(struct kmem_diff *d);
 
-/**
- * kmem_diff__number - take a number of one document
- * @d: the diff
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- * @path: its path
- * @v: its value
- *
- * kmem_diff__text() takes a text the same way: @str of @len bytes, NULL
- * for null.
- *
- * Return: 0; -ENOMEM; -EINVAL after kmem_diff__pair(), for a row out of
- * order, or a side out of range.
+/*
+ * Take a number (@v) or a text (@str of @len bytes, NULL for null) at
+ * @path of document @side.  Return: 0; -ENOMEM; -EINVAL after
+ * kmem_diff__pair(), for a row out of order, or a side out of range.
  */
 int kmem_diff__number(struct kmem_diff *d, int side, const char *path, u64 v);
 int kmem_diff__text(struct kmem_diff *d, int side, const char *path,
