@@ -435,48 +435,33 @@ int kmem_diff_report__finish(struct kmem_diff_report *dr,
 
 /* --- cells ------------------------------------------------------------ */
 
-/* A side's number; '-' where that trace has none. */
-static const char *side_cell(const struct kmem_diff_value *v, int side,
-			     char *buf, size_t size)
-{
-	if (!v->has[side])
-		snprintf(buf, size, "-");
-	else
-		kmem_commas(v->v[side], buf, size);
-	return buf;
-}
+/* The four cells of a value: old, new, delta and delta %. */
+enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
 
-/* "+1,234", "-5", '.' for none, '-' where a trace has no number. */
-static const char *delta_cell(const struct kmem_diff_value *v, char *buf,
-			      size_t size)
+/*
+ * A cell of the text: a side's number, the delta ("+1,234") or its
+ * percentage ("+5.6%", "+12,345%", "new" from 0); '.' for no change, '-'
+ * where a trace has no number.
+ */
+static const char *text_cell(const struct kmem_diff_value *v, int which,
+			     char *buf, size_t size)
 {
 	u64 o = v->v[KMEM_DIFF_OLD], n = v->v[KMEM_DIFF_NEW];
 	char digits[32];
+	double pct;
 
-	if (!kmem_diff_value__both(v))
+	if (which <= CELL_NEW ? !v->has[which] : !kmem_diff_value__both(v))
 		snprintf(buf, size, "-");
+	else if (which <= CELL_NEW)
+		kmem_commas(v->v[which], buf, size);
+	else if (which == CELL_PERCENT && !kmem_diff_value__percent(v, &pct))
+		snprintf(buf, size, "new");
 	else if (o == n)
 		snprintf(buf, size, ".");
-	else
+	else if (which == CELL_DELTA)
 		snprintf(buf, size, "%c%s", n > o ? '+' : '-',
 			 kmem_commas(n > o ? n - o : o - n, digits,
 				     sizeof(digits)));
-	return buf;
-}
-
-/* "+5.6%", "-100.0%", "+12,345%"; "new" from 0; '.' for none. */
-static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
-				size_t size)
-{
-	char digits[32];
-	double pct;
-
-	if (!kmem_diff_value__both(v))
-		snprintf(buf, size, "-");
-	else if (!kmem_diff_value__percent(v, &pct))
-		snprintf(buf, size, "new");
-	else if (v->v[KMEM_DIFF_OLD] == v->v[KMEM_DIFF_NEW])
-		snprintf(buf, size, ".");
 	else if (pct > -1000 && pct < 1000)
 		snprintf(buf, size, "%+.1f%%", pct);
 	else
@@ -485,9 +470,6 @@ static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
 				     sizeof(digits)));
 	return buf;
 }
-
-/* The four cells of a value: old, new, delta and delta %. */
-enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
 
 /*
  * -x: the numbers of the JSON, nothing where it has null: a side a trace
@@ -506,22 +488,6 @@ static const char *raw_cell(const struct kmem_diff_value *v, int which,
 	else if (which == CELL_PERCENT && kmem_diff_value__percent(v, &pct))
 		snprintf(buf, size, "%.1f", pct);
 	return buf;
-}
-
-static const char *value_cell(const struct kmem_diff_value *v, int which,
-			      bool raw, char *buf, size_t size)
-{
-	if (raw)
-		return raw_cell(v, which, buf, size);
-	switch (which) {
-	case CELL_OLD:
-	case CELL_NEW:
-		return side_cell(v, which, buf, size);
-	case CELL_DELTA:
-		return delta_cell(v, buf, size);
-	default:
-		return percent_cell(v, buf, size);
-	}
 }
 
 /* --- lines ------------------------------------------------------------ */
@@ -548,9 +514,9 @@ static void print_line(const char *label, const struct kmem_diff_value *count,
 
 	for (i = 0; i < NR_CELLS; i++) {
 		if (count)
-			value_cell(count, i, false, c[i], sizeof(c[i]));
+			text_cell(count, i, c[i], sizeof(c[i]));
 		if (bytes)
-			value_cell(bytes, i, false, b[i], sizeof(b[i]));
+			text_cell(bytes, i, b[i], sizeof(b[i]));
 	}
 	if (!bytes)
 		printf(" %-*s %13s %13s %13s %9s\n", LABEL_WIDTH, label, c[0],
@@ -793,7 +759,7 @@ static void member_cell(const struct kmem_column *col,
 	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
 					  &no_value : &row->values[col->offset];
 
-	value_cell(v, col->offset2, ctx->raw, buf, size);
+	(ctx->raw ? raw_cell : text_cell)(v, col->offset2, buf, size);
 }
 
 /* "new", "gone"; "" in the text and "both" in the CSV for the others. */
