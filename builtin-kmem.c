@@ -2238,19 +2238,16 @@ static char *read_saved_report(const char *path, size_t *len, int *err)
 
 /*
  * Take the saved report @text of file @path (perf kmem stat --json) as
- * side @side of @d, its analyses @o (NULL: all); with @d NULL only look
- * at it.  @saved says what it is.  Read back here, where the diff's
- * inputs meet, so that the diff's renderer reads no input.  Return: 0;
- * -EINVAL, said in one line, for a document that is not JSON or not of
- * perf kmem stat's schema; -ENOMEM.
+ * side @side of @d; with @d NULL only look at it.  @saved says what it
+ * is.  Read back here, where the diff's inputs meet, so that the diff's
+ * renderer reads no input.  Return: 0; -EINVAL, said in one line, for a
+ * document that is not JSON or not of perf kmem stat's schema; -ENOMEM.
  */
 static int add_saved_report(struct kmem_diff_report *d, int side,
 			    const char *path, const char *text, size_t len,
-			    const struct kmem_diff_report_options *o,
 			    struct kmem_saved_report *saved)
 {
-	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved,
-				    .o = o };
+	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved };
 	struct kmem_json *j = kmem_json__new_visitor(kmem_diff_report__take, &s);
 	char why[160] = "its rows are out of order";
 	int ret = -ENOMEM;
@@ -2287,7 +2284,7 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 		if (!texts[side])
 			continue;
 		if (add_saved_report(NULL, side, paths[side], texts[side],
-				     lens[side], NULL, &s[side]))
+				     lens[side], &s[side]))
 			return -EINVAL;
 		page &= s[side].page;
 		slab |= s[side].slab;
@@ -2330,8 +2327,6 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	struct kmem_output out = { .fp = NULL };
 	size_t lens[2] = { 0, 0 };
 	int side, err = 0;
-	/* The analyses a saved side's document is taken of. */
-	struct kmem_diff_report_options o;
 
 	for (side = 0; side < 2; side++)
 		texts[side] = read_saved_report(paths[side], &lens[side], &err);
@@ -2360,10 +2355,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	err = output_open(&out, kmem->output_name);
 	if (err)
 		goto out;
-	o = (struct kmem_diff_report_options){
-		.page = kmem->opts.page, .slab = kmem->opts.slab,
-	};
-	d = kmem_diff_report__new();
+	d = kmem_diff_report__new(kmem->opts.page, kmem->opts.slab);
 	if (!d) {
 		pr_err("perf kmem: out of memory comparing the traces\n");
 		err = -ENOMEM;
@@ -2382,7 +2374,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 			struct kmem_saved_report saved;
 
 			err = add_saved_report(d, side, paths[side], texts[side],
-					       lens[side], &o, &saved);
+					       lens[side], &saved);
 			continue;
 		}
 		err = diff_side(ins[side], d, side, stops[side],

@@ -54,7 +54,7 @@ struct kmem_diff_report {
 	struct kmem_diff_table_spec	specs[NR_SPECS];
 	const char			*idents[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
 	const char			*ignores[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
-	const char			*ignored[2 * KMEM_NR_TABLES + 3];
+	const char			*ignored[2 * KMEM_NR_TABLES + 5];
 	/* The identity slot of each column of each table, or NO_SLOT. */
 	int				slot[KMEM_NR_TABLES][MAX_COLUMNS];
 	char				pool[4096];
@@ -155,10 +155,15 @@ static void table_spec(struct kmem_diff_report *dr, int id,
 	};
 }
 
-static void build_config(struct kmem_diff_report *dr)
+static void build_config(struct kmem_diff_report *dr, bool page, bool slab)
 {
 	size_t nr = 0, nr_ignored = 0;
 	int id;
+
+	if (!page)
+		dr->ignored[nr_ignored++] = "page";
+	if (!slab)
+		dr->ignored[nr_ignored++] = "slab";
 
 	dr->specs[nr++] = (struct kmem_diff_table_spec){
 		.name = "page.grid", .rows = "page.grid.rows",
@@ -191,13 +196,13 @@ static void build_config(struct kmem_diff_report *dr)
 	};
 }
 
-struct kmem_diff_report *kmem_diff_report__new(void)
+struct kmem_diff_report *kmem_diff_report__new(bool page, bool slab)
 {
 	struct kmem_diff_report *dr = zalloc(sizeof(*dr));
 
 	if (!dr)
 		return NULL;
-	build_config(dr);
+	build_config(dr, page, slab);
 	dr->d = kmem_diff__new(&dr->config);
 	if (!dr->d) {
 		free(dr);
@@ -239,10 +244,6 @@ void kmem_diff_report__take(void *arg, const char *path,
 		return;
 	}
 	d = ctx->dr->d;
-	/* Of a saved report, the analyses the diff compares. */
-	if (ctx->o && ((!ctx->o->page && !strncmp(path, "page.", 5)) ||
-		       (!ctx->o->slab && !strncmp(path, "slab.", 5))))
-		return;
 	switch (v->kind) {
 	case KMEM_JSON_U64:
 		err = kmem_diff__number(d, ctx->side, path, v->u);
@@ -784,21 +785,13 @@ static void ident_cell(const struct kmem_column *col,
 	snprintf(buf, size, "%s", row->ident[col->offset]);
 }
 
-/* Rows shown: -l, else all with --caller, else the top 20. */
-static size_t rows_to_show(const struct kmem_diff_report_options *o,
-			   size_t nr)
+/* Rows shown: -l, else all (@all: --caller, -x, JSON), else the top 20. */
+static size_t rows_shown(const struct kmem_diff_report_options *o, size_t nr,
+			 bool all)
 {
-	int lines = o->lines;
+	int lines = o->lines < 0 && !all ? DEFAULT_TABLE_LINES : o->lines;
 
-	if (lines < 0 && !o->caller)
-		lines = DEFAULT_TABLE_LINES;
 	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
-}
-
-/* -x, as the JSON: every row, or -l. */
-static size_t csv_rows(const struct kmem_diff_report_options *o, size_t nr)
-{
-	return o->lines >= 0 && (size_t)o->lines < nr ? (size_t)o->lines : nr;
 }
 
 /*
@@ -862,7 +855,7 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 	struct kmem_cell_ctx ctx = { .raw = !!sep };
 	char heads[8][HEAD_SIZE];
 	struct kmem_sort_keys measures;
-	size_t nr = 0, c;
+	size_t nr = 0, c, shown;
 	int m;
 
 	if (!t || (!t->present[0] && !t->present[1]))
@@ -897,12 +890,13 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
 		};
 	}
+	shown = rows_shown(o, t->nr_rows, sep || o->caller);
 	if (sep)
 		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
-				      (const void * const *)t->rows, csv_rows(o, t->nr_rows));
+				      (const void * const *)t->rows, shown);
 	else
 		kmem_print__table(&ctx, cols, nr, 0, (const void * const *)t->rows,
-				  t->nr_rows, rows_to_show(o, t->nr_rows));
+				  t->nr_rows, shown);
 }
 
 /* --- sections --------------------------------------------------------- */
@@ -1268,11 +1262,9 @@ static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 {
 	bool limited = strcmp(t->spec->name, "page.grid") &&
 		       strcmp(t->spec->name, "page.fragmentation.matrix");
-	size_t i, shown = t->nr_rows;
+	size_t i, shown = limited ? rows_shown(o, t->nr_rows, true) : t->nr_rows;
 	char key[64];
 
-	if (limited && o->lines >= 0 && (size_t)o->lines < shown)
-		shown = o->lines;
 	kmem_json__key_object(j, t->spec->name);
 	kmem_json__key_array(j, "identity");
 	for (i = 0; i < t->nr_identity; i++) {

@@ -37,8 +37,11 @@ struct kmem_diff_report_options {
 	const struct kmem_sort_keys *sort; /* -s keys, or NULL */
 };
 
-/* A diff of two reports; NULL: no memory. */
-struct kmem_diff_report *kmem_diff_report__new(void);
+/*
+ * A diff of two reports of the page and/or slab analysis (the rest of a
+ * saved report's document left out); NULL: no memory.
+ */
+struct kmem_diff_report *kmem_diff_report__new(bool page, bool slab);
 void kmem_diff_report__delete(struct kmem_diff_report *dr);
 
 /*
@@ -68,8 +71,6 @@ struct kmem_diff_side {
 	int			err;	/* the first the diff returned */
 	/* Of a saved report: what its document is; NULL for a live one. */
 	struct kmem_saved_report *saved;
-	/* The analyses taken, the rest of the document left out; NULL: all. */
-	const struct kmem_diff_report_options *o;
 };
 
 /*

@@ -374,6 +374,8 @@ static int add(struct kmem_diff *d, int side, const char *path,
 
 	if (d->paired || (side != KMEM_DIFF_OLD && side != KMEM_DIFF_NEW))
 		return -EINVAL;
+	if (ignored(d->config->ignore, path))
+		return 0;
 	for (i = 0; i < d->config->nr_tables; i++) {
 		struct table *t = &d->tables[i];
 		const char *rest;
@@ -386,8 +388,6 @@ static int add(struct kmem_diff *d, int side, const char *path,
 		if (rest)
 			return 0;
 	}
-	if (ignored(d->config->ignore, path))
-		return 0;
 	return add_leaf(d, side, path, val);
 }
 

@@ -53,7 +53,7 @@ struct kmem_diff_table_spec {
 struct kmem_diff_config {
 	const struct kmem_diff_table_spec	*tables;
 	size_t					nr_tables;
-	/* Scalars left out, by path or by a prefix of whole components. */
+	/* Scalars left out, in tables too: by path, or a prefix of whole components. */
 	const char * const			*ignore;	/* NULL-terminated */
 };
 
