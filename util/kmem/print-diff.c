@@ -234,8 +234,6 @@ void kmem_diff_report__take(void *arg, const char *path,
 			    const struct kmem_json_value *v)
 {
 	struct kmem_diff_side *ctx = arg;
-	struct kmem_diff *d;
-	char buf[32];
 	int err;
 
 	/* A saved document looked at, not taken. */
@@ -243,39 +241,7 @@ void kmem_diff_report__take(void *arg, const char *path,
 		note_saved(ctx->saved, path, v);
 		return;
 	}
-	d = ctx->dr->d;
-	switch (v->kind) {
-	case KMEM_JSON_U64:
-		err = kmem_diff__number(d, ctx->side, path, v->u);
-		break;
-	case KMEM_JSON_S64:
-		if (v->s >= 0) {
-			err = kmem_diff__number(d, ctx->side, path, v->s);
-			break;
-		}
-		snprintf(buf, sizeof(buf), "%" PRId64, v->s);
-		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
-		break;
-	case KMEM_JSON_DOUBLE:
-		snprintf(buf, sizeof(buf), "%g", v->d);
-		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
-		break;
-	case KMEM_JSON_BOOL:
-		err = kmem_diff__text(d, ctx->side, path,
-				      v->b ? "true" : "false", v->b ? 4 : 5);
-		break;
-	case KMEM_JSON_NULL:
-		err = kmem_diff__text(d, ctx->side, path, NULL, 0);
-		break;
-	case KMEM_JSON_HEX:
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, v->u);
-		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
-		break;
-	case KMEM_JSON_STRING:
-	default:
-		err = kmem_diff__text(d, ctx->side, path, v->str, v->len);
-		break;
-	}
+	err = kmem_diff__take(ctx->dr->d, ctx->side, path, v);
 	if (err && !ctx->err)
 		ctx->err = err;
 	if (ctx->saved)

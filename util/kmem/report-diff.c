@@ -9,6 +9,7 @@
 #include <string.h>
 #include <linux/kernel.h>
 
+#include "json.h"
 #include "report-diff.h"
 
 /* A scalar of one document, as it came. */
@@ -391,15 +392,35 @@ static int add(struct kmem_diff *d, int side, const char *path,
 	return add_leaf(d, side, path, val);
 }
 
-int kmem_diff__number(struct kmem_diff *d, int side, const char *path, u64 v)
+/* A scalar the diff takes as a text, as the document has it. */
+static size_t as_text(const struct kmem_json_value *v, char *buf, size_t size)
 {
-	return add(d, side, path, &(struct value){ .is_number = true, .v = v });
+	if (v->kind == KMEM_JSON_S64)
+		return snprintf(buf, size, "%" PRId64, v->s);
+	if (v->kind == KMEM_JSON_DOUBLE)
+		return snprintf(buf, size, "%g", v->d);
+	if (v->kind == KMEM_JSON_BOOL)
+		return snprintf(buf, size, "%s", v->b ? "true" : "false");
+	return snprintf(buf, size, "0x%" PRIx64, v->u);
 }
 
-int kmem_diff__text(struct kmem_diff *d, int side, const char *path,
-		    const char *str, size_t len)
+int kmem_diff__take(struct kmem_diff *d, int side, const char *path,
+		    const struct kmem_json_value *v)
 {
-	return add(d, side, path, &(struct value){ .str = str, .len = len });
+	struct value val = { .str = v->str, .len = v->len };
+	char buf[32];
+
+	if (v->kind == KMEM_JSON_U64 || (v->kind == KMEM_JSON_S64 && v->s >= 0))
+		val = (struct value){
+			.is_number = true,
+			.v = v->kind == KMEM_JSON_U64 ? v->u : (u64)v->s,
+		};
+	else if (v->kind == KMEM_JSON_NULL)
+		val.str = NULL;
+	else if (v->kind != KMEM_JSON_STRING)
+		val = (struct value){ .str = buf,
+				      .len = as_text(v, buf, sizeof(buf)) };
+	return add(d, side, path, &val);
 }
 
 /* --- pairing scalars -------------------------------------------------- */

@@ -122,14 +122,16 @@ struct kmem_diff;
 struct kmem_diff *kmem_diff__new(const struct kmem_diff_config *config);
 void kmem_diff__delete(struct kmem_diff *d);
 
+struct kmem_json_value;
+
 /*
- * Take a number (@v) or a text (@str of @len bytes, NULL for null) at
- * @path of document @side.  Return: 0; -ENOMEM; -EINVAL after
- * kmem_diff__pair(), for a row out of order, or a side out of range.
+ * Take scalar @v at @path of document @side: a number, or a text as the
+ * document has it ("-5", "0.5", "true", "0x1f"; null none).  Return: 0;
+ * -ENOMEM; -EINVAL after kmem_diff__pair(), for a row out of order, or a
+ * side out of range.
  */
-int kmem_diff__number(struct kmem_diff *d, int side, const char *path, u64 v);
-int kmem_diff__text(struct kmem_diff *d, int side, const char *path,
-		    const char *str, size_t len);
+int kmem_diff__take(struct kmem_diff *d, int side, const char *path,
+		    const struct kmem_json_value *v);
 
 /*
  * Pair what both documents gave: after it the scalars and tables can be
