@@ -402,8 +402,12 @@ int kmem_diff_report__finish(struct kmem_diff_report *dr,
 
 /* --- cells ------------------------------------------------------------ */
 
-/* The four cells of a value: old, new, delta and delta %. */
+/* The four cells of a value: old, new, delta and delta %; the JSON's names. */
 enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
+
+static const char * const cell_names[NR_CELLS] = {
+	"old", "new", "delta", "delta_percent",
+};
 
 /*
  * A cell of the text: a side's number, the delta ("+1,234") or its
@@ -772,9 +776,6 @@ static size_t value_columns(const struct kmem_table *desc,
 {
 	static const char * const suffix[] = { "delta", NULL, "old", "new" };
 	static const int cell[] = { CELL_DELTA, CELL_PERCENT, CELL_OLD, CELL_NEW };
-	static const char * const raw_suffix[] = {
-		"old", "new", "delta", "delta_percent",
-	};
 	const struct kmem_column *col = kmem_table__column(desc, key, len);
 	const char *head, *path;
 	char member[64];
@@ -791,7 +792,7 @@ static size_t value_columns(const struct kmem_table *desc,
 		if (raw)
 			snprintf(heads[i], HEAD_SIZE, "%.*s.%s",
 				 path ? (int)strlen(path) : (int)len,
-				 path ?: key, raw_suffix[i]);
+				 path ?: key, cell_names[i]);
 		else
 			snprintf(heads[i], HEAD_SIZE, "%s%s%s",
 				 suffix[i] ? head : "%", suffix[i] ? " " : "",
@@ -1097,31 +1098,25 @@ int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 
 /* --- JSON ------------------------------------------------------------- */
 
+/* Old, new, delta and delta percent; null where a cell is '-' or "new". */
 static void json_value(struct kmem_json *j, const char *key,
 		       const struct kmem_diff_value *v)
 {
-	static const char * const sides[] = { "old", "new" };
 	double pct;
-	int side;
+	int i;
 
 	kmem_json__key_object(j, key);
-	for (side = 0; side < 2; side++) {
-		kmem_json__key(j, sides[side]);
-		if (v->has[side])
-			kmem_json__u64(j, v->v[side]);
+	for (i = 0; i < NR_CELLS; i++) {
+		kmem_json__key(j, cell_names[i]);
+		if (i <= CELL_NEW && v->has[i])
+			kmem_json__u64(j, v->v[i]);
+		else if (i == CELL_DELTA && kmem_diff_value__both(v))
+			kmem_json__s64(j, kmem_diff_value__delta(v));
+		else if (i == CELL_PERCENT && kmem_diff_value__percent(v, &pct))
+			kmem_json__fixed1(j, pct);
 		else
 			kmem_json__null(j);
 	}
-	kmem_json__key(j, "delta");
-	if (kmem_diff_value__both(v))
-		kmem_json__s64(j, kmem_diff_value__delta(v));
-	else
-		kmem_json__null(j);
-	kmem_json__key(j, "delta_percent");
-	if (kmem_diff_value__percent(v, &pct))
-		kmem_json__fixed1(j, pct);
-	else
-		kmem_json__null(j);
 	kmem_json__end_object(j);
 }
 
