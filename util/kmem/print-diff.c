@@ -49,7 +49,6 @@ static const char * const matrix_ignore[] = {
 
 struct kmem_diff_report {
 	struct kmem_diff		*d;
-	bool				paired;
 	struct kmem_diff_config		config;
 	struct kmem_diff_table_spec	specs[NR_SPECS];
 	const char			*idents[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
@@ -374,30 +373,20 @@ static void sort_tables(struct kmem_diff_report *dr,
 	for (id = 0; id < KMEM_NR_TABLES; id++) {
 		const struct kmem_table *desc = &kmem_tables[id];
 
-		if (!desc->what)
-			continue;
-		if (desc->user_sort && o->sort) {
-			sort_table(dr, id, o->sort);
-			continue;
-		}
 		kmem_sort_keys__split(&own, desc->diff_keys ?: DEFAULT_SORT);
-		sort_table(dr, id, &own);
+		if (desc->what)
+			sort_table(dr, id, desc->user_sort && o->sort ? o->sort : &own);
 	}
 }
 
 int kmem_diff_report__finish(struct kmem_diff_report *dr,
 			     const struct kmem_diff_report_options *o)
 {
-	int err;
+	int err = kmem_diff__pair(dr->d);
 
-	if (dr->paired)
-		return 0;
-	err = kmem_diff__pair(dr->d);
-	if (err)
-		return err;
-	dr->paired = true;
-	sort_tables(dr, o);
-	return 0;
+	if (!err)
+		sort_tables(dr, o);
+	return err;
 }
 
 /* --- cells ------------------------------------------------------------ */

@@ -93,9 +93,8 @@ int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
 				 size_t known_size);
 
 /*
- * Pair both sides and sort the tables by the -s keys of @o, once: the
- * renderers below take the finished diff and only read it.  Return: 0 or
- * -ENOMEM.
+ * Pair both sides and sort the tables by the -s keys of @o: the renderers
+ * below take the finished diff and only read it.  Return: 0 or -ENOMEM.
  */
 int kmem_diff_report__finish(struct kmem_diff_report *dr,
 			     const struct kmem_diff_report_options *o);
