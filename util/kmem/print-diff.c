@@ -117,19 +117,6 @@ static const char *ident_path(struct kmem_diff_report *dr,
 	}
 }
 
-static void add_ident(struct kmem_diff_report *dr, int id, int c, int *nr,
-		      int *nr_ignored)
-{
-	const struct kmem_column *col = &kmem_tables[id].cols[c];
-
-	if (*nr == KMEM_DIFF_MAX_IDENTITY)
-		return;
-	dr->slot[id][c] = *nr;
-	dr->idents[id][(*nr)++] = ident_path(dr, col);
-	if (col->kind == KMEM_CELL_MIGTYPE)
-		dr->ignores[id][(*nr_ignored)++] = keep(dr, "%s.value", col->json);
-}
-
 /* The rows of table @id pair by its identity columns, names first. */
 static void table_spec(struct kmem_diff_report *dr, int id,
 		       struct kmem_diff_table_spec *spec)
@@ -140,11 +127,20 @@ static void table_spec(struct kmem_diff_report *dr, int id,
 
 	for (c = 0; c < MAX_COLUMNS; c++)
 		dr->slot[id][c] = NO_SLOT;
-	for (pass = 0; pass < 2; pass++)
-		for (c = 0; c < t->nr_cols && c < MAX_COLUMNS; c++)
-			if (pairs_by(t, &t->cols[c]) &&
-			    names_first(&t->cols[c]) == !pass)
-				add_ident(dr, id, c, &nr, &nr_ignored);
+	for (pass = 0; pass < 2; pass++) {
+		for (c = 0; c < t->nr_cols && c < MAX_COLUMNS &&
+		     nr < KMEM_DIFF_MAX_IDENTITY; c++) {
+			const struct kmem_column *col = &t->cols[c];
+
+			if (!pairs_by(t, col) || names_first(col) == pass)
+				continue;
+			dr->slot[id][c] = nr;
+			dr->idents[id][nr++] = ident_path(dr, col);
+			if (col->kind == KMEM_CELL_MIGTYPE)
+				dr->ignores[id][nr_ignored++] =
+					keep(dr, "%s.value", col->json);
+		}
+	}
 	*spec = (struct kmem_diff_table_spec){
 		.name = t->path,
 		.rows = keep(dr, "%s.rows", t->path),
