@@ -2249,7 +2249,7 @@ static int add_saved_report(struct kmem_diff_report *d, int side,
 {
 	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved };
 	struct kmem_json *j = kmem_json__new_visitor(kmem_diff_report__take, &s);
-	char why[160] = "its rows are out of order";
+	char why[160] = "its table rows are not as perf kmem stat writes them";
 	int ret = -ENOMEM;
 
 	*saved = (struct kmem_saved_report){ .schema = -1 };
