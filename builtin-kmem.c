@@ -2207,32 +2207,30 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 
 /*
  * A saved report (perf kmem stat --json), not a recording: its text, or
- * NULL with *@err 0 for a file that is not one.
+ * NULL for a file that is not one.  A document begins with '{': a
+ * recording is not read past its first byte.
  */
-static char *read_saved_report(const char *path, size_t *len, int *err)
+static char *read_saved_report(const char *path, size_t *len)
 {
 	char *text = NULL;
 	struct stat st;
-	size_t i = 0;
-	FILE *fp;
+	FILE *fp = fopen(path, "r");
+	int c;
 
-	*err = 0;
-	fp = fopen(path, "r");
 	if (!fp)
 		return NULL;
-	if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode) &&
+	do
+		c = getc(fp);
+	while (isspace(c));
+	if (c == '{' && !fstat(fileno(fp), &st) && S_ISREG(st.st_mode) &&
 	    (u64)st.st_size <= MAX_SAVED_REPORT)
 		text = malloc(st.st_size + 1);
-	if (text)
+	if (text) {
+		rewind(fp);
 		*len = fread(text, 1, st.st_size, fp);
-	fclose(fp);
-	while (text && i < *len && isspace((unsigned char)text[i]))
-		i++;
-	if (!text || i == *len || text[i] != '{') {
-		free(text);
-		return NULL;
+		text[*len] = '\0';
 	}
-	text[*len] = '\0';
+	fclose(fp);
 	return text;
 }
 
@@ -2329,7 +2327,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	int side, err = 0;
 
 	for (side = 0; side < 2; side++)
-		texts[side] = read_saved_report(paths[side], &lens[side], &err);
+		texts[side] = read_saved_report(paths[side], &lens[side]);
 	if (check_diff_options(kmem) || check_csv(kmem) || parse_time(kmem)) {
 		err = -EINVAL;
 		goto out;
