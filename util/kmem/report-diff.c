@@ -743,8 +743,7 @@ static int cmp_ident(const struct kmem_diff_row *x,
 struct sort_ctx {
 	const struct kmem_diff_key	*keys;
 	int				nr_keys;
-	size_t				nr_identity;
-	size_t				nr_members;
+	const struct kmem_diff_table	*t;
 };
 
 static int cmp_rows(const void *a, const void *b, void *arg)
@@ -752,29 +751,28 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 	const struct kmem_diff_row *x = *(const struct kmem_diff_row * const *)a;
 	const struct kmem_diff_row *y = *(const struct kmem_diff_row * const *)b;
 	const struct sort_ctx *ctx = arg;
-	size_t s;
+	size_t s, i;
 	int k, c;
 
+	/* Keys out of range sort nothing. */
 	for (k = 0; k < ctx->nr_keys; k++) {
-		const struct kmem_diff_key *key = &ctx->keys[k];
-
-		if (key->kind == KMEM_DIFF_KEY_DELTA) {
+		i = ctx->keys[k].index < 0 ? SIZE_MAX : (size_t)ctx->keys[k].index;
+		if (ctx->keys[k].kind == KMEM_DIFF_KEY_DELTA) {
 			u64 mx, my;
 
-			if (key->index < 0 || (size_t)key->index >= ctx->nr_members)
+			if (i >= ctx->t->nr_members)
 				continue;
-			mx = magnitude(&x->values[key->index]);
-			my = magnitude(&y->values[key->index]);
+			mx = magnitude(&x->values[i]);
+			my = magnitude(&y->values[i]);
 			if (mx != my)
 				return mx > my ? -1 : 1;
-		} else if (key->index >= 0 &&
-			   (size_t)key->index < ctx->nr_identity) {
-			c = cmp_ident(x, y, key->index);
+		} else if (i < ctx->t->nr_identity) {
+			c = cmp_ident(x, y, i);
 			if (c)
 				return c;
 		}
 	}
-	for (s = 0; s < ctx->nr_identity; s++) {
+	for (s = 0; s < ctx->t->nr_identity; s++) {
 		c = cmp_ident(x, y, s);
 		if (c)
 			return c;
@@ -785,12 +783,7 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 void kmem_diff_table__sort(struct kmem_diff_table *t,
 			   const struct kmem_diff_key *keys, int nr_keys)
 {
-	struct sort_ctx ctx = {
-		.keys = keys,
-		.nr_keys = nr_keys,
-		.nr_identity = t->nr_identity,
-		.nr_members = t->nr_members,
-	};
+	struct sort_ctx ctx = { .keys = keys, .nr_keys = nr_keys, .t = t };
 
 	qsort_r(t->rows, t->nr_rows, sizeof(*t->rows), cmp_rows, &ctx);
 }
