@@ -2207,78 +2207,66 @@ static int print_diff(struct perf_kmem *kmem, struct kmem_diff_report *d,
 
 /*
  * A saved report (perf kmem stat --json), not a recording: its text, or
- * NULL with *@err 0 for a file that is not one.
+ * NULL for a file that is not one.  A document begins with '{': a
+ * recording is not read past its first byte.
  */
-static char *read_saved_report(const char *path, size_t *len, int *err)
+static char *read_saved_report(const char *path, size_t *len)
 {
 	char *text = NULL;
 	struct stat st;
-	size_t i = 0;
-	FILE *fp;
+	FILE *fp = fopen(path, "r");
+	int c;
 
-	*err = 0;
-	fp = fopen(path, "r");
 	if (!fp)
 		return NULL;
-	if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode) &&
+	do
+		c = getc(fp);
+	while (isspace(c));
+	if (c == '{' && !fstat(fileno(fp), &st) && S_ISREG(st.st_mode) &&
 	    (u64)st.st_size <= MAX_SAVED_REPORT)
 		text = malloc(st.st_size + 1);
-	if (text)
+	if (text) {
+		rewind(fp);
 		*len = fread(text, 1, st.st_size, fp);
-	fclose(fp);
-	while (text && i < *len && isspace((unsigned char)text[i]))
-		i++;
-	if (!text || i == *len || text[i] != '{') {
-		free(text);
-		return NULL;
+		text[*len] = '\0';
 	}
-	text[*len] = '\0';
+	fclose(fp);
 	return text;
 }
 
-/**
- * add_saved_report - take a saved report as one side of a diff
- * @d: the diff; NULL: only look at the document, fill @saved
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- * @text: the document, as perf kmem stat --json wrote it
- * @len: its length
- * @o: the analyses the diff compares; NULL: all
- * @saved: filled in: what the document is
- * @err: where a one-line reason goes
- * @err_size: its size
- *
- * Read back here, where the diff's inputs meet, and played to the diff's
- * visitor, so that the diff's renderer reads no input.
- *
- * Return: 0; -EINVAL with @err for a document that is not JSON, or not
- * of perf kmem stat's schema; -ENOMEM.
+/*
+ * Take the saved report @text of file @path (perf kmem stat --json) as
+ * side @side of @d; with @d NULL only look at it.  @saved says what it
+ * is.  Read back here, where the diff's inputs meet, so that the diff's
+ * renderer reads no input.  Return: 0; -EINVAL, said in one line, for a
+ * document that is not JSON or not of perf kmem stat's schema; -ENOMEM.
  */
 static int add_saved_report(struct kmem_diff_report *d, int side,
-			    const char *text, size_t len,
-			    const struct kmem_diff_report_options *o,
-			    struct kmem_saved_report *saved, char *err,
-			    size_t err_size)
+			    const char *path, const char *text, size_t len,
+			    struct kmem_saved_report *saved)
 {
-	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved,
-				    .o = o };
+	struct kmem_diff_side s = { .dr = d, .side = side, .saved = saved };
 	struct kmem_json *j = kmem_json__new_visitor(kmem_diff_report__take, &s);
-	int ret;
+	char why[160] = "its table rows are not as perf kmem stat writes them";
+	int ret = -ENOMEM;
 
-	if (!j)
-		return -ENOMEM;
 	*saved = (struct kmem_saved_report){ .schema = -1 };
-	ret = kmem_json__read(text, len, j, err, err_size);
+	if (j)
+		ret = kmem_json__read(text, len, j, why, sizeof(why)) ?: s.err;
 	kmem_json__delete(j);
-	if (!ret && s.err)
-		ret = s.err;
 	if (!ret && saved->schema < 0) {
-		snprintf(err, err_size, "it has no \"schema\" member");
+		snprintf(why, sizeof(why), "it has no \"schema\" member");
 		ret = -EINVAL;
 	} else if (!ret && saved->schema != KMEM_REPORT_SCHEMA) {
-		snprintf(err, err_size, "its schema is not %d, that of perf kmem stat --json",
+		snprintf(why, sizeof(why), "its schema is not %d, that of perf kmem stat --json",
 			 KMEM_REPORT_SCHEMA);
 		ret = -EINVAL;
 	}
+	if (ret == -ENOMEM)
+		pr_err("perf kmem: out of memory comparing the traces\n");
+	else if (ret)
+		pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
+		       path, why);
 	return ret;
 }
 
@@ -2288,18 +2276,14 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 {
 	struct kmem_saved_report s[2];
 	bool page = true, slab = false;
-	char why[160];
 	int side;
 
 	for (side = 0; side < 2; side++) {
 		if (!texts[side])
 			continue;
-		if (add_saved_report(NULL, side, texts[side], lens[side], NULL,
-				     &s[side], why, sizeof(why))) {
-			pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
-			       paths[side], why);
+		if (add_saved_report(NULL, side, paths[side], texts[side],
+				     lens[side], &s[side]))
 			return -EINVAL;
-		}
 		page &= s[side].page;
 		slab |= s[side].slab;
 	}
@@ -2325,28 +2309,6 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 	return 0;
 }
 
-static int diff_saved_side(const struct perf_kmem *kmem,
-			   struct kmem_diff_report *d, int side,
-			   const char *path, const char *text, size_t len)
-{
-	struct kmem_diff_report_options o = {
-		.page = kmem->opts.page,
-		.slab = kmem->opts.slab,
-	};
-	struct kmem_saved_report saved;
-	char why[160];
-	int err;
-
-	err = add_saved_report(d, side, text, len, &o, &saved, why,
-			       sizeof(why));
-	if (err == -ENOMEM)
-		pr_err("perf kmem: out of memory comparing the traces\n");
-	else if (err)
-		pr_err("perf kmem: %s is not a perf kmem stat --json report: %s\n",
-		       path, why);
-	return err;
-}
-
 /*
  * perf kmem diff OLD NEW: both traces read with stat's own code, one
  * after the other, each run deleted once its numbers are taken; a saved
@@ -2365,7 +2327,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	int side, err = 0;
 
 	for (side = 0; side < 2; side++)
-		texts[side] = read_saved_report(paths[side], &lens[side], &err);
+		texts[side] = read_saved_report(paths[side], &lens[side]);
 	if (check_diff_options(kmem) || check_csv(kmem) || parse_time(kmem)) {
 		err = -EINVAL;
 		goto out;
@@ -2391,7 +2353,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	err = output_open(&out, kmem->output_name);
 	if (err)
 		goto out;
-	d = kmem_diff_report__new();
+	d = kmem_diff_report__new(kmem->opts.page, kmem->opts.slab);
 	if (!d) {
 		pr_err("perf kmem: out of memory comparing the traces\n");
 		err = -ENOMEM;
@@ -2407,8 +2369,10 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	}
 	for (side = 0; side < 2 && !err; side++) {
 		if (texts[side]) {
-			err = diff_saved_side(kmem, d, side, paths[side],
-					      texts[side], lens[side]);
+			struct kmem_saved_report saved;
+
+			err = add_saved_report(d, side, paths[side], texts[side],
+					       lens[side], &saved);
 			continue;
 		}
 		err = diff_side(ins[side], d, side, stops[side],

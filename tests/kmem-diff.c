@@ -43,13 +43,27 @@ static const struct kmem_diff_config config = {
 
 static int num(struct kmem_diff *d, int side, const char *path, u64 v)
 {
-	return kmem_diff__number(d, side, path, v);
+	struct kmem_json_value val = { .kind = KMEM_JSON_U64, .u = v };
+
+	return kmem_diff__take(d, side, path, &val);
+}
+
+/* @len bytes of @s; NULL: null. */
+static int text_len(struct kmem_diff *d, int side, const char *path,
+		    const char *s, size_t len)
+{
+	struct kmem_json_value val = {
+		.kind = s ? KMEM_JSON_STRING : KMEM_JSON_NULL,
+		.str = s, .len = len,
+	};
+
+	return kmem_diff__take(d, side, path, &val);
 }
 
 static int text(struct kmem_diff *d, int side, const char *path,
 		const char *s)
 {
-	return kmem_diff__text(d, side, path, s, s ? strlen(s) : 0);
+	return text_len(d, side, path, s, s ? strlen(s) : 0);
 }
 
 /* A caller row: name (NULL: none), address, order, gfp names, hits, bytes. */
@@ -68,8 +82,7 @@ static int caller(struct kmem_diff *d, int side, int i, const char *name,
 	err |= text(d, side, P("migration_type.name"), "Movable");
 	err |= num(d, side, P("gfp.value"), 0xcc0);
 	/* The names as the JSON has them: an array, "A|B" as A and B. */
-	err |= kmem_diff__text(d, side, P("gfp.names.0"), gfp,
-			       strcspn(gfp, "|"));
+	err |= text_len(d, side, P("gfp.names.0"), gfp, strcspn(gfp, "|"));
 	if (strchr(gfp, '|'))
 		err |= text(d, side, P("gfp.names.1"), strchr(gfp, '|') + 1);
 	err |= num(d, side, P("hits"), hits);

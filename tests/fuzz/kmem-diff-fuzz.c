@@ -16,6 +16,7 @@
 
 #include <linux/kernel.h>
 
+#include "json.h"
 #include "report-diff.h"
 
 #define MAX_OPS		512
@@ -47,6 +48,25 @@ static const struct kmem_diff_config config = {
 	.nr_tables = ARRAY_SIZE(specs),
 	.ignore = ignore,
 };
+
+static int take_number(struct kmem_diff *d, int side, const char *path, u64 v)
+{
+	struct kmem_json_value val = { .kind = KMEM_JSON_U64, .u = v };
+
+	return kmem_diff__take(d, side, path, &val);
+}
+
+/* @len bytes of @s; NULL: null. */
+static int take_text(struct kmem_diff *d, int side, const char *path,
+		     const char *s, size_t len)
+{
+	struct kmem_json_value val = {
+		.kind = s ? KMEM_JSON_STRING : KMEM_JSON_NULL,
+		.str = s, .len = len,
+	};
+
+	return kmem_diff__take(d, side, path, &val);
+}
 
 static const char * const scalar_paths[] = {
 	"a", "b.c", "b.d", "e.0", "e.1", "skip", "skip.x", "t0.nr", "t1.nr",
@@ -129,8 +149,8 @@ static void scalar_op(struct kmem_diff *d, struct model *m, struct input *in,
 	if (scalar_used[side * ARRAY_SIZE(scalar_paths) + i])
 		return;
 	scalar_used[side * ARRAY_SIZE(scalar_paths) + i] = true;
-	err = number ? kmem_diff__number(d, side, scalar_paths[i], v) :
-		       kmem_diff__text(d, side, scalar_paths[i], "s", 1);
+	err = number ? take_number(d, side, scalar_paths[i], v) :
+		       take_text(d, side, scalar_paths[i], "s", 1);
 	check(!err, "a scalar refused");
 	if (i >= 7)
 		m->present[side][i - 7] = true;
@@ -180,7 +200,7 @@ static bool row_scalar(struct kmem_diff *d, struct model_row *r,
 	case 0:
 		if (v % 5 == 4) {
 			snprintf(path + len, size - len, "name");
-			*err = kmem_diff__text(d, side, path, NULL, 0);
+			*err = take_text(d, side, path, NULL, 0);
 			return true;
 		}
 		snprintf(text, text_size, "%s", names[v % 4]);
@@ -199,21 +219,21 @@ static bool row_scalar(struct kmem_diff *d, struct model_row *r,
 		break;
 	case 3:
 		snprintf(path + len, size - len, "code");
-		*err = kmem_diff__number(d, side, path, v);
+		*err = take_number(d, side, path, v);
 		return true;
 	default:
 		*member = members[v % NR_MEMBERS];
 		snprintf(path + len, size - len, "%s", *member);
-		*err = kmem_diff__number(d, side, path, v);
+		*err = take_number(d, side, path, v);
 		return true;
 	}
 	if (in_order && !fits(field, text))
 		return false;
 	snprintf(path + len, size - len, "%s", *member);
 	if (field == r->kind)
-		*err = kmem_diff__number(d, side, path, v % 3);
+		*err = take_number(d, side, path, v % 3);
 	else
-		*err = kmem_diff__text(d, side, path, text, strlen(text));
+		*err = take_text(d, side, path, text, strlen(text));
 	return true;
 }
 
@@ -442,7 +462,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			row_op(d, &m, &in, op, side, v);
 	}
 	check(!kmem_diff__pair(d), "pairing failed");
-	check(kmem_diff__number(d, 0, "a", 1) == -EINVAL,
+	check(take_number(d, 0, "a", 1) == -EINVAL,
 	      "a scalar after pairing");
 	check_scalars(d, &m);
 	check_table(d, &m, 0);

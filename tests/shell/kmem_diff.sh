@@ -311,6 +311,9 @@ run "save page only" perf kmem stat --page --json -o "$dir/page.json" \
 perf kmem diff --page --json "$dir/old.data" "$dir/new.data" \
 	>"$dir/diff.json" 2>/dev/null
 echo '{"page": {}}' >"$dir/schemaless.json"
+# Rows as an object, not an array: the diff cannot pair them.
+echo '{"schema": 1, "page": {"callers": {"nr_rows": 1, "rows": {"x": {"hits": 1}}}}}' \
+	>"$dir/badrows.json"
 head -c 3000 "$dir/old.json" >"$dir/truncated.json"
 perf record -q -e cpu-clock -o "$dir/cycles.data" -- true >/dev/null 2>&1
 : >"$dir/empty.data"
@@ -340,6 +343,9 @@ expect "a diff document" "diff.json $not_saved: its schema is not 1" \
 	--page "$dir/diff.json" "$dir/new.data"
 expect "no schema" "schemaless.json $not_saved: it has no \"schema\" member" \
 	--page "$dir/schemaless.json" "$dir/new.data"
+expect "rows not an array" \
+	"badrows.json $not_saved: its table rows are not as perf kmem stat writes them" \
+	--page "$dir/badrows.json" "$dir/new.data"
 expect "truncated saved report" \
 	"truncated.json $not_saved: it ends early, at byte 3000" \
 	--page "$dir/old.data" "$dir/truncated.json"

@@ -49,12 +49,11 @@ static const char * const matrix_ignore[] = {
 
 struct kmem_diff_report {
 	struct kmem_diff		*d;
-	bool				paired;
 	struct kmem_diff_config		config;
 	struct kmem_diff_table_spec	specs[NR_SPECS];
 	const char			*idents[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
 	const char			*ignores[KMEM_NR_TABLES][KMEM_DIFF_MAX_IDENTITY + 1];
-	const char			*ignored[2 * KMEM_NR_TABLES + 3];
+	const char			*ignored[2 * KMEM_NR_TABLES + 5];
 	/* The identity slot of each column of each table, or NO_SLOT. */
 	int				slot[KMEM_NR_TABLES][MAX_COLUMNS];
 	char				pool[4096];
@@ -118,19 +117,6 @@ static const char *ident_path(struct kmem_diff_report *dr,
 	}
 }
 
-static void add_ident(struct kmem_diff_report *dr, int id, int c, int *nr,
-		      int *nr_ignored)
-{
-	const struct kmem_column *col = &kmem_tables[id].cols[c];
-
-	if (*nr == KMEM_DIFF_MAX_IDENTITY)
-		return;
-	dr->slot[id][c] = *nr;
-	dr->idents[id][(*nr)++] = ident_path(dr, col);
-	if (col->kind == KMEM_CELL_MIGTYPE)
-		dr->ignores[id][(*nr_ignored)++] = keep(dr, "%s.value", col->json);
-}
-
 /* The rows of table @id pair by its identity columns, names first. */
 static void table_spec(struct kmem_diff_report *dr, int id,
 		       struct kmem_diff_table_spec *spec)
@@ -141,11 +127,20 @@ static void table_spec(struct kmem_diff_report *dr, int id,
 
 	for (c = 0; c < MAX_COLUMNS; c++)
 		dr->slot[id][c] = NO_SLOT;
-	for (pass = 0; pass < 2; pass++)
-		for (c = 0; c < t->nr_cols && c < MAX_COLUMNS; c++)
-			if (pairs_by(t, &t->cols[c]) &&
-			    names_first(&t->cols[c]) == !pass)
-				add_ident(dr, id, c, &nr, &nr_ignored);
+	for (pass = 0; pass < 2; pass++) {
+		for (c = 0; c < t->nr_cols && c < MAX_COLUMNS &&
+		     nr < KMEM_DIFF_MAX_IDENTITY; c++) {
+			const struct kmem_column *col = &t->cols[c];
+
+			if (!pairs_by(t, col) || names_first(col) == pass)
+				continue;
+			dr->slot[id][c] = nr;
+			dr->idents[id][nr++] = ident_path(dr, col);
+			if (col->kind == KMEM_CELL_MIGTYPE)
+				dr->ignores[id][nr_ignored++] =
+					keep(dr, "%s.value", col->json);
+		}
+	}
 	*spec = (struct kmem_diff_table_spec){
 		.name = t->path,
 		.rows = keep(dr, "%s.rows", t->path),
@@ -155,10 +150,15 @@ static void table_spec(struct kmem_diff_report *dr, int id,
 	};
 }
 
-static void build_config(struct kmem_diff_report *dr)
+static void build_config(struct kmem_diff_report *dr, bool page, bool slab)
 {
 	size_t nr = 0, nr_ignored = 0;
 	int id;
+
+	if (!page)
+		dr->ignored[nr_ignored++] = "page";
+	if (!slab)
+		dr->ignored[nr_ignored++] = "slab";
 
 	dr->specs[nr++] = (struct kmem_diff_table_spec){
 		.name = "page.grid", .rows = "page.grid.rows",
@@ -191,13 +191,13 @@ static void build_config(struct kmem_diff_report *dr)
 	};
 }
 
-struct kmem_diff_report *kmem_diff_report__new(void)
+struct kmem_diff_report *kmem_diff_report__new(bool page, bool slab)
 {
 	struct kmem_diff_report *dr = zalloc(sizeof(*dr));
 
 	if (!dr)
 		return NULL;
-	build_config(dr);
+	build_config(dr, page, slab);
 	dr->d = kmem_diff__new(&dr->config);
 	if (!dr->d) {
 		free(dr);
@@ -229,8 +229,6 @@ void kmem_diff_report__take(void *arg, const char *path,
 			    const struct kmem_json_value *v)
 {
 	struct kmem_diff_side *ctx = arg;
-	struct kmem_diff *d;
-	char buf[32];
 	int err;
 
 	/* A saved document looked at, not taken. */
@@ -238,43 +236,7 @@ void kmem_diff_report__take(void *arg, const char *path,
 		note_saved(ctx->saved, path, v);
 		return;
 	}
-	d = ctx->dr->d;
-	/* Of a saved report, the analyses the diff compares. */
-	if (ctx->o && ((!ctx->o->page && !strncmp(path, "page.", 5)) ||
-		       (!ctx->o->slab && !strncmp(path, "slab.", 5))))
-		return;
-	switch (v->kind) {
-	case KMEM_JSON_U64:
-		err = kmem_diff__number(d, ctx->side, path, v->u);
-		break;
-	case KMEM_JSON_S64:
-		if (v->s >= 0) {
-			err = kmem_diff__number(d, ctx->side, path, v->s);
-			break;
-		}
-		snprintf(buf, sizeof(buf), "%" PRId64, v->s);
-		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
-		break;
-	case KMEM_JSON_DOUBLE:
-		snprintf(buf, sizeof(buf), "%g", v->d);
-		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
-		break;
-	case KMEM_JSON_BOOL:
-		err = kmem_diff__text(d, ctx->side, path,
-				      v->b ? "true" : "false", v->b ? 4 : 5);
-		break;
-	case KMEM_JSON_NULL:
-		err = kmem_diff__text(d, ctx->side, path, NULL, 0);
-		break;
-	case KMEM_JSON_HEX:
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, v->u);
-		err = kmem_diff__text(d, ctx->side, path, buf, strlen(buf));
-		break;
-	case KMEM_JSON_STRING:
-	default:
-		err = kmem_diff__text(d, ctx->side, path, v->str, v->len);
-		break;
-	}
+	err = kmem_diff__take(ctx->dr->d, ctx->side, path, v);
 	if (err && !ctx->err)
 		ctx->err = err;
 	if (ctx->saved)
@@ -407,76 +369,55 @@ static void sort_tables(struct kmem_diff_report *dr,
 	for (id = 0; id < KMEM_NR_TABLES; id++) {
 		const struct kmem_table *desc = &kmem_tables[id];
 
-		if (!desc->what)
-			continue;
-		if (desc->user_sort && o->sort) {
-			sort_table(dr, id, o->sort);
-			continue;
-		}
 		kmem_sort_keys__split(&own, desc->diff_keys ?: DEFAULT_SORT);
-		sort_table(dr, id, &own);
+		if (desc->what)
+			sort_table(dr, id, desc->user_sort && o->sort ? o->sort : &own);
 	}
 }
 
 int kmem_diff_report__finish(struct kmem_diff_report *dr,
 			     const struct kmem_diff_report_options *o)
 {
-	int err;
+	int err = kmem_diff__pair(dr->d);
 
-	if (dr->paired)
-		return 0;
-	err = kmem_diff__pair(dr->d);
-	if (err)
-		return err;
-	dr->paired = true;
-	sort_tables(dr, o);
-	return 0;
+	if (!err)
+		sort_tables(dr, o);
+	return err;
 }
 
 /* --- cells ------------------------------------------------------------ */
 
-/* A side's number; '-' where that trace has none. */
-static const char *side_cell(const struct kmem_diff_value *v, int side,
-			     char *buf, size_t size)
-{
-	if (!v->has[side])
-		snprintf(buf, size, "-");
-	else
-		kmem_commas(v->v[side], buf, size);
-	return buf;
-}
+/* The four cells of a value: old, new, delta and delta %; the JSON's names. */
+enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
 
-/* "+1,234", "-5", '.' for none, '-' where a trace has no number. */
-static const char *delta_cell(const struct kmem_diff_value *v, char *buf,
-			      size_t size)
+static const char * const cell_names[NR_CELLS] = {
+	"old", "new", "delta", "delta_percent",
+};
+
+/*
+ * A cell of the text: a side's number, the delta ("+1,234") or its
+ * percentage ("+5.6%", "+12,345%", "new" from 0); '.' for no change, '-'
+ * where a trace has no number.
+ */
+static const char *text_cell(const struct kmem_diff_value *v, int which,
+			     char *buf, size_t size)
 {
 	u64 o = v->v[KMEM_DIFF_OLD], n = v->v[KMEM_DIFF_NEW];
 	char digits[32];
+	double pct;
 
-	if (!kmem_diff_value__both(v))
+	if (which <= CELL_NEW ? !v->has[which] : !kmem_diff_value__both(v))
 		snprintf(buf, size, "-");
+	else if (which <= CELL_NEW)
+		kmem_commas(v->v[which], buf, size);
+	else if (which == CELL_PERCENT && !kmem_diff_value__percent(v, &pct))
+		snprintf(buf, size, "new");
 	else if (o == n)
 		snprintf(buf, size, ".");
-	else
+	else if (which == CELL_DELTA)
 		snprintf(buf, size, "%c%s", n > o ? '+' : '-',
 			 kmem_commas(n > o ? n - o : o - n, digits,
 				     sizeof(digits)));
-	return buf;
-}
-
-/* "+5.6%", "-100.0%", "+12,345%"; "new" from 0; '.' for none. */
-static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
-				size_t size)
-{
-	char digits[32];
-	double pct;
-
-	if (!kmem_diff_value__both(v))
-		snprintf(buf, size, "-");
-	else if (!kmem_diff_value__percent(v, &pct))
-		snprintf(buf, size, "new");
-	else if (v->v[KMEM_DIFF_OLD] == v->v[KMEM_DIFF_NEW])
-		snprintf(buf, size, ".");
 	else if (pct > -1000 && pct < 1000)
 		snprintf(buf, size, "%+.1f%%", pct);
 	else
@@ -485,9 +426,6 @@ static const char *percent_cell(const struct kmem_diff_value *v, char *buf,
 				     sizeof(digits)));
 	return buf;
 }
-
-/* The four cells of a value: old, new, delta and delta %. */
-enum { CELL_OLD, CELL_NEW, CELL_DELTA, CELL_PERCENT, NR_CELLS };
 
 /*
  * -x: the numbers of the JSON, nothing where it has null: a side a trace
@@ -506,22 +444,6 @@ static const char *raw_cell(const struct kmem_diff_value *v, int which,
 	else if (which == CELL_PERCENT && kmem_diff_value__percent(v, &pct))
 		snprintf(buf, size, "%.1f", pct);
 	return buf;
-}
-
-static const char *value_cell(const struct kmem_diff_value *v, int which,
-			      bool raw, char *buf, size_t size)
-{
-	if (raw)
-		return raw_cell(v, which, buf, size);
-	switch (which) {
-	case CELL_OLD:
-	case CELL_NEW:
-		return side_cell(v, which, buf, size);
-	case CELL_DELTA:
-		return delta_cell(v, buf, size);
-	default:
-		return percent_cell(v, buf, size);
-	}
 }
 
 /* --- lines ------------------------------------------------------------ */
@@ -548,9 +470,9 @@ static void print_line(const char *label, const struct kmem_diff_value *count,
 
 	for (i = 0; i < NR_CELLS; i++) {
 		if (count)
-			value_cell(count, i, false, c[i], sizeof(c[i]));
+			text_cell(count, i, c[i], sizeof(c[i]));
 		if (bytes)
-			value_cell(bytes, i, false, b[i], sizeof(b[i]));
+			text_cell(bytes, i, b[i], sizeof(b[i]));
 	}
 	if (!bytes)
 		printf(" %-*s %13s %13s %13s %9s\n", LABEL_WIDTH, label, c[0],
@@ -793,7 +715,7 @@ static void member_cell(const struct kmem_column *col,
 	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
 					  &no_value : &row->values[col->offset];
 
-	value_cell(v, col->offset2, ctx->raw, buf, size);
+	(ctx->raw ? raw_cell : text_cell)(v, col->offset2, buf, size);
 }
 
 /* "new", "gone"; "" in the text and "both" in the CSV for the others. */
@@ -818,21 +740,13 @@ static void ident_cell(const struct kmem_column *col,
 	snprintf(buf, size, "%s", row->ident[col->offset]);
 }
 
-/* Rows shown: -l, else all with --caller, else the top 20. */
-static size_t rows_to_show(const struct kmem_diff_report_options *o,
-			   size_t nr)
+/* Rows shown: -l, else all (@all: --caller, -x, JSON), else the top 20. */
+static size_t rows_shown(const struct kmem_diff_report_options *o, size_t nr,
+			 bool all)
 {
-	int lines = o->lines;
+	int lines = o->lines < 0 && !all ? DEFAULT_TABLE_LINES : o->lines;
 
-	if (lines < 0 && !o->caller)
-		lines = DEFAULT_TABLE_LINES;
 	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
-}
-
-/* -x, as the JSON: every row, or -l. */
-static size_t csv_rows(const struct kmem_diff_report_options *o, size_t nr)
-{
-	return o->lines >= 0 && (size_t)o->lines < nr ? (size_t)o->lines : nr;
 }
 
 /*
@@ -847,9 +761,6 @@ static size_t value_columns(const struct kmem_table *desc,
 {
 	static const char * const suffix[] = { "delta", NULL, "old", "new" };
 	static const int cell[] = { CELL_DELTA, CELL_PERCENT, CELL_OLD, CELL_NEW };
-	static const char * const raw_suffix[] = {
-		"old", "new", "delta", "delta_percent",
-	};
 	const struct kmem_column *col = kmem_table__column(desc, key, len);
 	const char *head, *path;
 	char member[64];
@@ -866,7 +777,7 @@ static size_t value_columns(const struct kmem_table *desc,
 		if (raw)
 			snprintf(heads[i], HEAD_SIZE, "%.*s.%s",
 				 path ? (int)strlen(path) : (int)len,
-				 path ?: key, raw_suffix[i]);
+				 path ?: key, cell_names[i]);
 		else
 			snprintf(heads[i], HEAD_SIZE, "%s%s%s",
 				 suffix[i] ? head : "%", suffix[i] ? " " : "",
@@ -896,7 +807,7 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 	struct kmem_cell_ctx ctx = { .raw = !!sep };
 	char heads[8][HEAD_SIZE];
 	struct kmem_sort_keys measures;
-	size_t nr = 0, c;
+	size_t nr = 0, c, shown;
 	int m;
 
 	if (!t || (!t->present[0] && !t->present[1]))
@@ -931,12 +842,13 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
 		};
 	}
+	shown = rows_shown(o, t->nr_rows, sep || o->caller);
 	if (sep)
 		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
-				      (const void * const *)t->rows, csv_rows(o, t->nr_rows));
+				      (const void * const *)t->rows, shown);
 	else
 		kmem_print__table(&ctx, cols, nr, 0, (const void * const *)t->rows,
-				  t->nr_rows, rows_to_show(o, t->nr_rows));
+				  t->nr_rows, shown);
 }
 
 /* --- sections --------------------------------------------------------- */
@@ -1028,44 +940,32 @@ static bool print_status(struct kmem_diff *d, const char *path)
 	return analysed;
 }
 
-static void print_fragmentation(struct printing *p)
-{
-	print_title("FRAGMENTATION");
-	if (!print_status(p->dr->d, "page.fragmentation.status")) {
-		print_numbers(p, "page.fragmentation");
-		return;
-	}
-	printf("\n");
-	print_heads(true);
-	print_numbers(p, "page.fragmentation");
-	print_frag_matrix(p->dr->d);
-	if (p->o->caller) {
-		print_table(p->dr, KMEM_FRAG_CALLERS, p->o, NULL, NULL);
-		print_table(p->dr, KMEM_FRAG_PINNED, p->o, NULL, NULL);
-		print_table(p->dr, KMEM_FRAG_FAILURES, p->o, NULL, NULL);
-	}
-}
-
-static void print_view(struct printing *p, int id)
-{
-	if (p->o->caller || kmem_tables[id].by_default)
-		print_table(p->dr, id, p->o, NULL, NULL);
-}
-
-static void print_stalls(struct printing *p)
+/* Tables @first to @last: those shown by default, or all with --caller. */
+static void print_views(struct printing *p, int first, int last)
 {
 	int id;
 
-	print_title("STALLS");
-	if (!print_status(p->dr->d, "page.stalls.status")) {
-		print_numbers(p, "page.stalls");
-		return;
+	for (id = first; id <= last; id++)
+		if (p->o->caller || kmem_tables[id].by_default)
+			print_table(p->dr, id, p->o, NULL, NULL);
+}
+
+/* A section of a status: false when neither trace analysed it. */
+static bool print_analysed(struct printing *p, const char *title,
+			   const char *prefix, bool bytes)
+{
+	char status[64];
+
+	print_title(title);
+	snprintf(status, sizeof(status), "%s.status", prefix);
+	if (!print_status(p->dr->d, status)) {
+		print_numbers(p, prefix);
+		return false;
 	}
 	printf("\n");
-	print_heads(false);
-	print_numbers(p, "page.stalls");
-	for (id = KMEM_STALL_ORDERS; id <= KMEM_STALL_MEMCG; id++)
-		print_view(p, id);
+	print_heads(bytes);
+	print_numbers(p, prefix);
+	return true;
 }
 
 static void print_cross_node(struct printing *p)
@@ -1107,8 +1007,7 @@ static void print_traces(struct printing *p)
 
 static void print_slab(struct printing *p)
 {
-	print_view(p, KMEM_SLAB_CALLERS);
-	print_view(p, KMEM_SLAB_CACHES);
+	print_views(p, KMEM_SLAB_CALLERS, KMEM_SLAB_CACHES);
 	print_title("SUMMARY (slab allocator)");
 	print_heads(true);
 	print_numbers(p, "slab.summary");
@@ -1116,13 +1015,17 @@ static void print_slab(struct printing *p)
 
 static void print_page(struct printing *p)
 {
-	print_view(p, KMEM_PAGE_CALLERS);
+	print_views(p, KMEM_PAGE_CALLERS, KMEM_PAGE_CALLERS);
 	print_title("SUMMARY (page allocator)");
 	print_heads(true);
 	print_numbers(p, "page.summary");
 	print_grid(p->dr->d);
-	print_fragmentation(p);
-	print_stalls(p);
+	if (print_analysed(p, "FRAGMENTATION", "page.fragmentation", true)) {
+		print_frag_matrix(p->dr->d);
+		print_views(p, KMEM_FRAG_CALLERS, KMEM_FRAG_FAILURES);
+	}
+	if (print_analysed(p, "STALLS", "page.stalls", false))
+		print_views(p, KMEM_STALL_ORDERS, KMEM_STALL_MEMCG);
 	print_cross_node(p);
 }
 
@@ -1180,31 +1083,25 @@ int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 
 /* --- JSON ------------------------------------------------------------- */
 
+/* Old, new, delta and delta percent; null where a cell is '-' or "new". */
 static void json_value(struct kmem_json *j, const char *key,
 		       const struct kmem_diff_value *v)
 {
-	static const char * const sides[] = { "old", "new" };
 	double pct;
-	int side;
+	int i;
 
 	kmem_json__key_object(j, key);
-	for (side = 0; side < 2; side++) {
-		kmem_json__key(j, sides[side]);
-		if (v->has[side])
-			kmem_json__u64(j, v->v[side]);
+	for (i = 0; i < NR_CELLS; i++) {
+		kmem_json__key(j, cell_names[i]);
+		if (i <= CELL_NEW && v->has[i])
+			kmem_json__u64(j, v->v[i]);
+		else if (i == CELL_DELTA && kmem_diff_value__both(v))
+			kmem_json__s64(j, kmem_diff_value__delta(v));
+		else if (i == CELL_PERCENT && kmem_diff_value__percent(v, &pct))
+			kmem_json__fixed1(j, pct);
 		else
 			kmem_json__null(j);
 	}
-	kmem_json__key(j, "delta");
-	if (kmem_diff_value__both(v))
-		kmem_json__s64(j, kmem_diff_value__delta(v));
-	else
-		kmem_json__null(j);
-	kmem_json__key(j, "delta_percent");
-	if (kmem_diff_value__percent(v, &pct))
-		kmem_json__fixed1(j, pct);
-	else
-		kmem_json__null(j);
 	kmem_json__end_object(j);
 }
 
@@ -1311,11 +1208,9 @@ static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 {
 	bool limited = strcmp(t->spec->name, "page.grid") &&
 		       strcmp(t->spec->name, "page.fragmentation.matrix");
-	size_t i, shown = t->nr_rows;
+	size_t i, shown = limited ? rows_shown(o, t->nr_rows, true) : t->nr_rows;
 	char key[64];
 
-	if (limited && o->lines >= 0 && (size_t)o->lines < shown)
-		shown = o->lines;
 	kmem_json__key_object(j, t->spec->name);
 	kmem_json__key_array(j, "identity");
 	for (i = 0; i < t->nr_identity; i++) {

@@ -37,17 +37,17 @@ struct kmem_diff_report_options {
 	const struct kmem_sort_keys *sort; /* -s keys, or NULL */
 };
 
-/* A diff of two reports; NULL: no memory. */
-struct kmem_diff_report *kmem_diff_report__new(void);
+/*
+ * A diff of two reports of the page and/or slab analysis (the rest of a
+ * saved report's document left out); NULL: no memory.
+ */
+struct kmem_diff_report *kmem_diff_report__new(bool page, bool slab);
 void kmem_diff_report__delete(struct kmem_diff_report *dr);
 
-/**
- * kmem_diff_report__add - take one trace's report
- * @dr: the diff
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- * @r: the report, with all the rows of its --caller tables
- *
- * Return: 0, -ENOMEM or -EINVAL (a document the diff cannot take).
+/*
+ * Take the report @r of side @side (KMEM_DIFF_OLD or KMEM_DIFF_NEW), with
+ * all the rows of its --caller tables.  Return: 0, -ENOMEM or -EINVAL (a
+ * document the diff cannot take).
  */
 int kmem_diff_report__add(struct kmem_diff_report *dr, int side,
 			  const struct kmem_report *r);
@@ -71,84 +71,51 @@ struct kmem_diff_side {
 	int			err;	/* the first the diff returned */
 	/* Of a saved report: what its document is; NULL for a live one. */
 	struct kmem_saved_report *saved;
-	/* The analyses taken, the rest of the document left out; NULL: all. */
-	const struct kmem_diff_report_options *o;
 };
 
-/**
- * kmem_diff_report__take - a JSON visitor (json.h) that takes a side
- * @arg: a struct kmem_diff_side
- * @path: the scalar's path in the document
- * @v: the scalar
- *
- * A saved report (perf kmem stat --json) played to it by its reader is
- * taken as the report it was written from would be: a live run of
- * another machine, a recording analysed elsewhere.  The reader is the
+/*
+ * A JSON visitor (json.h) that takes a side, @arg a struct kmem_diff_side:
+ * a saved report (perf kmem stat --json) played to it by its reader is
+ * taken as the report it was written from would be (a live run of
+ * another machine, a recording analysed elsewhere).  The reader is the
  * caller's: the renderers read no input.
  */
 void kmem_diff_report__take(void *arg, const char *path,
 			    const struct kmem_json_value *v);
 
-/**
- * kmem_diff_report__check_sort - are the -s keys ones the diff sorts by?
- * @sort: the -s keys, or NULL
- * @slab: for the slab tables, else the page ones
- * @bad: the first unknown key, on -EINVAL
- * @bad_size: its size
- * @known: the keys it takes, on -EINVAL
- * @known_size: its size
- *
- * Return: 0, -EINVAL or -E2BIG (more than KMEM_MAX_SORT_KEYS).
+/*
+ * Are the -s keys @sort (or NULL) ones the diff sorts the slab (@slab) or
+ * page tables by?  Return: 0; -EINVAL with the first unknown key in @bad
+ * and the keys it takes in @known; -E2BIG (more than KMEM_MAX_SORT_KEYS).
  */
 int kmem_diff_report__check_sort(const struct kmem_sort_keys *sort, bool slab,
 				 char *bad, size_t bad_size, char *known,
 				 size_t known_size);
 
-/**
- * kmem_diff_report__finish - pair both sides and sort the tables, once
- * @dr: the diff, both sides added
- * @o: what is shown: the -s keys the tables sort by
- *
- * The renderers below take the finished diff and only read it.
- *
- * Return: 0 or -ENOMEM.
+/*
+ * Pair both sides and sort the tables by the -s keys of @o: the renderers
+ * below take the finished diff and only read it.  Return: 0 or -ENOMEM.
  */
 int kmem_diff_report__finish(struct kmem_diff_report *dr,
 			     const struct kmem_diff_report_options *o);
 
-/**
- * kmem_diff_report__text - the diff as text, to stdout
- * @dr: the diff, finished
- * @o: what to show
- *
- * Return: 0 or -ENOMEM.
- */
+/* The finished diff as text, to stdout, as @o says.  Return: 0 or -ENOMEM. */
 int kmem_diff_report__text(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o);
 
-/**
- * kmem_diff_report__csv - the diff's tables as CSV (-x)
- * @dr: the diff, finished
- * @o: what to show: the tables of the text, each with all its rows or -l
- * @sep: the separator
- * @fp: where
- *
- * Each table is a block of print-csv.h's: the row's side ("in"), its
- * identity, and old, new, delta and delta percent of each measure.
- *
- * Return: 0; -EIO when @fp could not be written; -ENOMEM.
+/*
+ * The finished diff's tables as CSV (-x, @sep) to @fp: the tables of the
+ * text, each with all its rows or -l, a block of print-csv.h's: the row's
+ * side ("in"), its identity, and old, new, delta and delta percent of
+ * each measure.  Return: 0; -EIO when @fp could not be written; -ENOMEM.
  */
 int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 			  const struct kmem_diff_report_options *o,
 			  const char *sep, FILE *fp);
 
-/**
- * kmem_diff_report__json - the diff as one JSON document
- * @dr: the diff, finished
- * @o: what to show
- * @fp: where
- *
- * Return: 0; -EIO when @fp could not be written; -ENOMEM.
+/*
+ * The finished diff as one JSON document to @fp, as @o says.  Return: 0;
+ * -EIO when @fp could not be written; -ENOMEM.
  */
 int kmem_diff_report__json(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp);

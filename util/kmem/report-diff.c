@@ -9,6 +9,7 @@
 #include <string.h>
 #include <linux/kernel.h>
 
+#include "json.h"
 #include "report-diff.h"
 
 /* A scalar of one document, as it came. */
@@ -17,10 +18,10 @@ struct leaf {
 	bool	is_number;
 	u64	v;
 	char	*str;		/* text, NULL for null */
-	size_t	order;		/* in its document */
+	size_t	pair;		/* new: 1 + the old leaf it pairs with; 0 */
 };
 
-/* One identity alternative of a row of one document. */
+/* One identity alternative of a row: its parts, joined by '|'. */
 struct alt {
 	char	*text;		/* NULL: not seen, or null */
 	size_t	nr_parts;
@@ -28,29 +29,27 @@ struct alt {
 	u64	number;
 };
 
-/* A row of one document. */
-struct side_row {
-	struct alt	alt[KMEM_DIFF_MAX_IDENTITY][KMEM_DIFF_MAX_ALT];
-	u64		*v;		/* by member */
-	bool		*has;
-	size_t		nr_v;
-	char		*key;		/* the identity, joined */
-	int		choice[KMEM_DIFF_MAX_IDENTITY];
+/*
+ * A row of one document until the pairing; then those of one identity
+ * add up into the first of them, a row of both.
+ */
+struct row {
+	struct kmem_diff_row	out;
+	int			side;
+	size_t			order;		/* in the table, as taken */
+	size_t			nr_values;
+	bool			seen[2];
+	struct alt		alt[KMEM_DIFF_MAX_IDENTITY][KMEM_DIFF_MAX_ALT];
+	char			*key;		/* the identity, joined */
 };
 
-struct side_table {
-	struct side_row	*rows;
-	size_t		nr, alloc;
-};
+#define ROW(r)	container_of(r, struct row, out)
 
-/* A table spec, taken apart. */
 struct table {
-	struct kmem_diff_table	out;
-	size_t			rows_len;
-	size_t			nr_alts[KMEM_DIFF_MAX_IDENTITY];
-	char			*alts[KMEM_DIFF_MAX_IDENTITY][KMEM_DIFF_MAX_ALT];
-	struct side_table	side[2];
-	size_t			members_alloc;
+	struct kmem_diff_table	out;		/* rows: of both documents */
+	size_t			rows_len, alloc_rows, alloc_members;
+	struct row		*last[2];	/* each document's last row */
+	size_t			nr[2];		/* and its number of rows */
 };
 
 struct kmem_diff {
@@ -76,43 +75,51 @@ static void *grow(void *array, size_t *alloc, size_t nr, size_t size)
 	return p;
 }
 
-/* --- setting up ------------------------------------------------------- */
-
-static int split_alts(struct table *t, size_t slot, const char *spec)
+/* Is @path @prefix (@len bytes of it), or under it? */
+static const char *under(const char *path, const char *prefix, size_t len)
 {
-	size_t n = 0;
-
-	while (*spec) {
-		size_t len = strcspn(spec, "|");
-
-		if (n == KMEM_DIFF_MAX_ALT)
-			return -EINVAL;
-		t->alts[slot][n] = strndup(spec, len);
-		if (!t->alts[slot][n])
-			return -ENOMEM;
-		n++;
-		spec += len + (spec[len] == '|');
-	}
-	t->nr_alts[slot] = n;
-	return n ? 0 : -EINVAL;
+	if (strncmp(path, prefix, len))
+		return NULL;
+	if (!path[len])
+		return path + len;
+	return path[len] == '.' ? path + len + 1 : NULL;
 }
 
-static int setup_table(struct table *t, const struct kmem_diff_table_spec *spec)
+/*
+ * The alternatives of identity @spec ("name|address"): the one @member is
+ * or is under, or -1; for a NULL @member, -1 - how many there are.
+ */
+static int alt_of(const char *spec, const char *member)
 {
+	int a;
+
+	for (a = 0; *spec; a++) {
+		size_t len = strcspn(spec, "|");
+
+		if (member && under(member, spec, len))
+			return a;
+		spec += len + (spec[len] == '|');
+	}
+	return -1 - (member ? 0 : a);
+}
+
+/* --- setting up ------------------------------------------------------- */
+
+static bool setup_table(struct table *t, const struct kmem_diff_table_spec *spec)
+{
+	const char * const *ident = spec->identity;
 	size_t i;
-	int err;
 
 	t->out.spec = spec;
 	t->rows_len = strlen(spec->rows);
-	for (i = 0; spec->identity && spec->identity[i]; i++) {
-		if (i == KMEM_DIFF_MAX_IDENTITY)
-			return -EINVAL;
-		err = split_alts(t, i, spec->identity[i]);
-		if (err)
-			return err;
+	for (i = 0; ident && ident[i]; i++) {
+		int n = -1 - alt_of(ident[i], NULL);
+
+		if (i == KMEM_DIFF_MAX_IDENTITY || !n || n > KMEM_DIFF_MAX_ALT)
+			return false;
 	}
 	t->out.nr_identity = i;
-	return 0;
+	return true;
 }
 
 struct kmem_diff *kmem_diff__new(const struct kmem_diff_config *config)
@@ -127,7 +134,7 @@ struct kmem_diff *kmem_diff__new(const struct kmem_diff_config *config)
 	if (!d->tables)
 		goto fail;
 	for (i = 0; i < config->nr_tables; i++)
-		if (setup_table(&d->tables[i], &config->tables[i]))
+		if (!setup_table(&d->tables[i], &config->tables[i]))
 			goto fail;
 	return d;
 fail:
@@ -135,39 +142,27 @@ fail:
 	return NULL;
 }
 
-static void delete_side_table(struct side_table *st)
+static void delete_row(struct row *row)
 {
-	size_t i, s, a;
+	size_t s, a;
 
-	for (i = 0; i < st->nr; i++) {
-		struct side_row *row = &st->rows[i];
-
-		for (s = 0; s < KMEM_DIFF_MAX_IDENTITY; s++)
-			for (a = 0; a < KMEM_DIFF_MAX_ALT; a++)
-				free(row->alt[s][a].text);
-		free(row->v);
-		free(row->has);
-		free(row->key);
-	}
-	free(st->rows);
+	for (s = 0; s < KMEM_DIFF_MAX_IDENTITY; s++)
+		for (a = 0; a < KMEM_DIFF_MAX_ALT; a++)
+			free(row->alt[s][a].text);
+	free(row->out.values);
+	free(row->key);
+	free(row);
 }
 
 static void delete_table(struct table *t)
 {
-	size_t i, a;
+	size_t i;
 
-	for (i = 0; i < KMEM_DIFF_MAX_IDENTITY; i++)
-		for (a = 0; a < KMEM_DIFF_MAX_ALT; a++)
-			free(t->alts[i][a]);
-	delete_side_table(&t->side[0]);
-	delete_side_table(&t->side[1]);
 	for (i = 0; i < t->out.nr_members; i++)
 		free((char *)t->out.members[i]);
 	free(t->out.members);
-	for (i = 0; i < t->out.nr_rows; i++) {
-		free(t->out.rows[i]->values);
-		free(t->out.rows[i]);
-	}
+	for (i = 0; i < t->out.nr_rows; i++)
+		delete_row(ROW(t->out.rows[i]));
 	free(t->out.rows);
 }
 
@@ -192,16 +187,6 @@ void kmem_diff__delete(struct kmem_diff *d)
 }
 
 /* --- taking a document ------------------------------------------------ */
-
-/* Is @path @prefix, or under it? */
-static const char *under(const char *path, const char *prefix, size_t len)
-{
-	if (strncmp(path, prefix, len))
-		return NULL;
-	if (!path[len])
-		return path + len;
-	return path[len] == '.' ? path + len + 1 : NULL;
-}
 
 static bool ignored(const char * const *list, const char *path)
 {
@@ -236,7 +221,6 @@ static int add_leaf(struct kmem_diff *d, int side, const char *path,
 		.path = strdup(path),
 		.is_number = val->is_number,
 		.v = val->v,
-		.order = d->nr_leaves[side],
 	};
 	if (val->str)
 		l->str = strndup(val->str, val->len);
@@ -250,26 +234,33 @@ static int add_leaf(struct kmem_diff *d, int side, const char *path,
 }
 
 /*
- * The row @index of @st, added if it is the next one: rows come in order.
- * Return: 0, -EINVAL for a row out of order, -ENOMEM.
+ * The row @index of document @side, added if it is the next one: rows
+ * come in order.  Return: 0, -EINVAL for a row out of order, -ENOMEM.
  */
-static int side_row(struct side_table *st, size_t index,
-		    struct side_row **row)
+static int side_row(struct table *t, int side, size_t index,
+		    struct row **row)
 {
-	struct side_row *rows;
+	struct kmem_diff_row **rows;
 
-	if (index + 1 == st->nr) {
-		*row = &st->rows[index];
+	if (index + 1 == t->nr[side]) {
+		*row = t->last[side];
 		return 0;
 	}
-	if (index != st->nr)
+	if (index != t->nr[side])
 		return -EINVAL;
-	rows = grow(st->rows, &st->alloc, st->nr, sizeof(*rows));
+	rows = grow(t->out.rows, &t->alloc_rows, t->out.nr_rows, sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
-	st->rows = rows;
-	memset(&rows[st->nr], 0, sizeof(*rows));
-	*row = &rows[st->nr++];
+	t->out.rows = rows;
+	*row = calloc(1, sizeof(**row));
+	if (!*row)
+		return -ENOMEM;
+	(*row)->side = side;
+	(*row)->seen[side] = true;
+	(*row)->order = t->out.nr_rows;
+	rows[t->out.nr_rows++] = &(*row)->out;
+	t->last[side] = *row;
+	t->nr[side]++;
 	return 0;
 }
 
@@ -280,7 +271,7 @@ static int member_index(struct table *t, const char *name)
 
 	if (i >= 0)
 		return i;
-	members = grow(t->out.members, &t->members_alloc, t->out.nr_members,
+	members = grow(t->out.members, &t->alloc_members, t->out.nr_members,
 		       sizeof(*members));
 	if (!members)
 		return -ENOMEM;
@@ -291,31 +282,35 @@ static int member_index(struct table *t, const char *name)
 	return t->out.nr_members++;
 }
 
-static int set_member(struct table *t, struct side_row *row, const char *name,
+/* Room in @row for @n members, the new ones 0 and not had. */
+static int resize(struct row *row, size_t n)
+{
+	struct kmem_diff_value *v;
+
+	if (n <= row->nr_values && row->out.values)
+		return 0;
+	v = realloc(row->out.values, (n ?: 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memset(v + row->nr_values, 0, ((n ?: 1) - row->nr_values) * sizeof(*v));
+	row->out.values = v;
+	row->nr_values = n;
+	return 0;
+}
+
+/* A member of a row of one document: its side of the value, had. */
+static int set_member(struct table *t, struct row *row, const char *name,
 		      u64 v)
 {
-	int i = member_index(t, name);
+	int i = member_index(t, name), err;
 
 	if (i < 0)
 		return i;
-	if ((size_t)i >= row->nr_v) {
-		size_t n = t->out.nr_members;
-		u64 *vals = realloc(row->v, n * sizeof(*vals));
-		bool *has;
-
-		if (!vals)
-			return -ENOMEM;
-		row->v = vals;
-		has = realloc(row->has, n * sizeof(*has));
-		if (!has)
-			return -ENOMEM;
-		row->has = has;
-		memset(vals + row->nr_v, 0, (n - row->nr_v) * sizeof(*vals));
-		memset(has + row->nr_v, 0, (n - row->nr_v) * sizeof(*has));
-		row->nr_v = n;
-	}
-	row->v[i] += v;
-	row->has[i] = true;
+	err = resize(row, t->out.nr_members);
+	if (err)
+		return err;
+	row->out.values[i].v[row->side] += v;
+	row->out.values[i].has[row->side] = true;
 	return 0;
 }
 
@@ -350,23 +345,24 @@ static int add_alt(struct alt *alt, const struct value *val)
 static int add_to_row(struct table *t, int side, const char *rest,
 		      const struct value *val)
 {
-	struct side_row *row;
+	struct row *row;
 	const char *member;
 	char *end;
-	size_t index, s, a;
-	int err;
+	size_t index, s;
+	int a, err;
 
 	index = strtoul(rest, &end, 10);
 	if (end == rest || (*end && *end != '.'))
 		return -EINVAL;
 	member = *end ? end + 1 : end;
-	err = side_row(&t->side[side], index, &row);
+	err = side_row(t, side, index, &row);
 	if (err)
 		return err;
-	for (s = 0; s < t->out.nr_identity; s++)
-		for (a = 0; a < t->nr_alts[s]; a++)
-			if (under(member, t->alts[s][a], strlen(t->alts[s][a])))
-				return add_alt(&row->alt[s][a], val);
+	for (s = 0; s < t->out.nr_identity; s++) {
+		a = alt_of(t->out.spec->identity[s], member);
+		if (a >= 0)
+			return add_alt(&row->alt[s][a], val);
+	}
 	if (ignored(t->out.spec->ignore, member) || !val->is_number)
 		return 0;
 	return set_member(t, row, member, val->v);
@@ -379,6 +375,8 @@ static int add(struct kmem_diff *d, int side, const char *path,
 
 	if (d->paired || (side != KMEM_DIFF_OLD && side != KMEM_DIFF_NEW))
 		return -EINVAL;
+	if (ignored(d->config->ignore, path))
+		return 0;
 	for (i = 0; i < d->config->nr_tables; i++) {
 		struct table *t = &d->tables[i];
 		const char *rest;
@@ -391,20 +389,38 @@ static int add(struct kmem_diff *d, int side, const char *path,
 		if (rest)
 			return 0;
 	}
-	if (ignored(d->config->ignore, path))
-		return 0;
 	return add_leaf(d, side, path, val);
 }
 
-int kmem_diff__number(struct kmem_diff *d, int side, const char *path, u64 v)
+/* A scalar the diff takes as a text, as the document has it. */
+static size_t as_text(const struct kmem_json_value *v, char *buf, size_t size)
 {
-	return add(d, side, path, &(struct value){ .is_number = true, .v = v });
+	if (v->kind == KMEM_JSON_S64)
+		return snprintf(buf, size, "%" PRId64, v->s);
+	if (v->kind == KMEM_JSON_DOUBLE)
+		return snprintf(buf, size, "%g", v->d);
+	if (v->kind == KMEM_JSON_BOOL)
+		return snprintf(buf, size, "%s", v->b ? "true" : "false");
+	return snprintf(buf, size, "0x%" PRIx64, v->u);
 }
 
-int kmem_diff__text(struct kmem_diff *d, int side, const char *path,
-		    const char *str, size_t len)
+int kmem_diff__take(struct kmem_diff *d, int side, const char *path,
+		    const struct kmem_json_value *v)
 {
-	return add(d, side, path, &(struct value){ .str = str, .len = len });
+	struct value val = { .str = v->str, .len = v->len };
+	char buf[32];
+
+	if (v->kind == KMEM_JSON_U64 || (v->kind == KMEM_JSON_S64 && v->s >= 0))
+		val = (struct value){
+			.is_number = true,
+			.v = v->kind == KMEM_JSON_U64 ? v->u : (u64)v->s,
+		};
+	else if (v->kind == KMEM_JSON_NULL)
+		val.str = NULL;
+	else if (v->kind != KMEM_JSON_STRING)
+		val = (struct value){ .str = buf,
+				      .len = as_text(v, buf, sizeof(buf)) };
+	return add(d, side, path, &val);
 }
 
 /* --- pairing scalars -------------------------------------------------- */
@@ -415,16 +431,18 @@ static int cmp_leaf_path(const void *a, const void *b)
 	const struct leaf *y = *(const struct leaf * const *)b;
 	int c = strcmp(x->path, y->path);
 
-	if (c)
-		return c;
-	return x->order < y->order ? -1 : x->order > y->order;
+	/* One array: a path twice pairs in document order. */
+	return c ?: (x > y) - (x < y);
 }
 
-/* Where a scalar goes: after old scalar @anchor, then in new order. */
+/*
+ * Where a scalar goes: old scalar i at 2i + 1; one only the new document
+ * has right after the scalar of both that comes before it there, at
+ * 2i + 2, in new order.
+ */
 struct placed {
-	size_t			anchor;
-	size_t			new_order;
-	bool			new_only;
+	size_t			at;
+	size_t			order;
 	struct kmem_diff_scalar	s;
 };
 
@@ -432,11 +450,9 @@ static int cmp_placed(const void *a, const void *b)
 {
 	const struct placed *x = a, *y = b;
 
-	if (x->anchor != y->anchor)
-		return x->anchor < y->anchor ? -1 : 1;
-	if (x->new_only != y->new_only)
-		return x->new_only ? 1 : -1;
-	return x->new_order < y->new_order ? -1 : x->new_order > y->new_order;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static void take_leaf(struct kmem_diff_scalar *s, int side,
@@ -467,53 +483,38 @@ static struct leaf **sorted_leaves(struct kmem_diff *d, int side)
 	return p;
 }
 
-/*
- * Old scalars keep their order; a scalar only the new document has
- * follows the scalar of both that comes before it in the new document.
- */
+/* Old scalars keep their order; see struct placed for the new ones. */
 static int pair_scalars(struct kmem_diff *d)
 {
 	size_t nr_old = d->nr_leaves[0], nr_new = d->nr_leaves[1];
-	size_t i = 0, j = 0, n = 0, anchor = 0;
+	size_t i, j, n = nr_old, at = 0;
 	struct leaf **o = sorted_leaves(d, 0), **w = sorted_leaves(d, 1);
 	struct placed *p = calloc(nr_old + nr_new + 1, sizeof(*p));
-	/* Per new leaf: the old order of its pair, or SIZE_MAX. */
-	size_t *match = calloc(nr_new + 1, sizeof(*match));
 	int err = -ENOMEM;
 
-	if (!o || !w || !p || !match)
+	if (!o || !w || !p)
 		goto out;
-	for (j = 0; j < nr_new; j++)
-		match[j] = SIZE_MAX;
-	for (i = 0; i < nr_old; i++)
-		take_leaf(&p[d->leaves[0][i].order].s, 0, &d->leaves[0][i]);
-	for (i = 0; i < nr_old; i++)
-		p[i].anchor = i + 1;
+	for (i = 0; i < nr_old; i++) {
+		take_leaf(&p[i].s, 0, &d->leaves[0][i]);
+		p[i].at = 2 * i + 1;
+	}
 	for (i = 0, j = 0; i < nr_old && j < nr_new;) {
 		int c = strcmp(o[i]->path, w[j]->path);
 
-		if (c < 0) {
-			i++;
-		} else if (c > 0) {
-			j++;
-		} else {
-			match[w[j]->order] = o[i]->order;
-			i++;
-			j++;
-		}
+		if (!c)
+			w[j]->pair = o[i] - d->leaves[0] + 1;
+		i += c <= 0;
+		j += c >= 0;
 	}
-	n = nr_old;
 	for (j = 0; j < nr_new; j++) {
 		const struct leaf *l = &d->leaves[1][j];
 
-		if (match[j] != SIZE_MAX) {
-			take_leaf(&p[match[j]].s, 1, l);
-			anchor = match[j] + 1;
+		if (l->pair) {
+			take_leaf(&p[l->pair - 1].s, 1, l);
+			at = 2 * l->pair;
 			continue;
 		}
-		p[n].anchor = anchor;
-		p[n].new_only = true;
-		p[n].new_order = j;
+		p[n] = (struct placed){ .at = at, .order = j };
 		take_leaf(&p[n++].s, 1, l);
 	}
 	qsort(p, n, sizeof(*p), cmp_placed);
@@ -528,204 +529,128 @@ out:
 	free(o);
 	free(w);
 	free(p);
-	free(match);
 	return err;
 }
 
 /* --- pairing rows ----------------------------------------------------- */
 
-/* A row's identity, slot by slot, joined by a byte no name has. */
-static int row_key(struct table *t, struct side_row *row)
+/*
+ * A row's identity: the first alternative of each slot that has a value,
+ * "" where none has; and joined by a byte no name has, its key.
+ */
+static int row_key(struct table *t, struct row *row)
 {
-	size_t s, len = 0;
-	char *k;
+	size_t s, a, len = 1;
 
 	for (s = 0; s < t->out.nr_identity; s++) {
-		size_t a;
+		const struct alt *alt = NULL;
 
-		row->choice[s] = -1;
-		for (a = 0; a < t->nr_alts[s]; a++) {
-			if (row->alt[s][a].text) {
-				row->choice[s] = a;
-				len += strlen(row->alt[s][a].text);
-				break;
-			}
-		}
-		len++;
+		for (a = 0; a < KMEM_DIFF_MAX_ALT && !alt; a++)
+			if (row->alt[s][a].text)
+				alt = &row->alt[s][a];
+		row->out.ident[s] = alt ? alt->text : "";
+		row->out.ident_is_number[s] = alt && alt->is_number;
+		row->out.ident_number[s] = alt ? alt->number : 0;
+		len += strlen(row->out.ident[s]) + 1;
 	}
-	k = malloc(len + 1);
-	if (!k)
+	row->key = calloc(1, len);
+	if (!row->key)
 		return -ENOMEM;
-	k[0] = '\0';
 	for (s = 0; s < t->out.nr_identity; s++) {
-		if (row->choice[s] >= 0)
-			strcat(k, row->alt[s][row->choice[s]].text);
-		strcat(k, "\x1f");
+		strcat(row->key, row->out.ident[s]);
+		strcat(row->key, "\x1f");
 	}
-	row->key = k;
 	return 0;
 }
 
-static int cmp_side_row(const void *a, const void *b)
+/* By key; of one key the old document's first, in document order. */
+static int cmp_row(const void *a, const void *b)
 {
-	const struct side_row *x = *(const struct side_row * const *)a;
-	const struct side_row *y = *(const struct side_row * const *)b;
+	const struct row *x = ROW(*(struct kmem_diff_row * const *)a);
+	const struct row *y = ROW(*(struct kmem_diff_row * const *)b);
+	int c = strcmp(x->key, y->key);
 
-	return strcmp(x->key, y->key);
+	if (c || x->side != y->side)
+		return c ?: x->side - y->side;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static struct side_row **sorted_rows(struct table *t, int side)
+/* The keys, and which members each side's rows have. */
+static int key_rows(struct table *t, bool *had)
 {
-	struct side_table *st = &t->side[side];
-	struct side_row **p = calloc(st->nr ?: 1, sizeof(*p));
-	size_t i;
+	size_t n = t->out.nr_members, i, m;
+	int side;
 
-	if (!p)
-		return NULL;
-	for (i = 0; i < st->nr; i++) {
-		if (row_key(t, &st->rows[i])) {
-			free(p);
-			return NULL;
+	for (side = 0; side < 2; side++)
+		for (m = 0; m < n; m++)
+			had[side * n + m] = t->out.present[side] && !t->nr[side];
+	for (i = 0; i < t->out.nr_rows; i++) {
+		struct row *row = ROW(t->out.rows[i]);
+
+		if (resize(row, n) || row_key(t, row))
+			return -ENOMEM;
+		for (m = 0; m < n; m++)
+			had[row->side * n + m] |= row->out.values[m].has[row->side];
+	}
+	return 0;
+}
+
+/* Rows of one identity in a document add up, into the first. */
+static void merge_rows(struct table *t)
+{
+	size_t i, m, kept = 0;
+
+	for (i = 0; i < t->out.nr_rows; i++) {
+		struct row *row = ROW(t->out.rows[i]);
+		struct row *to = kept ? ROW(t->out.rows[kept - 1]) : NULL;
+
+		if (!to || strcmp(to->key, row->key)) {
+			t->out.rows[kept++] = &row->out;
+			continue;
 		}
-		p[i] = &st->rows[i];
+		for (m = 0; m < t->out.nr_members; m++)
+			to->out.values[m].v[row->side] += row->out.values[m].v[row->side];
+		to->seen[row->side] = true;
+		delete_row(row);
 	}
-	qsort(p, st->nr, sizeof(*p), cmp_side_row);
-	return p;
-}
-
-static void fill_ident(struct table *t, struct kmem_diff_row *out,
-		       const struct side_row *row)
-{
-	size_t s;
-
-	for (s = 0; s < t->out.nr_identity; s++) {
-		const struct alt *alt;
-
-		out->ident[s] = "";
-		if (row->choice[s] < 0)
-			continue;
-		alt = &row->alt[s][row->choice[s]];
-		out->ident[s] = alt->text;
-		out->ident_is_number[s] = alt->is_number;
-		out->ident_number[s] = alt->number;
-	}
-}
-
-/* Add @row's members to @out's side, and mark the side. */
-static void add_side(struct kmem_diff_row *out, int side,
-		     const struct side_row *row)
-{
-	size_t m;
-
-	for (m = 0; m < row->nr_v; m++) {
-		if (!row->has[m])
-			continue;
-		out->values[m].has[side] = true;
-		out->values[m].v[side] += row->v[m];
-	}
-}
-
-static struct kmem_diff_row *new_row(struct table *t)
-{
-	struct kmem_diff_row *row = calloc(1, sizeof(*row));
-
-	if (!row)
-		return NULL;
-	row->values = calloc(t->out.nr_members ?: 1, sizeof(*row->values));
-	if (!row->values) {
-		free(row);
-		return NULL;
-	}
-	return row;
+	t->out.nr_rows = kept;
 }
 
 /*
  * Which members each side's rows have: a column a trace does not have
  * (the Freed remote count of a trace of one node) is not had, in any row
  * of it, rather than 0.  A side with the table and no rows has them all.
+ * A side without the row has it at 0, where that side has the member.
  */
-static bool *members_had(struct table *t)
+static int pair_table(struct table *t)
 {
 	size_t n = t->out.nr_members, i, m;
 	bool *had = calloc(2 * n + 1, sizeof(*had));
-	int side;
-
-	if (!had)
-		return NULL;
-	for (side = 0; side < 2; side++) {
-		struct side_table *st = &t->side[side];
-
-		for (m = 0; m < n; m++)
-			had[side * n + m] = t->out.present[side] && !st->nr;
-		for (i = 0; i < st->nr; i++)
-			for (m = 0; m < st->rows[i].nr_v; m++)
-				had[side * n + m] |= st->rows[i].has[m];
-	}
-	return had;
-}
-
-/* A side without the row has it at 0, where that side has the member. */
-static void settle_row(struct table *t, struct kmem_diff_row *row,
-		       const bool *seen, const bool *had)
-{
-	size_t m, n = t->out.nr_members;
-	int side;
-
-	row->in = seen[0] && seen[1] ? KMEM_DIFF_IN_BOTH :
-		  seen[0] ? KMEM_DIFF_IN_OLD : KMEM_DIFF_IN_NEW;
-	for (side = 0; side < 2; side++)
-		for (m = 0; m < n; m++)
-			row->values[m].has[side] = had[side * n + m];
-	t->out.nr_in[row->in]++;
-}
-
-static int pair_table(struct table *t)
-{
-	struct side_row **r[2] = { sorted_rows(t, 0), sorted_rows(t, 1) };
-	size_t nr[2] = { t->side[0].nr, t->side[1].nr }, i[2] = { 0, 0 };
-	bool *had;
-	int err = -ENOMEM;
+	int side, err = -ENOMEM;
 
 	/* Rows of a side are its table, whatever else it lacks. */
-	t->out.present[0] |= nr[0] > 0;
-	t->out.present[1] |= nr[1] > 0;
-	had = members_had(t);
-	t->out.rows = calloc(nr[0] + nr[1] + 1, sizeof(*t->out.rows));
-	if (!r[0] || !r[1] || !had || !t->out.rows)
+	t->out.present[0] |= t->nr[0] > 0;
+	t->out.present[1] |= t->nr[1] > 0;
+	/* Rows to sort, if none: qsort() takes no NULL. */
+	if (!t->out.rows)
+		t->out.rows = calloc(1, sizeof(*t->out.rows));
+	if (!had || !t->out.rows || key_rows(t, had))
 		goto out;
-	while (i[0] < nr[0] || i[1] < nr[1]) {
-		const char *key;
-		struct kmem_diff_row *row;
-		bool seen[2] = { false, false };
-		int side, c;
+	qsort(t->out.rows, t->out.nr_rows, sizeof(*t->out.rows), cmp_row);
+	merge_rows(t);
+	for (i = 0; i < t->out.nr_rows; i++) {
+		struct row *row = ROW(t->out.rows[i]);
 
-		if (i[0] == nr[0])
-			c = 1;
-		else if (i[1] == nr[1])
-			c = -1;
-		else
-			c = strcmp(r[0][i[0]]->key, r[1][i[1]]->key);
-		key = c <= 0 ? r[0][i[0]]->key : r[1][i[1]]->key;
-		row = new_row(t);
-		if (!row)
-			goto out;
-		t->out.rows[t->out.nr_rows++] = row;
-		fill_ident(t, row, c <= 0 ? r[0][i[0]] : r[1][i[1]]);
-		/* Rows of one identity in a document add up. */
-		for (side = 0; side < 2; side++) {
-			while (i[side] < nr[side] &&
-			       !strcmp(r[side][i[side]]->key, key)) {
-				add_side(row, side, r[side][i[side]++]);
-				seen[side] = true;
-			}
-		}
-		settle_row(t, row, seen, had);
+		row->out.in = row->seen[0] && row->seen[1] ? KMEM_DIFF_IN_BOTH :
+			      row->seen[0] ? KMEM_DIFF_IN_OLD : KMEM_DIFF_IN_NEW;
+		t->out.nr_in[row->out.in]++;
+		for (side = 0; side < 2; side++)
+			for (m = 0; m < n; m++)
+				row->out.values[m].has[side] = had[side * n + m];
 	}
 	err = 0;
 out:
 	free(had);
-	free(r[0]);
-	free(r[1]);
 	return err;
 }
 
@@ -818,8 +743,7 @@ static int cmp_ident(const struct kmem_diff_row *x,
 struct sort_ctx {
 	const struct kmem_diff_key	*keys;
 	int				nr_keys;
-	size_t				nr_identity;
-	size_t				nr_members;
+	const struct kmem_diff_table	*t;
 };
 
 static int cmp_rows(const void *a, const void *b, void *arg)
@@ -827,29 +751,28 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 	const struct kmem_diff_row *x = *(const struct kmem_diff_row * const *)a;
 	const struct kmem_diff_row *y = *(const struct kmem_diff_row * const *)b;
 	const struct sort_ctx *ctx = arg;
-	size_t s;
+	size_t s, i;
 	int k, c;
 
+	/* Keys out of range sort nothing. */
 	for (k = 0; k < ctx->nr_keys; k++) {
-		const struct kmem_diff_key *key = &ctx->keys[k];
-
-		if (key->kind == KMEM_DIFF_KEY_DELTA) {
+		i = ctx->keys[k].index < 0 ? SIZE_MAX : (size_t)ctx->keys[k].index;
+		if (ctx->keys[k].kind == KMEM_DIFF_KEY_DELTA) {
 			u64 mx, my;
 
-			if (key->index < 0 || (size_t)key->index >= ctx->nr_members)
+			if (i >= ctx->t->nr_members)
 				continue;
-			mx = magnitude(&x->values[key->index]);
-			my = magnitude(&y->values[key->index]);
+			mx = magnitude(&x->values[i]);
+			my = magnitude(&y->values[i]);
 			if (mx != my)
 				return mx > my ? -1 : 1;
-		} else if (key->index >= 0 &&
-			   (size_t)key->index < ctx->nr_identity) {
-			c = cmp_ident(x, y, key->index);
+		} else if (i < ctx->t->nr_identity) {
+			c = cmp_ident(x, y, i);
 			if (c)
 				return c;
 		}
 	}
-	for (s = 0; s < ctx->nr_identity; s++) {
+	for (s = 0; s < ctx->t->nr_identity; s++) {
 		c = cmp_ident(x, y, s);
 		if (c)
 			return c;
@@ -860,12 +783,7 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 void kmem_diff_table__sort(struct kmem_diff_table *t,
 			   const struct kmem_diff_key *keys, int nr_keys)
 {
-	struct sort_ctx ctx = {
-		.keys = keys,
-		.nr_keys = nr_keys,
-		.nr_identity = t->nr_identity,
-		.nr_members = t->nr_members,
-	};
+	struct sort_ctx ctx = { .keys = keys, .nr_keys = nr_keys, .t = t };
 
 	qsort_r(t->rows, t->nr_rows, sizeof(*t->rows), cmp_rows, &ctx);
 }

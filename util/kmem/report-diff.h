@@ -53,7 +53,7 @@ struct kmem_diff_table_spec {
 struct kmem_diff_config {
 	const struct kmem_diff_table_spec	*tables;
 	size_t					nr_tables;
-	/* Scalars left out, by path or by a prefix of whole components. */
+	/* Scalars left out, in tables too: by path, or a prefix of whole components. */
 	const char * const			*ignore;	/* NULL-terminated */
 };
 
@@ -122,22 +122,16 @@ struct kmem_diff;
 struct kmem_diff *kmem_diff__new(const struct kmem_diff_config *config);
 void kmem_diff__delete(struct kmem_diff *d);
 
-/**
- * kmem_diff__number - take a number of one document
- * @d: the diff
- * @side: KMEM_DIFF_OLD or KMEM_DIFF_NEW
- * @path: its path
- * @v: its value
- *
- * kmem_diff__text() takes a text the same way: @str of @len bytes, NULL
- * for null.
- *
- * Return: 0; -ENOMEM; -EINVAL after kmem_diff__pair(), for a row out of
- * order, or a side out of range.
+struct kmem_json_value;
+
+/*
+ * Take scalar @v at @path of document @side: a number, or a text as the
+ * document has it ("-5", "0.5", "true", "0x1f"; null none).  Return: 0;
+ * -ENOMEM; -EINVAL after kmem_diff__pair(), for a row out of order, or a
+ * side out of range.
  */
-int kmem_diff__number(struct kmem_diff *d, int side, const char *path, u64 v);
-int kmem_diff__text(struct kmem_diff *d, int side, const char *path,
-		    const char *str, size_t len);
+int kmem_diff__take(struct kmem_diff *d, int side, const char *path,
+		    const struct kmem_json_value *v);
 
 /*
  * Pair what both documents gave: after it the scalars and tables can be
