@@ -1686,6 +1686,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 
 /* --- perf kmem stat -b: counted in the kernel ------------------------ */
 
+#ifdef HAVE_BPF_SKEL
+
 /* What a recording has and a count in the kernel has not: one line each. */
 static const char *bpf_unsupported(const struct perf_kmem *kmem)
 {
@@ -2085,6 +2087,14 @@ out:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return err;
 }
+
+#else /* perf kmem hides -b: set_option_nobuild() */
+static int kmem_bpf_stat(struct perf_kmem *kmem __maybe_unused,
+			 int argc __maybe_unused, const char **argv __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* HAVE_BPF_SKEL */
 
 /* --- perf kmem diff -------------------------------------------------- */
 
