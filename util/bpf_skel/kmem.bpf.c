@@ -87,6 +87,18 @@ struct trace_event_raw_kmem_cache_free___kmem {
 #define ZERO_SIZE_PTR	16UL
 #define NUMA_NO_NODE	(-1)
 
+/*
+ * A map of BPF_MAP_TYPE_@_type from @_key to @_value.  Most are sized by
+ * the user side before the load: 1 entry here.
+ */
+#define MAP(_type, _key, _value, _entries)		\
+	struct {					\
+		__uint(type, BPF_MAP_TYPE_##_type);	\
+		__uint(key_size, sizeof(_key));		\
+		__uint(value_size, sizeof(_value));	\
+		__uint(max_entries, _entries);		\
+	}
+
 /* Set by the user side before loading. */
 const volatile int filter = KMEM_BPF_FILTER_NONE;
 const volatile __u64 sample_bytes = 512 * 1024;
@@ -110,123 +122,44 @@ __u64 nr_live;
 /* Raised when a task is freed: the CPUs' cached answers of tracked(). */
 __u32 tasks_gen;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, KMEM_BPF_NR_COUNTS);
-} counts SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, __u64, KMEM_BPF_NR_COUNTS) counts SEC(".maps");
 
 /* Bytes allocated on one node and freed on another: nr_nodes^2. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 1);
-} node_bytes SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, __u64, 1) node_bytes SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct kmem_bpf_cpu));
-	__uint(max_entries, 1);
-} cpu_state SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, struct kmem_bpf_cpu, 1) cpu_state SEC(".maps");
 
 /* Where a stack is walked to; the stacks map is keyed by its frames. */
 struct stack_buf {
 	__u64	ips[KMEM_BPF_MAX_STACK];
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct stack_buf));
-	__uint(max_entries, 1);
-} stack_scratch SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, struct stack_buf, 1) stack_scratch SEC(".maps");
 
 /* Frames -> id: keys compared whole, so no two stacks ever collide. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct stack_buf));
-	__uint(value_size, sizeof(__u32));
-	__uint(max_entries, 1);
-} stacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_row_key));
-	__uint(value_size, sizeof(struct kmem_bpf_row));
-	__uint(max_entries, 1);
-} rows SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(__u64));
-	__uint(value_size, sizeof(struct kmem_bpf_live));
-	__uint(max_entries, 1);
-} live SEC(".maps");
+MAP(HASH, struct stack_buf, __u32, 1) stacks SEC(".maps");
+MAP(HASH, struct kmem_bpf_row_key, struct kmem_bpf_row, 1) rows SEC(".maps");
+MAP(HASH, __u64, struct kmem_bpf_live, 1) live SEC(".maps");
 
 /*
  * A bit per pfn: the pfn is in the live-page map.  Without exact_live
  * only the sampled pages are, and every other allocation and free learns
  * that from its bit, not from a lookup in the map.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 1);
-} live_pfns SEC(".maps");
+MAP(ARRAY, __u32, __u64, 1) live_pfns SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_fail_key));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 4096);
-} fails SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_fallback_key));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 4096);
-} fallbacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_rare_key));
-	__uint(value_size, sizeof(struct kmem_bpf_rare));
-	__uint(max_entries, 1);
-} rare_rows SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct kmem_bpf_block));
-	__uint(max_entries, 1);
-} blocks SEC(".maps");
+MAP(HASH, struct kmem_bpf_fail_key, __u64, 4096) fails SEC(".maps");
+MAP(HASH, struct kmem_bpf_fallback_key, __u64, 4096) fallbacks SEC(".maps");
+MAP(HASH, struct kmem_bpf_rare_key, struct kmem_bpf_rare, 1)
+	rare_rows SEC(".maps");
+MAP(ARRAY, __u32, struct kmem_bpf_block, 1) blocks SEC(".maps");
 
 /* -p, -t, a workload: the tasks counted, by tid; forks are followed. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u8));
-	__uint(max_entries, 1);
-} tasks SEC(".maps");
+MAP(HASH, __u32, __u8, 1) tasks SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-	__uint(max_entries, 1);
-} cgroup SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_slab_key));
-	__uint(value_size, sizeof(struct kmem_bpf_slab));
-	__uint(max_entries, 1);
-} slab_rows SEC(".maps");
+MAP(CGROUP_ARRAY, __u32, __u32, 1) cgroup SEC(".maps");
+MAP(PERCPU_HASH, struct kmem_bpf_slab_key, struct kmem_bpf_slab, 1)
+	slab_rows SEC(".maps");
 
 static __always_inline void count_at(__u32 idx, __u64 n)
 {
@@ -664,25 +597,17 @@ struct trace_event_raw_mm_compaction_end___kmem {
 	int			status;
 } __attribute__((preserve_access_index));
 
-struct trace_event_raw_mm_compaction_defer_template___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
+/* The records of which only the order is read, wherever it is in each. */
+#define ORDER_RECORD(_name)					\
+	struct trace_event_raw_##_name##___kmem {		\
+		struct trace_entry	ent;			\
+		int			order;			\
+	} __attribute__((preserve_access_index))
 
-struct trace_event_raw_mm_vmscan_wakeup_kswapd___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
-
-struct trace_event_raw_mm_vmscan_kswapd_wake___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
-
-struct trace_event_raw_kcompactd_wake_template___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
+ORDER_RECORD(mm_compaction_defer_template);
+ORDER_RECORD(mm_vmscan_wakeup_kswapd);
+ORDER_RECORD(mm_vmscan_kswapd_wake);
+ORDER_RECORD(kcompactd_wake_template);
 
 /* What the kernel keeps of a task's stall. */
 struct stall_task {
@@ -704,12 +629,7 @@ struct stall_task {
  * given back when its stall ends or its task exits; sized by the user
  * side.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct stall_task));
-	__uint(max_entries, 1);
-} stall_tasks SEC(".maps");
+MAP(HASH, __u32, struct stall_task, 1) stall_tasks SEC(".maps");
 
 /* Sized by the user side from -M; a full ring is counted, never hidden. */
 struct {
@@ -902,45 +822,26 @@ int kmem_compact_end(struct trace_event_raw_mm_compaction_end___kmem *ctx)
 	return PASS;
 }
 
-SEC("tp/compaction/mm_compaction_deferred")
-int kmem_compact_deferred(struct trace_event_raw_mm_compaction_defer_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_COMPACT_DEFERRED, ctx->order, 0, 0);
-	return PASS;
-}
+/* An event of which the analysis needs the order alone. */
+#define SHIP_ORDER(_tp, _prog, _record, _type)				\
+	SEC("tp/" _tp)							\
+	int _prog(struct trace_event_raw_##_record##___kmem *ctx)	\
+	{								\
+		if (tracked())						\
+			stall_ship(KMEM_BPF_STALL_##_type, ctx->order, 0, 0); \
+		return PASS;						\
+	}
 
-SEC("tp/vmscan/mm_vmscan_wakeup_kswapd")
-int kmem_kswapd_wakeup(struct trace_event_raw_mm_vmscan_wakeup_kswapd___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KSWAPD_WAKEUP, ctx->order, 0, 0);
-	return PASS;
-}
-
-SEC("tp/vmscan/mm_vmscan_kswapd_wake")
-int kmem_kswapd_wake(struct trace_event_raw_mm_vmscan_kswapd_wake___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KSWAPD_WAKE, ctx->order, 0, 0);
-	return PASS;
-}
-
-SEC("tp/compaction/mm_compaction_wakeup_kcompactd")
-int kmem_kcompactd_wakeup(struct trace_event_raw_kcompactd_wake_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KCOMPACTD_WAKEUP, ctx->order, 0, 0);
-	return PASS;
-}
-
-SEC("tp/compaction/mm_compaction_kcompactd_wake")
-int kmem_kcompactd_wake(struct trace_event_raw_kcompactd_wake_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KCOMPACTD_WAKE, ctx->order, 0, 0);
-	return PASS;
-}
+SHIP_ORDER("compaction/mm_compaction_deferred", kmem_compact_deferred,
+	   mm_compaction_defer_template, COMPACT_DEFERRED)
+SHIP_ORDER("vmscan/mm_vmscan_wakeup_kswapd", kmem_kswapd_wakeup,
+	   mm_vmscan_wakeup_kswapd, KSWAPD_WAKEUP)
+SHIP_ORDER("vmscan/mm_vmscan_kswapd_wake", kmem_kswapd_wake,
+	   mm_vmscan_kswapd_wake, KSWAPD_WAKE)
+SHIP_ORDER("compaction/mm_compaction_wakeup_kcompactd", kmem_kcompactd_wakeup,
+	   kcompactd_wake_template, KCOMPACTD_WAKEUP)
+SHIP_ORDER("compaction/mm_compaction_kcompactd_wake", kmem_kcompactd_wake,
+	   kcompactd_wake_template, KCOMPACTD_WAKE)
 
 /*
  * An allocation of a task with a stall open: nested in a reclaim, of
@@ -1035,12 +936,7 @@ __u64 vmemmap;
 __u32 calib_tid;
 __u32 nr_calib;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, KMEM_BPF_CALIB_PAGES);
-} calib_pages SEC(".maps");
+MAP(ARRAY, __u32, __u64, KMEM_BPF_CALIB_PAGES) calib_pages SEC(".maps");
 
 struct page___kmem {
 	unsigned long	flags;
