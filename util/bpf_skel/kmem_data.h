@@ -185,7 +185,8 @@ struct kmem_bpf_slab {
  * The events of allocation stalls, as the ring buffer "stall_events"
  * ships them: the rare events of reclaim and compaction, and the
  * allocations of a task while it has a stall open.  The user side feeds
- * them to the same stall analysis a recording's events go to.
+ * them to the same stall analysis a recording's events go to, whose enum
+ * kmem_stall_type they are, in the same order (bpf-fill.c checks it).
  */
 enum kmem_bpf_stall_type {
 	KMEM_BPF_STALL_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_direct_reclaim_begin */

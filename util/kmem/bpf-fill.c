@@ -3,6 +3,7 @@
  * perf kmem stat -b: the maps' counts into the analyses.  See
  * bpf-fill.h; the maps' layout is in bpf_skel/kmem_data.h.
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -524,21 +525,16 @@ int kmem_bpf_fill__slab(const struct kmem_bpf_snapshot *s,
 
 /* --- stalls ------------------------------------------------------------ */
 
-/* The ring's event types as the stall analysis names them. */
-static const u16 stall_types[KMEM_BPF_STALL_ALLOC] = {
-	[KMEM_BPF_STALL_RECLAIM_BEGIN]	 = KMEM_STALL_RECLAIM_BEGIN,
-	[KMEM_BPF_STALL_RECLAIM_END]	 = KMEM_STALL_RECLAIM_END,
-	[KMEM_BPF_STALL_MEMCG_BEGIN]	 = KMEM_STALL_MEMCG_BEGIN,
-	[KMEM_BPF_STALL_MEMCG_END]	 = KMEM_STALL_MEMCG_END,
-	[KMEM_BPF_STALL_COMPACT_TRY]	 = KMEM_STALL_COMPACT_TRY,
-	[KMEM_BPF_STALL_COMPACT_BEGIN]	 = KMEM_STALL_COMPACT_BEGIN,
-	[KMEM_BPF_STALL_COMPACT_END]	 = KMEM_STALL_COMPACT_END,
-	[KMEM_BPF_STALL_COMPACT_DEFERRED] = KMEM_STALL_COMPACT_DEFERRED,
-	[KMEM_BPF_STALL_KSWAPD_WAKEUP]	 = KMEM_STALL_KSWAPD_WAKEUP,
-	[KMEM_BPF_STALL_KSWAPD_WAKE]	 = KMEM_STALL_KSWAPD_WAKE,
-	[KMEM_BPF_STALL_KCOMPACTD_WAKEUP] = KMEM_STALL_KCOMPACTD_WAKEUP,
-	[KMEM_BPF_STALL_KCOMPACTD_WAKE]	 = KMEM_STALL_KCOMPACTD_WAKE,
-};
+/* The ring's event types are the stall analysis's, in its order. */
+#define SAME(_type)	((int)KMEM_BPF_STALL_##_type == (int)KMEM_STALL_##_type)
+static_assert(SAME(RECLAIM_BEGIN) && SAME(RECLAIM_END) && SAME(MEMCG_BEGIN) &&
+	      SAME(MEMCG_END) && SAME(COMPACT_TRY) && SAME(COMPACT_BEGIN) &&
+	      SAME(COMPACT_END) && SAME(COMPACT_DEFERRED) &&
+	      SAME(KSWAPD_WAKEUP) && SAME(KSWAPD_WAKE) &&
+	      SAME(KCOMPACTD_WAKEUP) && SAME(KCOMPACTD_WAKE) &&
+	      (int)KMEM_BPF_STALL_ALLOC == (int)KMEM_STALL_NR_TYPES,
+	      "the ring's stall types");
+#undef SAME
 
 /* The callsite of a record with a stack; 0 without one. */
 static u64 stall_callsite(const struct kmem_bpf_stall *r, size_t size,
@@ -582,7 +578,7 @@ int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
 		.gfp = r->gfp,
 		.value = r->value,
 		.order = r->order,
-		.type = stall_types[r->type],
+		.type = r->type,
 	};
 	if (r->type == KMEM_BPF_STALL_MEMCG_BEGIN)
 		ev.callsite = stall_callsite(r, size, true, callsite, arg);
