@@ -790,16 +790,38 @@ static bool str_equal_fn(long a, long b, void *ctx __maybe_unused)
 	return !strcmp((const char *)a, (const char *)b);
 }
 
-static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip);
+/*
+ * A stack walked from a raw tracepoint begins in the BPF side: the
+ * program, bpf_trace_run*(), the tracepoint's __bpf_trace_*() and
+ * __traceiter_*().  A recording's callchain begins where they were
+ * called from.
+ */
+static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip)
+{
+	static const char * const prefixes[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_",
+	};
+	char name[KSYM_NAME_LEN + 32];
+	size_t i;
 
-/* The callsite of a stall record's frames, as of a recording's callchain. */
-/* A stall record's frames as a recording's callchain has them, in @cc. */
-static void stall_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
-			struct ip_callchain *cc)
+	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/*
+ * The @nr frames @ips walked in the kernel, as a recording's callchain
+ * has them, in @cc: with @raw, past the BPF side's frames.
+ */
+static void to_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
+		     bool raw, struct ip_callchain *cc)
 {
 	size_t i = 0, n = 0;
 
-	while (i < nr && i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
+	while (raw && i < nr && i < KMEM_BPF_RAW_FRAMES && ips[i] &&
+	       bpf_side_frame(run, ips[i]))
 		i++;
 	cc->ips[n++] = PERF_CONTEXT_KERNEL;
 	for (; i < nr && ips[i] && n <= (size_t)run->config.max_stack; i++)
@@ -807,6 +829,40 @@ static void stall_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
 	cc->nr = n;
 }
 
+/* Stack @id of the stacks map as a callchain; of no frames if not read. */
+static void id_chain(struct kmem_bpf_run *run, u32 id, struct ip_callchain *cc)
+{
+	u64 *ips;
+
+	cc->nr = 0;
+	if (hashmap__find(run->stack_ips, id, &ips))
+		to_chain(run, ips, run->stack_depth, run->raw_pages, cc);
+}
+
+/* @cc from its callsite on, in the stacks kept: its id, -1, or -ENOMEM. */
+static int keep_stack(struct kmem_bpf_run *run, const struct ip_callchain *cc)
+{
+	u64 ips[KMEM_BPF_MAX_STACK];
+	size_t nr = callsite_resolver__frames(run->resolver, cc, ips,
+					      ARRAY_SIZE(ips));
+	int id;
+
+	if (!nr)
+		return -1;
+	id = kmem_stacks__intern(run->stacks, ips, nr);
+	return id < 0 ? -ENOMEM : id;
+}
+
+static int keep_stack_id(struct kmem_bpf_run *run, u32 id)
+{
+	u64 chain[KMEM_BPF_MAX_STACK + 2];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+
+	id_chain(run, id, cc);
+	return keep_stack(run, cc);
+}
+
+/* The callsite of a stall record's frames, as of a recording's callchain. */
 static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
 				 void *arg)
 {
@@ -814,33 +870,24 @@ static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
 	u64 chain[KMEM_BPF_MAX_STACK + 2];
 	struct ip_callchain *cc = (struct ip_callchain *)chain;
 
-	stall_chain(run, ips, nr, cc);
+	to_chain(run, ips, nr, true, cc);
 	return callsite_resolver__callsite(memcg && run->memcg_resolver ?
 					   run->memcg_resolver : run->resolver,
 					   cc);
 }
 
-/*
- * The stack of an allocation that ended a stall, from its callsite on,
- * in the stacks kept: its id, -1 without one, or -ENOMEM.
- */
+/* The stack of an allocation that ended a stall, as keep_stack(). */
 static int stall_stack(struct kmem_bpf_run *run, const void *data, size_t size)
 {
 	const struct kmem_bpf_stall_stack *r = data;
-	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
+	u64 chain[KMEM_BPF_MAX_STACK + 2];
 	struct ip_callchain *cc = (struct ip_callchain *)chain;
-	size_t nr;
-	int id;
 
 	if (size < sizeof(*r) || !r->ev.nr_ips)
 		return -1;
-	stall_chain(run, (const u64 *)r->ips,
-		    min_t(size_t, r->ev.nr_ips, KMEM_BPF_MAX_STACK), cc);
-	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
-	if (!nr)
-		return -1;
-	id = kmem_stacks__intern(run->stacks, ips, nr);
-	return id < 0 ? -ENOMEM : id;
+	to_chain(run, (const u64 *)r->ips,
+		 min_t(size_t, r->ev.nr_ips, KMEM_BPF_MAX_STACK), true, cc);
+	return keep_stack(run, cc);
 }
 
 /* A stall's time, exact, to the profile's sample of its allocation. */
@@ -1474,46 +1521,6 @@ static int read_stacks(struct kmem_bpf_run *run)
 
 /* --- naming ----------------------------------------------------------- */
 
-/*
- * A stack walked from a raw tracepoint begins in the BPF side: the
- * program, bpf_trace_run*(), the tracepoint's __bpf_trace_*() and
- * __traceiter_*().  A recording's callchain begins where they were
- * called from.
- */
-static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip)
-{
-	static const char * const prefixes[] = {
-		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_",
-	};
-	char name[KSYM_NAME_LEN + 32];
-	size_t i;
-
-	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
-	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/* The kernel frames of stack @id, as a recording's callchain has them. */
-static size_t stack_chain(struct kmem_bpf_run *run, u32 id, u64 *chain,
-			  size_t size)
-{
-	size_t i = 0, n = 0, depth = run->stack_depth;
-	u64 *ips;
-
-	if (!hashmap__find(run->stack_ips, id, &ips))
-		return 0;
-	while (run->raw_pages && i < depth && ips[i] &&
-	       i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
-		i++;
-	chain[n++] = PERF_CONTEXT_KERNEL;
-	for (; i < depth && ips[i] && n < size &&
-	     n <= (size_t)run->config.max_stack; i++)
-		chain[n++] = ips[i];
-	return n;
-}
-
 static u64 stack_callsite(u32 id, void *arg)
 {
 	struct kmem_bpf_run *run = arg;
@@ -1523,7 +1530,7 @@ static u64 stack_callsite(u32 id, void *arg)
 
 	if (hashmap__find(run->callsites, id, &callsite))
 		return callsite;
-	cc->nr = stack_chain(run, id, cc->ips, ARRAY_SIZE(chain) - 1);
+	id_chain(run, id, cc);
 	callsite = cc->nr ? callsite_resolver__callsite(run->resolver, cc) : 0;
 	hashmap__add(run->callsites, id, callsite);
 	return callsite;
@@ -1622,23 +1629,18 @@ static int name_gfps(struct kmem_bpf_run *run)
 static int fold_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 		    const struct kmem_bpf_row *v)
 {
-	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
-	struct ip_callchain *cc = (struct ip_callchain *)chain;
 	u64 n = v->samples, hits;
-	size_t nr;
 	int id;
 
 	if (run->config.live)
 		n = n > v->freed + v->dropped ? n - v->freed - v->dropped : 0;
 	hits = kmem_bpf_fill__estimate(n, run->page_size << k->order,
 				       run->config.sample_bytes);
-	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
-	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
-	if (!hits || !nr)
+	if (!hits)
 		return 0;
-	id = kmem_stacks__intern(run->stacks, ips, nr);
+	id = keep_stack_id(run, k->stack_id);
 	if (id < 0)
-		return id;
+		return id == -ENOMEM ? id : 0;
 	return kmem_stacks__add(run->stacks, id, hits * (run->page_size << k->order),
 				hits);
 }
@@ -1718,18 +1720,15 @@ static const char *profile_migtype(int migtype, char *buf, size_t size,
 static int profile_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 		       const struct kmem_bpf_row *v)
 {
-	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
-	struct ip_callchain *cc = (struct ip_callchain *)chain;
 	u64 size = run->page_size << k->order, sample = run->config.sample_bytes;
 	u64 live = v->samples > v->freed + v->dropped ?
 		   v->samples - v->freed - v->dropped : 0;
 	u64 hits = kmem_bpf_fill__estimate(v->samples, size, sample);
 	u64 live_hits = kmem_bpf_fill__estimate(live, size, sample);
 	struct kmem_profile_key key = {
-		.chain = -1, .order = k->order, .migtype = k->migtype,
+		.order = k->order, .migtype = k->migtype,
 		.node = -1, .gfp = k->gfp, .has_gfp = true,
 	};
-	size_t nr;
 	int id, err;
 
 	/*
@@ -1739,13 +1738,10 @@ static int profile_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *
 	 */
 	if (!run->finished && !hashmap__find(run->stack_ips, k->stack_id, NULL))
 		return 0;
-	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
-	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
-	if (nr) {
-		key.chain = kmem_stacks__intern(run->stacks, ips, nr);
-		if (key.chain < 0)
-			return key.chain;
-	}
+	/* -1: no chain */
+	key.chain = keep_stack_id(run, k->stack_id);
+	if (key.chain == -ENOMEM)
+		return key.chain;
 	id = kmem_profile__key(run->profile, &key);
 	if (id < 0)
 		return id;
