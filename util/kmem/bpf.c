@@ -30,6 +30,7 @@
 #include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 #include <perf/cpumap.h>
 #include <api/fs/fs.h>
@@ -651,57 +652,43 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->nr_pfn_words = c->exact_live ? 0 : run->max_pfn / 64 + 1;
 }
 
-/* The program of each stall tracepoint, by enum kmem_stall_type. */
-static void choose_stall_programs(struct kmem_bpf_run *run)
+/*
+ * Is @prog to be loaded?  A tracepoint's program is where the session has
+ * the tracepoint (there, and asked for); those following tasks where
+ * tasks are followed, or stalls are.
+ */
+static bool want_program(const struct kmem_bpf_run *run,
+			 const struct bpf_program *prog)
 {
-	struct kmem_bpf *skel = run->skel;
-	struct bpf_program *progs[KMEM_STALL_NR_TYPES] = {
-		[KMEM_STALL_RECLAIM_BEGIN] = skel->progs.kmem_reclaim_begin,
-		[KMEM_STALL_RECLAIM_END] = skel->progs.kmem_reclaim_end,
-		[KMEM_STALL_MEMCG_BEGIN] = skel->progs.kmem_memcg_begin,
-		[KMEM_STALL_MEMCG_END] = skel->progs.kmem_memcg_end,
-		[KMEM_STALL_COMPACT_TRY] = skel->progs.kmem_compact_try,
-		[KMEM_STALL_COMPACT_BEGIN] = skel->progs.kmem_compact_begin,
-		[KMEM_STALL_COMPACT_END] = skel->progs.kmem_compact_end,
-		[KMEM_STALL_COMPACT_DEFERRED] = skel->progs.kmem_compact_deferred,
-		[KMEM_STALL_KSWAPD_WAKEUP] = skel->progs.kmem_kswapd_wakeup,
-		[KMEM_STALL_KSWAPD_WAKE] = skel->progs.kmem_kswapd_wake,
-		[KMEM_STALL_KCOMPACTD_WAKEUP] = skel->progs.kmem_kcompactd_wakeup,
-		[KMEM_STALL_KCOMPACTD_WAKE] = skel->progs.kmem_kcompactd_wake,
-	};
-	int type;
+	const char *sec = bpf_program__section_name(prog);
+	char name[96], *slash;
 
-	for (type = 0; type < KMEM_STALL_NR_TYPES; type++)
-		bpf_program__set_autoload(progs[type],
-					  run->stall_programs & (1U << type));
+	if (strstarts(sec, "raw_tp/"))
+		return run->config.page;
+	if (!strcmp(sec, "tp_btf/sched_process_exit"))
+		return run->stall_programs;
+	if (strstarts(sec, "tp_btf/"))
+		return run->config.tasks;
+	/* tp/SYS/NAME */
+	snprintf(name, sizeof(name), "%s", sec + 3);
+	slash = strchr(name, '/');
+	if (slash)
+		*slash = ':';
+	return evlist__find_tracepoint_by_name(run->evlist, name);
 }
 
-/* Only the programs of the tracepoints there are, and asked for. */
 static void choose_programs(struct kmem_bpf_run *run)
 {
-	const struct kmem_bpf_config *c = &run->config;
 	struct kmem_bpf *skel = run->skel;
+	struct bpf_program *prog;
 
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, want_program(run, prog));
 	/* Both kinds: the raw ones if the calibration works, else these. */
-	bpf_program__set_autoload(skel->progs.kmem_page_alloc, c->page);
-	bpf_program__set_autoload(skel->progs.kmem_page_free, c->page);
-	bpf_program__set_autoload(skel->progs.kmem_page_alloc_raw, c->page);
-	bpf_program__set_autoload(skel->progs.kmem_page_free_raw, c->page);
 	bpf_program__set_autoattach(skel->progs.kmem_page_alloc, false);
 	bpf_program__set_autoattach(skel->progs.kmem_page_free, false);
 	bpf_program__set_autoattach(skel->progs.kmem_page_alloc_raw, false);
 	bpf_program__set_autoattach(skel->progs.kmem_page_free_raw, false);
-	bpf_program__set_autoload(skel->progs.kmem_page_extfrag,
-				  run->has_extfrag);
-	bpf_program__set_autoload(skel->progs.kmem_kmalloc, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_cache_alloc, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_kfree, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_cache_free, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_fork, c->tasks);
-	bpf_program__set_autoload(skel->progs.kmem_task_free, c->tasks);
-	bpf_program__set_autoload(skel->progs.kmem_stall_exit,
-				  run->stall_programs);
-	choose_stall_programs(run);
 }
 
 /* The one line of a program the kernel refused, from libbpf's messages. */
@@ -1370,9 +1357,9 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 /* --- reading the maps ------------------------------------------------- */
 
 /*
- * Every entry of a map, keys and values (per-CPU values summed: they are
- * all of u64 fields), through the lookup-batch call.  The arrays are the
- * run's until it is deleted.
+ * Every entry of a map, keys (unless @keys is NULL) and values (per-CPU
+ * values summed: they are all of u64 fields), through the lookup-batch
+ * call.  The arrays are the run's until it is deleted.
  */
 static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 		    void **keys, void **values, size_t *nr)
@@ -1407,7 +1394,8 @@ static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 	/* Packed: one value after the other. */
 	for (i = 1; i < count && stride != vsize; i++)
 		memmove(v + i * vsize, v + i * stride, vsize);
-	*keys = k;
+	if (keys)
+		*keys = k;
 	*values = v;
 	*nr = count;
 	return 0;
@@ -1440,17 +1428,6 @@ static int read_counts(struct kmem_bpf_run *run)
 	return err;
 }
 
-/* The values of an array map, by index. */
-static int read_array(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
-		      const void **values, size_t *nr)
-{
-	void *keys, *v;
-	int err = read_map(run, map, slot, &keys, &v, nr);
-
-	*values = v;
-	return err;
-}
-
 /* The rows of the sampled stacks, as -I --pprof reads them each interval. */
 static int read_rows(struct kmem_bpf_run *run)
 {
@@ -1474,16 +1451,16 @@ static int read_snapshot(struct kmem_bpf_run *run)
 			       (void **)&s->rare_keys, (void **)&s->rare,
 			       &s->nr_rare);
 	if (!err && run->nr_blocks)
-		err = read_array(run, run->skel->maps.blocks, 5,
-				 (const void **)&s->blocks, &s->nr_blocks);
+		err = read_map(run, run->skel->maps.blocks, 5, NULL,
+			       (void **)&s->blocks, &s->nr_blocks);
 	if (!err && run->config.slab)
 		err = read_map(run, run->skel->maps.slab_rows, 6,
 			       (void **)&s->slab_keys, (void **)&s->slab,
 			       &s->nr_slab);
 	if (!err && run->nr_nodes > 1) {
 		s->nr_nodes = run->nr_nodes;
-		err = read_array(run, run->skel->maps.node_bytes, 7,
-				 (const void **)&s->node_counts, &nr);
+		err = read_map(run, run->skel->maps.node_bytes, 7, NULL,
+			       (void **)&s->node_counts, &nr);
 	}
 	return err;
 }
