@@ -308,12 +308,14 @@ static int fill_env(struct kmem_bpf_run *run, struct perf_env *env)
 
 /* --- the tracepoints and the live session ----------------------------- */
 
+/* Those of the allocators, then the number that they cannot do without. */
 static const char * const page_events[] = {
-	"mm_page_alloc", "mm_page_free", "mm_page_alloc_extfrag",
+	"kmem:mm_page_alloc", "kmem:mm_page_free", "kmem:mm_page_alloc_extfrag",
 };
 
 static const char * const slab_events[] = {
-	"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
+	"kmem:kmalloc", "kmem:kfree", "kmem:kmem_cache_alloc",
+	"kmem:kmem_cache_free",
 };
 
 static bool left_out(const struct kmem_bpf_run *run, const char *name)
@@ -328,20 +330,6 @@ static bool left_out(const struct kmem_bpf_run *run, const char *name)
 		l = l ? l + 1 : NULL;
 	}
 	return false;
-}
-
-static bool have_tracepoint_of(const struct kmem_bpf_run *run,
-			       const char *sys, const char *name)
-{
-	char event[96];
-
-	snprintf(event, sizeof(event), "%s:%s", sys, name);
-	return !left_out(run, name) && is_valid_tracepoint(event);
-}
-
-static bool have_tracepoint(const struct kmem_bpf_run *run, const char *name)
-{
-	return have_tracepoint_of(run, "kmem", name);
 }
 
 /*
@@ -366,16 +354,26 @@ static void keep_format(struct kmem_bpf_run *run, const char *sys,
 		free(text);
 }
 
-/* An evsel of the tracepoint, with its format from tracefs. */
-static int add_tracepoint_of(struct kmem_bpf_run *run, const char *sys,
-			     const char *name, char *err, size_t err_size)
+/*
+ * An evsel of tracepoint @event ("sys:name"), with its format from
+ * tracefs: 0; 1 where the kernel has none, or perf config
+ * kmem.bpf-leave-out left it out; -EINVAL.
+ */
+static int add_tracepoint(struct kmem_bpf_run *run, const char *event,
+			  char *err, size_t err_size)
 {
-	struct evsel *evsel = evsel__newtp(sys, name);
+	const char *name = strchr(event, ':') + 1;
+	struct evsel *evsel;
+	char sys[32];
 
+	if (left_out(run, name) || !is_valid_tracepoint(event))
+		return 1;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(name - 1 - event), event);
+	evsel = evsel__newtp(sys, name);
 	if (IS_ERR(evsel)) {
 		snprintf(err, err_size,
-			 "cannot read the format of %s:%s in tracefs: %s",
-			 sys, name, strerror(-PTR_ERR(evsel)));
+			 "cannot read the format of %s in tracefs: %s",
+			 event, strerror(-PTR_ERR(evsel)));
 		return -EINVAL;
 	}
 	keep_format(run, sys, name, evsel);
@@ -386,72 +384,70 @@ static int add_tracepoint_of(struct kmem_bpf_run *run, const char *sys,
 	return 0;
 }
 
-static int add_tracepoint(struct kmem_bpf_run *run, const char *name,
-			  char *err, size_t err_size)
+/* The tracepoints of an allocator, of which the first @needed must be. */
+static int add_allocator(struct kmem_bpf_run *run, const char * const *events,
+			 size_t nr, size_t needed, const char *what, char *err,
+			 size_t err_size)
 {
-	return add_tracepoint_of(run, "kmem", name, err, err_size);
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		ret = add_tracepoint(run, events[i], err, err_size);
+		if (ret < 0)
+			return ret;
+		if (ret && i < needed) {
+			snprintf(err, err_size,
+				 "the kernel has no %s tracepoint: the %s allocator cannot be counted",
+				 events[i], what);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /*
- * The stall tracepoints the kernel has (and perf config
- * kmem.bpf-leave-out did not leave out), in the session as a
- * recording's: the decoder names mm_compaction_end's statuses from its
- * format.  One that is missing only takes its part of the section away.
+ * The stall tracepoints the kernel has (and kmem.bpf-leave-out did not
+ * leave out), in the session as a recording's: the decoder names
+ * mm_compaction_end's statuses from its format.  One that is missing
+ * only takes its part of the section away.
  */
 static int add_stall_tracepoints(struct kmem_bpf_run *run, char *err,
 				 size_t err_size)
 {
 	size_t n = 0, size = sizeof(run->stall_missing);
-	int type;
+	int type, ret;
 
 	for (type = 0; type < KMEM_STALL_NR_TYPES; type++) {
 		bool chain;
-		const char *full = kmem_stall_tracepoint(type, &chain);
-		const char *colon = strchr(full, ':');
-		char sys[32];
+		const char *event = kmem_stall_tracepoint(type, &chain);
 
-		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - full), full);
-		if (!have_tracepoint_of(run, sys, colon + 1)) {
+		ret = add_tracepoint(run, event, err, err_size);
+		if (ret < 0)
+			return ret;
+		if (ret)
 			n += snprintf(run->stall_missing + n, size - n, "%s%s",
-				      n ? "," : "", full);
-			continue;
-		}
-		if (add_tracepoint_of(run, sys, colon + 1, err, err_size))
-			return -EINVAL;
-		run->stall_programs |= 1U << type;
+				      n ? "," : "", event);
+		else
+			run->stall_programs |= 1U << type;
 	}
 	return 0;
 }
 
 static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
-	size_t i;
+	const struct kmem_bpf_config *c = &run->config;
 
-	for (i = 0; run->config.page && i < ARRAY_SIZE(page_events); i++) {
-		if (have_tracepoint(run, page_events[i])) {
-			if (add_tracepoint(run, page_events[i], err, err_size))
-				return -EINVAL;
-		} else if (i < 2) {
-			snprintf(err, err_size,
-				 "the kernel has no kmem:%s tracepoint: the page allocator cannot be counted",
-				 page_events[i]);
-			return -EINVAL;
-		}
-	}
-	run->has_extfrag = run->config.page &&
-			   have_tracepoint(run, "mm_page_alloc_extfrag");
-	if (run->config.page && add_stall_tracepoints(run, err, err_size))
+	if (c->page && (add_allocator(run, page_events, ARRAY_SIZE(page_events),
+				      2, "page", err, err_size) ||
+			add_stall_tracepoints(run, err, err_size)))
 		return -EINVAL;
-	for (i = 0; run->config.slab && i < ARRAY_SIZE(slab_events); i++) {
-		if (!have_tracepoint(run, slab_events[i])) {
-			snprintf(err, err_size,
-				 "the kernel has no kmem:%s tracepoint: the slab allocator cannot be counted",
-				 slab_events[i]);
-			return -EINVAL;
-		}
-		if (add_tracepoint(run, slab_events[i], err, err_size))
-			return -EINVAL;
-	}
+	run->has_extfrag = c->page &&
+		evlist__find_tracepoint_by_name(run->evlist, page_events[2]);
+	if (c->slab && add_allocator(run, slab_events, ARRAY_SIZE(slab_events),
+				     ARRAY_SIZE(slab_events), "slab", err,
+				     err_size))
+		return -EINVAL;
 	return 0;
 }
 
