@@ -257,30 +257,15 @@ struct kmem_bpf_cpu {
 /* Position of the most significant bit of @x, 0 for 0 and 1. */
 static inline int kmem_bpf_msb(__u64 x)
 {
-	int e = 0;
+	int e = 0, shift;
 
-	if (x >> 32) {
-		x >>= 32;
-		e += 32;
+	/* A halving search: BPF has no instruction for it. */
+	for (shift = 32; shift; shift >>= 1) {
+		if (x >> shift) {
+			x >>= shift;
+			e += shift;
+		}
 	}
-	if (x >> 16) {
-		x >>= 16;
-		e += 16;
-	}
-	if (x >> 8) {
-		x >>= 8;
-		e += 8;
-	}
-	if (x >> 4) {
-		x >>= 4;
-		e += 4;
-	}
-	if (x >> 2) {
-		x >>= 2;
-		e += 2;
-	}
-	if (x >> 1)
-		e += 1;
 	return e;
 }
 
