@@ -317,21 +317,31 @@ static int add_grid_allocs(const struct kmem_bpf_snapshot *s,
 	return 0;
 }
 
+/* Failed allocations, of a callsite or (0) of none. */
+static int add_failures(struct kmem_frag *kf, u64 gfp, u32 order, int migtype,
+			u64 callsite, u64 nr, unsigned int parts)
+{
+	struct kmem_page_event ev = {
+		.pfn = KMEM_PAGE_NO_PFN,
+		.gfp = gfp,
+		.callsite = callsite,
+		.order = min_t(u32, order, SHRT_MAX),
+		.migtype = migtype,
+	};
+
+	return kmem_frag__add_allocs(kf, &ev, nr, parts);
+}
+
 static int add_fails(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf)
 {
 	size_t i;
 	int err;
 
 	for (i = 0; i < s->nr_fails; i++) {
-		struct kmem_page_event ev = {
-			.pfn = KMEM_PAGE_NO_PFN,
-			.gfp = s->fail_keys[i].gfp,
-			.order = min_t(u32, s->fail_keys[i].order, SHRT_MAX),
-			.migtype = s->fail_keys[i].migtype,
-		};
+		const struct kmem_bpf_fail_key *k = &s->fail_keys[i];
 
-		err = kmem_frag__add_allocs(kf, &ev, s->fails[i],
-					    KMEM_FRAG_TOTALS);
+		err = add_failures(kf, k->gfp, k->order, k->migtype, 0,
+				   s->fails[i], KMEM_FRAG_TOTALS);
 		if (err)
 			return err;
 	}
@@ -382,32 +392,22 @@ static int add_rare_row(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf,
 	const struct kmem_bpf_rare_key *k = &s->rare_keys[i];
 	u64 callsite = namer->callsite(k->stack_id, namer->arg);
 	u64 n = rare_estimate(s, k, &s->rare[i]);
+	struct kmem_bpf_fallback_key fk = {
+		.alloc_order = k->order,
+		.fallback_order = k->fallback_order,
+		.alloc_migtype = k->migtype,
+		.fallback_migtype = k->fallback_migtype,
+		.change_ownership = k->change_ownership,
+	};
+	struct kmem_frag_event ev = fallback_event(&fk);
 
 	if (k->order >= KMEM_BPF_NR_ORDERS)
 		return 0;
-	if (k->kind == KMEM_BPF_RARE_FAIL) {
-		struct kmem_page_event ev = {
-			.pfn = KMEM_PAGE_NO_PFN,
-			.gfp = k->gfp,
-			.callsite = callsite,
-			.order = k->order,
-			.migtype = k->migtype,
-		};
-
-		return kmem_frag__add_allocs(kf, &ev, n, KMEM_FRAG_ROWS);
-	}
-	{
-		struct kmem_frag_event ev = {
-			.callsite = callsite,
-			.alloc_order = k->order,
-			.fallback_order = k->fallback_order,
-			.alloc_migtype = k->migtype,
-			.fallback_migtype = k->fallback_migtype,
-			.change_ownership = k->change_ownership,
-		};
-
-		return kmem_frag__add_fallbacks(kf, &ev, n, KMEM_FRAG_ROWS);
-	}
+	if (k->kind == KMEM_BPF_RARE_FAIL)
+		return add_failures(kf, k->gfp, k->order, k->migtype, callsite,
+				    n, KMEM_FRAG_ROWS);
+	ev.callsite = callsite;
+	return kmem_frag__add_fallbacks(kf, &ev, n, KMEM_FRAG_ROWS);
 }
 
 static int add_blocks(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf)
@@ -548,11 +548,6 @@ static u64 stall_callsite(const struct kmem_bpf_stall *r, size_t size,
 	return callsite((const u64 *)rs->ips, nr, memcg, arg);
 }
 
-static s16 clamp_s16(s64 v)
-{
-	return v > SHRT_MAX ? SHRT_MAX : v < SHRT_MIN ? SHRT_MIN : v;
-}
-
 int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
 			 kmem_bpf_frames_fn callsite, void *arg)
 {
@@ -568,7 +563,7 @@ int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
 			.gfp = r->gfp,
 			.callsite = stall_callsite(r, size, false, callsite, arg),
 			.order = r->order,
-			.migtype = clamp_s16(r->migtype),
+			.migtype = clamp(r->migtype, SHRT_MIN, SHRT_MAX),
 			.cpu_node = -1,
 			.page_node = -1,
 		};

@@ -879,8 +879,7 @@ static int profile_stall(struct kmem_bpf_run *run, const struct kmem_bpf_stall *
 {
 	struct kmem_profile_key key = {
 		.chain = chain, .order = r->order,
-		.migtype = r->migtype > SHRT_MAX ? SHRT_MAX :
-			   r->migtype < SHRT_MIN ? SHRT_MIN : r->migtype,
+		.migtype = clamp(r->migtype, SHRT_MIN, SHRT_MAX),
 		.node = -1, .gfp = r->gfp, .has_gfp = true,
 	};
 	int id = kmem_profile__key(run->profile, &key);
