@@ -59,6 +59,7 @@
 #include "read-procmem.h"
 #include "sample.h"
 #include "session.h"
+#include "strlist.h"
 #include "trace-event.h"
 #include "tracepoint.h"
 
@@ -128,7 +129,7 @@ struct kmem_bpf_run {
 	void				*bufs[8];
 	struct hashmap			*callsites;	/* stack id -> callsite */
 	struct hashmap			*stack_ips;	/* stack id -> frames */
-	struct hashmap			*caches;	/* interned cache names */
+	struct strlist			*caches;	/* the cache names, once */
 	/* The report: where its numbers come from, its tables. */
 	struct kmem_report_source	source;
 	struct kmem_cell_ctx		ctx;
@@ -763,16 +764,6 @@ static bool u64_equal(long a, long b, void *ctx __maybe_unused)
 	return a == b;
 }
 
-static size_t str_hash_fn(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool str_equal_fn(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
-}
-
 /*
  * A stack walked from a raw tracepoint begins in the BPF side: the
  * program, bpf_trace_run*(), the tracepoint's __bpf_trace_*() and
@@ -966,9 +957,8 @@ static int setup_analyses(struct kmem_bpf_run *run)
 
 	run->callsites = hashmap__new(u64_hash, u64_equal, NULL);
 	run->stack_ips = hashmap__new(u64_hash, u64_equal, NULL);
-	run->caches = hashmap__new(str_hash_fn, str_equal_fn, NULL);
-	if (IS_ERR(run->callsites) || IS_ERR(run->stack_ips) ||
-	    IS_ERR(run->caches))
+	run->caches = strlist__new(NULL, NULL);
+	if (IS_ERR(run->callsites) || IS_ERR(run->stack_ips) || !run->caches)
 		return -ENOMEM;
 	if (c->slab) {
 		run->ks = kmem_slab__new(&(struct kmem_slab_config){ 0 });
@@ -1240,7 +1230,7 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	if (!IS_ERR_OR_NULL(run->callsites))
 		hashmap__free(run->callsites);
 	free_keys(run->stack_ips);
-	free_keys(run->caches);
+	strlist__delete(run->caches);
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
 		free(run->bufs[i]);
@@ -1400,20 +1390,16 @@ static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 static int read_counts(struct kmem_bpf_run *run)
 {
 	struct kmem_bpf_snapshot *s = &run->snap;
-	void *keys, *values;
-	size_t nr, i;
+	void *values;
+	size_t nr;
 	int err;
 
-	err = read_map(run, run->skel->maps.counts, 0, &keys, &values, &nr);
+	err = read_map(run, run->skel->maps.counts, 0, NULL, &values, &nr);
 	if (err)
 		return err;
+	/* An array: its values come in the order of their indexes. */
 	memset(s->counts, 0, sizeof(s->counts));
-	for (i = 0; i < nr; i++) {
-		u32 idx = ((u32 *)keys)[i];
-
-		if (idx < KMEM_BPF_NR_COUNTS)
-			s->counts[idx] = ((u64 *)values)[i];
-	}
+	memcpy(s->counts, values, min(nr, ARRAY_SIZE(s->counts)) * sizeof(u64));
 	err = read_map(run, run->skel->maps.fails, 1, (void **)&s->fail_keys,
 		       (void **)&s->fails, &s->nr_fails);
 	if (!err)
@@ -1518,16 +1504,11 @@ static u64 slab_function(u64 call_site, void *arg)
 static const char *cache_name(const char *name, void *arg)
 {
 	struct kmem_bpf_run *run = arg;
-	char *copy;
+	struct str_node *n;
 
-	if (hashmap__find(run->caches, name, &copy))
-		return copy;
-	copy = strdup(name);
-	if (copy && hashmap__add(run->caches, copy, copy)) {
-		free(copy);
-		copy = NULL;
-	}
-	return copy;
+	strlist__add(run->caches, name);
+	n = strlist__find(run->caches, name);
+	return n ? n->s : NULL;
 }
 
 /* Set a field of a made-up record of @evsel's format. */
