@@ -1706,11 +1706,14 @@ static const char *bpf_unsupported(const struct perf_kmem *kmem)
 	return NULL;
 }
 
+/* Option @opt's number, K or M suffixed, into @val unless not given. */
 static int bpf_number(const char *opt, const char *str, u64 min, u64 max,
 		      u64 *val)
 {
 	char *end;
 
+	if (!str)
+		return 0;
 	errno = 0;
 	*val = strtoull(str, &end, 0);
 	if (!errno && end != str && *str != '-' && *val >= min && *val <= max) {
@@ -1732,7 +1735,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	const char *why = bpf_unsupported(kmem);
 	int targets = c->system_wide + !!c->cgroup +
 		      !!(symbol_conf.pid_list_str || symbol_conf.tid_list_str);
-	u64 v;
+	u64 max_stack = KMEM_BPF_MAX_STACK_DEFAULT, entries = 0;
 
 	if (why) {
 		pr_err("perf kmem: %s\n", why);
@@ -1754,22 +1757,13 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		return -EINVAL;
 	}
 	c->sample_bytes = KMEM_BPF_SAMPLE_BYTES;
-	c->max_stack = KMEM_BPF_MAX_STACK_DEFAULT;
-	if (kmem->sample_bytes_str) {
-		if (bpf_number("--sample-bytes", kmem->sample_bytes_str, 1,
-			       1ULL << 40, &c->sample_bytes))
-			return -EINVAL;
-	}
-	if (kmem->max_stack_str) {
-		if (bpf_number("--max-stack", kmem->max_stack_str, 1, 127, &v))
-			return -EINVAL;
-		c->max_stack = v;
-	}
-	if (kmem->map_entries_str) {
-		if (bpf_number("-M", kmem->map_entries_str, 1, 1 << 24, &v))
-			return -EINVAL;
-		c->map_entries = v;
-	}
+	if (bpf_number("--sample-bytes", kmem->sample_bytes_str, 1, 1ULL << 40,
+		       &c->sample_bytes) ||
+	    bpf_number("--max-stack", kmem->max_stack_str, 1, 127, &max_stack) ||
+	    bpf_number("-M", kmem->map_entries_str, 1, 1 << 24, &entries))
+		return -EINVAL;
+	c->max_stack = max_stack;
+	c->map_entries = entries;
 	/* Without --page or --slab: the page allocator. */
 	if (kmem->mode_from_trace) {
 		kmem->opts.page = true;
