@@ -65,17 +65,15 @@ struct trace_event_raw_kmalloc___kmem {
 	int			node;
 } __attribute__((preserve_access_index));
 
-struct trace_event_raw_kfree___kmem {
-	struct trace_entry	ent;
-	unsigned long		call_site;
-	const void		*ptr;
-} __attribute__((preserve_access_index));
+/* kfree and kmem_cache_free: the pointer freed, wherever it is in each. */
+#define FREE_RECORD(_name)					\
+	struct trace_event_raw_##_name##___kmem {		\
+		struct trace_entry	ent;			\
+		const void		*ptr;			\
+	} __attribute__((preserve_access_index))
 
-struct trace_event_raw_kmem_cache_free___kmem {
-	struct trace_entry	ent;
-	unsigned long		call_site;
-	const void		*ptr;
-} __attribute__((preserve_access_index));
+FREE_RECORD(kfree);
+FREE_RECORD(kmem_cache_free);
 
 /*
  * What a tracepoint program returns: 0 would keep the event from every
@@ -330,19 +328,26 @@ static __always_inline __u32 stack_id(void *ctx)
 	return id;
 }
 
+/* The value of @key in @map, added as @zero if new; NULL in a full map. */
+static __always_inline void *find_or_add(void *map, const void *key,
+					 const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	/* Or another CPU added it meanwhile. */
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
 static __always_inline struct kmem_bpf_row *find_row(struct kmem_bpf_row_key *key)
 {
-	struct kmem_bpf_row zero = {}, *row;
+	struct kmem_bpf_row zero = {}, *row = find_or_add(&rows, key, &zero);
 
-	row = bpf_map_lookup_elem(&rows, key);
-	if (row)
-		return row;
-	if (bpf_map_update_elem(&rows, key, &zero, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&rows, key)) {
+	if (!row)
 		count(KMEM_BPF_ROWS_FULL);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&rows, key);
+	return row;
 }
 
 /*
@@ -519,11 +524,7 @@ static __always_inline void rare_row(void *ctx, struct kmem_bpf_rare_key *key,
 	key->stack_id = stack_id(ctx);
 	if (!key->stack_id)
 		return;
-	row = bpf_map_lookup_elem(&rare_rows, key);
-	if (!row) {
-		bpf_map_update_elem(&rare_rows, key, &zero, BPF_NOEXIST);
-		row = bpf_map_lookup_elem(&rare_rows, key);
-	}
+	row = find_or_add(&rare_rows, key, &zero);
 	if (!row) {
 		count(KMEM_BPF_RARE_FULL);
 		return;
@@ -533,15 +534,8 @@ static __always_inline void rare_row(void *ctx, struct kmem_bpf_rare_key *key,
 
 static __always_inline void count_in(void *map, void *key)
 {
-	__u64 one = 1, *v = bpf_map_lookup_elem(map, key);
+	__u64 zero = 0, *v = find_or_add(map, key, &zero);
 
-	if (v) {
-		__sync_fetch_and_add(v, 1);
-		return;
-	}
-	if (!bpf_map_update_elem(map, key, &one, BPF_NOEXIST))
-		return;
-	v = bpf_map_lookup_elem(map, key);
 	if (v)
 		__sync_fetch_and_add(v, 1);
 	else
@@ -643,13 +637,11 @@ __s64 stalls_open;
 static __always_inline struct stall_task *stall_task_of(bool create)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct stall_task *t, none = {};
+	struct stall_task none = {};
 
-	t = bpf_map_lookup_elem(&stall_tasks, &tid);
-	if (t || !create)
-		return t;
-	bpf_map_update_elem(&stall_tasks, &tid, &none, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&stall_tasks, &tid);
+	if (!create)
+		return bpf_map_lookup_elem(&stall_tasks, &tid);
+	return find_or_add(&stall_tasks, &tid, &none);
 }
 
 static __always_inline void stall_fill(struct kmem_bpf_stall *r, int type,
@@ -1096,14 +1088,10 @@ static __always_inline void slab_alloc(struct kmem_bpf_slab_key *key,
 {
 	struct kmem_bpf_slab zero = {}, *row;
 
-	row = bpf_map_lookup_elem(&slab_rows, key);
+	row = find_or_add(&slab_rows, key, &zero);
 	if (!row) {
-		bpf_map_update_elem(&slab_rows, key, &zero, BPF_NOEXIST);
-		row = bpf_map_lookup_elem(&slab_rows, key);
-		if (!row) {
-			count(KMEM_BPF_SLAB_FULL);
-			return;
-		}
+		count(KMEM_BPF_SLAB_FULL);
+		return;
 	}
 	/* Per-CPU rows: no other CPU writes these. */
 	if (!ptr) {
@@ -1151,28 +1139,20 @@ int kmem_cache_alloc(struct trace_event_raw_kmem_cache_alloc___kmem *ctx)
 	return PASS;
 }
 
-static __always_inline void slab_free(__u64 ptr)
-{
-	count(KMEM_BPF_SLAB_FREE);
-	if (ptr <= ZERO_SIZE_PTR)
-		count(KMEM_BPF_SLAB_FREE_NULL);
-}
+#define SLAB_FREE(_tp, _prog)						\
+	SEC("tp/kmem/" #_tp)						\
+	int _prog(struct trace_event_raw_##_tp##___kmem *ctx)		\
+	{								\
+		if (!tracked())						\
+			return PASS;					\
+		count(KMEM_BPF_SLAB_FREE);				\
+		if ((__u64)ctx->ptr <= ZERO_SIZE_PTR)			\
+			count(KMEM_BPF_SLAB_FREE_NULL);			\
+		return PASS;						\
+	}
 
-SEC("tp/kmem/kfree")
-int kmem_kfree(struct trace_event_raw_kfree___kmem *ctx)
-{
-	if (tracked())
-		slab_free((__u64)ctx->ptr);
-	return PASS;
-}
-
-SEC("tp/kmem/kmem_cache_free")
-int kmem_cache_free(struct trace_event_raw_kmem_cache_free___kmem *ctx)
-{
-	if (tracked())
-		slab_free((__u64)ctx->ptr);
-	return PASS;
-}
+SLAB_FREE(kfree, kmem_kfree)
+SLAB_FREE(kmem_cache_free, kmem_cache_free)
 
 /* --- following the tasks -------------------------------------------- */
 
