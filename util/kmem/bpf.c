@@ -171,9 +171,7 @@ static int keep_libbpf_message(enum libbpf_print_level level,
 	len = strlen(line);
 	if (len && line[len - 1] == '\n')
 		line[len - 1] = '\0';
-	if (level == LIBBPF_WARN && strstr(line, "prog '"))
-		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
-	else if (level == LIBBPF_WARN && !libbpf_last[0])
+	if (level == LIBBPF_WARN && (strstr(line, "prog '") || !libbpf_last[0]))
 		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
 	return 0;
 }
@@ -1025,9 +1023,8 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 			       KMEM_BPF_MAX_STACK);
 	run->nr_nodes = kmem_decoder__info(run->dec)->nr_nodes;
 	run->snap.pageblock_order = kmem_decoder__info(run->dec)->pageblock_order;
-	if (kmem_decoder__info(run->dec)->pageblock_order >= 0)
-		run->nr_blocks = (run->max_pfn >>
-				  kmem_decoder__info(run->dec)->pageblock_order) + 1;
+	if (run->snap.pageblock_order >= 0)
+		run->nr_blocks = (run->max_pfn >> run->snap.pageblock_order) + 1;
 	if (open_and_load(run, err, err_size))
 		goto fail;
 	if (run->config.cgroup && setup_cgroup(run, err, err_size))
@@ -1981,17 +1978,6 @@ static void set_fragmenting(struct kmem_page_row *row, void *arg)
 	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
 }
 
-static u64 fragmenting(const struct kmem_bpf_run *run)
-{
-	const struct kmem_frag_summary *s;
-
-	if (!run->kf)
-		return 0;
-	s = kmem_frag__summary(run->kf);
-	return s->classes[KMEM_FRAG_CONVERTED].nr +
-	       s->classes[KMEM_FRAG_POLLUTED].nr;
-}
-
 static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
@@ -2007,7 +1993,8 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 		.callchains = true,
 		.pageblocks = pageblocks,
 		.frag_classes = run->has_extfrag && pageblocks,
-		.fragmenting = fragmenting(run) > 0,
+		.fragmenting = run->kf &&
+			       kmem_frag__summary(run->kf)->fragmenting.nr,
 		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.callers_estimated = run->config.sample_bytes > 1,
 		.slab_unpaired = true,
@@ -2022,13 +2009,6 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 static u64 count_of(const struct kmem_bpf_run *run, enum kmem_bpf_counter c)
 {
 	return kmem_bpf_fill__count(&run->snap, c);
-}
-
-static u64 nr_page_events(const struct kmem_bpf_run *run)
-{
-	const struct kmem_page_summary *s = kmem_page__summary(run->kp);
-
-	return s->alloc.nr + s->fail.nr + s->free.nr + s->bad_order;
 }
 
 /* As a recording's (run.c): the kernel's topology is the trace's. */
@@ -2051,8 +2031,12 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
 	const struct perf_env *env = &run->session->header.env;
-	u64 page = run->kp ? nr_page_events(run) : 0, slab = 0, extfrag = 0;
+	const struct kmem_page_summary *ps = run->kp ? kmem_page__summary(run->kp) : NULL;
+	u64 page = 0, slab = 0, extfrag = 0;
 	size_t i;
+
+	if (ps)
+		page = ps->alloc.nr + ps->fail.nr + ps->free.nr + ps->bad_order;
 
 	for (i = 0; i < run->snap.nr_fallbacks; i++)
 		extfrag += run->snap.fallbacks[i];
@@ -2128,6 +2112,10 @@ static void fill_source(struct kmem_bpf_run *run)
 		.map_bytes = kmem_bpf_run__map_bytes(run),
 		.stall_events_lost = count_of(run, KMEM_BPF_STALL_LOST) +
 				     count_of(run, KMEM_BPF_STALL_NO_TASK),
+		/* The kernel's account, kept where bpf_stats_enabled. */
+		.prog_runs = run->prog_runs,
+		.prog_ns = run->prog_ns,
+		.prog_ns_per_run = run->prog_runs ? run->prog_ns / run->prog_runs : 0,
 	};
 	if (!run->kp)
 		src->exact = "the slab counts by callsite and cache";
@@ -2148,17 +2136,6 @@ static void fill_source(struct kmem_bpf_run *run)
 	else if (run->kp && !life)
 		src->estimated =
 			"the lifetime groups, from the allocations the live-page map tracked";
-}
-
-/* The kernel's account of the programs, kept where bpf_stats_enabled. */
-static void prog_stats(struct kmem_bpf_run *run)
-{
-	struct kmem_report_source *src = &run->source;
-
-	src->prog_runs = run->prog_runs;
-	src->prog_ns = run->prog_ns;
-	if (src->prog_runs)
-		src->prog_ns_per_run = src->prog_ns / src->prog_runs;
 }
 
 static void set_stall(struct kmem_page_row *row, void *arg)
@@ -2232,7 +2209,6 @@ static int settle(struct kmem_bpf_run *run)
 	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
 		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
 	fill_source(run);
-	prog_stats(run);
 	for (i = 0; !err && i < ARRAY_SIZE(tables); i++) {
 		if (tables[i].slab ? !run->ks : !run->kp)
 			continue;
