@@ -1834,14 +1834,6 @@ static bool bpf_targets_gone(struct perf_thread_map *threads)
 /* How often the end of -p and --tid targets is looked for, without -I. */
 #define BPF_POLL_NS	100000000ULL
 
-static u64 monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /*
  * Wait for a stop signal until @deadline (CLOCK_MONOTONIC ns): true if
  * one came.  Ticks are kept to deadlines a period apart, not to a period
@@ -1850,7 +1842,7 @@ static u64 monotonic_ns(void)
 static bool bpf_wait_until(const sigset_t *stop, u64 deadline)
 {
 	for (;;) {
-		u64 now = monotonic_ns(), left = deadline > now ? deadline - now : 0;
+		u64 now = rdclock(), left = deadline > now ? deadline - now : 0;
 		struct timespec ts = { left / NSEC_PER_SEC, left % NSEC_PER_SEC };
 
 		if (sigtimedwait(stop, NULL, &ts) >= 0)
@@ -1869,7 +1861,7 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 		    size_t *printed)
 {
 	u64 tick = kmem->bpf.interval ?: BPF_POLL_NS;
-	u64 deadline = monotonic_ns() + tick;
+	u64 deadline = rdclock() + tick;
 	int err = 0;
 
 	/* Each tick also takes in the stall events the ring holds. */
@@ -1877,7 +1869,7 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 		/* A tick later than a period skips the deadlines it missed. */
 		do {
 			deadline += tick;
-		} while (deadline <= monotonic_ns());
+		} while (deadline <= rdclock());
 		err = kmem_bpf_run__tick(run);
 		if (!err && kmem->bpf.interval && !kmem->json)
 			*printed = kmem_print__interval_lines(kmem_bpf_run__intervals(run),
@@ -1891,14 +1883,6 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 static int bpf_profile(void *run, size_t i, struct kmem_profile_view *v)
 {
 	return kmem_bpf_run__profile(run, i, v);
-}
-
-/* --pprof: one profile, or with -I one per interval, as stat's. */
-static int bpf_write_pprof(const struct perf_kmem *kmem,
-			   struct kmem_bpf_run *run)
-{
-	return write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
-			    bpf_profile, run);
 }
 
 static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
@@ -1915,8 +1899,10 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 						 out.fp);
 		return output_close(&out, err);
 	}
+	/* --pprof: one profile, or with -I one per interval, as stat's. */
 	if (kmem->pprof_name)
-		return output_close(&out, bpf_write_pprof(kmem, run));
+		return output_close(&out, write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
+						       bpf_profile, run));
 	err = kmem_bpf_run__report(run, &report);
 	/* The text printed the intervals as they ended. */
 	if (!kmem->json)
@@ -1958,13 +1944,13 @@ static void bpf_reap(pid_t pid)
  * heap and its libraries).  The workload's time is not in RUSAGE_SELF.
  */
 struct bpf_self_usage {
-	struct timespec wall;
+	u64 wall;		/* CLOCK_MONOTONIC ns */
 	struct rusage usage;
 };
 
 static void bpf_self_usage__start(struct bpf_self_usage *self)
 {
-	clock_gettime(CLOCK_MONOTONIC, &self->wall);
+	self->wall = rdclock();
 	getrusage(RUSAGE_SELF, &self->usage);
 }
 
@@ -1975,14 +1961,10 @@ static double timeval_secs(const struct timeval *tv)
 
 static void bpf_self_usage__print(const struct bpf_self_usage *self)
 {
-	struct timespec now;
+	double wall = (rdclock() - self->wall) / 1e9, cpu;
 	struct rusage usage;
-	double wall, cpu;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
 	getrusage(RUSAGE_SELF, &usage);
-	wall = now.tv_sec - self->wall.tv_sec +
-	       (now.tv_nsec - self->wall.tv_nsec) / 1e9;
 	cpu = timeval_secs(&usage.ru_utime) + timeval_secs(&usage.ru_stime) -
 	      timeval_secs(&self->usage.ru_utime) -
 	      timeval_secs(&self->usage.ru_stime);

@@ -60,6 +60,7 @@
 #include "sample.h"
 #include "session.h"
 #include "strlist.h"
+#include "time-utils.h"
 #include "trace-event.h"
 #include "tracepoint.h"
 
@@ -177,14 +178,6 @@ static int keep_libbpf_message(enum libbpf_print_level level,
 }
 
 /* --- this machine ----------------------------------------------------- */
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /* The highest pfn of any zone, +1: /proc/zoneinfo's start_pfn + spanned. */
 static u64 read_max_pfn(void)
@@ -1326,7 +1319,7 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 		return ret;
 	}
 	read_memory(run, 0);
-	run->start_ns = now_ns();
+	run->start_ns = rdclock();
 	if (run->iv) {
 		struct kmem_page_summary ps = { .alloc = { 0, 0 } };
 		struct kmem_frag_summary fs = { .fallbacks = { 0, 0 } };
@@ -1757,7 +1750,7 @@ static s64 wall_clock_offset(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)now_ns();
+	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)rdclock();
 }
 
 size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run)
@@ -1835,7 +1828,7 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run)
 	err = drain_stalls(run);
 	if (err || !run->iv)
 		return err;
-	err = advance(run, now_ns() - run->start_ns, false);
+	err = advance(run, rdclock() - run->start_ns, false);
 	/* The rows and stacks after the counters: never fewer than they say. */
 	if (!err && run->profile &&
 	    run->profiled < kmem_interval__nr_rows(run->iv)) {
@@ -1888,7 +1881,7 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 
 	detach_pages(run);
 	kmem_bpf__detach(run->skel);
-	run->stop_ns = now_ns();
+	run->stop_ns = rdclock();
 	/* One for every profile: their times are as far apart as their intervals. */
 	run->wall_offset = wall_clock_offset();
 	read_memory(run, 1);
