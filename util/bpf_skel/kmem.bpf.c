@@ -788,14 +788,6 @@ int kmem_memcg_begin(struct trace_event_raw_mm_vmscan_direct_reclaim_begin_templ
 	return PASS;
 }
 
-SEC("tp/vmscan/mm_vmscan_memcg_reclaim_end")
-int kmem_memcg_end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_MEMCG_END, -1, 0, ctx->nr_reclaimed);
-	return PASS;
-}
-
 SEC("tp/compaction/mm_compaction_begin")
 int kmem_compact_begin(void *ctx)
 {
@@ -804,36 +796,31 @@ int kmem_compact_begin(void *ctx)
 	return PASS;
 }
 
-SEC("tp/compaction/mm_compaction_end")
-int kmem_compact_end(struct trace_event_raw_mm_compaction_end___kmem *ctx)
-{
-	/* A status is an int: a negative one stays negative. */
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_COMPACT_END, -1, 0,
-			   (__u64)(__s64)ctx->status);
-	return PASS;
-}
-
-/* An event of which the analysis needs the order alone. */
-#define SHIP_ORDER(_tp, _prog, _record, _type)				\
+/* An event shipped as it comes: its order and value, expressions of ctx. */
+#define SHIP_EVENT(_tp, _prog, _record, _type, _order, _value)		\
 	SEC("tp/" _tp)							\
 	int _prog(struct trace_event_raw_##_record##___kmem *ctx)	\
 	{								\
 		if (tracked())						\
-			stall_ship(KMEM_BPF_STALL_##_type, ctx->order, 0, 0); \
+			stall_ship(KMEM_BPF_STALL_##_type, _order, 0, _value); \
 		return PASS;						\
 	}
 
-SHIP_ORDER("compaction/mm_compaction_deferred", kmem_compact_deferred,
-	   mm_compaction_defer_template, COMPACT_DEFERRED)
-SHIP_ORDER("vmscan/mm_vmscan_wakeup_kswapd", kmem_kswapd_wakeup,
-	   mm_vmscan_wakeup_kswapd, KSWAPD_WAKEUP)
-SHIP_ORDER("vmscan/mm_vmscan_kswapd_wake", kmem_kswapd_wake,
-	   mm_vmscan_kswapd_wake, KSWAPD_WAKE)
-SHIP_ORDER("compaction/mm_compaction_wakeup_kcompactd", kmem_kcompactd_wakeup,
-	   kcompactd_wake_template, KCOMPACTD_WAKEUP)
-SHIP_ORDER("compaction/mm_compaction_kcompactd_wake", kmem_kcompactd_wake,
-	   kcompactd_wake_template, KCOMPACTD_WAKE)
+SHIP_EVENT("vmscan/mm_vmscan_memcg_reclaim_end", kmem_memcg_end,
+	   mm_vmscan_direct_reclaim_end_template, MEMCG_END, -1, ctx->nr_reclaimed)
+/* A status is an int: a negative one stays negative. */
+SHIP_EVENT("compaction/mm_compaction_end", kmem_compact_end, mm_compaction_end,
+	   COMPACT_END, -1, (__u64)(__s64)ctx->status)
+SHIP_EVENT("compaction/mm_compaction_deferred", kmem_compact_deferred,
+	   mm_compaction_defer_template, COMPACT_DEFERRED, ctx->order, 0)
+SHIP_EVENT("vmscan/mm_vmscan_wakeup_kswapd", kmem_kswapd_wakeup,
+	   mm_vmscan_wakeup_kswapd, KSWAPD_WAKEUP, ctx->order, 0)
+SHIP_EVENT("vmscan/mm_vmscan_kswapd_wake", kmem_kswapd_wake,
+	   mm_vmscan_kswapd_wake, KSWAPD_WAKE, ctx->order, 0)
+SHIP_EVENT("compaction/mm_compaction_wakeup_kcompactd", kmem_kcompactd_wakeup,
+	   kcompactd_wake_template, KCOMPACTD_WAKEUP, ctx->order, 0)
+SHIP_EVENT("compaction/mm_compaction_kcompactd_wake", kmem_kcompactd_wake,
+	   kcompactd_wake_template, KCOMPACTD_WAKE, ctx->order, 0)
 
 /*
  * An allocation of a task with a stall open: nested in a reclaim, of
