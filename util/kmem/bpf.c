@@ -1000,17 +1000,14 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 		return NULL;
 	}
 	run->config = *config;
-	if (run->config.max_stack > KMEM_BPF_MAX_STACK)
-		run->config.max_stack = KMEM_BPF_MAX_STACK;
+	run->config.max_stack = min(run->config.max_stack, KMEM_BPF_MAX_STACK);
 	run->page_size = sysconf(_SC_PAGESIZE);
 	run->snap.page_size = run->page_size;
 	run->snap.sample_bytes = run->config.sample_bytes;
 	run->snap.exact_live = run->config.exact_live;
 	run->max_pfn = read_max_pfn();
 	run->nr_cpus = libbpf_num_possible_cpus();
-	if (check_machine(run, err, err_size))
-		goto fail;
-	if (live_session(run, err, err_size))
+	if (check_machine(run, err, err_size) || live_session(run, err, err_size))
 		goto fail;
 	run->stack_depth = min(run->config.max_stack + KMEM_BPF_RAW_FRAMES,
 			       KMEM_BPF_MAX_STACK);
@@ -1018,9 +1015,8 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 	run->snap.pageblock_order = kmem_decoder__info(run->dec)->pageblock_order;
 	if (run->snap.pageblock_order >= 0)
 		run->nr_blocks = (run->max_pfn >> run->snap.pageblock_order) + 1;
-	if (open_and_load(run, err, err_size))
-		goto fail;
-	if (run->config.cgroup && setup_cgroup(run, err, err_size))
+	if (open_and_load(run, err, err_size) ||
+	    (run->config.cgroup && setup_cgroup(run, err, err_size)))
 		goto fail;
 	if (setup_analyses(run)) {
 		snprintf(err, err_size, "out of memory");
@@ -1217,8 +1213,7 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	callsite_resolver__delete(run->memcg_resolver);
-	if (!IS_ERR_OR_NULL(run->callsites))
-		hashmap__free(run->callsites);
+	hashmap__free(run->callsites);
 	free_keys(run->stack_ips);
 	strlist__delete(run->caches);
 	cgroup__put(run->cgrp);
