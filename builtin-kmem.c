@@ -1686,6 +1686,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 
 /* --- perf kmem stat -b: counted in the kernel ------------------------ */
 
+#ifdef HAVE_BPF_SKEL
+
 /* What a recording has and a count in the kernel has not: one line each. */
 static const char *bpf_unsupported(const struct perf_kmem *kmem)
 {
@@ -1704,11 +1706,14 @@ static const char *bpf_unsupported(const struct perf_kmem *kmem)
 	return NULL;
 }
 
+/* Option @opt's number, K or M suffixed, into @val unless not given. */
 static int bpf_number(const char *opt, const char *str, u64 min, u64 max,
 		      u64 *val)
 {
 	char *end;
 
+	if (!str)
+		return 0;
 	errno = 0;
 	*val = strtoull(str, &end, 0);
 	if (!errno && end != str && *str != '-' && *val >= min && *val <= max) {
@@ -1730,7 +1735,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	const char *why = bpf_unsupported(kmem);
 	int targets = c->system_wide + !!c->cgroup +
 		      !!(symbol_conf.pid_list_str || symbol_conf.tid_list_str);
-	u64 v;
+	u64 max_stack = KMEM_BPF_MAX_STACK_DEFAULT, entries = 0;
 
 	if (why) {
 		pr_err("perf kmem: %s\n", why);
@@ -1752,22 +1757,13 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		return -EINVAL;
 	}
 	c->sample_bytes = KMEM_BPF_SAMPLE_BYTES;
-	c->max_stack = KMEM_BPF_MAX_STACK_DEFAULT;
-	if (kmem->sample_bytes_str) {
-		if (bpf_number("--sample-bytes", kmem->sample_bytes_str, 1,
-			       1ULL << 40, &c->sample_bytes))
-			return -EINVAL;
-	}
-	if (kmem->max_stack_str) {
-		if (bpf_number("--max-stack", kmem->max_stack_str, 1, 127, &v))
-			return -EINVAL;
-		c->max_stack = v;
-	}
-	if (kmem->map_entries_str) {
-		if (bpf_number("-M", kmem->map_entries_str, 1, 1 << 24, &v))
-			return -EINVAL;
-		c->map_entries = v;
-	}
+	if (bpf_number("--sample-bytes", kmem->sample_bytes_str, 1, 1ULL << 40,
+		       &c->sample_bytes) ||
+	    bpf_number("--max-stack", kmem->max_stack_str, 1, 127, &max_stack) ||
+	    bpf_number("-M", kmem->map_entries_str, 1, 1 << 24, &entries))
+		return -EINVAL;
+	c->max_stack = max_stack;
+	c->map_entries = entries;
 	/* Without --page or --slab: the page allocator. */
 	if (kmem->mode_from_trace) {
 		kmem->opts.page = true;
@@ -1838,14 +1834,6 @@ static bool bpf_targets_gone(struct perf_thread_map *threads)
 /* How often the end of -p and --tid targets is looked for, without -I. */
 #define BPF_POLL_NS	100000000ULL
 
-static u64 monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /*
  * Wait for a stop signal until @deadline (CLOCK_MONOTONIC ns): true if
  * one came.  Ticks are kept to deadlines a period apart, not to a period
@@ -1854,7 +1842,7 @@ static u64 monotonic_ns(void)
 static bool bpf_wait_until(const sigset_t *stop, u64 deadline)
 {
 	for (;;) {
-		u64 now = monotonic_ns(), left = deadline > now ? deadline - now : 0;
+		u64 now = rdclock(), left = deadline > now ? deadline - now : 0;
 		struct timespec ts = { left / NSEC_PER_SEC, left % NSEC_PER_SEC };
 
 		if (sigtimedwait(stop, NULL, &ts) >= 0)
@@ -1873,7 +1861,7 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 		    size_t *printed)
 {
 	u64 tick = kmem->bpf.interval ?: BPF_POLL_NS;
-	u64 deadline = monotonic_ns() + tick;
+	u64 deadline = rdclock() + tick;
 	int err = 0;
 
 	/* Each tick also takes in the stall events the ring holds. */
@@ -1881,7 +1869,7 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 		/* A tick later than a period skips the deadlines it missed. */
 		do {
 			deadline += tick;
-		} while (deadline <= monotonic_ns());
+		} while (deadline <= rdclock());
 		err = kmem_bpf_run__tick(run);
 		if (!err && kmem->bpf.interval && !kmem->json)
 			*printed = kmem_print__interval_lines(kmem_bpf_run__intervals(run),
@@ -1895,14 +1883,6 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 static int bpf_profile(void *run, size_t i, struct kmem_profile_view *v)
 {
 	return kmem_bpf_run__profile(run, i, v);
-}
-
-/* --pprof: one profile, or with -I one per interval, as stat's. */
-static int bpf_write_pprof(const struct perf_kmem *kmem,
-			   struct kmem_bpf_run *run)
-{
-	return write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
-			    bpf_profile, run);
 }
 
 static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
@@ -1919,8 +1899,10 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 						 out.fp);
 		return output_close(&out, err);
 	}
+	/* --pprof: one profile, or with -I one per interval, as stat's. */
 	if (kmem->pprof_name)
-		return output_close(&out, bpf_write_pprof(kmem, run));
+		return output_close(&out, write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
+						       bpf_profile, run));
 	err = kmem_bpf_run__report(run, &report);
 	/* The text printed the intervals as they ended. */
 	if (!kmem->json)
@@ -1962,13 +1944,13 @@ static void bpf_reap(pid_t pid)
  * heap and its libraries).  The workload's time is not in RUSAGE_SELF.
  */
 struct bpf_self_usage {
-	struct timespec wall;
+	u64 wall;		/* CLOCK_MONOTONIC ns */
 	struct rusage usage;
 };
 
 static void bpf_self_usage__start(struct bpf_self_usage *self)
 {
-	clock_gettime(CLOCK_MONOTONIC, &self->wall);
+	self->wall = rdclock();
 	getrusage(RUSAGE_SELF, &self->usage);
 }
 
@@ -1979,14 +1961,10 @@ static double timeval_secs(const struct timeval *tv)
 
 static void bpf_self_usage__print(const struct bpf_self_usage *self)
 {
-	struct timespec now;
+	double wall = (rdclock() - self->wall) / 1e9, cpu;
 	struct rusage usage;
-	double wall, cpu;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
 	getrusage(RUSAGE_SELF, &usage);
-	wall = now.tv_sec - self->wall.tv_sec +
-	       (now.tv_nsec - self->wall.tv_nsec) / 1e9;
 	cpu = timeval_secs(&usage.ru_utime) + timeval_secs(&usage.ru_stime) -
 	      timeval_secs(&self->usage.ru_utime) -
 	      timeval_secs(&self->usage.ru_stime);
@@ -2085,6 +2063,14 @@ out:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return err;
 }
+
+#else /* perf kmem hides -b: set_option_nobuild() */
+static int kmem_bpf_stat(struct perf_kmem *kmem __maybe_unused,
+			 int argc __maybe_unused, const char **argv __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* HAVE_BPF_SKEL */
 
 /* --- perf kmem diff -------------------------------------------------- */
 

@@ -65,17 +65,15 @@ struct trace_event_raw_kmalloc___kmem {
 	int			node;
 } __attribute__((preserve_access_index));
 
-struct trace_event_raw_kfree___kmem {
-	struct trace_entry	ent;
-	unsigned long		call_site;
-	const void		*ptr;
-} __attribute__((preserve_access_index));
+/* kfree and kmem_cache_free: the pointer freed, wherever it is in each. */
+#define FREE_RECORD(_name)					\
+	struct trace_event_raw_##_name##___kmem {		\
+		struct trace_entry	ent;			\
+		const void		*ptr;			\
+	} __attribute__((preserve_access_index))
 
-struct trace_event_raw_kmem_cache_free___kmem {
-	struct trace_entry	ent;
-	unsigned long		call_site;
-	const void		*ptr;
-} __attribute__((preserve_access_index));
+FREE_RECORD(kfree);
+FREE_RECORD(kmem_cache_free);
 
 /*
  * What a tracepoint program returns: 0 would keep the event from every
@@ -86,6 +84,18 @@ struct trace_event_raw_kmem_cache_free___kmem {
 #define NO_PFN		(~0UL)
 #define ZERO_SIZE_PTR	16UL
 #define NUMA_NO_NODE	(-1)
+
+/*
+ * A map of BPF_MAP_TYPE_@_type from @_key to @_value.  Most are sized by
+ * the user side before the load: 1 entry here.
+ */
+#define MAP(_type, _key, _value, _entries)		\
+	struct {					\
+		__uint(type, BPF_MAP_TYPE_##_type);	\
+		__uint(key_size, sizeof(_key));		\
+		__uint(value_size, sizeof(_value));	\
+		__uint(max_entries, _entries);		\
+	}
 
 /* Set by the user side before loading. */
 const volatile int filter = KMEM_BPF_FILTER_NONE;
@@ -110,123 +120,44 @@ __u64 nr_live;
 /* Raised when a task is freed: the CPUs' cached answers of tracked(). */
 __u32 tasks_gen;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, KMEM_BPF_NR_COUNTS);
-} counts SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, __u64, KMEM_BPF_NR_COUNTS) counts SEC(".maps");
 
 /* Bytes allocated on one node and freed on another: nr_nodes^2. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 1);
-} node_bytes SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, __u64, 1) node_bytes SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct kmem_bpf_cpu));
-	__uint(max_entries, 1);
-} cpu_state SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, struct kmem_bpf_cpu, 1) cpu_state SEC(".maps");
 
 /* Where a stack is walked to; the stacks map is keyed by its frames. */
 struct stack_buf {
 	__u64	ips[KMEM_BPF_MAX_STACK];
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct stack_buf));
-	__uint(max_entries, 1);
-} stack_scratch SEC(".maps");
+MAP(PERCPU_ARRAY, __u32, struct stack_buf, 1) stack_scratch SEC(".maps");
 
 /* Frames -> id: keys compared whole, so no two stacks ever collide. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct stack_buf));
-	__uint(value_size, sizeof(__u32));
-	__uint(max_entries, 1);
-} stacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_row_key));
-	__uint(value_size, sizeof(struct kmem_bpf_row));
-	__uint(max_entries, 1);
-} rows SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(__u64));
-	__uint(value_size, sizeof(struct kmem_bpf_live));
-	__uint(max_entries, 1);
-} live SEC(".maps");
+MAP(HASH, struct stack_buf, __u32, 1) stacks SEC(".maps");
+MAP(HASH, struct kmem_bpf_row_key, struct kmem_bpf_row, 1) rows SEC(".maps");
+MAP(HASH, __u64, struct kmem_bpf_live, 1) live SEC(".maps");
 
 /*
  * A bit per pfn: the pfn is in the live-page map.  Without exact_live
  * only the sampled pages are, and every other allocation and free learns
  * that from its bit, not from a lookup in the map.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 1);
-} live_pfns SEC(".maps");
+MAP(ARRAY, __u32, __u64, 1) live_pfns SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_fail_key));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 4096);
-} fails SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_fallback_key));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, 4096);
-} fallbacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_rare_key));
-	__uint(value_size, sizeof(struct kmem_bpf_rare));
-	__uint(max_entries, 1);
-} rare_rows SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct kmem_bpf_block));
-	__uint(max_entries, 1);
-} blocks SEC(".maps");
+MAP(HASH, struct kmem_bpf_fail_key, __u64, 4096) fails SEC(".maps");
+MAP(HASH, struct kmem_bpf_fallback_key, __u64, 4096) fallbacks SEC(".maps");
+MAP(HASH, struct kmem_bpf_rare_key, struct kmem_bpf_rare, 1)
+	rare_rows SEC(".maps");
+MAP(ARRAY, __u32, struct kmem_bpf_block, 1) blocks SEC(".maps");
 
 /* -p, -t, a workload: the tasks counted, by tid; forks are followed. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u8));
-	__uint(max_entries, 1);
-} tasks SEC(".maps");
+MAP(HASH, __u32, __u8, 1) tasks SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-	__uint(max_entries, 1);
-} cgroup SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(key_size, sizeof(struct kmem_bpf_slab_key));
-	__uint(value_size, sizeof(struct kmem_bpf_slab));
-	__uint(max_entries, 1);
-} slab_rows SEC(".maps");
+MAP(CGROUP_ARRAY, __u32, __u32, 1) cgroup SEC(".maps");
+MAP(PERCPU_HASH, struct kmem_bpf_slab_key, struct kmem_bpf_slab, 1)
+	slab_rows SEC(".maps");
 
 static __always_inline void count_at(__u32 idx, __u64 n)
 {
@@ -397,19 +328,26 @@ static __always_inline __u32 stack_id(void *ctx)
 	return id;
 }
 
+/* The value of @key in @map, added as @zero if new; NULL in a full map. */
+static __always_inline void *find_or_add(void *map, const void *key,
+					 const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	/* Or another CPU added it meanwhile. */
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
 static __always_inline struct kmem_bpf_row *find_row(struct kmem_bpf_row_key *key)
 {
-	struct kmem_bpf_row zero = {}, *row;
+	struct kmem_bpf_row zero = {}, *row = find_or_add(&rows, key, &zero);
 
-	row = bpf_map_lookup_elem(&rows, key);
-	if (row)
-		return row;
-	if (bpf_map_update_elem(&rows, key, &zero, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&rows, key)) {
+	if (!row)
 		count(KMEM_BPF_ROWS_FULL);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&rows, key);
+	return row;
 }
 
 /*
@@ -586,11 +524,7 @@ static __always_inline void rare_row(void *ctx, struct kmem_bpf_rare_key *key,
 	key->stack_id = stack_id(ctx);
 	if (!key->stack_id)
 		return;
-	row = bpf_map_lookup_elem(&rare_rows, key);
-	if (!row) {
-		bpf_map_update_elem(&rare_rows, key, &zero, BPF_NOEXIST);
-		row = bpf_map_lookup_elem(&rare_rows, key);
-	}
+	row = find_or_add(&rare_rows, key, &zero);
 	if (!row) {
 		count(KMEM_BPF_RARE_FULL);
 		return;
@@ -600,15 +534,8 @@ static __always_inline void rare_row(void *ctx, struct kmem_bpf_rare_key *key,
 
 static __always_inline void count_in(void *map, void *key)
 {
-	__u64 one = 1, *v = bpf_map_lookup_elem(map, key);
+	__u64 zero = 0, *v = find_or_add(map, key, &zero);
 
-	if (v) {
-		__sync_fetch_and_add(v, 1);
-		return;
-	}
-	if (!bpf_map_update_elem(map, key, &one, BPF_NOEXIST))
-		return;
-	v = bpf_map_lookup_elem(map, key);
 	if (v)
 		__sync_fetch_and_add(v, 1);
 	else
@@ -664,25 +591,17 @@ struct trace_event_raw_mm_compaction_end___kmem {
 	int			status;
 } __attribute__((preserve_access_index));
 
-struct trace_event_raw_mm_compaction_defer_template___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
+/* The records of which only the order is read, wherever it is in each. */
+#define ORDER_RECORD(_name)					\
+	struct trace_event_raw_##_name##___kmem {		\
+		struct trace_entry	ent;			\
+		int			order;			\
+	} __attribute__((preserve_access_index))
 
-struct trace_event_raw_mm_vmscan_wakeup_kswapd___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
-
-struct trace_event_raw_mm_vmscan_kswapd_wake___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
-
-struct trace_event_raw_kcompactd_wake_template___kmem {
-	struct trace_entry	ent;
-	int			order;
-} __attribute__((preserve_access_index));
+ORDER_RECORD(mm_compaction_defer_template);
+ORDER_RECORD(mm_vmscan_wakeup_kswapd);
+ORDER_RECORD(mm_vmscan_kswapd_wake);
+ORDER_RECORD(kcompactd_wake_template);
 
 /* What the kernel keeps of a task's stall. */
 struct stall_task {
@@ -704,12 +623,7 @@ struct stall_task {
  * given back when its stall ends or its task exits; sized by the user
  * side.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct stall_task));
-	__uint(max_entries, 1);
-} stall_tasks SEC(".maps");
+MAP(HASH, __u32, struct stall_task, 1) stall_tasks SEC(".maps");
 
 /* Sized by the user side from -M; a full ring is counted, never hidden. */
 struct {
@@ -723,13 +637,11 @@ __s64 stalls_open;
 static __always_inline struct stall_task *stall_task_of(bool create)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct stall_task *t, none = {};
+	struct stall_task none = {};
 
-	t = bpf_map_lookup_elem(&stall_tasks, &tid);
-	if (t || !create)
-		return t;
-	bpf_map_update_elem(&stall_tasks, &tid, &none, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&stall_tasks, &tid);
+	if (!create)
+		return bpf_map_lookup_elem(&stall_tasks, &tid);
+	return find_or_add(&stall_tasks, &tid, &none);
 }
 
 static __always_inline void stall_fill(struct kmem_bpf_stall *r, int type,
@@ -876,14 +788,6 @@ int kmem_memcg_begin(struct trace_event_raw_mm_vmscan_direct_reclaim_begin_templ
 	return PASS;
 }
 
-SEC("tp/vmscan/mm_vmscan_memcg_reclaim_end")
-int kmem_memcg_end(struct trace_event_raw_mm_vmscan_direct_reclaim_end_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_MEMCG_END, -1, 0, ctx->nr_reclaimed);
-	return PASS;
-}
-
 SEC("tp/compaction/mm_compaction_begin")
 int kmem_compact_begin(void *ctx)
 {
@@ -892,55 +796,31 @@ int kmem_compact_begin(void *ctx)
 	return PASS;
 }
 
-SEC("tp/compaction/mm_compaction_end")
-int kmem_compact_end(struct trace_event_raw_mm_compaction_end___kmem *ctx)
-{
-	/* A status is an int: a negative one stays negative. */
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_COMPACT_END, -1, 0,
-			   (__u64)(__s64)ctx->status);
-	return PASS;
-}
+/* An event shipped as it comes: its order and value, expressions of ctx. */
+#define SHIP_EVENT(_tp, _prog, _record, _type, _order, _value)		\
+	SEC("tp/" _tp)							\
+	int _prog(struct trace_event_raw_##_record##___kmem *ctx)	\
+	{								\
+		if (tracked())						\
+			stall_ship(KMEM_BPF_STALL_##_type, _order, 0, _value); \
+		return PASS;						\
+	}
 
-SEC("tp/compaction/mm_compaction_deferred")
-int kmem_compact_deferred(struct trace_event_raw_mm_compaction_defer_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_COMPACT_DEFERRED, ctx->order, 0, 0);
-	return PASS;
-}
-
-SEC("tp/vmscan/mm_vmscan_wakeup_kswapd")
-int kmem_kswapd_wakeup(struct trace_event_raw_mm_vmscan_wakeup_kswapd___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KSWAPD_WAKEUP, ctx->order, 0, 0);
-	return PASS;
-}
-
-SEC("tp/vmscan/mm_vmscan_kswapd_wake")
-int kmem_kswapd_wake(struct trace_event_raw_mm_vmscan_kswapd_wake___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KSWAPD_WAKE, ctx->order, 0, 0);
-	return PASS;
-}
-
-SEC("tp/compaction/mm_compaction_wakeup_kcompactd")
-int kmem_kcompactd_wakeup(struct trace_event_raw_kcompactd_wake_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KCOMPACTD_WAKEUP, ctx->order, 0, 0);
-	return PASS;
-}
-
-SEC("tp/compaction/mm_compaction_kcompactd_wake")
-int kmem_kcompactd_wake(struct trace_event_raw_kcompactd_wake_template___kmem *ctx)
-{
-	if (tracked())
-		stall_ship(KMEM_BPF_STALL_KCOMPACTD_WAKE, ctx->order, 0, 0);
-	return PASS;
-}
+SHIP_EVENT("vmscan/mm_vmscan_memcg_reclaim_end", kmem_memcg_end,
+	   mm_vmscan_direct_reclaim_end_template, MEMCG_END, -1, ctx->nr_reclaimed)
+/* A status is an int: a negative one stays negative. */
+SHIP_EVENT("compaction/mm_compaction_end", kmem_compact_end, mm_compaction_end,
+	   COMPACT_END, -1, (__u64)(__s64)ctx->status)
+SHIP_EVENT("compaction/mm_compaction_deferred", kmem_compact_deferred,
+	   mm_compaction_defer_template, COMPACT_DEFERRED, ctx->order, 0)
+SHIP_EVENT("vmscan/mm_vmscan_wakeup_kswapd", kmem_kswapd_wakeup,
+	   mm_vmscan_wakeup_kswapd, KSWAPD_WAKEUP, ctx->order, 0)
+SHIP_EVENT("vmscan/mm_vmscan_kswapd_wake", kmem_kswapd_wake,
+	   mm_vmscan_kswapd_wake, KSWAPD_WAKE, ctx->order, 0)
+SHIP_EVENT("compaction/mm_compaction_wakeup_kcompactd", kmem_kcompactd_wakeup,
+	   kcompactd_wake_template, KCOMPACTD_WAKEUP, ctx->order, 0)
+SHIP_EVENT("compaction/mm_compaction_kcompactd_wake", kmem_kcompactd_wake,
+	   kcompactd_wake_template, KCOMPACTD_WAKE, ctx->order, 0)
 
 /*
  * An allocation of a task with a stall open: nested in a reclaim, of
@@ -1035,12 +915,7 @@ __u64 vmemmap;
 __u32 calib_tid;
 __u32 nr_calib;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u64));
-	__uint(max_entries, KMEM_BPF_CALIB_PAGES);
-} calib_pages SEC(".maps");
+MAP(ARRAY, __u32, __u64, KMEM_BPF_CALIB_PAGES) calib_pages SEC(".maps");
 
 struct page___kmem {
 	unsigned long	flags;
@@ -1200,14 +1075,10 @@ static __always_inline void slab_alloc(struct kmem_bpf_slab_key *key,
 {
 	struct kmem_bpf_slab zero = {}, *row;
 
-	row = bpf_map_lookup_elem(&slab_rows, key);
+	row = find_or_add(&slab_rows, key, &zero);
 	if (!row) {
-		bpf_map_update_elem(&slab_rows, key, &zero, BPF_NOEXIST);
-		row = bpf_map_lookup_elem(&slab_rows, key);
-		if (!row) {
-			count(KMEM_BPF_SLAB_FULL);
-			return;
-		}
+		count(KMEM_BPF_SLAB_FULL);
+		return;
 	}
 	/* Per-CPU rows: no other CPU writes these. */
 	if (!ptr) {
@@ -1255,28 +1126,20 @@ int kmem_cache_alloc(struct trace_event_raw_kmem_cache_alloc___kmem *ctx)
 	return PASS;
 }
 
-static __always_inline void slab_free(__u64 ptr)
-{
-	count(KMEM_BPF_SLAB_FREE);
-	if (ptr <= ZERO_SIZE_PTR)
-		count(KMEM_BPF_SLAB_FREE_NULL);
-}
+#define SLAB_FREE(_tp, _prog)						\
+	SEC("tp/kmem/" #_tp)						\
+	int _prog(struct trace_event_raw_##_tp##___kmem *ctx)		\
+	{								\
+		if (!tracked())						\
+			return PASS;					\
+		count(KMEM_BPF_SLAB_FREE);				\
+		if ((__u64)ctx->ptr <= ZERO_SIZE_PTR)			\
+			count(KMEM_BPF_SLAB_FREE_NULL);			\
+		return PASS;						\
+	}
 
-SEC("tp/kmem/kfree")
-int kmem_kfree(struct trace_event_raw_kfree___kmem *ctx)
-{
-	if (tracked())
-		slab_free((__u64)ctx->ptr);
-	return PASS;
-}
-
-SEC("tp/kmem/kmem_cache_free")
-int kmem_cache_free(struct trace_event_raw_kmem_cache_free___kmem *ctx)
-{
-	if (tracked())
-		slab_free((__u64)ctx->ptr);
-	return PASS;
-}
+SLAB_FREE(kfree, kmem_kfree)
+SLAB_FREE(kmem_cache_free, kmem_cache_free)
 
 /* --- following the tasks -------------------------------------------- */
 

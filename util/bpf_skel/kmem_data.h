@@ -185,7 +185,8 @@ struct kmem_bpf_slab {
  * The events of allocation stalls, as the ring buffer "stall_events"
  * ships them: the rare events of reclaim and compaction, and the
  * allocations of a task while it has a stall open.  The user side feeds
- * them to the same stall analysis a recording's events go to.
+ * them to the same stall analysis a recording's events go to, whose enum
+ * kmem_stall_type they are, in the same order (bpf-fill.c checks it).
  */
 enum kmem_bpf_stall_type {
 	KMEM_BPF_STALL_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_direct_reclaim_begin */
@@ -256,30 +257,15 @@ struct kmem_bpf_cpu {
 /* Position of the most significant bit of @x, 0 for 0 and 1. */
 static inline int kmem_bpf_msb(__u64 x)
 {
-	int e = 0;
+	int e = 0, shift;
 
-	if (x >> 32) {
-		x >>= 32;
-		e += 32;
+	/* A halving search: BPF has no instruction for it. */
+	for (shift = 32; shift; shift >>= 1) {
+		if (x >> shift) {
+			x >>= shift;
+			e += shift;
+		}
 	}
-	if (x >> 16) {
-		x >>= 16;
-		e += 16;
-	}
-	if (x >> 8) {
-		x >>= 8;
-		e += 8;
-	}
-	if (x >> 4) {
-		x >>= 4;
-		e += 4;
-	}
-	if (x >> 2) {
-		x >>= 2;
-		e += 2;
-	}
-	if (x >> 1)
-		e += 1;
 	return e;
 }
 

@@ -3,6 +3,7 @@
  * perf kmem stat -b: the maps' counts into the analyses.  See
  * bpf-fill.h; the maps' layout is in bpf_skel/kmem_data.h.
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -316,21 +317,31 @@ static int add_grid_allocs(const struct kmem_bpf_snapshot *s,
 	return 0;
 }
 
+/* Failed allocations, of a callsite or (0) of none. */
+static int add_failures(struct kmem_frag *kf, u64 gfp, u32 order, int migtype,
+			u64 callsite, u64 nr, unsigned int parts)
+{
+	struct kmem_page_event ev = {
+		.pfn = KMEM_PAGE_NO_PFN,
+		.gfp = gfp,
+		.callsite = callsite,
+		.order = min_t(u32, order, SHRT_MAX),
+		.migtype = migtype,
+	};
+
+	return kmem_frag__add_allocs(kf, &ev, nr, parts);
+}
+
 static int add_fails(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf)
 {
 	size_t i;
 	int err;
 
 	for (i = 0; i < s->nr_fails; i++) {
-		struct kmem_page_event ev = {
-			.pfn = KMEM_PAGE_NO_PFN,
-			.gfp = s->fail_keys[i].gfp,
-			.order = min_t(u32, s->fail_keys[i].order, SHRT_MAX),
-			.migtype = s->fail_keys[i].migtype,
-		};
+		const struct kmem_bpf_fail_key *k = &s->fail_keys[i];
 
-		err = kmem_frag__add_allocs(kf, &ev, s->fails[i],
-					    KMEM_FRAG_TOTALS);
+		err = add_failures(kf, k->gfp, k->order, k->migtype, 0,
+				   s->fails[i], KMEM_FRAG_TOTALS);
 		if (err)
 			return err;
 	}
@@ -381,32 +392,22 @@ static int add_rare_row(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf,
 	const struct kmem_bpf_rare_key *k = &s->rare_keys[i];
 	u64 callsite = namer->callsite(k->stack_id, namer->arg);
 	u64 n = rare_estimate(s, k, &s->rare[i]);
+	struct kmem_bpf_fallback_key fk = {
+		.alloc_order = k->order,
+		.fallback_order = k->fallback_order,
+		.alloc_migtype = k->migtype,
+		.fallback_migtype = k->fallback_migtype,
+		.change_ownership = k->change_ownership,
+	};
+	struct kmem_frag_event ev = fallback_event(&fk);
 
 	if (k->order >= KMEM_BPF_NR_ORDERS)
 		return 0;
-	if (k->kind == KMEM_BPF_RARE_FAIL) {
-		struct kmem_page_event ev = {
-			.pfn = KMEM_PAGE_NO_PFN,
-			.gfp = k->gfp,
-			.callsite = callsite,
-			.order = k->order,
-			.migtype = k->migtype,
-		};
-
-		return kmem_frag__add_allocs(kf, &ev, n, KMEM_FRAG_ROWS);
-	}
-	{
-		struct kmem_frag_event ev = {
-			.callsite = callsite,
-			.alloc_order = k->order,
-			.fallback_order = k->fallback_order,
-			.alloc_migtype = k->migtype,
-			.fallback_migtype = k->fallback_migtype,
-			.change_ownership = k->change_ownership,
-		};
-
-		return kmem_frag__add_fallbacks(kf, &ev, n, KMEM_FRAG_ROWS);
-	}
+	if (k->kind == KMEM_BPF_RARE_FAIL)
+		return add_failures(kf, k->gfp, k->order, k->migtype, callsite,
+				    n, KMEM_FRAG_ROWS);
+	ev.callsite = callsite;
+	return kmem_frag__add_fallbacks(kf, &ev, n, KMEM_FRAG_ROWS);
 }
 
 static int add_blocks(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf)
@@ -524,21 +525,16 @@ int kmem_bpf_fill__slab(const struct kmem_bpf_snapshot *s,
 
 /* --- stalls ------------------------------------------------------------ */
 
-/* The ring's event types as the stall analysis names them. */
-static const u16 stall_types[KMEM_BPF_STALL_ALLOC] = {
-	[KMEM_BPF_STALL_RECLAIM_BEGIN]	 = KMEM_STALL_RECLAIM_BEGIN,
-	[KMEM_BPF_STALL_RECLAIM_END]	 = KMEM_STALL_RECLAIM_END,
-	[KMEM_BPF_STALL_MEMCG_BEGIN]	 = KMEM_STALL_MEMCG_BEGIN,
-	[KMEM_BPF_STALL_MEMCG_END]	 = KMEM_STALL_MEMCG_END,
-	[KMEM_BPF_STALL_COMPACT_TRY]	 = KMEM_STALL_COMPACT_TRY,
-	[KMEM_BPF_STALL_COMPACT_BEGIN]	 = KMEM_STALL_COMPACT_BEGIN,
-	[KMEM_BPF_STALL_COMPACT_END]	 = KMEM_STALL_COMPACT_END,
-	[KMEM_BPF_STALL_COMPACT_DEFERRED] = KMEM_STALL_COMPACT_DEFERRED,
-	[KMEM_BPF_STALL_KSWAPD_WAKEUP]	 = KMEM_STALL_KSWAPD_WAKEUP,
-	[KMEM_BPF_STALL_KSWAPD_WAKE]	 = KMEM_STALL_KSWAPD_WAKE,
-	[KMEM_BPF_STALL_KCOMPACTD_WAKEUP] = KMEM_STALL_KCOMPACTD_WAKEUP,
-	[KMEM_BPF_STALL_KCOMPACTD_WAKE]	 = KMEM_STALL_KCOMPACTD_WAKE,
-};
+/* The ring's event types are the stall analysis's, in its order. */
+#define SAME(_type)	((int)KMEM_BPF_STALL_##_type == (int)KMEM_STALL_##_type)
+static_assert(SAME(RECLAIM_BEGIN) && SAME(RECLAIM_END) && SAME(MEMCG_BEGIN) &&
+	      SAME(MEMCG_END) && SAME(COMPACT_TRY) && SAME(COMPACT_BEGIN) &&
+	      SAME(COMPACT_END) && SAME(COMPACT_DEFERRED) &&
+	      SAME(KSWAPD_WAKEUP) && SAME(KSWAPD_WAKE) &&
+	      SAME(KCOMPACTD_WAKEUP) && SAME(KCOMPACTD_WAKE) &&
+	      (int)KMEM_BPF_STALL_ALLOC == (int)KMEM_STALL_NR_TYPES,
+	      "the ring's stall types");
+#undef SAME
 
 /* The callsite of a record with a stack; 0 without one. */
 static u64 stall_callsite(const struct kmem_bpf_stall *r, size_t size,
@@ -550,11 +546,6 @@ static u64 stall_callsite(const struct kmem_bpf_stall *r, size_t size,
 	if (size < sizeof(*rs) || !nr)
 		return 0;
 	return callsite((const u64 *)rs->ips, nr, memcg, arg);
-}
-
-static s16 clamp_s16(s64 v)
-{
-	return v > SHRT_MAX ? SHRT_MAX : v < SHRT_MIN ? SHRT_MIN : v;
 }
 
 int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
@@ -572,7 +563,7 @@ int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
 			.gfp = r->gfp,
 			.callsite = stall_callsite(r, size, false, callsite, arg),
 			.order = r->order,
-			.migtype = clamp_s16(r->migtype),
+			.migtype = clamp(r->migtype, SHRT_MIN, SHRT_MAX),
 			.cpu_node = -1,
 			.page_node = -1,
 		};
@@ -582,7 +573,7 @@ int kmem_bpf_fill__stall(struct kmem_stall *st, const void *data, size_t size,
 		.gfp = r->gfp,
 		.value = r->value,
 		.order = r->order,
-		.type = stall_types[r->type],
+		.type = r->type,
 	};
 	if (r->type == KMEM_BPF_STALL_MEMCG_BEGIN)
 		ev.callsite = stall_callsite(r, size, true, callsite, arg);

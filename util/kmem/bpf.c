@@ -30,6 +30,7 @@
 #include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 #include <perf/cpumap.h>
 #include <api/fs/fs.h>
@@ -58,6 +59,8 @@
 #include "read-procmem.h"
 #include "sample.h"
 #include "session.h"
+#include "strlist.h"
+#include "time-utils.h"
 #include "trace-event.h"
 #include "tracepoint.h"
 
@@ -127,7 +130,7 @@ struct kmem_bpf_run {
 	void				*bufs[8];
 	struct hashmap			*callsites;	/* stack id -> callsite */
 	struct hashmap			*stack_ips;	/* stack id -> frames */
-	struct hashmap			*caches;	/* interned cache names */
+	struct strlist			*caches;	/* the cache names, once */
 	/* The report: where its numbers come from, its tables. */
 	struct kmem_report_source	source;
 	struct kmem_cell_ctx		ctx;
@@ -169,22 +172,12 @@ static int keep_libbpf_message(enum libbpf_print_level level,
 	len = strlen(line);
 	if (len && line[len - 1] == '\n')
 		line[len - 1] = '\0';
-	if (level == LIBBPF_WARN && strstr(line, "prog '"))
-		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
-	else if (level == LIBBPF_WARN && !libbpf_last[0])
+	if (level == LIBBPF_WARN && (strstr(line, "prog '") || !libbpf_last[0]))
 		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
 	return 0;
 }
 
 /* --- this machine ----------------------------------------------------- */
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /* The highest pfn of any zone, +1: /proc/zoneinfo's start_pfn + spanned. */
 static u64 read_max_pfn(void)
@@ -307,12 +300,14 @@ static int fill_env(struct kmem_bpf_run *run, struct perf_env *env)
 
 /* --- the tracepoints and the live session ----------------------------- */
 
+/* Those of the allocators, then the number that they cannot do without. */
 static const char * const page_events[] = {
-	"mm_page_alloc", "mm_page_free", "mm_page_alloc_extfrag",
+	"kmem:mm_page_alloc", "kmem:mm_page_free", "kmem:mm_page_alloc_extfrag",
 };
 
 static const char * const slab_events[] = {
-	"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
+	"kmem:kmalloc", "kmem:kfree", "kmem:kmem_cache_alloc",
+	"kmem:kmem_cache_free",
 };
 
 static bool left_out(const struct kmem_bpf_run *run, const char *name)
@@ -327,20 +322,6 @@ static bool left_out(const struct kmem_bpf_run *run, const char *name)
 		l = l ? l + 1 : NULL;
 	}
 	return false;
-}
-
-static bool have_tracepoint_of(const struct kmem_bpf_run *run,
-			       const char *sys, const char *name)
-{
-	char event[96];
-
-	snprintf(event, sizeof(event), "%s:%s", sys, name);
-	return !left_out(run, name) && is_valid_tracepoint(event);
-}
-
-static bool have_tracepoint(const struct kmem_bpf_run *run, const char *name)
-{
-	return have_tracepoint_of(run, "kmem", name);
 }
 
 /*
@@ -365,16 +346,26 @@ static void keep_format(struct kmem_bpf_run *run, const char *sys,
 		free(text);
 }
 
-/* An evsel of the tracepoint, with its format from tracefs. */
-static int add_tracepoint_of(struct kmem_bpf_run *run, const char *sys,
-			     const char *name, char *err, size_t err_size)
+/*
+ * An evsel of tracepoint @event ("sys:name"), with its format from
+ * tracefs: 0; 1 where the kernel has none, or perf config
+ * kmem.bpf-leave-out left it out; -EINVAL.
+ */
+static int add_tracepoint(struct kmem_bpf_run *run, const char *event,
+			  char *err, size_t err_size)
 {
-	struct evsel *evsel = evsel__newtp(sys, name);
+	const char *name = strchr(event, ':') + 1;
+	struct evsel *evsel;
+	char sys[32];
 
+	if (left_out(run, name) || !is_valid_tracepoint(event))
+		return 1;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(name - 1 - event), event);
+	evsel = evsel__newtp(sys, name);
 	if (IS_ERR(evsel)) {
 		snprintf(err, err_size,
-			 "cannot read the format of %s:%s in tracefs: %s",
-			 sys, name, strerror(-PTR_ERR(evsel)));
+			 "cannot read the format of %s in tracefs: %s",
+			 event, strerror(-PTR_ERR(evsel)));
 		return -EINVAL;
 	}
 	keep_format(run, sys, name, evsel);
@@ -385,72 +376,70 @@ static int add_tracepoint_of(struct kmem_bpf_run *run, const char *sys,
 	return 0;
 }
 
-static int add_tracepoint(struct kmem_bpf_run *run, const char *name,
-			  char *err, size_t err_size)
+/* The tracepoints of an allocator, of which the first @needed must be. */
+static int add_allocator(struct kmem_bpf_run *run, const char * const *events,
+			 size_t nr, size_t needed, const char *what, char *err,
+			 size_t err_size)
 {
-	return add_tracepoint_of(run, "kmem", name, err, err_size);
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		ret = add_tracepoint(run, events[i], err, err_size);
+		if (ret < 0)
+			return ret;
+		if (ret && i < needed) {
+			snprintf(err, err_size,
+				 "the kernel has no %s tracepoint: the %s allocator cannot be counted",
+				 events[i], what);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /*
- * The stall tracepoints the kernel has (and perf config
- * kmem.bpf-leave-out did not leave out), in the session as a
- * recording's: the decoder names mm_compaction_end's statuses from its
- * format.  One that is missing only takes its part of the section away.
+ * The stall tracepoints the kernel has (and kmem.bpf-leave-out did not
+ * leave out), in the session as a recording's: the decoder names
+ * mm_compaction_end's statuses from its format.  One that is missing
+ * only takes its part of the section away.
  */
 static int add_stall_tracepoints(struct kmem_bpf_run *run, char *err,
 				 size_t err_size)
 {
 	size_t n = 0, size = sizeof(run->stall_missing);
-	int type;
+	int type, ret;
 
 	for (type = 0; type < KMEM_STALL_NR_TYPES; type++) {
 		bool chain;
-		const char *full = kmem_stall_tracepoint(type, &chain);
-		const char *colon = strchr(full, ':');
-		char sys[32];
+		const char *event = kmem_stall_tracepoint(type, &chain);
 
-		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - full), full);
-		if (!have_tracepoint_of(run, sys, colon + 1)) {
+		ret = add_tracepoint(run, event, err, err_size);
+		if (ret < 0)
+			return ret;
+		if (ret)
 			n += snprintf(run->stall_missing + n, size - n, "%s%s",
-				      n ? "," : "", full);
-			continue;
-		}
-		if (add_tracepoint_of(run, sys, colon + 1, err, err_size))
-			return -EINVAL;
-		run->stall_programs |= 1U << type;
+				      n ? "," : "", event);
+		else
+			run->stall_programs |= 1U << type;
 	}
 	return 0;
 }
 
 static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
-	size_t i;
+	const struct kmem_bpf_config *c = &run->config;
 
-	for (i = 0; run->config.page && i < ARRAY_SIZE(page_events); i++) {
-		if (have_tracepoint(run, page_events[i])) {
-			if (add_tracepoint(run, page_events[i], err, err_size))
-				return -EINVAL;
-		} else if (i < 2) {
-			snprintf(err, err_size,
-				 "the kernel has no kmem:%s tracepoint: the page allocator cannot be counted",
-				 page_events[i]);
-			return -EINVAL;
-		}
-	}
-	run->has_extfrag = run->config.page &&
-			   have_tracepoint(run, "mm_page_alloc_extfrag");
-	if (run->config.page && add_stall_tracepoints(run, err, err_size))
+	if (c->page && (add_allocator(run, page_events, ARRAY_SIZE(page_events),
+				      2, "page", err, err_size) ||
+			add_stall_tracepoints(run, err, err_size)))
 		return -EINVAL;
-	for (i = 0; run->config.slab && i < ARRAY_SIZE(slab_events); i++) {
-		if (!have_tracepoint(run, slab_events[i])) {
-			snprintf(err, err_size,
-				 "the kernel has no kmem:%s tracepoint: the slab allocator cannot be counted",
-				 slab_events[i]);
-			return -EINVAL;
-		}
-		if (add_tracepoint(run, slab_events[i], err, err_size))
-			return -EINVAL;
-	}
+	run->has_extfrag = c->page &&
+		evlist__find_tracepoint_by_name(run->evlist, page_events[2]);
+	if (c->slab && add_allocator(run, slab_events, ARRAY_SIZE(slab_events),
+				     ARRAY_SIZE(slab_events), "slab", err,
+				     err_size))
+		return -EINVAL;
 	return 0;
 }
 
@@ -651,57 +640,43 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->nr_pfn_words = c->exact_live ? 0 : run->max_pfn / 64 + 1;
 }
 
-/* The program of each stall tracepoint, by enum kmem_stall_type. */
-static void choose_stall_programs(struct kmem_bpf_run *run)
+/*
+ * Is @prog to be loaded?  A tracepoint's program is where the session has
+ * the tracepoint (there, and asked for); those following tasks where
+ * tasks are followed, or stalls are.
+ */
+static bool want_program(const struct kmem_bpf_run *run,
+			 const struct bpf_program *prog)
 {
-	struct kmem_bpf *skel = run->skel;
-	struct bpf_program *progs[KMEM_STALL_NR_TYPES] = {
-		[KMEM_STALL_RECLAIM_BEGIN] = skel->progs.kmem_reclaim_begin,
-		[KMEM_STALL_RECLAIM_END] = skel->progs.kmem_reclaim_end,
-		[KMEM_STALL_MEMCG_BEGIN] = skel->progs.kmem_memcg_begin,
-		[KMEM_STALL_MEMCG_END] = skel->progs.kmem_memcg_end,
-		[KMEM_STALL_COMPACT_TRY] = skel->progs.kmem_compact_try,
-		[KMEM_STALL_COMPACT_BEGIN] = skel->progs.kmem_compact_begin,
-		[KMEM_STALL_COMPACT_END] = skel->progs.kmem_compact_end,
-		[KMEM_STALL_COMPACT_DEFERRED] = skel->progs.kmem_compact_deferred,
-		[KMEM_STALL_KSWAPD_WAKEUP] = skel->progs.kmem_kswapd_wakeup,
-		[KMEM_STALL_KSWAPD_WAKE] = skel->progs.kmem_kswapd_wake,
-		[KMEM_STALL_KCOMPACTD_WAKEUP] = skel->progs.kmem_kcompactd_wakeup,
-		[KMEM_STALL_KCOMPACTD_WAKE] = skel->progs.kmem_kcompactd_wake,
-	};
-	int type;
+	const char *sec = bpf_program__section_name(prog);
+	char name[96], *slash;
 
-	for (type = 0; type < KMEM_STALL_NR_TYPES; type++)
-		bpf_program__set_autoload(progs[type],
-					  run->stall_programs & (1U << type));
+	if (strstarts(sec, "raw_tp/"))
+		return run->config.page;
+	if (!strcmp(sec, "tp_btf/sched_process_exit"))
+		return run->stall_programs;
+	if (strstarts(sec, "tp_btf/"))
+		return run->config.tasks;
+	/* tp/SYS/NAME */
+	snprintf(name, sizeof(name), "%s", sec + 3);
+	slash = strchr(name, '/');
+	if (slash)
+		*slash = ':';
+	return evlist__find_tracepoint_by_name(run->evlist, name);
 }
 
-/* Only the programs of the tracepoints there are, and asked for. */
 static void choose_programs(struct kmem_bpf_run *run)
 {
-	const struct kmem_bpf_config *c = &run->config;
 	struct kmem_bpf *skel = run->skel;
+	struct bpf_program *prog;
 
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, want_program(run, prog));
 	/* Both kinds: the raw ones if the calibration works, else these. */
-	bpf_program__set_autoload(skel->progs.kmem_page_alloc, c->page);
-	bpf_program__set_autoload(skel->progs.kmem_page_free, c->page);
-	bpf_program__set_autoload(skel->progs.kmem_page_alloc_raw, c->page);
-	bpf_program__set_autoload(skel->progs.kmem_page_free_raw, c->page);
 	bpf_program__set_autoattach(skel->progs.kmem_page_alloc, false);
 	bpf_program__set_autoattach(skel->progs.kmem_page_free, false);
 	bpf_program__set_autoattach(skel->progs.kmem_page_alloc_raw, false);
 	bpf_program__set_autoattach(skel->progs.kmem_page_free_raw, false);
-	bpf_program__set_autoload(skel->progs.kmem_page_extfrag,
-				  run->has_extfrag);
-	bpf_program__set_autoload(skel->progs.kmem_kmalloc, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_cache_alloc, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_kfree, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_cache_free, c->slab);
-	bpf_program__set_autoload(skel->progs.kmem_fork, c->tasks);
-	bpf_program__set_autoload(skel->progs.kmem_task_free, c->tasks);
-	bpf_program__set_autoload(skel->progs.kmem_stall_exit,
-				  run->stall_programs);
-	choose_stall_programs(run);
 }
 
 /* The one line of a program the kernel refused, from libbpf's messages. */
@@ -780,26 +755,38 @@ static bool u64_equal(long a, long b, void *ctx __maybe_unused)
 	return a == b;
 }
 
-static size_t str_hash_fn(long key, void *ctx __maybe_unused)
+/*
+ * A stack walked from a raw tracepoint begins in the BPF side: the
+ * program, bpf_trace_run*(), the tracepoint's __bpf_trace_*() and
+ * __traceiter_*().  A recording's callchain begins where they were
+ * called from.
+ */
+static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip)
 {
-	return str_hash((const char *)key);
+	static const char * const prefixes[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_",
+	};
+	char name[KSYM_NAME_LEN + 32];
+	size_t i;
+
+	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
 }
 
-static bool str_equal_fn(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
-}
-
-static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip);
-
-/* The callsite of a stall record's frames, as of a recording's callchain. */
-/* A stall record's frames as a recording's callchain has them, in @cc. */
-static void stall_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
-			struct ip_callchain *cc)
+/*
+ * The @nr frames @ips walked in the kernel, as a recording's callchain
+ * has them, in @cc: with @raw, past the BPF side's frames.
+ */
+static void to_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
+		     bool raw, struct ip_callchain *cc)
 {
 	size_t i = 0, n = 0;
 
-	while (i < nr && i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
+	while (raw && i < nr && i < KMEM_BPF_RAW_FRAMES && ips[i] &&
+	       bpf_side_frame(run, ips[i]))
 		i++;
 	cc->ips[n++] = PERF_CONTEXT_KERNEL;
 	for (; i < nr && ips[i] && n <= (size_t)run->config.max_stack; i++)
@@ -807,6 +794,40 @@ static void stall_chain(struct kmem_bpf_run *run, const u64 *ips, size_t nr,
 	cc->nr = n;
 }
 
+/* Stack @id of the stacks map as a callchain; of no frames if not read. */
+static void id_chain(struct kmem_bpf_run *run, u32 id, struct ip_callchain *cc)
+{
+	u64 *ips;
+
+	cc->nr = 0;
+	if (hashmap__find(run->stack_ips, id, &ips))
+		to_chain(run, ips, run->stack_depth, run->raw_pages, cc);
+}
+
+/* @cc from its callsite on, in the stacks kept: its id, -1, or -ENOMEM. */
+static int keep_stack(struct kmem_bpf_run *run, const struct ip_callchain *cc)
+{
+	u64 ips[KMEM_BPF_MAX_STACK];
+	size_t nr = callsite_resolver__frames(run->resolver, cc, ips,
+					      ARRAY_SIZE(ips));
+	int id;
+
+	if (!nr)
+		return -1;
+	id = kmem_stacks__intern(run->stacks, ips, nr);
+	return id < 0 ? -ENOMEM : id;
+}
+
+static int keep_stack_id(struct kmem_bpf_run *run, u32 id)
+{
+	u64 chain[KMEM_BPF_MAX_STACK + 2];
+	struct ip_callchain *cc = (struct ip_callchain *)chain;
+
+	id_chain(run, id, cc);
+	return keep_stack(run, cc);
+}
+
+/* The callsite of a stall record's frames, as of a recording's callchain. */
 static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
 				 void *arg)
 {
@@ -814,33 +835,24 @@ static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
 	u64 chain[KMEM_BPF_MAX_STACK + 2];
 	struct ip_callchain *cc = (struct ip_callchain *)chain;
 
-	stall_chain(run, ips, nr, cc);
+	to_chain(run, ips, nr, true, cc);
 	return callsite_resolver__callsite(memcg && run->memcg_resolver ?
 					   run->memcg_resolver : run->resolver,
 					   cc);
 }
 
-/*
- * The stack of an allocation that ended a stall, from its callsite on,
- * in the stacks kept: its id, -1 without one, or -ENOMEM.
- */
+/* The stack of an allocation that ended a stall, as keep_stack(). */
 static int stall_stack(struct kmem_bpf_run *run, const void *data, size_t size)
 {
 	const struct kmem_bpf_stall_stack *r = data;
-	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
+	u64 chain[KMEM_BPF_MAX_STACK + 2];
 	struct ip_callchain *cc = (struct ip_callchain *)chain;
-	size_t nr;
-	int id;
 
 	if (size < sizeof(*r) || !r->ev.nr_ips)
 		return -1;
-	stall_chain(run, (const u64 *)r->ips,
-		    min_t(size_t, r->ev.nr_ips, KMEM_BPF_MAX_STACK), cc);
-	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
-	if (!nr)
-		return -1;
-	id = kmem_stacks__intern(run->stacks, ips, nr);
-	return id < 0 ? -ENOMEM : id;
+	to_chain(run, (const u64 *)r->ips,
+		 min_t(size_t, r->ev.nr_ips, KMEM_BPF_MAX_STACK), true, cc);
+	return keep_stack(run, cc);
 }
 
 /* A stall's time, exact, to the profile's sample of its allocation. */
@@ -849,8 +861,7 @@ static int profile_stall(struct kmem_bpf_run *run, const struct kmem_bpf_stall *
 {
 	struct kmem_profile_key key = {
 		.chain = chain, .order = r->order,
-		.migtype = r->migtype > SHRT_MAX ? SHRT_MAX :
-			   r->migtype < SHRT_MIN ? SHRT_MIN : r->migtype,
+		.migtype = clamp(r->migtype, SHRT_MIN, SHRT_MAX),
 		.node = -1, .gfp = r->gfp, .has_gfp = true,
 	};
 	int id = kmem_profile__key(run->profile, &key);
@@ -937,9 +948,8 @@ static int setup_analyses(struct kmem_bpf_run *run)
 
 	run->callsites = hashmap__new(u64_hash, u64_equal, NULL);
 	run->stack_ips = hashmap__new(u64_hash, u64_equal, NULL);
-	run->caches = hashmap__new(str_hash_fn, str_equal_fn, NULL);
-	if (IS_ERR(run->callsites) || IS_ERR(run->stack_ips) ||
-	    IS_ERR(run->caches))
+	run->caches = strlist__new(NULL, NULL);
+	if (IS_ERR(run->callsites) || IS_ERR(run->stack_ips) || !run->caches)
 		return -ENOMEM;
 	if (c->slab) {
 		run->ks = kmem_slab__new(&(struct kmem_slab_config){ 0 });
@@ -990,28 +1000,23 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 		return NULL;
 	}
 	run->config = *config;
-	if (run->config.max_stack > KMEM_BPF_MAX_STACK)
-		run->config.max_stack = KMEM_BPF_MAX_STACK;
+	run->config.max_stack = min(run->config.max_stack, KMEM_BPF_MAX_STACK);
 	run->page_size = sysconf(_SC_PAGESIZE);
 	run->snap.page_size = run->page_size;
 	run->snap.sample_bytes = run->config.sample_bytes;
 	run->snap.exact_live = run->config.exact_live;
 	run->max_pfn = read_max_pfn();
 	run->nr_cpus = libbpf_num_possible_cpus();
-	if (check_machine(run, err, err_size))
-		goto fail;
-	if (live_session(run, err, err_size))
+	if (check_machine(run, err, err_size) || live_session(run, err, err_size))
 		goto fail;
 	run->stack_depth = min(run->config.max_stack + KMEM_BPF_RAW_FRAMES,
 			       KMEM_BPF_MAX_STACK);
 	run->nr_nodes = kmem_decoder__info(run->dec)->nr_nodes;
 	run->snap.pageblock_order = kmem_decoder__info(run->dec)->pageblock_order;
-	if (kmem_decoder__info(run->dec)->pageblock_order >= 0)
-		run->nr_blocks = (run->max_pfn >>
-				  kmem_decoder__info(run->dec)->pageblock_order) + 1;
-	if (open_and_load(run, err, err_size))
-		goto fail;
-	if (run->config.cgroup && setup_cgroup(run, err, err_size))
+	if (run->snap.pageblock_order >= 0)
+		run->nr_blocks = (run->max_pfn >> run->snap.pageblock_order) + 1;
+	if (open_and_load(run, err, err_size) ||
+	    (run->config.cgroup && setup_cgroup(run, err, err_size)))
 		goto fail;
 	if (setup_analyses(run)) {
 		snprintf(err, err_size, "out of memory");
@@ -1208,10 +1213,9 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	kmem_decoder__delete(run->dec);
 	callsite_resolver__delete(run->resolver);
 	callsite_resolver__delete(run->memcg_resolver);
-	if (!IS_ERR_OR_NULL(run->callsites))
-		hashmap__free(run->callsites);
+	hashmap__free(run->callsites);
 	free_keys(run->stack_ips);
-	free_keys(run->caches);
+	strlist__delete(run->caches);
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
 		free(run->bufs[i]);
@@ -1310,7 +1314,7 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 		return ret;
 	}
 	read_memory(run, 0);
-	run->start_ns = now_ns();
+	run->start_ns = rdclock();
 	if (run->iv) {
 		struct kmem_page_summary ps = { .alloc = { 0, 0 } };
 		struct kmem_frag_summary fs = { .fallbacks = { 0, 0 } };
@@ -1323,9 +1327,9 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 /* --- reading the maps ------------------------------------------------- */
 
 /*
- * Every entry of a map, keys and values (per-CPU values summed: they are
- * all of u64 fields), through the lookup-batch call.  The arrays are the
- * run's until it is deleted.
+ * Every entry of a map, keys (unless @keys is NULL) and values (per-CPU
+ * values summed: they are all of u64 fields), through the lookup-batch
+ * call.  The arrays are the run's until it is deleted.
  */
 static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 		    void **keys, void **values, size_t *nr)
@@ -1360,7 +1364,8 @@ static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 	/* Packed: one value after the other. */
 	for (i = 1; i < count && stride != vsize; i++)
 		memmove(v + i * vsize, v + i * stride, vsize);
-	*keys = k;
+	if (keys)
+		*keys = k;
 	*values = v;
 	*nr = count;
 	return 0;
@@ -1370,37 +1375,22 @@ static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 static int read_counts(struct kmem_bpf_run *run)
 {
 	struct kmem_bpf_snapshot *s = &run->snap;
-	void *keys, *values;
-	size_t nr, i;
+	void *values;
+	size_t nr;
 	int err;
 
-	err = read_map(run, run->skel->maps.counts, 0, &keys, &values, &nr);
+	err = read_map(run, run->skel->maps.counts, 0, NULL, &values, &nr);
 	if (err)
 		return err;
+	/* An array: its values come in the order of their indexes. */
 	memset(s->counts, 0, sizeof(s->counts));
-	for (i = 0; i < nr; i++) {
-		u32 idx = ((u32 *)keys)[i];
-
-		if (idx < KMEM_BPF_NR_COUNTS)
-			s->counts[idx] = ((u64 *)values)[i];
-	}
+	memcpy(s->counts, values, min(nr, ARRAY_SIZE(s->counts)) * sizeof(u64));
 	err = read_map(run, run->skel->maps.fails, 1, (void **)&s->fail_keys,
 		       (void **)&s->fails, &s->nr_fails);
 	if (!err)
 		err = read_map(run, run->skel->maps.fallbacks, 2,
 			       (void **)&s->fallback_keys,
 			       (void **)&s->fallbacks, &s->nr_fallbacks);
-	return err;
-}
-
-/* The values of an array map, by index. */
-static int read_array(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
-		      const void **values, size_t *nr)
-{
-	void *keys, *v;
-	int err = read_map(run, map, slot, &keys, &v, nr);
-
-	*values = v;
 	return err;
 }
 
@@ -1427,16 +1417,16 @@ static int read_snapshot(struct kmem_bpf_run *run)
 			       (void **)&s->rare_keys, (void **)&s->rare,
 			       &s->nr_rare);
 	if (!err && run->nr_blocks)
-		err = read_array(run, run->skel->maps.blocks, 5,
-				 (const void **)&s->blocks, &s->nr_blocks);
+		err = read_map(run, run->skel->maps.blocks, 5, NULL,
+			       (void **)&s->blocks, &s->nr_blocks);
 	if (!err && run->config.slab)
 		err = read_map(run, run->skel->maps.slab_rows, 6,
 			       (void **)&s->slab_keys, (void **)&s->slab,
 			       &s->nr_slab);
 	if (!err && run->nr_nodes > 1) {
 		s->nr_nodes = run->nr_nodes;
-		err = read_array(run, run->skel->maps.node_bytes, 7,
-				 (const void **)&s->node_counts, &nr);
+		err = read_map(run, run->skel->maps.node_bytes, 7, NULL,
+			       (void **)&s->node_counts, &nr);
 	}
 	return err;
 }
@@ -1474,46 +1464,6 @@ static int read_stacks(struct kmem_bpf_run *run)
 
 /* --- naming ----------------------------------------------------------- */
 
-/*
- * A stack walked from a raw tracepoint begins in the BPF side: the
- * program, bpf_trace_run*(), the tracepoint's __bpf_trace_*() and
- * __traceiter_*().  A recording's callchain begins where they were
- * called from.
- */
-static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip)
-{
-	static const char * const prefixes[] = {
-		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_",
-	};
-	char name[KSYM_NAME_LEN + 32];
-	size_t i;
-
-	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
-	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/* The kernel frames of stack @id, as a recording's callchain has them. */
-static size_t stack_chain(struct kmem_bpf_run *run, u32 id, u64 *chain,
-			  size_t size)
-{
-	size_t i = 0, n = 0, depth = run->stack_depth;
-	u64 *ips;
-
-	if (!hashmap__find(run->stack_ips, id, &ips))
-		return 0;
-	while (run->raw_pages && i < depth && ips[i] &&
-	       i < KMEM_BPF_RAW_FRAMES && bpf_side_frame(run, ips[i]))
-		i++;
-	chain[n++] = PERF_CONTEXT_KERNEL;
-	for (; i < depth && ips[i] && n < size &&
-	     n <= (size_t)run->config.max_stack; i++)
-		chain[n++] = ips[i];
-	return n;
-}
-
 static u64 stack_callsite(u32 id, void *arg)
 {
 	struct kmem_bpf_run *run = arg;
@@ -1523,7 +1473,7 @@ static u64 stack_callsite(u32 id, void *arg)
 
 	if (hashmap__find(run->callsites, id, &callsite))
 		return callsite;
-	cc->nr = stack_chain(run, id, cc->ips, ARRAY_SIZE(chain) - 1);
+	id_chain(run, id, cc);
 	callsite = cc->nr ? callsite_resolver__callsite(run->resolver, cc) : 0;
 	hashmap__add(run->callsites, id, callsite);
 	return callsite;
@@ -1539,16 +1489,11 @@ static u64 slab_function(u64 call_site, void *arg)
 static const char *cache_name(const char *name, void *arg)
 {
 	struct kmem_bpf_run *run = arg;
-	char *copy;
+	struct str_node *n;
 
-	if (hashmap__find(run->caches, name, &copy))
-		return copy;
-	copy = strdup(name);
-	if (copy && hashmap__add(run->caches, copy, copy)) {
-		free(copy);
-		copy = NULL;
-	}
-	return copy;
+	strlist__add(run->caches, name);
+	n = strlist__find(run->caches, name);
+	return n ? n->s : NULL;
 }
 
 /* Set a field of a made-up record of @evsel's format. */
@@ -1622,23 +1567,18 @@ static int name_gfps(struct kmem_bpf_run *run)
 static int fold_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 		    const struct kmem_bpf_row *v)
 {
-	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
-	struct ip_callchain *cc = (struct ip_callchain *)chain;
 	u64 n = v->samples, hits;
-	size_t nr;
 	int id;
 
 	if (run->config.live)
 		n = n > v->freed + v->dropped ? n - v->freed - v->dropped : 0;
 	hits = kmem_bpf_fill__estimate(n, run->page_size << k->order,
 				       run->config.sample_bytes);
-	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
-	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
-	if (!hits || !nr)
+	if (!hits)
 		return 0;
-	id = kmem_stacks__intern(run->stacks, ips, nr);
+	id = keep_stack_id(run, k->stack_id);
 	if (id < 0)
-		return id;
+		return id == -ENOMEM ? id : 0;
 	return kmem_stacks__add(run->stacks, id, hits * (run->page_size << k->order),
 				hits);
 }
@@ -1718,18 +1658,15 @@ static const char *profile_migtype(int migtype, char *buf, size_t size,
 static int profile_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 		       const struct kmem_bpf_row *v)
 {
-	u64 chain[KMEM_BPF_MAX_STACK + 2], ips[KMEM_BPF_MAX_STACK];
-	struct ip_callchain *cc = (struct ip_callchain *)chain;
 	u64 size = run->page_size << k->order, sample = run->config.sample_bytes;
 	u64 live = v->samples > v->freed + v->dropped ?
 		   v->samples - v->freed - v->dropped : 0;
 	u64 hits = kmem_bpf_fill__estimate(v->samples, size, sample);
 	u64 live_hits = kmem_bpf_fill__estimate(live, size, sample);
 	struct kmem_profile_key key = {
-		.chain = -1, .order = k->order, .migtype = k->migtype,
+		.order = k->order, .migtype = k->migtype,
 		.node = -1, .gfp = k->gfp, .has_gfp = true,
 	};
-	size_t nr;
 	int id, err;
 
 	/*
@@ -1739,13 +1676,10 @@ static int profile_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *
 	 */
 	if (!run->finished && !hashmap__find(run->stack_ips, k->stack_id, NULL))
 		return 0;
-	cc->nr = stack_chain(run, k->stack_id, cc->ips, ARRAY_SIZE(chain) - 1);
-	nr = callsite_resolver__frames(run->resolver, cc, ips, ARRAY_SIZE(ips));
-	if (nr) {
-		key.chain = kmem_stacks__intern(run->stacks, ips, nr);
-		if (key.chain < 0)
-			return key.chain;
-	}
+	/* -1: no chain */
+	key.chain = keep_stack_id(run, k->stack_id);
+	if (key.chain == -ENOMEM)
+		return key.chain;
 	id = kmem_profile__key(run->profile, &key);
 	if (id < 0)
 		return id;
@@ -1811,7 +1745,7 @@ static s64 wall_clock_offset(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)now_ns();
+	return (s64)(ts.tv_sec * 1000000000ULL + ts.tv_nsec) - (s64)rdclock();
 }
 
 size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run)
@@ -1889,7 +1823,7 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run)
 	err = drain_stalls(run);
 	if (err || !run->iv)
 		return err;
-	err = advance(run, now_ns() - run->start_ns, false);
+	err = advance(run, rdclock() - run->start_ns, false);
 	/* The rows and stacks after the counters: never fewer than they say. */
 	if (!err && run->profile &&
 	    run->profiled < kmem_interval__nr_rows(run->iv)) {
@@ -1942,7 +1876,7 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 
 	detach_pages(run);
 	kmem_bpf__detach(run->skel);
-	run->stop_ns = now_ns();
+	run->stop_ns = rdclock();
 	/* One for every profile: their times are as far apart as their intervals. */
 	run->wall_offset = wall_clock_offset();
 	read_memory(run, 1);
@@ -2032,17 +1966,6 @@ static void set_fragmenting(struct kmem_page_row *row, void *arg)
 	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
 }
 
-static u64 fragmenting(const struct kmem_bpf_run *run)
-{
-	const struct kmem_frag_summary *s;
-
-	if (!run->kf)
-		return 0;
-	s = kmem_frag__summary(run->kf);
-	return s->classes[KMEM_FRAG_CONVERTED].nr +
-	       s->classes[KMEM_FRAG_POLLUTED].nr;
-}
-
 static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
@@ -2058,7 +1981,8 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 		.callchains = true,
 		.pageblocks = pageblocks,
 		.frag_classes = run->has_extfrag && pageblocks,
-		.fragmenting = fragmenting(run) > 0,
+		.fragmenting = run->kf &&
+			       kmem_frag__summary(run->kf)->fragmenting.nr,
 		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
 		.callers_estimated = run->config.sample_bytes > 1,
 		.slab_unpaired = true,
@@ -2073,13 +1997,6 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
 static u64 count_of(const struct kmem_bpf_run *run, enum kmem_bpf_counter c)
 {
 	return kmem_bpf_fill__count(&run->snap, c);
-}
-
-static u64 nr_page_events(const struct kmem_bpf_run *run)
-{
-	const struct kmem_page_summary *s = kmem_page__summary(run->kp);
-
-	return s->alloc.nr + s->fail.nr + s->free.nr + s->bad_order;
 }
 
 /* As a recording's (run.c): the kernel's topology is the trace's. */
@@ -2102,8 +2019,12 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
 	const struct perf_env *env = &run->session->header.env;
-	u64 page = run->kp ? nr_page_events(run) : 0, slab = 0, extfrag = 0;
+	const struct kmem_page_summary *ps = run->kp ? kmem_page__summary(run->kp) : NULL;
+	u64 page = 0, slab = 0, extfrag = 0;
 	size_t i;
+
+	if (ps)
+		page = ps->alloc.nr + ps->fail.nr + ps->free.nr + ps->bad_order;
 
 	for (i = 0; i < run->snap.nr_fallbacks; i++)
 		extfrag += run->snap.fallbacks[i];
@@ -2179,6 +2100,10 @@ static void fill_source(struct kmem_bpf_run *run)
 		.map_bytes = kmem_bpf_run__map_bytes(run),
 		.stall_events_lost = count_of(run, KMEM_BPF_STALL_LOST) +
 				     count_of(run, KMEM_BPF_STALL_NO_TASK),
+		/* The kernel's account, kept where bpf_stats_enabled. */
+		.prog_runs = run->prog_runs,
+		.prog_ns = run->prog_ns,
+		.prog_ns_per_run = run->prog_runs ? run->prog_ns / run->prog_runs : 0,
 	};
 	if (!run->kp)
 		src->exact = "the slab counts by callsite and cache";
@@ -2199,17 +2124,6 @@ static void fill_source(struct kmem_bpf_run *run)
 	else if (run->kp && !life)
 		src->estimated =
 			"the lifetime groups, from the allocations the live-page map tracked";
-}
-
-/* The kernel's account of the programs, kept where bpf_stats_enabled. */
-static void prog_stats(struct kmem_bpf_run *run)
-{
-	struct kmem_report_source *src = &run->source;
-
-	src->prog_runs = run->prog_runs;
-	src->prog_ns = run->prog_ns;
-	if (src->prog_runs)
-		src->prog_ns_per_run = src->prog_ns / src->prog_runs;
 }
 
 static void set_stall(struct kmem_page_row *row, void *arg)
@@ -2283,7 +2197,6 @@ static int settle(struct kmem_bpf_run *run)
 	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
 		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
 	fill_source(run);
-	prog_stats(run);
 	for (i = 0; !err && i < ARRAY_SIZE(tables); i++) {
 		if (tables[i].slab ? !run->ks : !run->kp)
 			continue;

@@ -15,12 +15,10 @@
  * No global state, no printing: what goes wrong comes back as one line.
  */
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include <linux/compiler.h>
 #include <linux/types.h>
 
 #include "count-stacks.h"
@@ -67,7 +65,10 @@ struct kmem_bpf_run;
 struct kmem_interval;
 struct kmem_profile_view;
 
-#ifdef HAVE_BPF_SKEL
+/*
+ * Built with BUILD_BPF_SKEL=1 only: without it perf kmem hides -b
+ * (set_option_nobuild()) and builtin-kmem.c leaves out what calls these.
+ */
 
 /**
  * kmem_bpf_run__new - open and load the program
@@ -164,80 +165,5 @@ size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run);
  */
 int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
 			  struct kmem_profile_view *v);
-
-#else /* !HAVE_BPF_SKEL: perf kmem hides -b (set_option_nobuild()) */
-
-static inline struct kmem_bpf_run *
-kmem_bpf_run__new(const struct kmem_bpf_config *config __maybe_unused,
-		  char *err, size_t err_size)
-{
-	snprintf(err, err_size, "perf was built without BPF skeletons: no BUILD_BPF_SKEL=1");
-	return NULL;
-}
-
-static inline void kmem_bpf_run__delete(struct kmem_bpf_run *run __maybe_unused)
-{
-}
-
-static inline int kmem_bpf_run__add_task(struct kmem_bpf_run *run __maybe_unused,
-					 pid_t tid __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int kmem_bpf_run__start(struct kmem_bpf_run *run __maybe_unused,
-				      char *err __maybe_unused,
-				      size_t err_size __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int kmem_bpf_run__tick(struct kmem_bpf_run *run __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline const struct kmem_interval *
-kmem_bpf_run__intervals(const struct kmem_bpf_run *run __maybe_unused)
-{
-	return NULL;
-}
-
-static inline int kmem_bpf_run__finish(struct kmem_bpf_run *run __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int kmem_bpf_run__report(struct kmem_bpf_run *run __maybe_unused,
-				       struct kmem_report *r __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run __maybe_unused)
-{
-	return 0;
-}
-
-static inline int kmem_bpf_run__write_folded(struct kmem_bpf_run *run __maybe_unused,
-					     enum kmem_stacks_weight weight __maybe_unused,
-					     FILE *fp __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline size_t kmem_bpf_run__nr_profiles(const struct kmem_bpf_run *run __maybe_unused)
-{
-	return 0;
-}
-
-static inline int kmem_bpf_run__profile(struct kmem_bpf_run *run __maybe_unused,
-					size_t i __maybe_unused,
-					struct kmem_profile_view *v __maybe_unused)
-{
-	return -EOPNOTSUPP;
-}
-
-#endif /* HAVE_BPF_SKEL */
 
 #endif /* __PERF_KMEM_BPF_H */
