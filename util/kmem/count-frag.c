@@ -53,12 +53,6 @@ struct pin_page {
 	u32	task;
 };
 
-/* The fragmenting fallbacks of one callsite, for the allocation table. */
-struct callsite_frag {
-	u64	callsite;
-	u64	fragmenting;
-};
-
 struct kmem_frag {
 	struct kmem_frag_config		config;
 	/* What every event asks of the configuration, worked out once. */
@@ -81,7 +75,7 @@ struct kmem_frag {
 	size_t				nr_pins;
 	size_t				pins_size;	/* allocated */
 	/* By callsite, from kmem_frag__finish(). */
-	struct callsite_frag		*by_callsite;
+	struct kmem_callsite_sum	*by_callsite;
 	size_t				nr_callsites;
 	bool				finished;
 	int				finish_err;
@@ -91,15 +85,10 @@ static int row_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_frag_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->alloc_migtype != b->alloc_migtype)
-		return a->alloc_migtype < b->alloc_migtype ? -1 : 1;
-	if (a->fallback_migtype != b->fallback_migtype)
-		return a->fallback_migtype < b->fallback_migtype ? -1 : 1;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->alloc_migtype, b->alloc_migtype) ?:
+	       kmem_cmp(a->fallback_migtype, b->fallback_migtype) ?:
+	       kmem_cmp(a->task, b->task);
 }
 
 #define ROW_KEY_WORDS	3
@@ -135,15 +124,9 @@ static int fail_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_frag_fail_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->migtype != b->migtype)
-		return a->migtype < b->migtype ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->order, b->order) ?:
+	       kmem_cmp(a->migtype, b->migtype) ?: kmem_cmp(a->gfp, b->gfp);
 }
 
 #define FAIL_KEY_WORDS	3
@@ -159,11 +142,7 @@ static int pin_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_frag_pin_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?: kmem_cmp(a->task, b->task);
 }
 
 #define PIN_KEY_WORDS	2
@@ -249,20 +228,21 @@ static bool valid_span(const struct kmem_frag *kf, int order)
 	       order - kf->pageblock_order <= KMEM_FRAG_MAX_SPAN_SHIFT;
 }
 
-/* The column of @nr events of @migtype, those out of range counted. */
-static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
-					  u64 nr)
+/* The column of @migtype: Special for one out of range. */
+static enum kmem_migtype_column column(const struct kmem_frag *kf, int migtype)
 {
-	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE) {
-		kf->summary.bad_migtype += nr;
+	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE)
 		return KMEM_MIGTYPE_SPECIAL;
-	}
 	return kf->columns[migtype];
 }
 
-static enum kmem_migtype_column column(struct kmem_frag *kf, int migtype)
+/* The same of @nr events, those out of range counted. */
+static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
+					  u64 nr)
 {
-	return column_nr(kf, migtype, 1);
+	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE)
+		kf->summary.bad_migtype += nr;
+	return column(kf, migtype);
 }
 
 static size_t block_home(const struct kmem_frag *kf, u64 first_pfn)
@@ -419,8 +399,7 @@ static int count_fallback_blocks(struct kmem_frag *kf, u64 pfn, int order,
 
 int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 {
-	enum kmem_migtype_column col;
-	u64 bytes;
+	int err;
 
 	if (kf->finished)
 		return -EBUSY;
@@ -429,29 +408,11 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 		kf->summary.bad_allocs++;
 		return 0;
 	}
-	bytes = order_bytes(kf, ev->order);
-	if (ev->pfn == KMEM_PAGE_NO_PFN) {
-		struct kmem_frag_fail_row new = {
-			.callsite = ev->callsite,
-			.gfp = ev->gfp,
-			.order = ev->order,
-			.migtype = ev->migtype,
-		}, *row;
-		u64 key[FAIL_KEY_WORDS];
-
-		fail_key(&new, key);
-		row = kmem_rows__findnew(&kf->fail_rows, key, &new);
-		if (!row)
-			return -ENOMEM;
-		kmem_count__add(&kf->summary.fail, bytes);
-		kmem_count__add(&row->asked, bytes);
-		return 0;
-	}
-	col = column(kf, ev->migtype);
-	kmem_count__add(&kf->summary.alloc[col], bytes);
-	if (!kf->map)
-		return 0;
-	return count_alloc_blocks(kf, ev, col);
+	err = kmem_frag__add_allocs(kf, ev, 1,
+				    KMEM_FRAG_TOTALS | KMEM_FRAG_ROWS);
+	if (err || !kf->map || ev->pfn == KMEM_PAGE_NO_PFN)
+		return err;
+	return count_alloc_blocks(kf, ev, column(kf, ev->migtype));
 }
 
 static bool valid_fallback(const struct kmem_frag *kf,
@@ -485,19 +446,15 @@ static void count_fallback_totals(struct kmem_frag *kf,
 
 	cell = &kf->matrix[column_nr(kf, ev->alloc_migtype, nr)]
 			  [column_nr(kf, ev->fallback_migtype, nr)];
-	s->fallbacks.nr += nr;
-	s->fallbacks.bytes += bytes;
+	kmem_count__add_nr(&s->fallbacks, nr, bytes);
 	cell->fallbacks += nr;
 	cell->bytes += bytes;
-	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER) {
-		s->severe.nr += nr;
-		s->severe.bytes += bytes;
-	}
+	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER)
+		kmem_count__add_nr(&s->severe, nr, bytes);
 	if (!kf->classes)
 		return;
 	cls = classify(kf, ev);
-	s->classes[cls].nr += nr;
-	s->classes[cls].bytes += bytes;
+	kmem_count__add_nr(&s->classes[cls], nr, bytes);
 	cell->classes[cls] += nr;
 }
 
@@ -510,8 +467,8 @@ static int count_fallback_row(struct kmem_frag *kf,
 
 	if (!row)
 		return -ENOMEM;
-	row->fallbacks.nr += nr;
-	row->fallbacks.bytes += nr * order_bytes(kf, ev->alloc_order);
+	kmem_count__add_nr(&row->fallbacks, nr,
+			   nr * order_bytes(kf, ev->alloc_order));
 	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER)
 		row->severe += nr;
 	if (kf->classes)
@@ -553,15 +510,9 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
 static bool pins_movable(const struct kmem_frag *kf,
 			 const struct kmem_frag_event *ev)
 {
-	enum kmem_migtype_column asked, from;
+	enum kmem_migtype_column asked = column(kf, ev->alloc_migtype);
+	enum kmem_migtype_column from = column(kf, ev->fallback_migtype);
 
-	if (ev->alloc_migtype < 0 ||
-	    ev->alloc_migtype > KMEM_PAGE_MAX_MIGTYPE ||
-	    ev->fallback_migtype < 0 ||
-	    ev->fallback_migtype > KMEM_PAGE_MAX_MIGTYPE)
-		return false;
-	asked = kf->columns[ev->alloc_migtype];
-	from = kf->columns[ev->fallback_migtype];
 	return classify(kf, ev) != KMEM_FRAG_CLAIMED &&
 	       from == KMEM_MIGTYPE_MOVABLE &&
 	       (asked == KMEM_MIGTYPE_UNMOVABLE ||
@@ -581,19 +532,15 @@ int kmem_frag__fallback_thread(struct kmem_frag *kf,
 	    classify(kf, ev) == KMEM_FRAG_CLAIMED)
 		return err;
 	o = kmem_live__probe(&kf->owed, key);
-	if (o->tid != key) {
+	if (o->tid != key)
 		o = kmem_live__add(&kf->owed, o, &key);
-		if (!o)
-			return -ENOMEM;
-		o->fragmenting = 0;
-		o->callsite = ev->callsite;
-		o->block = NO_BLOCK;
-	}
+	if (!o)
+		return -ENOMEM;
 	/*
-	 * From another callsite: those before were of an allocation the
-	 * kernel does not trace (a bulk allocation), not of the next one.
+	 * New, or from another callsite: those before were of an allocation
+	 * the kernel does not trace (a bulk allocation), not of the next one.
 	 */
-	if (o->callsite != ev->callsite) {
+	if (!o->fragmenting || o->callsite != ev->callsite) {
 		o->fragmenting = 0;
 		o->callsite = ev->callsite;
 		o->block = NO_BLOCK;
@@ -639,15 +586,8 @@ int kmem_frag__add_pinning(struct kmem_frag *kf, u64 pfn, int order,
 		return -EBUSY;
 	if (!kf->map || !kmem_page__valid_order(order))
 		return 0;
-	if (kf->nr_pins == kf->pins_size) {
-		size_t size = kf->pins_size ? 2 * kf->pins_size : 256;
-
-		p = realloc(kf->pins, size * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		kf->pins = p;
-		kf->pins_size = size;
-	}
+	if (kmem_grow(&kf->pins, &kf->pins_size, kf->nr_pins, 1, sizeof(*p)))
+		return -ENOMEM;
 	kf->pins[kf->nr_pins++] = (struct pin_page){
 		.callsite = callsite,
 		.block = block_start(kf, pfn, 0),
@@ -687,6 +627,7 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	}, *row;
+	struct kmem_frag_summary *s = &kf->summary;
 	u64 key[FAIL_KEY_WORDS];
 	u64 bytes;
 
@@ -694,32 +635,25 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 		return -EBUSY;
 	if (!kmem_page__valid_order(ev->order)) {
 		if (parts & KMEM_FRAG_TOTALS)
-			kf->summary.bad_allocs += nr;
+			s->bad_allocs += nr;
 		return 0;
 	}
 	bytes = nr * order_bytes(kf, ev->order);
 	if (ev->pfn != KMEM_PAGE_NO_PFN) {
-		struct kmem_count *c;
-
-		if (!(parts & KMEM_FRAG_TOTALS))
-			return 0;
-		c = &kf->summary.alloc[column_nr(kf, ev->migtype, nr)];
-		c->nr += nr;
-		c->bytes += bytes;
+		if (parts & KMEM_FRAG_TOTALS)
+			kmem_count__add_nr(&s->alloc[column_nr(kf, ev->migtype, nr)],
+					   nr, bytes);
 		return 0;
 	}
-	if (parts & KMEM_FRAG_TOTALS) {
-		kf->summary.fail.nr += nr;
-		kf->summary.fail.bytes += bytes;
-	}
+	if (parts & KMEM_FRAG_TOTALS)
+		kmem_count__add_nr(&s->fail, nr, bytes);
 	if (!(parts & KMEM_FRAG_ROWS))
 		return 0;
 	fail_key(&new, key);
 	row = kmem_rows__findnew(&kf->fail_rows, key, &new);
 	if (!row)
 		return -ENOMEM;
-	row->asked.nr += nr;
-	row->asked.bytes += bytes;
+	kmem_count__add_nr(&row->asked, nr, bytes);
 	return 0;
 }
 
@@ -750,9 +684,7 @@ int kmem_frag__add_pageblock(struct kmem_frag *kf,
 
 static int cmp_block_pfn(const void *pa, const void *pb)
 {
-	const struct kmem_frag_pageblock *a = pa, *b = pb;
-
-	return a->pfn < b->pfn ? -1 : a->pfn > b->pfn;
+	return kmem_cmp_u64s(pa, pb);	/* the pfn comes first */
 }
 
 /* Pack the pageblocks at the front of their table, sorted by pfn. */
@@ -790,31 +722,12 @@ static void count_block(struct kmem_frag_blocks *b,
 		b->unmovable_or_reclaimable++;
 }
 
-/* Rows in identity order, callsite first: sum each callsite's run. */
-static void add_callsite(struct kmem_frag *kf, struct kmem_frag_row *row)
-{
-	struct callsite_frag *last = kf->nr_callsites ?
-				     &kf->by_callsite[kf->nr_callsites - 1] : NULL;
-
-	if (!last || last->callsite != row->callsite) {
-		last = &kf->by_callsite[kf->nr_callsites++];
-		last->callsite = row->callsite;
-		last->fragmenting = 0;
-	}
-	row->fragmenting = row->classes[KMEM_FRAG_CONVERTED] +
-			   row->classes[KMEM_FRAG_POLLUTED];
-	last->fragmenting += row->fragmenting;
-}
-
 static int cmp_pin(const void *pa, const void *pb)
 {
 	const struct pin_page *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return a->block < b->block ? -1 : a->block > b->block;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->task, b->task) ?: kmem_cmp(a->block, b->block);
 }
 
 /* The pinning pages into their pageblocks, before those are sorted. */
@@ -896,8 +809,12 @@ int kmem_frag__finish(struct kmem_frag *kf)
 		kf->finish_err = -ENOMEM;
 		return kf->finish_err;
 	}
-	for (i = 0; i < nr; i++)
-		add_callsite(kf, rows[i]);
+	for (i = 0; i < nr; i++) {
+		rows[i]->fragmenting = rows[i]->classes[KMEM_FRAG_CONVERTED] +
+				       rows[i]->classes[KMEM_FRAG_POLLUTED];
+		kmem_callsite_sum__add(kf->by_callsite, &kf->nr_callsites,
+				       rows[i]->callsite, rows[i]->fragmenting);
+	}
 	return 0;
 }
 
@@ -920,23 +837,10 @@ const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 	return &kf->matrix[requested][fallback];
 }
 
-static int cmp_callsite(const void *key, const void *entry)
-{
-	u64 callsite = *(const u64 *)key;
-	const struct callsite_frag *cf = entry;
-
-	return callsite < cf->callsite ? -1 : callsite > cf->callsite;
-}
-
 u64 kmem_frag__callsite_fragmenting(const struct kmem_frag *kf, u64 callsite)
 {
-	const struct callsite_frag *cf;
-
-	if (!kf->by_callsite)
-		return 0;
-	cf = bsearch(&callsite, kf->by_callsite, kf->nr_callsites,
-		     sizeof(*cf), cmp_callsite);
-	return cf ? cf->fragmenting : 0;
+	return kmem_callsite_sum__find(kf->by_callsite, kf->nr_callsites,
+				       callsite);
 }
 
 const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,

@@ -130,11 +130,9 @@ static int by_bytes(const void *pa, const void *pb)
 {
 	const struct kmem_interval_caller *a = pa, *b = pb;
 
-	if (a->alloc.bytes != b->alloc.bytes)
-		return a->alloc.bytes > b->alloc.bytes ? -1 : 1;
-	if (a->alloc.nr != b->alloc.nr)
-		return a->alloc.nr > b->alloc.nr ? -1 : 1;
-	return a->callsite < b->callsite ? -1 : a->callsite > b->callsite;
+	return kmem_cmp(b->alloc.bytes, a->alloc.bytes) ?:
+	       kmem_cmp(b->alloc.nr, a->alloc.nr) ?:
+	       kmem_cmp(a->callsite, b->callsite);
 }
 
 /* The callsites of the interval that allocated the most, into @row. */
@@ -178,16 +176,8 @@ static int close_interval(struct kmem_interval *iv, const struct totals *now)
 	struct kmem_interval_row *row;
 	int c;
 
-	if (iv->nr_rows == iv->max_rows) {
-		size_t max = iv->max_rows ? 2 * iv->max_rows : 64;
-		struct kmem_interval_row *rows = realloc(iv->rows,
-							 max * sizeof(*rows));
-
-		if (!rows)
-			return -ENOMEM;
-		iv->rows = rows;
-		iv->max_rows = max;
-	}
+	if (kmem_grow(&iv->rows, &iv->max_rows, iv->nr_rows, 1, sizeof(*row)))
+		return -ENOMEM;
 	row = &iv->rows[iv->nr_rows];
 	*row = (struct kmem_interval_row){
 		.start = iv->end - iv->config.length - iv->first,

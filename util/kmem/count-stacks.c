@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "count-stacks.h"
+#include "count.h"
 
 struct chain {
 	size_t	first;		/* index of its leaf frame in ->frames */
@@ -101,25 +102,6 @@ static int grow_slots(struct kmem_stacks *st)
 	return 0;
 }
 
-/* Make room for @more elements of @elem bytes after @nr in *@array. */
-static int reserve(void **array, size_t *size, size_t nr, size_t more,
-		   size_t elem)
-{
-	size_t want = *size ? *size : 64;
-	void *p;
-
-	if (nr + more <= *size)
-		return 0;
-	while (want < nr + more)
-		want *= 2;
-	p = realloc(*array, want * elem);
-	if (!p)
-		return -ENOMEM;
-	*array = p;
-	*size = want;
-	return 0;
-}
-
 int kmem_stacks__intern(struct kmem_stacks *st, const u64 *ips, size_t nr)
 {
 	u32 hash = chain_hash(ips, nr);
@@ -135,10 +117,9 @@ int kmem_stacks__intern(struct kmem_stacks *st, const u64 *ips, size_t nr)
 	}
 	/* Room for one frame more than needed: ->frames is never NULL. */
 	if (st->nr >= INT_MAX || grow_slots(st) ||
-	    reserve((void **)&st->chains, &st->size, st->nr, 1,
-		    sizeof(*st->chains)) ||
-	    reserve((void **)&st->frames, &st->frames_size, st->nr_frames,
-		    nr + 1, sizeof(*st->frames)))
+	    kmem_grow(&st->chains, &st->size, st->nr, 1, sizeof(*st->chains)) ||
+	    kmem_grow(&st->frames, &st->frames_size, st->nr_frames, nr + 1,
+		      sizeof(*st->frames)))
 		return -ENOMEM;
 	c = &st->chains[st->nr];
 	*c = (struct chain){ .first = st->nr_frames, .nr = nr, .hash = hash };
@@ -227,13 +208,6 @@ struct line {
 	u64		value;
 };
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Blanks split a line's value off, ';' splits frames: neither in a name. */
 static char *folded_name(const char *name, u64 ip)
 {
@@ -272,7 +246,7 @@ static int collect_addrs(struct folding *f, const struct kmem_stacks *st,
 		       c->nr * sizeof(u64));
 		f->nr_addrs += c->nr;
 	}
-	qsort(f->addrs, f->nr_addrs, sizeof(u64), cmp_u64);
+	qsort(f->addrs, f->nr_addrs, sizeof(u64), kmem_cmp_u64s);
 	for (i = n = 0; i < f->nr_addrs; i++)
 		if (!n || f->addrs[i] != f->addrs[n - 1])
 			f->addrs[n++] = f->addrs[i];
@@ -323,7 +297,7 @@ nomem:
 static u32 rank_of(const struct folding *f, u64 ip)
 {
 	const u64 *a = bsearch(&ip, f->addrs, f->nr_addrs, sizeof(u64),
-			       cmp_u64);
+			       kmem_cmp_u64s);
 
 	return f->rank[a - f->addrs];
 }
@@ -335,8 +309,8 @@ static int cmp_line(const void *a, const void *b)
 
 	for (i = 0; i < x->nr && i < y->nr; i++)
 		if (x->ranks[i] != y->ranks[i])
-			return x->ranks[i] < y->ranks[i] ? -1 : 1;
-	return x->nr < y->nr ? -1 : x->nr > y->nr;
+			return kmem_cmp(x->ranks[i], y->ranks[i]);
+	return kmem_cmp(x->nr, y->nr);
 }
 
 static int make_lines(struct folding *f, const struct kmem_stacks *st,

@@ -53,12 +53,6 @@ struct task {
 	bool	memcg_open;
 };
 
-/* The stall time of one callsite, for the allocation table's sort. */
-struct callsite_ns {
-	u64	callsite;
-	u64	ns;
-};
-
 /* A stall's length in ns below, its order above. */
 #define LEN_BITS	56
 #define LEN_MASK	((1ULL << LEN_BITS) - 1)
@@ -76,7 +70,7 @@ struct kmem_stall {
 	u64				*lengths;
 	size_t				nr_lengths;
 	size_t				lengths_size;
-	struct callsite_ns		*by_callsite;
+	struct kmem_callsite_sum	*by_callsite;	/* stall time */
 	size_t				nr_callsites;
 	/* The tables of kmem_stall__orders() and those after it. */
 	const struct kmem_stall_dist	**order_rows;
@@ -106,26 +100,16 @@ static int row_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_stall_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->migtype != b->migtype)
-		return a->migtype < b->migtype ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->order, b->order) ?:
+	       kmem_cmp(a->migtype, b->migtype) ?: kmem_cmp(a->gfp, b->gfp);
 }
 
 static int memcg_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_stall_memcg_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?: kmem_cmp(a->gfp, b->gfp);
 }
 
 struct kmem_stall *kmem_stall__new(void)
@@ -135,18 +119,12 @@ struct kmem_stall *kmem_stall__new(void)
 
 	if (!ks)
 		return NULL;
-	if (kmem_live__init(&ks->tasks, sizeof(struct task))) {
-		free(ks);
-		return NULL;
-	}
-	if (kmem_rows__init(&ks->rows, sizeof(struct kmem_stall_row),
+	if (kmem_live__init(&ks->tasks, sizeof(struct task)) ||
+	    kmem_rows__init(&ks->rows, sizeof(struct kmem_stall_row),
 			    STALL_KEY_WORDS, row_cmp_identity) ||
 	    kmem_rows__init(&ks->memcg_rows, sizeof(struct kmem_stall_memcg_row),
 			    MEMCG_KEY_WORDS, memcg_cmp_identity)) {
-		kmem_rows__exit(&ks->rows);
-		kmem_rows__exit(&ks->memcg_rows);
-		kmem_live__exit(&ks->tasks);
-		free(ks);
+		kmem_stall__delete(ks);
 		return NULL;
 	}
 	ks->summary.all.order = -1;
@@ -453,17 +431,9 @@ int kmem_stall__event(struct kmem_stall *ks, u32 tid, u64 time,
 
 static int keep_length(struct kmem_stall *ks, int order, u64 ns)
 {
-	u64 *lengths;
-	size_t size;
-
-	if (ks->nr_lengths == ks->lengths_size) {
-		size = ks->lengths_size ? 2 * ks->lengths_size : 256;
-		lengths = realloc(ks->lengths, size * sizeof(*lengths));
-		if (!lengths)
-			return -ENOMEM;
-		ks->lengths = lengths;
-		ks->lengths_size = size;
-	}
+	if (kmem_grow(&ks->lengths, &ks->lengths_size, ks->nr_lengths, 1,
+		      sizeof(u64)))
+		return -ENOMEM;
 	ks->lengths[ks->nr_lengths++] = (u64)order << LEN_BITS |
 					min_t(u64, ns, LEN_MASK);
 	return 0;
@@ -606,13 +576,6 @@ static void settle_task(void *slot, void *arg)
 	close_stall(ks, t);
 }
 
-static int cmp_u64(const void *pa, const void *pb)
-{
-	u64 a = *(const u64 *)pa, b = *(const u64 *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Nearest rank: the value at rank ceil(p% of n), of n sorted values. */
 static u64 percentile(const u64 *sorted, size_t n, unsigned int p)
 {
@@ -638,7 +601,7 @@ static int settle_percentiles(struct kmem_stall *ks)
 	/* No stall: every percentile stays 0 (and qsort() takes no NULL). */
 	if (!ks->nr_lengths)
 		return 0;
-	qsort(ks->lengths, ks->nr_lengths, sizeof(u64), cmp_u64);
+	qsort(ks->lengths, ks->nr_lengths, sizeof(u64), kmem_cmp_u64s);
 	for (start = 0; start < ks->nr_lengths; start = i) {
 		int order = ks->lengths[start] >> LEN_BITS;
 
@@ -654,26 +617,10 @@ static int settle_percentiles(struct kmem_stall *ks)
 		return -ENOMEM;
 	for (i = 0; i < ks->nr_lengths; i++)
 		all[i] = ks->lengths[i] & LEN_MASK;
-	qsort(all, ks->nr_lengths, sizeof(u64), cmp_u64);
+	qsort(all, ks->nr_lengths, sizeof(u64), kmem_cmp_u64s);
 	set_percentiles(&ks->summary.all, all, ks->nr_lengths);
 	free(all);
 	return 0;
-}
-
-static void sum_callsite(struct kmem_stall *ks, const struct kmem_stall_row *row)
-{
-	struct callsite_ns *last = ks->nr_callsites ?
-				   &ks->by_callsite[ks->nr_callsites - 1] : NULL;
-
-	/* Rows in identity order, callsite first: a callsite's rows are a run. */
-	if (last && last->callsite == row->callsite) {
-		last->ns += row->total_ns;
-		return;
-	}
-	ks->by_callsite[ks->nr_callsites++] = (struct callsite_ns){
-		.callsite = row->callsite,
-		.ns = row->total_ns,
-	};
 }
 
 static int settle_callsites(struct kmem_stall *ks)
@@ -687,7 +634,8 @@ static int settle_callsites(struct kmem_stall *ks)
 	if (!ks->by_callsite || !rows)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
-		sum_callsite(ks, rows[i]);
+		kmem_callsite_sum__add(ks->by_callsite, &ks->nr_callsites,
+				       rows[i]->callsite, rows[i]->total_ns);
 	return 0;
 }
 
@@ -913,18 +861,6 @@ struct kmem_stall_memcg_row **kmem_stall__memcg_rows(struct kmem_stall *ks,
 
 u64 kmem_stall__callsite_ns(const struct kmem_stall *ks, u64 callsite)
 {
-	size_t lo = 0, hi = ks->nr_callsites;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct callsite_ns *c = &ks->by_callsite[mid];
-
-		if (c->callsite == callsite)
-			return c->ns;
-		if (c->callsite < callsite)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	return kmem_callsite_sum__find(ks->by_callsite, ks->nr_callsites,
+				       callsite);
 }

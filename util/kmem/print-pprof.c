@@ -10,7 +10,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "count.h"
 #include "print-pprof.h"
+#include "table-live.h"
 #include "utf8.h"
 
 /* Wire types. */
@@ -54,23 +56,9 @@ struct pb {
 
 static bool pb_reserve(struct pb *b, size_t more)
 {
-	size_t want = b->size ? b->size : 256;
-	u8 *p;
-
-	if (b->nomem)
-		return false;
-	if (b->len + more <= b->size)
-		return true;
-	while (want < b->len + more)
-		want *= 2;
-	p = realloc(b->buf, want);
-	if (!p) {
+	if (!b->nomem && kmem_grow(&b->buf, &b->size, b->len, more, 1))
 		b->nomem = true;
-		return false;
-	}
-	b->buf = p;
-	b->size = want;
-	return true;
+	return !b->nomem;
 }
 
 static void pb_put(struct pb *b, const void *data, size_t len)
@@ -184,8 +172,8 @@ struct kmem_pprof {
 	size_t				nr_functions, max_functions;
 	struct location			*locations;	/* by id - 1 */
 	size_t				nr_locations, max_locations;
-	u32				*location_slots; /* id; 0 empty */
-	size_t				nr_location_slots;
+	/* Ids by address: a slot is the address, 0, then the id. */
+	struct kmem_live		location_ids;
 	struct mapping			*mappings;	/* by id - 1 */
 	size_t				nr_mappings, max_mappings;
 	u64				*comments;	/* strings */
@@ -198,22 +186,6 @@ struct kmem_pprof {
 	size_t				max_ids;
 };
 
-/* Make room for one more element of @elem bytes after @nr in *@array. */
-static int grow(void **array, size_t *max, size_t nr, size_t elem)
-{
-	size_t want = *max ? 2 * *max : 16;
-	void *p;
-
-	if (nr < *max)
-		return 0;
-	p = realloc(*array, want * elem);
-	if (!p)
-		return -ENOMEM;
-	*array = p;
-	*max = want;
-	return 0;
-}
-
 static u32 hash_string(const char *s)
 {
 	u32 h = 2166136261u;
@@ -221,14 +193,6 @@ static u32 hash_string(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 16777619u;
 	return h;
-}
-
-static u32 hash_addr(u64 a)
-{
-	a ^= a >> 33;
-	a *= 0xff51afd7ed558ccdULL;
-	a ^= a >> 33;
-	return (u32)a;
 }
 
 /*
@@ -309,8 +273,8 @@ static s64 intern(struct kmem_pprof *p, const char *s)
 		}
 	}
 	if (p->nr_strings >= UINT32_MAX - 1 || grow_string_slots(p) ||
-	    grow((void **)&p->strings, &p->max_strings, p->nr_strings,
-		 sizeof(*p->strings))) {
+	    kmem_grow(&p->strings, &p->max_strings, p->nr_strings, 1,
+		      sizeof(*p->strings))) {
 		free(copy);
 		return -ENOMEM;
 	}
@@ -385,6 +349,10 @@ struct kmem_pprof *kmem_pprof__new(const struct kmem_pprof_config *config)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
+	if (kmem_live__init_keyed(&p->location_ids, 3 * sizeof(u64), 2, 6)) {
+		free(p);
+		return NULL;
+	}
 	/* The strings are interned: the caller's need not outlive the call. */
 	p->config = *config;
 	p->config.sample_types = NULL;
@@ -409,7 +377,7 @@ void kmem_pprof__delete(struct kmem_pprof *p)
 	free(p->string_slots);
 	free(p->functions);
 	free(p->locations);
-	free(p->location_slots);
+	kmem_live__exit(&p->location_ids);
 	free(p->mappings);
 	free(p->comments);
 	free(p->samples.buf);
@@ -424,8 +392,8 @@ int kmem_pprof__add_comment(struct kmem_pprof *p, const char *text)
 {
 	s64 s = intern(p, text);
 
-	if (s < 0 || grow((void **)&p->comments, &p->max_comments,
-			  p->nr_comments, sizeof(*p->comments)))
+	if (s < 0 || kmem_grow(&p->comments, &p->max_comments, p->nr_comments,
+			       1, sizeof(*p->comments)))
 		return -ENOMEM;
 	p->comments[p->nr_comments++] = s;
 	return 0;
@@ -442,8 +410,8 @@ int kmem_pprof__add_mapping(struct kmem_pprof *p,
 		return -EINVAL;
 	err = intern_all(p, s, idx, 2);
 	if (!err)
-		err = grow((void **)&p->mappings, &p->max_mappings,
-			   p->nr_mappings, sizeof(*p->mappings));
+		err = kmem_grow(&p->mappings, &p->max_mappings,
+				p->nr_mappings, 1, sizeof(*p->mappings));
 	if (err)
 		return err;
 	p->mappings[p->nr_mappings] = (struct mapping){
@@ -463,8 +431,8 @@ static s64 function_id(struct kmem_pprof *p, const char *name)
 		return s;
 	if (p->strings[s].function)
 		return p->strings[s].function;
-	if (grow((void **)&p->functions, &p->max_functions, p->nr_functions,
-		 sizeof(*p->functions)))
+	if (kmem_grow(&p->functions, &p->max_functions, p->nr_functions, 1,
+		      sizeof(*p->functions)))
 		return -ENOMEM;
 	p->functions[p->nr_functions++] = s;
 	p->strings[s].function = p->nr_functions;
@@ -481,44 +449,16 @@ static u64 mapping_of(const struct kmem_pprof *p, u64 addr)
 	return 0;
 }
 
-static u32 *location_slot(struct kmem_pprof *p, u64 addr)
-{
-	size_t mask = p->nr_location_slots - 1, i = hash_addr(addr) & mask;
-
-	while (p->location_slots[i] &&
-	       p->locations[p->location_slots[i] - 1].addr != addr)
-		i = (i + 1) & mask;
-	return &p->location_slots[i];
-}
-
-static int grow_location_slots(struct kmem_pprof *p)
-{
-	size_t n = p->nr_location_slots ? 2 * p->nr_location_slots : 64, i;
-	u32 *old = p->location_slots;
-
-	if (2 * (p->nr_locations + 1) <= p->nr_location_slots)
-		return 0;
-	p->location_slots = calloc(n, sizeof(*p->location_slots));
-	if (!p->location_slots) {
-		p->location_slots = old;
-		return -ENOMEM;
-	}
-	p->nr_location_slots = n;
-	for (i = 0; i < p->nr_locations; i++)
-		*location_slot(p, p->locations[i].addr) = i + 1;
-	free(old);
-	return 0;
-}
-
 /* A new address: its location, and the function its name names. */
-static s64 new_location(struct kmem_pprof *p, u64 addr)
+static s64 new_location(struct kmem_pprof *p, u64 *slot, const u64 *key)
 {
 	const char *name = NULL;
+	u64 addr = key[0];
 	s64 function = 0;
 
-	if (p->nr_locations >= UINT32_MAX - 1 || grow_location_slots(p) ||
-	    grow((void **)&p->locations, &p->max_locations, p->nr_locations,
-		 sizeof(*p->locations)))
+	if (p->nr_locations >= UINT32_MAX - 1 ||
+	    kmem_grow(&p->locations, &p->max_locations, p->nr_locations, 1,
+		      sizeof(*p->locations)))
 		return -ENOMEM;
 	if (p->config.name_of)
 		name = p->config.name_of(addr, p->config.arg);
@@ -527,29 +467,26 @@ static s64 new_location(struct kmem_pprof *p, u64 addr)
 		if (function < 0)
 			return function;
 	}
+	slot = kmem_live__add(&p->location_ids, slot, key);
+	if (!slot)
+		return -ENOMEM;
 	p->locations[p->nr_locations] = (struct location){
 		.addr = addr, .mapping = mapping_of(p, addr),
 		.function = function,
 	};
-	*location_slot(p, addr) = p->nr_locations + 1;
-	return ++p->nr_locations;
-}
-
-static s64 location_id(struct kmem_pprof *p, u64 addr)
-{
-	u32 *slot;
-
-	if (p->nr_location_slots) {
-		slot = location_slot(p, addr);
-		if (*slot)
-			return *slot;
-	}
-	return new_location(p, addr);
+	slot[2] = ++p->nr_locations;
+	return p->nr_locations;
 }
 
 s64 kmem_pprof__add_location(struct kmem_pprof *p, u64 addr)
 {
-	return location_id(p, addr);
+	u64 key[2] = { addr, 0 }, *slot;
+
+	slot = kmem_live__probe_key(&p->location_ids, key, 2,
+				    kmem_live__hash_words(key, 2));
+	if (kmem_live__empty_mark(slot, 2))
+		return new_location(p, slot, key);
+	return slot[2];
 }
 
 /* A label as a message in p->sub; 0, -EINVAL or -ENOMEM. */
@@ -581,16 +518,10 @@ static int sample_ids(struct kmem_pprof *p, const u64 *addrs, size_t nr)
 	size_t i;
 	s64 id;
 
-	if (nr > p->max_ids) {
-		u64 *ids = realloc(p->ids, nr * sizeof(*ids));
-
-		if (!ids)
-			return -ENOMEM;
-		p->ids = ids;
-		p->max_ids = nr;
-	}
+	if (kmem_grow(&p->ids, &p->max_ids, 0, nr, sizeof(*p->ids)))
+		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		id = location_id(p, addrs[i]);
+		id = kmem_pprof__add_location(p, addrs[i]);
 		if (id < 0)
 			return id;
 		p->ids[i] = id;
