@@ -2,9 +2,9 @@
 /*
  * Fragmentation analysis for perf kmem.
  *
- * The pageblocks sit in a hash table keyed by their first pfn (open
- * addressing, linear probing, never a deletion): every allocation looks
- * its pageblock up, and a machine has tens of thousands of them.
+ * The pageblocks sit in a keyed table (table-live.h) by their first pfn,
+ * never a deletion: every allocation looks its pageblock up, and a
+ * machine has tens of thousands of them.
  * Allocations come in runs from one pageblock, so the last one found is
  * tried first.  After the last event the table is packed and sorted by
  * pfn in place: it is then the array kmem_frag__pageblocks() returns.
@@ -21,17 +21,16 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <linux/kernel.h>
-#include <linux/hash.h>
 #include <linux/zalloc.h>
 
 #include "count-frag.h"
 #include "table-live.h"
 
-#define BLOCKS_MIN_SLOTS	1024
-/* The first pfn of no pageblock: marks an empty slot. */
-#define NO_BLOCK		KMEM_PAGE_NO_PFN
+/* The log2 of the pageblock table's slots to begin with. */
+#define BLOCKS_BITS	10
+/* The first pfn of no pageblock: an empty slot's key. */
+#define NO_BLOCK	KMEM_LIVE_EMPTY
 
 /* Threads owed fallbacks: a slot of kmem_frag::owed. */
 struct owed {
@@ -62,10 +61,9 @@ struct kmem_frag {
 	u8				columns[KMEM_PAGE_MAX_MIGTYPE + 1];
 	struct kmem_frag_summary	summary;
 	struct kmem_frag_cell		matrix[KMEM_NR_MIGTYPE_COLUMNS][KMEM_NR_MIGTYPE_COLUMNS];
-	/* Pageblocks: a power of two slots, at most half of them used. */
-	struct kmem_frag_pageblock	*blocks;
-	size_t				blocks_mask;
-	size_t				nr_blocks;
+	/* Pageblocks; packed and sorted by kmem_frag__finish(). */
+	struct kmem_live		blocks;
+	size_t				nr_blocks;	/* ...then */
 	struct kmem_frag_pageblock	*last_block;
 	struct kmem_rows		rows;
 	struct kmem_rows		fail_rows;
@@ -147,21 +145,6 @@ static int pin_cmp_identity(const void *pa, const void *pb)
 
 #define PIN_KEY_WORDS	2
 
-static int blocks_init(struct kmem_frag *kf, size_t slots)
-{
-	size_t i;
-
-	kf->blocks = malloc(slots * sizeof(*kf->blocks));
-	if (!kf->blocks)
-		return -ENOMEM;
-	for (i = 0; i < slots; i++)
-		kf->blocks[i].pfn = NO_BLOCK;
-	kf->blocks_mask = slots - 1;
-	kf->nr_blocks = 0;
-	kf->last_block = NULL;
-	return 0;
-}
-
 struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 {
 	struct kmem_frag *kf = zalloc(sizeof(*kf));
@@ -179,11 +162,10 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 	kf->map = kf->classes && !kf->config.no_pfns;
 	for (mt = 0; mt <= KMEM_PAGE_MAX_MIGTYPE; mt++)
 		kf->columns[mt] = kmem_migtype__column(mt, config->pre_v4_4_migtypes);
-	if (kf->map && blocks_init(kf, BLOCKS_MIN_SLOTS)) {
-		free(kf);
-		return NULL;
-	}
-	if ((kf->classes && kmem_live__init_keyed(&kf->owed, sizeof(struct owed),
+	if ((kf->map && kmem_live__init_keyed(&kf->blocks,
+					      sizeof(struct kmem_frag_pageblock),
+					      1, BLOCKS_BITS)) ||
+	    (kf->classes && kmem_live__init_keyed(&kf->owed, sizeof(struct owed),
 						  1, OWED_BITS)) ||
 	    kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
 			    ROW_KEY_WORDS, row_cmp_identity) ||
@@ -201,7 +183,7 @@ void kmem_frag__delete(struct kmem_frag *kf)
 {
 	if (!kf)
 		return;
-	free(kf->blocks);
+	kmem_live__exit(&kf->blocks);
 	kmem_rows__exit(&kf->rows);
 	kmem_rows__exit(&kf->fail_rows);
 	kmem_rows__exit(&kf->pin_rows);
@@ -245,43 +227,11 @@ static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
 	return column(kf, migtype);
 }
 
-static size_t block_home(const struct kmem_frag *kf, u64 first_pfn)
-{
-	u64 nr = first_pfn >> kf->pageblock_order;
-
-	/* Consecutive pageblocks spread over the table. */
-	return hash_64(nr, 32) & kf->blocks_mask;
-}
-
-/* The slot of the pageblock starting at @first_pfn, or the empty one for it. */
+/* The pageblock starting at @first_pfn, or the empty slot for it. */
 static struct kmem_frag_pageblock *probe_block(struct kmem_frag *kf,
 					       u64 first_pfn)
 {
-	size_t i = block_home(kf, first_pfn);
-
-	while (kf->blocks[i].pfn != NO_BLOCK && kf->blocks[i].pfn != first_pfn)
-		i = (i + 1) & kf->blocks_mask;
-	return &kf->blocks[i];
-}
-
-/* Twice the slots, the pageblocks hashed anew. */
-static int blocks_grow(struct kmem_frag *kf)
-{
-	struct kmem_frag_pageblock *old = kf->blocks;
-	size_t i, slots = kf->blocks_mask + 1, nr = kf->nr_blocks;
-
-	if (blocks_init(kf, 2 * slots)) {
-		kf->blocks = old;
-		kf->blocks_mask = slots - 1;
-		kf->nr_blocks = nr;
-		return -ENOMEM;
-	}
-	for (i = 0; i < slots; i++)
-		if (old[i].pfn != NO_BLOCK)
-			*probe_block(kf, old[i].pfn) = old[i];
-	kf->nr_blocks = nr;
-	free(old);
-	return 0;
+	return kmem_live__probe(&kf->blocks, first_pfn);
 }
 
 /* The pageblock starting at @first_pfn, added if new; NULL: no memory. */
@@ -290,16 +240,8 @@ static struct kmem_frag_pageblock *lookup_block(struct kmem_frag *kf,
 {
 	struct kmem_frag_pageblock *pb = probe_block(kf, first_pfn);
 
-	if (pb->pfn == NO_BLOCK) {
-		if (2 * (kf->nr_blocks + 1) > kf->blocks_mask + 1) {
-			if (blocks_grow(kf))
-				return NULL;
-			pb = probe_block(kf, first_pfn);
-		}
-		memset(pb, 0, sizeof(*pb));
-		pb->pfn = first_pfn;
-		kf->nr_blocks++;
-	}
+	if (pb->pfn == NO_BLOCK)
+		pb = kmem_live__add(&kf->blocks, pb, &first_pfn);
 	kf->last_block = pb;
 	return pb;
 }
@@ -690,13 +632,15 @@ static int cmp_block_pfn(const void *pa, const void *pb)
 /* Pack the pageblocks at the front of their table, sorted by pfn. */
 static void sort_blocks(struct kmem_frag *kf)
 {
+	struct kmem_frag_pageblock *pb = (void *)kf->blocks.slots;
 	size_t i, n = 0;
 
-	for (i = 0; kf->blocks && i <= kf->blocks_mask; i++)
-		if (kf->blocks[i].pfn != NO_BLOCK)
-			kf->blocks[n++] = kf->blocks[i];
+	for (i = 0; pb && i <= kf->blocks.mask; i++)
+		if (pb[i].pfn != NO_BLOCK)
+			pb[n++] = pb[i];
 	if (n)
-		qsort(kf->blocks, n, sizeof(*kf->blocks), cmp_block_pfn);
+		qsort(pb, n, sizeof(*pb), cmp_block_pfn);
+	kf->nr_blocks = n;
 	kf->last_block = NULL;
 }
 
@@ -795,8 +739,10 @@ int kmem_frag__finish(struct kmem_frag *kf)
 		pin_blocks(kf);
 	sort_blocks(kf);
 	for (i = 0; i < kf->nr_blocks; i++) {
-		count_block(&kf->summary.blocks, &kf->blocks[i]);
-		kf->summary.pinned.pageblocks += !!kf->blocks[i].pinning;
+		const struct kmem_frag_pageblock *pb = kmem_live__slot(&kf->blocks, i);
+
+		count_block(&kf->summary.blocks, pb);
+		kf->summary.pinned.pageblocks += !!pb->pinning;
 	}
 	if (pin_rows(kf)) {
 		kf->finish_err = -ENOMEM;
@@ -848,7 +794,7 @@ const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
 {
 	kmem_frag__finish(kf);
 	*nr = kf->nr_blocks;
-	return kf->nr_blocks ? kf->blocks : NULL;
+	return kf->nr_blocks ? (void *)kf->blocks.slots : NULL;
 }
 
 struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
