@@ -186,26 +186,24 @@ u64 kmem_stacks__value(const struct kmem_stacks *st, int id,
 /* --- writing ----------------------------------------------------------- */
 
 /*
- * What writing needs besides the chains: the distinct addresses of the
- * chains written, sorted, and for each the rank of its name among the
- * distinct names (equal names, equal ranks); then per chain written the
- * ranks of its frames, root first, which sort and compare as the names.
+ * A chain written is a line: the names of its frames, root first, joined
+ * by SEP, a byte below any a name holds (folded_name() leaves none), so
+ * that lines sort as their names do, frame by frame, a shorter stack
+ * before the longer ones it begins.  Each distinct address is named once.
  */
-struct folding {
-	u64		*addrs;
-	size_t		nr_addrs;
-	char		**names;	/* by address */
-	u32		*rank;		/* by address */
-	const char	**rank_name;	/* by rank */
-	u32		*ranks;		/* every line's ranks, root first */
-	struct line	*lines;
-	size_t		nr_lines;
-};
+#define SEP	'\1'
 
 struct line {
-	const u32	*ranks;
-	u32		nr;
-	u64		value;
+	char	*text;
+	u64	value;
+};
+
+struct folding {
+	u64		*addrs;		/* of the chains written, sorted */
+	char		**names;	/* by address */
+	size_t		nr_addrs;
+	struct line	*lines;
+	size_t		nr_lines;
 };
 
 /* Blanks split a line's value off, ';' splits frames: neither in a name. */
@@ -254,127 +252,96 @@ static int collect_addrs(struct folding *f, const struct kmem_stacks *st,
 	return 0;
 }
 
-/* qsort() has no argument for the names: sort pointers to them instead. */
-static int cmp_name_ptr(const void *a, const void *b)
-{
-	return strcmp(**(char * const * const *)a, **(char * const * const *)b);
-}
-
 static int name_addrs(struct folding *f, kmem_stacks_name_fn name_of,
 		      void *arg)
 {
-	size_t n = f->nr_addrs ? f->nr_addrs : 1, i;
-	char ***by_name;
-	u32 r = 0;
+	size_t i;
 
-	f->names = calloc(n, sizeof(*f->names));
-	f->rank = calloc(n, sizeof(*f->rank));
-	f->rank_name = calloc(n, sizeof(*f->rank_name));
-	by_name = calloc(n, sizeof(*by_name));
-	if (!f->names || !f->rank || !f->rank_name || !by_name)
-		goto nomem;
+	f->names = calloc(f->nr_addrs ? f->nr_addrs : 1, sizeof(*f->names));
+	if (!f->names)
+		return -ENOMEM;
 	for (i = 0; i < f->nr_addrs; i++) {
 		f->names[i] = folded_name(name_of(f->addrs[i], arg),
 					  f->addrs[i]);
 		if (!f->names[i])
-			goto nomem;
-		by_name[i] = &f->names[i];
+			return -ENOMEM;
 	}
-	qsort(by_name, f->nr_addrs, sizeof(*by_name), cmp_name_ptr);
-	for (i = 0; i < f->nr_addrs; i++) {
-		if (i && strcmp(*by_name[i], *by_name[i - 1]))
-			r++;
-		f->rank[by_name[i] - f->names] = r;
-		f->rank_name[r] = *by_name[i];
-	}
-	free(by_name);
 	return 0;
-nomem:
-	free(by_name);
-	return -ENOMEM;
 }
 
-static u32 rank_of(const struct folding *f, u64 ip)
+static const char *name_at(const struct folding *f, u64 ip)
 {
 	const u64 *a = bsearch(&ip, f->addrs, f->nr_addrs, sizeof(u64),
 			       kmem_cmp_u64s);
 
-	return f->rank[a - f->addrs];
+	return f->names[a - f->addrs];
+}
+
+static char *line_text(const struct folding *f, const u64 *ips, size_t nr)
+{
+	size_t len = 1, k;
+	char *text, *p;
+
+	for (k = 0; k < nr; k++)
+		len += strlen(name_at(f, ips[k])) + 1;
+	text = malloc(len);
+	if (!text)
+		return NULL;
+	for (p = text, k = nr; k-- > 0;) {	/* root first */
+		p = stpcpy(p, name_at(f, ips[k]));
+		if (k)
+			*p++ = SEP;
+	}
+	*p = '\0';
+	return text;
 }
 
 static int cmp_line(const void *a, const void *b)
 {
-	const struct line *x = a, *y = b;
-	u32 i;
-
-	for (i = 0; i < x->nr && i < y->nr; i++)
-		if (x->ranks[i] != y->ranks[i])
-			return kmem_cmp(x->ranks[i], y->ranks[i]);
-	return kmem_cmp(x->nr, y->nr);
+	return strcmp(((const struct line *)a)->text,
+		      ((const struct line *)b)->text);
 }
 
 static int make_lines(struct folding *f, const struct kmem_stacks *st,
 		      enum kmem_stacks_weight weight)
 {
-	size_t i, n = 0, nr_ranks = 0;
-	u32 k;
+	size_t i;
 
-	for (i = 0; i < st->nr; i++) {
-		if (chain_value(&st->chains[i], weight)) {
-			n++;
-			nr_ranks += st->chains[i].nr;
-		}
-	}
-	f->lines = malloc((n ? n : 1) * sizeof(*f->lines));
-	f->ranks = malloc((nr_ranks ? nr_ranks : 1) * sizeof(*f->ranks));
-	if (!f->lines || !f->ranks)
+	f->lines = malloc((st->nr ? st->nr : 1) * sizeof(*f->lines));
+	if (!f->lines)
 		return -ENOMEM;
-	nr_ranks = 0;
 	for (i = 0; i < st->nr; i++) {
 		const struct chain *c = &st->chains[i];
-		const u64 *ips = st->frames + c->first;
-		struct line *l;
+		struct line *l = &f->lines[f->nr_lines];
 
 		if (!chain_value(c, weight))
 			continue;
-		l = &f->lines[f->nr_lines++];
-		l->ranks = f->ranks + nr_ranks;
-		l->nr = c->nr;
 		l->value = chain_value(c, weight);
-		for (k = 0; k < c->nr; k++)	/* root first */
-			f->ranks[nr_ranks++] = rank_of(f, ips[c->nr - 1 - k]);
+		l->text = line_text(f, st->frames + c->first, c->nr);
+		if (!l->text)
+			return -ENOMEM;
+		f->nr_lines++;
 	}
 	qsort(f->lines, f->nr_lines, sizeof(*f->lines), cmp_line);
 	return 0;
-}
-
-static void write_line(const struct folding *f, const struct line *l,
-		       u64 value, FILE *fp)
-{
-	u32 k;
-
-	if (!l->nr)
-		fputs("[unknown]", fp);
-	for (k = 0; k < l->nr; k++) {
-		if (k)
-			fputc(';', fp);
-		fputs(f->rank_name[l->ranks[k]], fp);
-	}
-	fprintf(fp, " %" PRIu64 "\n", value);
 }
 
 /* Equal lines, from chains whose addresses differ, are one line. */
 static size_t write_lines(const struct folding *f, FILE *fp)
 {
 	size_t i = 0, written = 0;
+	char *p;
 
 	while (i < f->nr_lines) {
-		const struct line *l = &f->lines[i];
+		char *text = f->lines[i].text;
 		u64 value = 0;
 
-		for (; i < f->nr_lines && !cmp_line(l, &f->lines[i]); i++)
+		for (; i < f->nr_lines && !strcmp(text, f->lines[i].text); i++)
 			value += f->lines[i].value;
-		write_line(f, l, value, fp);
+		for (p = text; (p = strchr(p, SEP)); )
+			*p = ';';
+		fprintf(fp, "%s %" PRIu64 "\n", *text ? text : "[unknown]",
+			value);
 		written++;
 	}
 	return written;
@@ -386,11 +353,10 @@ static void folding_exit(struct folding *f)
 
 	for (i = 0; f->names && i < f->nr_addrs; i++)
 		free(f->names[i]);
+	for (i = 0; i < f->nr_lines; i++)
+		free(f->lines[i].text);
 	free(f->names);
 	free(f->addrs);
-	free(f->rank);
-	free(f->rank_name);
-	free(f->ranks);
 	free(f->lines);
 }
 
