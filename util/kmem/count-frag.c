@@ -418,11 +418,6 @@ static int count_fallback_row(struct kmem_frag *kf,
 	return 0;
 }
 
-int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
-{
-	return kmem_frag__fallback_task(kf, ev, 0);
-}
-
 int kmem_frag__fallback_task(struct kmem_frag *kf,
 			     const struct kmem_frag_event *ev, u32 task)
 {

@@ -159,12 +159,6 @@ struct kmem_frag_blocks {
 	u64	fallback_only;	/* fallen back into, no allocation seen */
 };
 
-/* The pinning pages, after kmem_frag__finish(). */
-struct kmem_frag_pinned {
-	struct kmem_count	pages;		/* allocations and their bytes */
-	u64			pageblocks;	/* distinct ones they lie in */
-};
-
 struct kmem_frag_summary {
 	struct kmem_count	fallbacks;	/* bytes of the requests */
 	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
@@ -175,7 +169,10 @@ struct kmem_frag_summary {
 	struct kmem_count	alloc[KMEM_NR_MIGTYPE_COLUMNS];
 	struct kmem_count	fail;		/* bytes asked for */
 	struct kmem_frag_blocks	blocks;		/* after kmem_frag__finish() */
-	struct kmem_frag_pinned	pinned;
+	struct {
+		struct kmem_count	pages;	/* allocations and their bytes */
+		u64			pageblocks;	/* distinct ones */
+	}			pinned;		/* after kmem_frag__finish() */
 	u64			bad_fallbacks;	/* extfrag events refused */
 	u64			bad_allocs;	/* alloc events refused */
 	/* Migration types out of range, each counted under Special. */
@@ -208,21 +205,17 @@ void kmem_frag__delete(struct kmem_frag *kf);
 bool kmem_frag__has_classes(const struct kmem_frag *kf);
 
 /**
- * kmem_frag__fallback - count one kmem:mm_page_alloc_extfrag event
+ * kmem_frag__fallback_task - count one kmem:mm_page_alloc_extfrag event
  * @kf: the analysis
  * @ev: the event; copied
+ * @task: as the caller groups tasks (a pid, the id of a command name; 0:
+ *	  not grouped): fallback rows differ by it
  *
  * An event that cannot be real (an order out of range, a fallback order
  * below the allocation's, change_ownership other than 0 or 1, pfn -1) is
  * counted in bad_fallbacks and nowhere else.
  *
  * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
- */
-int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
-
-/*
- * kmem_frag__fallback() of a task, @task as the caller groups tasks (a
- * pid, the id of a command name): fallback rows differ by it.
  */
 int kmem_frag__fallback_task(struct kmem_frag *kf,
 			     const struct kmem_frag_event *ev, u32 task);
@@ -246,7 +239,7 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
  * pageblock, the first since the thread's last allocation is kept: a
  * refill falls back for many pages and hands out the first of them.
  *
- * Return: as kmem_frag__fallback().
+ * Return: as kmem_frag__fallback_task().
  */
 int kmem_frag__fallback_thread(struct kmem_frag *kf,
 			       const struct kmem_frag_event *ev, u32 task,
@@ -409,7 +402,9 @@ const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
  * @nr: where the number of rows goes
  *
  * Finishes the analysis.  Rows tied on every key go by callsite, then
- * types, so that a trace always prints the same.
+ * types, so that a trace always prints the same.  kmem_frag__fail_rows()
+ * and kmem_frag__pin_rows() are the same for the failure and pinning
+ * tables.
  *
  * Return: an array of *@nr rows owned by @kf, valid until the next call
  * (or NULL without memory).
@@ -417,29 +412,9 @@ const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
 				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr);
-
-/**
- * kmem_frag__fail_rows - the failure table, sorted
- * @kf: the analysis
- * @keys: the sort keys
- * @nr_keys: how many
- * @nr: where the number of rows goes
- *
- * Return: as kmem_frag__rows(), for failed allocations.
- */
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
 						 const struct kmem_sort_key *keys,
 						 int nr_keys, size_t *nr);
-
-/**
- * kmem_frag__pin_rows - the pinning table, sorted
- * @kf: the analysis
- * @keys: the sort keys
- * @nr_keys: how many
- * @nr: where the number of rows goes
- *
- * Return: as kmem_frag__rows(), for the pinning pages.
- */
 struct kmem_frag_pin_row **kmem_frag__pin_rows(struct kmem_frag *kf,
 					       const struct kmem_sort_key *keys,
 					       int nr_keys, size_t *nr);

@@ -313,31 +313,25 @@ static bool config_valid(const struct kmem_pprof_config *c)
 	return true;
 }
 
+static int intern_type(struct kmem_pprof *p, const struct kmem_pprof_type *t,
+		       u64 *idx)
+{
+	return intern_all(p, (const char *[]){ t->type, t->unit }, idx, 2);
+}
+
 static int intern_config(struct kmem_pprof *p,
 			 const struct kmem_pprof_config *c)
 {
-	const char *s[2];
 	size_t i;
-	int err;
+	int err = 0;
 
-	for (i = 0; i < c->nr_sample_types; i++) {
-		s[0] = c->sample_types[i].type;
-		s[1] = c->sample_types[i].unit;
-		err = intern_all(p, s, p->types[i], 2);
-		if (err)
-			return err;
-	}
-	if (c->period_type.type) {
-		s[0] = c->period_type.type;
-		s[1] = c->period_type.unit;
-		err = intern_all(p, s, p->period_type, 2);
-		if (err)
-			return err;
-	}
-	if (c->default_sample_type)
-		return intern_all(p, &c->default_sample_type, &p->default_type,
-				  1);
-	return 0;
+	for (i = 0; !err && i < c->nr_sample_types; i++)
+		err = intern_type(p, &c->sample_types[i], p->types[i]);
+	if (!err && c->period_type.type)
+		err = intern_type(p, &c->period_type, p->period_type);
+	if (!err && c->default_sample_type)
+		err = intern_all(p, &c->default_sample_type, &p->default_type, 1);
+	return err;
 }
 
 struct kmem_pprof *kmem_pprof__new(const struct kmem_pprof_config *config)
@@ -498,11 +492,8 @@ static int encode_label(struct kmem_pprof *p, const struct kmem_pprof_label *l)
 
 	if (!l->key || !*l->key || (l->str && l->unit))
 		return -EINVAL;
-	err = intern_all(p, s, idx, 1);
-	if (!err && l->str)
-		err = intern_all(p, s + 1, idx + 1, 1);
-	if (!err && l->unit)
-		err = intern_all(p, s + 2, idx + 2, 1);
+	/* A NULL is "", interned first: index 0, nothing added. */
+	err = intern_all(p, s, idx, 3);
 	if (err)
 		return err;
 	pb_number(&p->sub, LABEL_KEY, idx[0]);
