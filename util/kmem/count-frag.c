@@ -289,21 +289,27 @@ static void vote(struct kmem_frag_pageblock *pb, u64 callsite)
 	}
 }
 
-/* Count an allocation of @col in the pageblocks it lies in. */
-static int count_alloc_blocks(struct kmem_frag *kf,
-			      const struct kmem_page_event *ev,
-			      enum kmem_migtype_column col)
+/*
+ * Count in the pageblocks a block lies in an allocation of column @col
+ * by @callsite, or (@col < 0) a fallback of class @cls.
+ */
+static int count_blocks(struct kmem_frag *kf, u64 pfn, int order, int col,
+			u64 callsite, enum kmem_frag_class cls)
 {
-	u64 i, n = blocks_spanned(kf, ev->order);
+	u64 i, n = blocks_spanned(kf, order);
 
 	for (i = 0; i < n; i++) {
 		struct kmem_frag_pageblock *pb;
 
-		pb = find_block(kf, block_start(kf, ev->pfn, i));
+		pb = find_block(kf, block_start(kf, pfn, i));
 		if (!pb)
 			return -ENOMEM;
+		if (col < 0) {
+			pb->fallbacks[cls]++;
+			continue;
+		}
 		pb->allocs[col]++;
-		vote(pb, ev->callsite);
+		vote(pb, callsite);
 	}
 	return 0;
 }
@@ -323,22 +329,6 @@ int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev)
 	return 0;
 }
 
-static int count_fallback_blocks(struct kmem_frag *kf, u64 pfn, int order,
-				 enum kmem_frag_class cls)
-{
-	u64 i, n = blocks_spanned(kf, order);
-
-	for (i = 0; i < n; i++) {
-		struct kmem_frag_pageblock *pb;
-
-		pb = find_block(kf, block_start(kf, pfn, i));
-		if (!pb)
-			return -ENOMEM;
-		pb->fallbacks[cls]++;
-	}
-	return 0;
-}
-
 int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 {
 	int err;
@@ -354,7 +344,8 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 				    KMEM_FRAG_TOTALS | KMEM_FRAG_ROWS);
 	if (err || !kf->map || ev->pfn == KMEM_PAGE_NO_PFN)
 		return err;
-	return count_alloc_blocks(kf, ev, column(kf, ev->migtype));
+	return count_blocks(kf, ev->pfn, ev->order, column(kf, ev->migtype),
+			    ev->callsite, 0);
 }
 
 static bool valid_fallback(const struct kmem_frag *kf,
@@ -435,8 +426,8 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
 	count_fallback_totals(kf, ev, 1);
 	if (!kf->map)
 		return 0;
-	return count_fallback_blocks(kf, ev->pfn, ev->fallback_order,
-				     classify(kf, ev));
+	return count_blocks(kf, ev->pfn, ev->fallback_order, -1, 0,
+			    classify(kf, ev));
 }
 
 /*
@@ -792,31 +783,31 @@ const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
 	return kf->nr_blocks ? (void *)kf->blocks.slots : NULL;
 }
 
+/* A table of @kf, finished first, sorted. */
+static void *sorted(struct kmem_frag *kf, struct kmem_rows *rows,
+		    const struct kmem_sort_key *keys, int nr_keys, size_t *nr)
+{
+	kmem_frag__finish(kf);
+	return kmem_rows__sort(rows, NULL, keys, nr_keys, nr);
+}
+
 struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
 				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
-	kmem_frag__finish(kf);
-	return (struct kmem_frag_row **)kmem_rows__sort(&kf->rows, NULL, keys,
-							nr_keys, nr);
+	return sorted(kf, &kf->rows, keys, nr_keys, nr);
 }
 
 struct kmem_frag_pin_row **kmem_frag__pin_rows(struct kmem_frag *kf,
 					       const struct kmem_sort_key *keys,
 					       int nr_keys, size_t *nr)
 {
-	kmem_frag__finish(kf);
-	return (struct kmem_frag_pin_row **)kmem_rows__sort(&kf->pin_rows,
-							    NULL, keys,
-							    nr_keys, nr);
+	return sorted(kf, &kf->pin_rows, keys, nr_keys, nr);
 }
 
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
 						 const struct kmem_sort_key *keys,
 						 int nr_keys, size_t *nr)
 {
-	kmem_frag__finish(kf);
-	return (struct kmem_frag_fail_row **)kmem_rows__sort(&kf->fail_rows,
-							     NULL, keys,
-							     nr_keys, nr);
+	return sorted(kf, &kf->fail_rows, keys, nr_keys, nr);
 }

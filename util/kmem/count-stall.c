@@ -58,6 +58,8 @@ struct task {
 #define LEN_MASK	((1ULL << LEN_BITS) - 1)
 /* The order kept with a length of an order out of range. */
 #define NO_ORDER	(KMEM_STALL_MAX_ORDER + 1)
+/* Every bucket of every order: a few tens of kB, allocated once. */
+#define NR_BUCKET_ROWS	((KMEM_STALL_MAX_ORDER + 1) * KMEM_STALL_NR_BUCKETS)
 
 struct kmem_stall {
 	size_t				nr_open;
@@ -73,10 +75,10 @@ struct kmem_stall {
 	struct kmem_callsite_sum	*by_callsite;	/* stall time */
 	size_t				nr_callsites;
 	/* The tables of kmem_stall__orders() and those after it. */
-	const struct kmem_stall_dist	**order_rows;
+	const struct kmem_stall_dist	*order_rows[KMEM_STALL_MAX_ORDER + 1];
 	size_t				nr_order_rows;
-	struct kmem_stall_bucket	*buckets;
-	const struct kmem_stall_bucket	**bucket_rows;
+	struct kmem_stall_bucket	buckets[NR_BUCKET_ROWS];
+	const struct kmem_stall_bucket	*bucket_rows[NR_BUCKET_ROWS];
 	size_t				nr_buckets;
 	struct kmem_stall_wake_row	wake_rows[KMEM_STALL_MAX_ORDER + 2];
 	struct kmem_stall_wake_row	*wake_ptrs[KMEM_STALL_MAX_ORDER + 2];
@@ -142,9 +144,6 @@ void kmem_stall__delete(struct kmem_stall *ks)
 	kmem_rows__exit(&ks->memcg_rows);
 	free(ks->lengths);
 	free(ks->by_callsite);
-	free(ks->order_rows);
-	free(ks->buckets);
-	free(ks->bucket_rows);
 	free(ks);
 }
 
@@ -439,35 +438,24 @@ static int keep_length(struct kmem_stall *ks, int order, u64 ns)
 	return 0;
 }
 
+/* A stall of task @t into a distribution or a row: their fields' names. */
+#define ADD_STALL(d, t, ns, fail) do {		\
+	(d)->stalls++;					\
+	(d)->failed += (fail);			\
+	(d)->total_ns += (ns);				\
+	(d)->max_ns = max((d)->max_ns, (ns));		\
+	(d)->reclaim_ns += (t)->reclaim_ns;		\
+	(d)->compact_ns += (t)->compact_ns;		\
+	(d)->reclaims += (t)->reclaims;			\
+	(d)->compactions += (t)->compactions;		\
+	(d)->reclaimed += (t)->reclaimed;		\
+} while (0)
+
 static void add_to_dist(struct kmem_stall_dist *d, const struct task *t,
 			u64 ns, bool failed)
 {
-	d->stalls++;
-	d->failed += failed;
-	d->total_ns += ns;
-	d->max_ns = max(d->max_ns, ns);
-	d->reclaim_ns += t->reclaim_ns;
-	d->compact_ns += t->compact_ns;
-	d->reclaims += t->reclaims;
-	d->compactions += t->compactions;
-	d->reclaimed += t->reclaimed;
+	ADD_STALL(d, t, ns, failed);
 	d->hist[kmem_stall__bucket(ns)]++;
-}
-
-static void add_to_row(struct kmem_stall_row *row, const struct task *t,
-		       u64 ns, bool failed)
-{
-	row->stalls++;
-	row->failed += failed;
-	row->total_ns += ns;
-	row->max_ns = max(row->max_ns, ns);
-	row->reclaim_ns += t->reclaim_ns;
-	row->compact_ns += t->compact_ns;
-	row->reclaims += t->reclaims;
-	row->compactions += t->compactions;
-	row->reclaimed += t->reclaimed;
-	row->compact_ok += t->outcomes[KMEM_COMPACT_SUCCESS];
-	row->compact_fail += t->outcomes[KMEM_COMPACT_FAIL];
 }
 
 /* A stall with both ends in the trace: in its row and the distributions. */
@@ -492,7 +480,9 @@ static int count_stall(struct kmem_stall *ks, const struct task *t, u64 time,
 	row = kmem_rows__findnew(&ks->rows, k, &key);
 	if (!row)
 		return -ENOMEM;
-	add_to_row(row, t, ns, failed);
+	ADD_STALL(row, t, ns, failed);
+	row->compact_ok += t->outcomes[KMEM_COMPACT_SUCCESS];
+	row->compact_fail += t->outcomes[KMEM_COMPACT_FAIL];
 	add_to_dist(&s->all, t, ns, failed);
 	for (i = 0; i < KMEM_NR_OUTCOMES; i++)
 		s->compact_outcomes[i] += t->outcomes[i];
@@ -674,19 +664,11 @@ static void settle_means(struct kmem_stall *ks)
 }
 
 /* The orders with stalls, and the buckets of each with stalls. */
-static int settle_orders(struct kmem_stall *ks)
+static void settle_orders(struct kmem_stall *ks)
 {
-	size_t nr = 0, n = 0;
+	size_t n = 0;
 	int order, b;
 
-	ks->order_rows = calloc(KMEM_STALL_MAX_ORDER + 1, sizeof(*ks->order_rows));
-	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++)
-		for (b = 0; b < KMEM_STALL_NR_BUCKETS; b++)
-			nr += !!ks->orders[order].hist[b];
-	ks->buckets = calloc(nr + 1, sizeof(*ks->buckets));
-	ks->bucket_rows = calloc(nr + 1, sizeof(*ks->bucket_rows));
-	if (!ks->order_rows || !ks->buckets || !ks->bucket_rows)
-		return -ENOMEM;
 	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++) {
 		const struct kmem_stall_dist *d = &ks->orders[order];
 
@@ -706,7 +688,6 @@ static int settle_orders(struct kmem_stall *ks)
 		}
 	}
 	ks->nr_buckets = n;
-	return 0;
 }
 
 static void settle_wakeups(struct kmem_stall *ks)
@@ -746,8 +727,8 @@ int kmem_stall__finish(struct kmem_stall *ks)
 	kmem_live__for_each(&ks->tasks, settle_task, ks);
 	settle_means(ks);
 	settle_wakeups(ks);
-	ks->finish_err = settle_percentiles(ks) ?: settle_callsites(ks) ?:
-			 settle_orders(ks);
+	settle_orders(ks);
+	ks->finish_err = settle_percentiles(ks) ?: settle_callsites(ks);
 	return ks->finish_err;
 }
 
