@@ -7,11 +7,11 @@
 
 #include "count-stacks.h"
 #include "count.h"
+#include "table-live.h"
 
 struct chain {
 	size_t	first;		/* index of its leaf frame in ->frames */
 	u32	nr;
-	u32	hash;
 	u64	bytes;
 	u64	hits;
 };
@@ -23,13 +23,23 @@ struct kmem_stacks {
 	struct chain	*chains;	/* by id */
 	size_t		nr;
 	size_t		size;
-	int		*slots;		/* open addressing: ids, -1 empty */
-	size_t		nr_slots;	/* a power of two, twice nr or more */
+	/*
+	 * The ids by chain: a slot is a chain's hash, how many chains of
+	 * that hash came before it (64 bits alike are all but unheard of,
+	 * but must not make two chains one), then its id.
+	 */
+	struct kmem_live ids;
 };
 
 struct kmem_stacks *kmem_stacks__new(void)
 {
-	return calloc(1, sizeof(struct kmem_stacks));
+	struct kmem_stacks *st = calloc(1, sizeof(*st));
+
+	if (st && kmem_live__init_keyed(&st->ids, 3 * sizeof(u64), 2, 6)) {
+		free(st);
+		return NULL;
+	}
+	return st;
 }
 
 void kmem_stacks__delete(struct kmem_stacks *st)
@@ -38,7 +48,7 @@ void kmem_stacks__delete(struct kmem_stacks *st)
 		return;
 	free(st->frames);
 	free(st->chains);
-	free(st->slots);
+	kmem_live__exit(&st->ids);
 	free(st);
 }
 
@@ -47,7 +57,7 @@ size_t kmem_stacks__nr(const struct kmem_stacks *st)
 	return st->nr;
 }
 
-static u32 chain_hash(const u64 *ips, size_t nr)
+static u64 chain_hash(const u64 *ips, size_t nr)
 {
 	u64 h = 0x9e3779b97f4a7c15ULL ^ nr;
 	size_t i;
@@ -57,76 +67,52 @@ static u32 chain_hash(const u64 *ips, size_t nr)
 		h *= 0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 	}
-	return (u32)h;
+	return h;
 }
 
-static bool chain_is(const struct kmem_stacks *st, const struct chain *c,
-		     const u64 *ips, size_t nr, u32 hash)
+/* The slot of a chain in the index, or the empty one for it, and its @key. */
+static u64 *slot_of(struct kmem_stacks *st, const u64 *ips, size_t nr,
+		    u64 *key)
 {
-	return c->hash == hash && c->nr == nr &&
-	       (!nr || !memcmp(st->frames + c->first, ips, nr * sizeof(*ips)));
-}
+	const struct chain *c;
+	u64 *slot;
 
-static int *slot_of(struct kmem_stacks *st, const u64 *ips, size_t nr,
-		    u32 hash)
-{
-	size_t mask = st->nr_slots - 1, i = hash & mask;
-
-	while (st->slots[i] >= 0 &&
-	       !chain_is(st, &st->chains[st->slots[i]], ips, nr, hash))
-		i = (i + 1) & mask;
-	return &st->slots[i];
-}
-
-/* Keep the table at most half full, so that probes stay short. */
-static int grow_slots(struct kmem_stacks *st)
-{
-	size_t nr_slots = st->nr_slots ? 2 * st->nr_slots : 64, i;
-	int *old = st->slots;
-
-	if (2 * (st->nr + 1) <= st->nr_slots)
-		return 0;
-	st->slots = malloc(nr_slots * sizeof(*st->slots));
-	if (!st->slots) {
-		st->slots = old;
-		return -ENOMEM;
+	key[0] = chain_hash(ips, nr);
+	for (key[1] = 0;; key[1]++) {
+		slot = kmem_live__probe_key(&st->ids, key, 2,
+					    kmem_live__hash_words(key, 2));
+		if (kmem_live__empty_mark(slot, 2))
+			return slot;
+		c = &st->chains[slot[2]];
+		if (c->nr == nr && (!nr || !memcmp(st->frames + c->first, ips,
+						   nr * sizeof(*ips))))
+			return slot;
 	}
-	memset(st->slots, -1, nr_slots * sizeof(*st->slots));
-	st->nr_slots = nr_slots;
-	for (i = 0; i < st->nr; i++) {
-		struct chain *c = &st->chains[i];
-
-		*slot_of(st, st->frames + c->first, c->nr, c->hash) = i;
-	}
-	free(old);
-	return 0;
 }
 
 int kmem_stacks__intern(struct kmem_stacks *st, const u64 *ips, size_t nr)
 {
-	u32 hash = chain_hash(ips, nr);
-	struct chain *c;
-	int *slot;
+	u64 key[2], *slot;
 
 	if (nr > KMEM_STACKS_MAX_FRAMES)
 		return -EINVAL;
-	if (st->nr_slots) {
-		slot = slot_of(st, ips, nr, hash);
-		if (*slot >= 0)
-			return *slot;
-	}
+	slot = slot_of(st, ips, nr, key);
+	if (!kmem_live__empty_mark(slot, 2))
+		return slot[2];
 	/* Room for one frame more than needed: ->frames is never NULL. */
-	if (st->nr >= INT_MAX || grow_slots(st) ||
+	if (st->nr >= INT_MAX ||
 	    kmem_grow(&st->chains, &st->size, st->nr, 1, sizeof(*st->chains)) ||
 	    kmem_grow(&st->frames, &st->frames_size, st->nr_frames, nr + 1,
 		      sizeof(*st->frames)))
 		return -ENOMEM;
-	c = &st->chains[st->nr];
-	*c = (struct chain){ .first = st->nr_frames, .nr = nr, .hash = hash };
+	slot = kmem_live__add(&st->ids, slot, key);
+	if (!slot)
+		return -ENOMEM;
+	slot[2] = st->nr;
+	st->chains[st->nr] = (struct chain){ .first = st->nr_frames, .nr = nr };
 	if (nr)
 		memcpy(st->frames + st->nr_frames, ips, nr * sizeof(*ips));
 	st->nr_frames += nr;
-	*slot_of(st, ips, nr, hash) = st->nr;
 	return st->nr++;
 }
 

@@ -166,8 +166,12 @@ struct kmem_pprof {
 	/* The string table, strings[0] "", and its index by hash. */
 	struct string			*strings;
 	size_t				nr_strings, max_strings;
-	u32				*string_slots;	/* index + 1; 0 empty */
-	size_t				nr_string_slots;
+	/*
+	 * Its index: a slot is a string's hash, how many strings of that
+	 * hash came before it (64 bits alike are all but unheard of, but
+	 * must not make two strings one), then its index + 1.
+	 */
+	struct kmem_live		string_ids;
 	u64				*functions;	/* names, by id - 1 */
 	size_t				nr_functions, max_functions;
 	struct location			*locations;	/* by id - 1 */
@@ -186,12 +190,12 @@ struct kmem_pprof {
 	size_t				max_ids;
 };
 
-static u32 hash_string(const char *s)
+static u64 hash_string(const char *s)
 {
-	u32 h = 2166136261u;
+	u64 h = 14695981039346656037ULL;	/* FNV-1a */
 
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
 }
 
@@ -225,61 +229,46 @@ static char *utf8_copy(const char *s)
 	return d;
 }
 
-static u32 *string_slot(struct kmem_pprof *p, const char *s, u32 hash)
+/* The slot of @s in the index, or the empty one for it, and its @key. */
+static u64 *string_slot(struct kmem_pprof *p, const char *s, u64 *key)
 {
-	size_t mask = p->nr_string_slots - 1, i = hash & mask;
+	u64 *slot;
 
-	while (p->string_slots[i] &&
-	       strcmp(p->strings[p->string_slots[i] - 1].s, s))
-		i = (i + 1) & mask;
-	return &p->string_slots[i];
-}
-
-/* Keep the slots at most half full, so that probes stay short. */
-static int grow_string_slots(struct kmem_pprof *p)
-{
-	size_t n = p->nr_string_slots ? 2 * p->nr_string_slots : 64, i;
-	u32 *old = p->string_slots;
-
-	if (2 * (p->nr_strings + 1) <= p->nr_string_slots)
-		return 0;
-	p->string_slots = calloc(n, sizeof(*p->string_slots));
-	if (!p->string_slots) {
-		p->string_slots = old;
-		return -ENOMEM;
+	key[0] = hash_string(s);
+	for (key[1] = 0;; key[1]++) {
+		slot = kmem_live__probe_key(&p->string_ids, key, 2,
+					    kmem_live__hash_words(key, 2));
+		if (kmem_live__empty_mark(slot, 2) ||
+		    !strcmp(p->strings[slot[2] - 1].s, s))
+			return slot;
 	}
-	p->nr_string_slots = n;
-	for (i = 0; i < p->nr_strings; i++)
-		*string_slot(p, p->strings[i].s,
-			     hash_string(p->strings[i].s)) = i + 1;
-	free(old);
-	return 0;
 }
 
 /* The index of @s (NULL: "") in the string table, added if new. */
 static s64 intern(struct kmem_pprof *p, const char *s)
 {
 	char *copy = utf8_copy(s ? s : "");
-	u32 hash, *slot;
+	u64 key[2], *slot;
 
 	if (!copy)
 		return -ENOMEM;
-	hash = hash_string(copy);
-	if (p->nr_string_slots) {
-		slot = string_slot(p, copy, hash);
-		if (*slot) {
-			free(copy);
-			return *slot - 1;
-		}
+	slot = string_slot(p, copy, key);
+	if (!kmem_live__empty_mark(slot, 2)) {
+		free(copy);
+		return slot[2] - 1;
 	}
-	if (p->nr_strings >= UINT32_MAX - 1 || grow_string_slots(p) ||
-	    kmem_grow(&p->strings, &p->max_strings, p->nr_strings, 1,
-		      sizeof(*p->strings))) {
+	if (p->nr_strings < UINT32_MAX - 1 &&
+	    !kmem_grow(&p->strings, &p->max_strings, p->nr_strings, 1,
+		       sizeof(*p->strings)))
+		slot = kmem_live__add(&p->string_ids, slot, key);
+	else
+		slot = NULL;
+	if (!slot) {
 		free(copy);
 		return -ENOMEM;
 	}
 	p->strings[p->nr_strings] = (struct string){ .s = copy };
-	*string_slot(p, copy, hash) = p->nr_strings + 1;
+	slot[2] = p->nr_strings + 1;
 	return p->nr_strings++;
 }
 
@@ -343,8 +332,9 @@ struct kmem_pprof *kmem_pprof__new(const struct kmem_pprof_config *config)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	if (kmem_live__init_keyed(&p->location_ids, 3 * sizeof(u64), 2, 6)) {
-		free(p);
+	if (kmem_live__init_keyed(&p->location_ids, 3 * sizeof(u64), 2, 6) ||
+	    kmem_live__init_keyed(&p->string_ids, 3 * sizeof(u64), 2, 6)) {
+		kmem_pprof__delete(p);
 		return NULL;
 	}
 	/* The strings are interned: the caller's need not outlive the call. */
@@ -368,7 +358,7 @@ void kmem_pprof__delete(struct kmem_pprof *p)
 	for (i = 0; i < p->nr_strings; i++)
 		free(p->strings[i].s);
 	free(p->strings);
-	free(p->string_slots);
+	kmem_live__exit(&p->string_ids);
 	free(p->functions);
 	free(p->locations);
 	kmem_live__exit(&p->location_ids);
