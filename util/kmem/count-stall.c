@@ -149,11 +149,6 @@ void kmem_stall__delete(struct kmem_stall *ks)
 
 /* --- tasks ----------------------------------------------------------- */
 
-static struct task *find_task(struct kmem_stall *ks, u32 tid)
-{
-	return kmem_live__find(&ks->tasks, tid);
-}
-
 static struct task *task_of(struct kmem_stall *ks, u32 tid)
 {
 	void *slot = kmem_live__probe(&ks->tasks, tid);
@@ -311,6 +306,14 @@ static int memcg_begin(struct kmem_stall *ks, struct task *t, u64 time,
 	return 0;
 }
 
+static void add_reclaim(struct kmem_stall_memcg_row *row, u64 ns, u64 pages)
+{
+	row->reclaims++;
+	row->total_ns += ns;
+	row->max_ns = max(row->max_ns, ns);
+	row->reclaimed += pages;
+}
+
 static int memcg_end(struct kmem_stall *ks, struct task *t, u64 time,
 		     const struct kmem_stall_event *ev)
 {
@@ -333,14 +336,8 @@ static int memcg_end(struct kmem_stall *ks, struct task *t, u64 time,
 	if (!row)
 		return -ENOMEM;
 	ns = time - t->memcg_begin;
-	row->reclaims++;
-	row->total_ns += ns;
-	row->max_ns = max(row->max_ns, ns);
-	row->reclaimed += ev->value;
-	s->memcg.reclaims++;
-	s->memcg.total_ns += ns;
-	s->memcg.max_ns = max(s->memcg.max_ns, ns);
-	s->memcg.reclaimed += ev->value;
+	add_reclaim(row, ns, ev->value);
+	add_reclaim(&s->memcg, ns, ev->value);
 	return 0;
 }
 
@@ -366,7 +363,7 @@ static int task_free_event(struct kmem_stall *ks, u32 tid, u64 time,
 			   const struct kmem_stall_event *ev)
 {
 	struct kmem_stall_events *e = &ks->summary.events;
-	struct task *t = find_task(ks, tid);
+	struct task *t = kmem_live__find(&ks->tasks, tid);
 
 	switch (ev->type) {
 	case KMEM_STALL_COMPACT_BEGIN:
@@ -510,7 +507,7 @@ static noinline int alloc_while_stalled(struct kmem_stall *ks, u32 tid,
 	struct task *t;
 	int err = 0;
 
-	t = find_task(ks, tid);
+	t = kmem_live__find(&ks->tasks, tid);
 	if (!t || t->state == TASK_IDLE)
 		return 0;
 	if (!ends_stall(t, ev)) {
@@ -645,7 +642,7 @@ static void memcg_mean(void *r, void *arg __maybe_unused)
 {
 	struct kmem_stall_memcg_row *row = r;
 
-	row->mean_ns = row->total_ns / row->reclaims;
+	row->mean_ns = row->reclaims ? row->total_ns / row->reclaims : 0;
 }
 
 static void settle_means(struct kmem_stall *ks)
@@ -659,8 +656,7 @@ static void settle_means(struct kmem_stall *ks)
 	set_mean(&s->all);
 	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++)
 		set_mean(&ks->orders[order]);
-	s->memcg.mean_ns = s->memcg.reclaims ?
-			   s->memcg.total_ns / s->memcg.reclaims : 0;
+	memcg_mean(&s->memcg, NULL);
 }
 
 /* The orders with stalls, and the buckets of each with stalls. */

@@ -155,19 +155,25 @@ struct kmem_stall_dist {
 	u64	hist[KMEM_STALL_NR_BUCKETS];
 };
 
+/* A row of the memcg table: reclaims begun from one callsite, GFP. */
+struct kmem_stall_memcg_row {
+	u64	callsite;	/* of the begin event's callchain */
+	u64	gfp;
+	u64	reclaims;
+	u64	total_ns;
+	u64	max_ns;
+	u64	reclaimed;
+	u64	mean_ns;	/* total_ns / reclaims, from kmem_stall__finish() */
+};
+
 struct kmem_stall_summary {
 	struct kmem_stall_dist		all;
 	struct kmem_stall_events	events;
 	struct kmem_stall_apart		apart;
 	/* Successes and failures of the stalls' compaction attempts. */
 	u64				compact_outcomes[KMEM_NR_OUTCOMES];
-	struct {
-		u64	reclaims;
-		u64	total_ns;
-		u64	mean_ns;	/* from kmem_stall__finish() */
-		u64	max_ns;
-		u64	reclaimed;
-	} memcg;			/* memcg reclaims with begin and end */
+	/* memcg reclaims with begin and end: a row of every callsite, GFP */
+	struct kmem_stall_memcg_row	memcg;
 };
 
 /* A bucket of the histogram of one order. */
@@ -209,17 +215,6 @@ struct kmem_stall_row {
 	u64	compact_ok;	/* attempts of KMEM_COMPACT_SUCCESS */
 	u64	compact_fail;	/* ...of KMEM_COMPACT_FAIL */
 	u64	mean_ns;	/* total_ns / stalls, from kmem_stall__finish() */
-};
-
-/* A row of the memcg table: reclaims begun from one callsite, GFP. */
-struct kmem_stall_memcg_row {
-	u64	callsite;	/* of the begin event's callchain */
-	u64	gfp;
-	u64	reclaims;
-	u64	total_ns;
-	u64	max_ns;
-	u64	reclaimed;
-	u64	mean_ns;	/* total_ns / reclaims, from kmem_stall__finish() */
 };
 
 struct kmem_stall;
