@@ -71,14 +71,8 @@ static int new_key(struct kmem_profile *kp, const struct kmem_profile_key *key,
 		return -ENOMEM;
 	slot[KEY_WORDS] = kp->nr;
 	s = &kp->samples[kp->nr];
-	memset(s, 0, sizeof(*s));
-	s->key.chain = key->chain;
-	s->key.order = key->order;
-	s->key.migtype = key->migtype;
-	s->key.node = key->node;
-	s->key.task = key->task;
-	s->key.gfp = key->gfp;
-	s->key.has_gfp = key->has_gfp;
+	/* Keys are told apart by their packed words: padding is not read. */
+	*s = (struct kmem_profile_sample){ .key = *key };
 	return kp->nr++;
 }
 
