@@ -735,22 +735,6 @@ const struct kmem_stall_summary *kmem_stall__summary(const struct kmem_stall *ks
 	return &ks->summary;
 }
 
-const struct kmem_stall_dist *kmem_stall__order(const struct kmem_stall *ks,
-						int order)
-{
-	if (order < 0 || order > KMEM_STALL_MAX_ORDER)
-		return NULL;
-	return &ks->orders[order];
-}
-
-u64 kmem_stall__wakeups(const struct kmem_stall *ks, enum kmem_stall_wake kind,
-			int order)
-{
-	if (kind >= KMEM_NR_WAKES || order < -1 || order > KMEM_STALL_MAX_ORDER)
-		return 0;
-	return ks->wakeups[kind][order + 1];
-}
-
 const struct kmem_stall_dist * const *kmem_stall__orders(struct kmem_stall *ks, size_t *nr)
 {
 	*nr = kmem_stall__finish(ks) ? 0 : ks->nr_order_rows;

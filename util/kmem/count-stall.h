@@ -281,37 +281,22 @@ int kmem_stall__finish(struct kmem_stall *ks);
 const struct kmem_stall_summary *kmem_stall__summary(const struct kmem_stall *ks);
 
 /**
- * kmem_stall__order - the stalls of one order
- * @ks: the analysis, finished
- * @order: 0..KMEM_STALL_MAX_ORDER
- *
- * Return: its distribution, owned by @ks, all zero for an order without
- * stalls; NULL for an order out of range.
- */
-const struct kmem_stall_dist *kmem_stall__order(const struct kmem_stall *ks,
-						int order);
-
-/*
- * The wake-ups of one kind asking for (or running at) @order, -1 (kcompactd
- * woken for proactive compaction) to KMEM_STALL_MAX_ORDER; 0 out of range.
- * Events of orders out of range count under KMEM_STALL_MAX_ORDER.
- */
-u64 kmem_stall__wakeups(const struct kmem_stall *ks, enum kmem_stall_wake kind,
-			int order);
-
-/**
  * kmem_stall__orders - the distributions of the orders with stalls
  * @ks: the analysis, finished by this call if it was not
  * @nr: where their number goes
  *
- * Return: an array of *@nr pointers, by order, owned by @ks; NULL with
- * *@nr 0 without memory (or stalls).  So are the arrays below, each by
- * order (then bucket, status), of the entries that are not 0.
+ * Return: an array of *@nr pointers, by order, owned by @ks; *@nr 0
+ * without memory (or stalls).  So are the arrays below, each by order
+ * (then bucket, status), of the entries that are not 0.
  */
 const struct kmem_stall_dist * const *kmem_stall__orders(struct kmem_stall *ks, size_t *nr);
 /* The histogram buckets of each order's stalls. */
 const struct kmem_stall_bucket * const *kmem_stall__buckets(struct kmem_stall *ks, size_t *nr);
-/* The wake-ups of each order that has any. */
+/*
+ * The wake-ups of each order that has any, -1 (kcompactd woken for
+ * proactive compaction) to KMEM_STALL_MAX_ORDER, under which orders out
+ * of range count.
+ */
 struct kmem_stall_wake_row * const *kmem_stall__wake_rows(struct kmem_stall *ks,
 							  size_t *nr);
 /* The compaction ends of each status that has any; names left NULL. */
