@@ -543,24 +543,11 @@ int kmem_pprof__add_sample(struct kmem_pprof *p, const u64 *addrs, size_t nr,
 	return 0;
 }
 
-size_t kmem_pprof__nr_samples(const struct kmem_pprof *p)
+struct kmem_pprof_sizes kmem_pprof__sizes(const struct kmem_pprof *p)
 {
-	return p->nr_samples;
-}
-
-size_t kmem_pprof__nr_locations(const struct kmem_pprof *p)
-{
-	return p->nr_locations;
-}
-
-size_t kmem_pprof__nr_functions(const struct kmem_pprof *p)
-{
-	return p->nr_functions;
-}
-
-size_t kmem_pprof__nr_strings(const struct kmem_pprof *p)
-{
-	return p->nr_strings;
+	return (struct kmem_pprof_sizes){
+		p->nr_samples, p->nr_locations, p->nr_functions, p->nr_strings,
+	};
 }
 
 /* --- the profile written ---------------------------------------------- */

@@ -150,10 +150,11 @@ int kmem_pprof__add_sample(struct kmem_pprof *p, const u64 *addrs, size_t nr,
 			   size_t nr_labels);
 
 /* Samples, distinct locations and functions so far; strings with "". */
-size_t kmem_pprof__nr_samples(const struct kmem_pprof *p);
-size_t kmem_pprof__nr_locations(const struct kmem_pprof *p);
-size_t kmem_pprof__nr_functions(const struct kmem_pprof *p);
-size_t kmem_pprof__nr_strings(const struct kmem_pprof *p);
+struct kmem_pprof_sizes {
+	size_t	samples, locations, functions, strings;
+};
+
+struct kmem_pprof_sizes kmem_pprof__sizes(const struct kmem_pprof *p);
 
 /**
  * kmem_pprof__encode - the profile as protobuf bytes, not compressed
