@@ -91,15 +91,6 @@ static int row_cmp_identity(const void *pa, const void *pb)
 
 #define ROW_KEY_WORDS	3
 
-/* The columns row_cmp_identity() compares, as the key of the row. */
-static void row_key(const struct kmem_frag_row *row, u64 *key)
-{
-	key[0] = row->callsite;
-	key[1] = (u64)(u32)row->alloc_migtype << 32 |
-		 (u32)row->fallback_migtype;
-	key[2] = row->task;
-}
-
 /* The row of a fallback's callsite, pair of types and task. */
 static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
 					  const struct kmem_frag_event *ev,
@@ -111,9 +102,13 @@ static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
 		.fallback_migtype = ev->fallback_migtype,
 		.task = task,
 	};
-	u64 key[ROW_KEY_WORDS];
+	/* The columns row_cmp_identity() compares. */
+	u64 key[ROW_KEY_WORDS] = {
+		ev->callsite,
+		(u64)(u32)ev->alloc_migtype << 32 | (u32)ev->fallback_migtype,
+		task,
+	};
 
-	row_key(&row, key);
 	return kmem_rows__find(&kf->rows, key, ROW_KEY_WORDS) ?:
 	       kmem_rows__add(&kf->rows, key, &row);
 }
@@ -128,13 +123,6 @@ static int fail_cmp_identity(const void *pa, const void *pb)
 }
 
 #define FAIL_KEY_WORDS	3
-
-static void fail_key(const struct kmem_frag_fail_row *row, u64 *key)
-{
-	key[0] = row->callsite;
-	key[1] = row->gfp;
-	key[2] = (u64)(u32)row->order << 32 | (u32)row->migtype;
-}
 
 static int pin_cmp_identity(const void *pa, const void *pb)
 {
@@ -556,7 +544,10 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 		.migtype = ev->migtype,
 	}, *row;
 	struct kmem_frag_summary *s = &kf->summary;
-	u64 key[FAIL_KEY_WORDS];
+	u64 key[FAIL_KEY_WORDS] = {
+		ev->callsite, ev->gfp,
+		(u64)(u32)(int)ev->order << 32 | (u32)(int)ev->migtype,
+	};
 	u64 bytes;
 
 	if (kf->finished)
@@ -577,7 +568,6 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 		kmem_count__add_nr(&s->fail, nr, bytes);
 	if (!(parts & KMEM_FRAG_ROWS))
 		return 0;
-	fail_key(&new, key);
 	row = kmem_rows__findnew(&kf->fail_rows, key, &new);
 	if (!row)
 		return -ENOMEM;
