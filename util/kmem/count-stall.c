@@ -66,7 +66,6 @@ struct kmem_stall {
 	struct kmem_live		tasks;
 	struct kmem_stall_summary	summary;
 	struct kmem_stall_dist		orders[KMEM_STALL_MAX_ORDER + 1];
-	u64				wakeups[KMEM_NR_WAKES][KMEM_STALL_MAX_ORDER + 2];
 	struct kmem_rows		rows;
 	struct kmem_rows		memcg_rows;
 	u64				*lengths;
@@ -80,6 +79,7 @@ struct kmem_stall {
 	struct kmem_stall_bucket	buckets[NR_BUCKET_ROWS];
 	const struct kmem_stall_bucket	*bucket_rows[NR_BUCKET_ROWS];
 	size_t				nr_buckets;
+	/* The wake-ups by order + 1, counted as they come. */
 	struct kmem_stall_wake_row	wake_rows[KMEM_STALL_MAX_ORDER + 2];
 	struct kmem_stall_wake_row	*wake_ptrs[KMEM_STALL_MAX_ORDER + 2];
 	size_t				nr_wake_rows;
@@ -132,6 +132,8 @@ struct kmem_stall *kmem_stall__new(void)
 	ks->summary.all.order = -1;
 	for (i = 0; i <= KMEM_STALL_MAX_ORDER; i++)
 		ks->orders[i].order = i;
+	for (i = 0; i < KMEM_STALL_MAX_ORDER + 2; i++)
+		ks->wake_rows[i].order = i - 1;
 	return ks;
 }
 
@@ -346,7 +348,7 @@ static void count_wakeup(struct kmem_stall *ks, enum kmem_stall_wake kind,
 {
 	if (order < -1 || order > KMEM_STALL_MAX_ORDER)
 		order = KMEM_STALL_MAX_ORDER;
-	ks->wakeups[kind][order + 1]++;
+	ks->wake_rows[order + 1].wakeups[kind]++;
 }
 
 static void count_status(struct kmem_stall *ks, u64 status)
@@ -691,16 +693,11 @@ static void settle_wakeups(struct kmem_stall *ks)
 	int i, kind;
 
 	for (i = 0; i < KMEM_STALL_MAX_ORDER + 2; i++) {
-		struct kmem_stall_wake_row *row = &ks->wake_rows[ks->nr_wake_rows];
-		u64 any = 0;
-
-		row->order = i - 1;
-		for (kind = 0; kind < KMEM_NR_WAKES; kind++) {
-			row->wakeups[kind] = ks->wakeups[kind][i];
-			any += row->wakeups[kind];
-		}
-		if (any)
-			ks->wake_ptrs[ks->nr_wake_rows++] = row;
+		for (kind = 0; kind < KMEM_NR_WAKES; kind++)
+			if (ks->wake_rows[i].wakeups[kind])
+				break;
+		if (kind < KMEM_NR_WAKES)
+			ks->wake_ptrs[ks->nr_wake_rows++] = &ks->wake_rows[i];
 	}
 	for (i = 0; i < KMEM_STALL_NR_STATUS; i++) {
 		struct kmem_stall_status_row *row = &ks->status_rows[ks->nr_status_rows];
