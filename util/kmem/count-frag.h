@@ -181,26 +181,15 @@ struct kmem_frag_summary {
 
 struct kmem_frag;
 
-/**
- * kmem_frag__new - start a fragmentation analysis
- * @config: the trace's page size and pageblock_order; copied
- *
- * Return: the analysis, or NULL without memory.
- */
+/* An analysis of a trace's page size, pageblock_order...; NULL: no memory. */
 struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config);
-
-/**
- * kmem_frag__delete - free an analysis and every row and array it gave out
- * @kf: the analysis, or NULL
- */
+/* Free an analysis (or NULL) and every row and array it gave out. */
 void kmem_frag__delete(struct kmem_frag *kf);
 
-/**
- * kmem_frag__has_classes - can fallbacks be classed and pageblocks mapped?
- * @kf: the analysis
- *
- * Return: false when the pageblock_order is unknown: the classes, the
- * matrix's class counts and the pageblocks are then all zero.
+/*
+ * Can fallbacks be classed and pageblocks mapped?  Not when the
+ * pageblock_order is unknown: the classes, the matrix's class counts and
+ * the pageblocks are then all zero.
  */
 bool kmem_frag__has_classes(const struct kmem_frag *kf);
 
@@ -351,12 +340,9 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 			  const struct kmem_page_event *ev, u64 nr,
 			  unsigned int parts);
 
-/**
- * kmem_frag__add_pageblock - add to a pageblock counted elsewhere
- * @kf: the analysis
- * @pb: the pageblock of @pb->pfn and what to add to its counts
- *
- * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+/*
+ * Add @pb's counts, counted elsewhere, to the pageblock of @pb->pfn.
+ * 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */
 int kmem_frag__add_pageblock(struct kmem_frag *kf,
 			     const struct kmem_frag_pageblock *pb);
@@ -374,21 +360,13 @@ int kmem_frag__add_pageblock(struct kmem_frag *kf,
  */
 int kmem_frag__finish(struct kmem_frag *kf);
 
-/**
- * kmem_frag__summary - the totals
- * @kf: the analysis
- *
- * Return: the summary, owned by @kf; its blocks after kmem_frag__finish().
- */
+/* The totals, owned by @kf; their blocks after kmem_frag__finish(). */
 const struct kmem_frag_summary *kmem_frag__summary(const struct kmem_frag *kf);
 
-/**
- * kmem_frag__cell - a cell of the requested x fallback type matrix
- * @kf: the analysis
- * @requested: the column of the type asked for (a row of the matrix)
- * @fallback: the column of the type fallen back to
- *
- * Return: the cell, owned by @kf, or NULL for a column out of range.
+/*
+ * The cell of the requested x fallback type matrix of the columns of the
+ * type asked for (a row) and fallen back to, owned by @kf; NULL for a
+ * column out of range.
  */
 const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 					     enum kmem_migtype_column requested,

@@ -219,17 +219,9 @@ struct kmem_stall_row {
 
 struct kmem_stall;
 
-/**
- * kmem_stall__new - start a stall analysis
- *
- * Return: the analysis, or NULL without memory.
- */
+/* A new stall analysis, or NULL without memory. */
 struct kmem_stall *kmem_stall__new(void);
-
-/**
- * kmem_stall__delete - free an analysis and all it gave out
- * @ks: the analysis, or NULL
- */
+/* Free an analysis (or NULL) and all it gave out. */
 void kmem_stall__delete(struct kmem_stall *ks);
 
 /**

@@ -84,19 +84,10 @@ struct kmem_pprof;
  */
 struct kmem_pprof *kmem_pprof__new(const struct kmem_pprof_config *config);
 
-/**
- * kmem_pprof__delete - free a profile
- * @p: the profile, or NULL
- */
+/* Free a profile, or NULL. */
 void kmem_pprof__delete(struct kmem_pprof *p);
 
-/**
- * kmem_pprof__add_comment - a line of free text, which pprof shows
- * @p: the profile
- * @text: the line
- *
- * Return: 0, -ENOMEM.
- */
+/* Add a line of free text, which pprof shows: 0, -ENOMEM. */
 int kmem_pprof__add_comment(struct kmem_pprof *p, const char *text);
 
 /**
