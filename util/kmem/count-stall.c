@@ -367,6 +367,12 @@ static int task_free_event(struct kmem_stall *ks, u32 tid, u64 time,
 	struct kmem_stall_events *e = &ks->summary.events;
 	struct task *t = kmem_live__find(&ks->tasks, tid);
 
+	/* The wake-up events come in the order of the kinds they count. */
+	if (ev->type >= KMEM_STALL_KSWAPD_WAKEUP && ev->type < KMEM_STALL_NR_TYPES) {
+		count_wakeup(ks, KMEM_WAKE_KSWAPD_WAKEUP + ev->type -
+				 KMEM_STALL_KSWAPD_WAKEUP, ev->order);
+		return 0;
+	}
 	switch (ev->type) {
 	case KMEM_STALL_COMPACT_BEGIN:
 		e->runs++;
@@ -380,18 +386,6 @@ static int task_free_event(struct kmem_stall *ks, u32 tid, u64 time,
 	case KMEM_STALL_COMPACT_DEFERRED:
 		e->deferred++;
 		break;
-	case KMEM_STALL_KSWAPD_WAKEUP:
-		count_wakeup(ks, KMEM_WAKE_KSWAPD_WAKEUP, ev->order);
-		return 0;
-	case KMEM_STALL_KSWAPD_WAKE:
-		count_wakeup(ks, KMEM_WAKE_KSWAPD, ev->order);
-		return 0;
-	case KMEM_STALL_KCOMPACTD_WAKEUP:
-		count_wakeup(ks, KMEM_WAKE_KCOMPACTD_WAKEUP, ev->order);
-		return 0;
-	case KMEM_STALL_KCOMPACTD_WAKE:
-		count_wakeup(ks, KMEM_WAKE_KCOMPACTD, ev->order);
-		return 0;
 	default:
 		return -EINVAL;
 	}

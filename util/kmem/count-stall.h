@@ -54,6 +54,7 @@ enum kmem_stall_type {
 	KMEM_STALL_COMPACT_BEGIN,	/* compaction:mm_compaction_begin */
 	KMEM_STALL_COMPACT_END,		/* compaction:mm_compaction_end */
 	KMEM_STALL_COMPACT_DEFERRED,	/* compaction:mm_compaction_deferred */
+	/* The wake-ups, in the order of enum kmem_stall_wake. */
 	KMEM_STALL_KSWAPD_WAKEUP,	/* vmscan:mm_vmscan_wakeup_kswapd */
 	KMEM_STALL_KSWAPD_WAKE,		/* vmscan:mm_vmscan_kswapd_wake */
 	KMEM_STALL_KCOMPACTD_WAKEUP,	/* compaction:mm_compaction_wakeup_kcompactd */
