@@ -745,16 +745,12 @@ const struct kmem_frag_summary *kmem_frag__summary(const struct kmem_frag *kf)
 	return &kf->summary;
 }
 
-static bool valid_column(enum kmem_migtype_column col)
-{
-	return (int)col >= 0 && col < KMEM_NR_MIGTYPE_COLUMNS;
-}
-
 const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 					     enum kmem_migtype_column requested,
 					     enum kmem_migtype_column fallback)
 {
-	if (!valid_column(requested) || !valid_column(fallback))
+	if ((unsigned int)requested >= KMEM_NR_MIGTYPE_COLUMNS ||
+	    (unsigned int)fallback >= KMEM_NR_MIGTYPE_COLUMNS)
 		return NULL;
 	return &kf->matrix[requested][fallback];
 }

@@ -135,9 +135,9 @@ static struct sample_ref *sample_refs(const struct kmem_profile_period *p,
 	*nr_frames = 0;
 	for (i = 0; i < p->nr; i++) {
 		refs[i] = (struct sample_ref){ .s = &p->samples[i] };
-		if (p->samples[i].key.chain >= 0)
-			refs[i].frames = kmem_stacks__frames(st, p->samples[i].key.chain,
-							     &refs[i].nr);
+		/* No frames for no chain (-1). */
+		refs[i].frames = kmem_stacks__frames(st, p->samples[i].key.chain,
+						     &refs[i].nr);
 		if (!refs[i].frames)
 			refs[i].nr = 0;
 		*nr_frames += refs[i].nr;
