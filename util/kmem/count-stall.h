@@ -317,25 +317,14 @@ struct kmem_stall_row **kmem_stall__rows(struct kmem_stall *ks,
 					 const struct kmem_sort_key *keys,
 					 int nr_keys, size_t *nr);
 
-/**
- * kmem_stall__memcg_rows - the memcg reclaim table, by total time
- * @ks: the analysis, finished by this call if it was not
- * @nr: where the number of rows goes
- *
- * Return: as kmem_stall__rows().
- */
+/* The memcg reclaim table, by total time: as kmem_stall__rows(). */
 struct kmem_stall_memcg_row **kmem_stall__memcg_rows(struct kmem_stall *ks,
 						     size_t *nr);
 
-/**
- * kmem_stall__callsite_ns - the stall time of a callsite
- * @ks: the analysis, finished
- * @callsite: as the allocations gave it
- *
- * Over all the callsite's rows: a sort key of the allocation table, a
- * binary search cheap enough for a sort's comparisons.
- *
- * Return: the total stall time in ns; 0 for a callsite that never stalled.
+/*
+ * The stall time in ns of a callsite over all its rows, 0 if it never
+ * stalled, from a finished analysis: a sort key of the allocation table,
+ * a binary search cheap enough for a sort's comparisons.
  */
 u64 kmem_stall__callsite_ns(const struct kmem_stall *ks, u64 callsite);
 
