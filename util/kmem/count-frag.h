@@ -347,16 +347,11 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 int kmem_frag__add_pageblock(struct kmem_frag *kf,
 			     const struct kmem_frag_pageblock *pb);
 
-/**
- * kmem_frag__finish - settle the analysis after the last event
- * @kf: the analysis
- *
- * Counts the pageblocks of the summary, sorts them by pfn and builds the
- * table of kmem_frag__callsite_fragmenting().  The functions below that
- * say so call it; calling it again does nothing (and returns what the
- * first call did).
- *
- * Return: 0, or -ENOMEM.
+/*
+ * Settle the analysis after the last event: count the pageblocks of the
+ * summary, sort them by pfn, build the table of
+ * kmem_frag__callsite_fragmenting().  The functions below that say so
+ * call it; called again, it returns what the first call did: 0, -ENOMEM.
  */
 int kmem_frag__finish(struct kmem_frag *kf);
 
@@ -397,30 +392,18 @@ struct kmem_frag_pin_row **kmem_frag__pin_rows(struct kmem_frag *kf,
 					       const struct kmem_sort_key *keys,
 					       int nr_keys, size_t *nr);
 
-/**
- * kmem_frag__callsite_fragmenting - the fragmenting fallbacks of a callsite
- * @kf: the analysis
- * @callsite: as the events gave it
- *
- * Converted plus polluted fallbacks over all the callsite's rows: a sort
- * key of the allocation table.  A binary search in a table that
- * kmem_frag__finish() builds, which must have returned 0: cheap enough
- * for a sort's comparisons.
- *
- * Return: the count; 0 for a callsite without fallbacks.
+/*
+ * The converted plus polluted fallbacks of a callsite over all its rows,
+ * 0 for one without: a sort key of the allocation table, by a binary
+ * search (cheap enough for a sort's comparisons) in a table that
+ * kmem_frag__finish() builds, which must have returned 0.
  */
 u64 kmem_frag__callsite_fragmenting(const struct kmem_frag *kf, u64 callsite);
 
-/**
- * kmem_frag__pageblocks - every pageblock the trace touched, by pfn
- * @kf: the analysis
- * @nr: where the number of pageblocks goes
- *
- * Pageblocks that got an allocation or a fallback: what a map of memory
- * draws.  Finishes the analysis.
- *
- * Return: an array of *@nr pageblocks in pfn order, owned by @kf; NULL
- * with *@nr 0 when there are none or no classes.
+/*
+ * Every pageblock that got an allocation or a fallback, what a map of
+ * memory draws: an array of *@nr in pfn order, owned by @kf; NULL with
+ * *@nr 0 when there are none or no classes.  Finishes the analysis.
  */
 const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
 							size_t *nr);

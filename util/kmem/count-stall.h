@@ -258,15 +258,11 @@ int kmem_stall__alloc(struct kmem_stall *ks, u32 tid, u64 time,
 /* The length of the stall the last kmem_stall__alloc() ended. */
 u64 kmem_stall__ended_ns(const struct kmem_stall *ks);
 
-/**
- * kmem_stall__finish - settle the analysis after the last event
- * @ks: the analysis
- *
- * Counts what is still open apart, and works out the distributions and
- * the stall time of each callsite.  The functions below that say so call
- * it; calling it again does nothing.
- *
- * Return: 0, or -ENOMEM.
+/*
+ * Settle the analysis after the last event: count what is still open
+ * apart, work out the distributions and the stall time of each callsite.
+ * The functions below that say so call it; called again, it does nothing.
+ * 0, or -ENOMEM.
  */
 int kmem_stall__finish(struct kmem_stall *ks);
 
