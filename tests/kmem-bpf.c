@@ -28,6 +28,38 @@
 #include "util/kmem/count-stall.h"
 #include "util/kmem/read-procmem.h"
 
+/*
+ * The distribution of one order, from the table of the orders with stalls:
+ * all zero for an order without, NULL for one out of range.
+ */
+static const struct kmem_stall_dist *order_dist(struct kmem_stall *ks, int order)
+{
+	static const struct kmem_stall_dist none;
+	const struct kmem_stall_dist * const *d;
+	size_t i, nr;
+
+	if (order < 0 || order > KMEM_STALL_MAX_ORDER)
+		return NULL;
+	d = kmem_stall__orders(ks, &nr);
+	for (i = 0; i < nr; i++)
+		if (d[i]->order == order)
+			return d[i];
+	return &none;
+}
+
+/* The wake-ups of one kind and order, from the table of the wake-ups. */
+static u64 wakeups(struct kmem_stall *ks, enum kmem_stall_wake kind, int order)
+{
+	struct kmem_stall_wake_row * const *w;
+	size_t i, nr;
+
+	w = kmem_stall__wake_rows(ks, &nr);
+	for (i = 0; i < nr; i++)
+		if (w[i]->order == order)
+			return w[i]->wakeups[kind];
+	return 0;
+}
+
 #define PS		4096ULL
 #define N512K		(512 * 1024ULL)
 #define GFP_A		0x140cc0ULL
@@ -767,9 +799,9 @@ static int test__kmem_bpf_stalls(struct test_suite *t __maybe_unused,
 			!s->apart.abandoned && !s->apart.unpaired);
 	TEST_ASSERT_VAL("memcg", s->memcg.reclaims == 1 && s->memcg.total_ns == 600 &&
 			s->memcg.reclaimed == 8);
-	TEST_ASSERT_VAL("kswapd woken", kmem_stall__wakeups(ks, KMEM_WAKE_KSWAPD_WAKEUP, 2) == 1);
-	TEST_ASSERT_VAL("order 3", kmem_stall__order(ks, 3)->stalls == 1 &&
-			kmem_stall__order(ks, 3)->failed == 1);
+	TEST_ASSERT_VAL("kswapd woken", wakeups(ks, KMEM_WAKE_KSWAPD_WAKEUP, 2) == 1);
+	TEST_ASSERT_VAL("order 3", order_dist(ks, 3)->stalls == 1 &&
+			order_dist(ks, 3)->failed == 1);
 
 	a = stall_row(ks, CS_A);
 	b = stall_row(ks, CS_B);

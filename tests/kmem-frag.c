@@ -73,7 +73,7 @@ static int fallback(struct kmem_frag *kf, u64 pfn, u64 callsite,
 		.change_ownership = change_ownership,
 	};
 
-	return kmem_frag__fallback(kf, &ev);
+	return kmem_frag__fallback_task(kf, &ev, 0);
 }
 
 static int alloc(struct kmem_frag *kf, u64 pfn, int order, int migtype,

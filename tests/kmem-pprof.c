@@ -493,10 +493,10 @@ static int test__kmem_pprof_bytes(struct test_suite *t __maybe_unused,
 	bool ok;
 
 	TEST_ASSERT_VAL("small profile", p);
-	TEST_ASSERT_VAL("counts", kmem_pprof__nr_samples(p) == 2 &&
-			kmem_pprof__nr_locations(p) == 3 &&
-			kmem_pprof__nr_functions(p) == 1 &&
-			kmem_pprof__nr_strings(p) == 12);
+	TEST_ASSERT_VAL("counts", kmem_pprof__sizes(p).samples == 2 &&
+			kmem_pprof__sizes(p).locations == 3 &&
+			kmem_pprof__sizes(p).functions == 1 &&
+			kmem_pprof__sizes(p).strings == 12);
 	buf = kmem_pprof__encode(p, &len);
 	ok = buf && bytes_are(buf, len, small_bytes, sizeof(small_bytes));
 	/* Encoding again gives the same: nothing is consumed. */
@@ -580,8 +580,8 @@ static int test__kmem_pprof_strings(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("samples", !kmem_pprof__add_sample(p, addrs, 4, &v, &l, 1) &&
 			!kmem_pprof__add_sample(p, addrs, 2, &v, &l, 1));
 	/* Four addresses, three distinct; names of two distinct functions. */
-	TEST_ASSERT_VAL("locations", kmem_pprof__nr_locations(p) == 3);
-	TEST_ASSERT_VAL("functions", kmem_pprof__nr_functions(p) == 2);
+	TEST_ASSERT_VAL("locations", kmem_pprof__sizes(p).locations == 3);
+	TEST_ASSERT_VAL("functions", kmem_pprof__sizes(p).functions == 2);
 	buf = kmem_pprof__encode(p, &len);
 	ok = buf && decode(buf, len, &d);
 	TEST_ASSERT_VAL("decodes", ok);
@@ -629,7 +629,7 @@ static int test__kmem_pprof_misuse(struct test_suite *t __maybe_unused,
 			kmem_pprof__add_sample(p, &a, 1, v, &no_key, 1) == -EINVAL);
 	TEST_ASSERT_VAL("unit of a string",
 			kmem_pprof__add_sample(p, &a, 1, v, &str_unit, 1) == -EINVAL);
-	TEST_ASSERT_VAL("refused samples not kept", kmem_pprof__nr_samples(p) == 0);
+	TEST_ASSERT_VAL("refused samples not kept", kmem_pprof__sizes(p).samples == 0);
 	TEST_ASSERT_VAL("sample", !kmem_pprof__add_sample(p, &a, 1, v, NULL, 0));
 	map.limit = 0x30;
 	TEST_ASSERT_VAL("mapping after a sample",

@@ -49,6 +49,38 @@ static bool eq(const char *what, u64 got, u64 want)
 
 #define EQ(got, want)	TEST_ASSERT_VAL(#got, eq(#got, (got), (want)))
 
+/*
+ * The distribution of one order, from the table of the orders with stalls:
+ * all zero for an order without, NULL for one out of range.
+ */
+static const struct kmem_stall_dist *order_dist(struct kmem_stall *ks, int order)
+{
+	static const struct kmem_stall_dist none;
+	const struct kmem_stall_dist * const *d;
+	size_t i, nr;
+
+	if (order < 0 || order > KMEM_STALL_MAX_ORDER)
+		return NULL;
+	d = kmem_stall__orders(ks, &nr);
+	for (i = 0; i < nr; i++)
+		if (d[i]->order == order)
+			return d[i];
+	return &none;
+}
+
+/* The wake-ups of one kind and order, from the table of the wake-ups. */
+static u64 wakeups(struct kmem_stall *ks, enum kmem_stall_wake kind, int order)
+{
+	struct kmem_stall_wake_row * const *w;
+	size_t i, nr;
+
+	w = kmem_stall__wake_rows(ks, &nr);
+	for (i = 0; i < nr; i++)
+		if (w[i]->order == order)
+			return w[i]->wakeups[kind];
+	return 0;
+}
+
 static int event(struct kmem_stall *ks, u32 tid, u64 us, enum kmem_stall_type type,
 		 int order, u64 gfp, u64 value)
 {
@@ -173,8 +205,8 @@ static int test__kmem_stall_one(struct test_suite *t __maybe_unused,
 	EQ(s->events.reclaim_ends, 1);
 	EQ(s->events.reclaimed, 32);
 	EQ(s->events.nested_allocs, 2);
-	EQ(kmem_stall__order(ks, 0)->stalls, 1);
-	EQ(kmem_stall__order(ks, 1)->stalls, 0);
+	EQ(order_dist(ks, 0)->stalls, 1);
+	EQ(order_dist(ks, 1)->stalls, 0);
 	TEST_ASSERT_VAL("rows", rows && nr == 1);
 	EQ(rows[0]->callsite, CS_A);
 	EQ(rows[0]->order, 0);
@@ -228,7 +260,7 @@ static int test__kmem_stall_attempts(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("run", ks);
 	rows = kmem_stall__rows(ks, NULL, 0, &nr);
 	s = kmem_stall__summary(ks);
-	d = kmem_stall__order(ks, 9);
+	d = order_dist(ks, 9);
 	EQ(s->all.stalls, 1);
 	EQ(d->stalls, 1);
 	EQ(d->total_ns, 2000 * US);
@@ -299,7 +331,7 @@ static int test__kmem_stall_failure(struct test_suite *t __maybe_unused,
 	EQ(rows[0]->callsite, CS_B);
 	EQ(rows[0]->compact_fail, 1);
 	EQ(rows[0]->compact_ok, 0);
-	EQ(kmem_stall__order(ks, 3)->failed, 1);
+	EQ(order_dist(ks, 3)->failed, 1);
 	kmem_stall__delete(ks);
 	return TEST_OK;
 }
@@ -347,7 +379,7 @@ static int test__kmem_stall_tasks(struct test_suite *t __maybe_unused,
 	TEST_ASSERT_VAL("run", ks);
 	rows = kmem_stall__rows(ks, NULL, 0, &nr);
 	s = kmem_stall__summary(ks);
-	d0 = kmem_stall__order(ks, 0);
+	d0 = order_dist(ks, 0);
 	EQ(s->all.stalls, 3);
 	EQ(s->all.total_ns, 1460 * US);
 	EQ(s->all.max_ns, 1000 * US);
@@ -362,7 +394,7 @@ static int test__kmem_stall_tasks(struct test_suite *t __maybe_unused,
 	EQ(d0->total_ns, 1060 * US);
 	EQ(d0->p50_ns, 60 * US);
 	EQ(d0->p90_ns, 1000 * US);
-	EQ(kmem_stall__order(ks, 2)->p50_ns, 400 * US);
+	EQ(order_dist(ks, 2)->p50_ns, 400 * US);
 	/* 60 us: [32, 64); 400: [256, 512); 1000: [512, 1024) */
 	EQ(s->all.hist[6], 1);
 	EQ(s->all.hist[9], 1);
@@ -544,14 +576,14 @@ static int test__kmem_stall_memcg(struct test_suite *t __maybe_unused,
 	EQ(rows[0]->reclaimed, 74);
 	EQ(rows[1]->callsite, CS_A);
 	EQ(rows[1]->total_ns, 20 * US);
-	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KSWAPD_WAKEUP, 0), 1);
-	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KSWAPD_WAKEUP, 9), 1);
-	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KSWAPD, 9), 1);
-	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KCOMPACTD_WAKEUP, -1), 1);
-	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KCOMPACTD, 3), 1);
+	EQ(wakeups(ks, KMEM_WAKE_KSWAPD_WAKEUP, 0), 1);
+	EQ(wakeups(ks, KMEM_WAKE_KSWAPD_WAKEUP, 9), 1);
+	EQ(wakeups(ks, KMEM_WAKE_KSWAPD, 9), 1);
+	EQ(wakeups(ks, KMEM_WAKE_KCOMPACTD_WAKEUP, -1), 1);
+	EQ(wakeups(ks, KMEM_WAKE_KCOMPACTD, 3), 1);
 	/* An order out of range counts under the last. */
-	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KCOMPACTD, KMEM_STALL_MAX_ORDER), 1);
-	EQ(kmem_stall__wakeups(ks, KMEM_WAKE_KCOMPACTD, -2), 0);
+	EQ(wakeups(ks, KMEM_WAKE_KCOMPACTD, KMEM_STALL_MAX_ORDER), 1);
+	EQ(wakeups(ks, KMEM_WAKE_KCOMPACTD, -2), 0);
 	EQ(s->events.status[KMEM_STALL_NR_STATUS - 1], 1);
 	EQ(s->memcg.mean_ns, 140 * US);
 	EQ(rows[0]->mean_ns, 200 * US);
@@ -618,7 +650,7 @@ static int test__kmem_stall_buckets(struct test_suite *t __maybe_unused,
 					40, GFP_K, 0));
 	TEST_ASSERT_VAL("end", alloc(ks, 999, 5500, 40, GFP_K, 1, CS_A, MT_UNMOV) == 1);
 	TEST_ASSERT_VAL("finish", !kmem_stall__finish(ks));
-	d = kmem_stall__order(ks, 1);
+	d = order_dist(ks, 1);
 	EQ(d->stalls, 200);
 	EQ(d->total_ns, 200 * 201 / 2 * US);
 	EQ(d->p50_ns, 100 * US);
@@ -635,7 +667,7 @@ static int test__kmem_stall_buckets(struct test_suite *t __maybe_unused,
 	EQ(d->max_ns, 500 * US);
 	EQ(d->p50_ns, 101 * US);
 	EQ(d->p99_ns, 199 * US);
-	TEST_ASSERT_VAL("order out of range", !kmem_stall__order(ks, 40));
+	TEST_ASSERT_VAL("order out of range", !order_dist(ks, 40));
 	kmem_stall__delete(ks);
 	return TEST_OK;
 }

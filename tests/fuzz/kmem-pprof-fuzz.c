@@ -366,7 +366,7 @@ static void check_locations(struct kmem_pprof *p, const struct model *m,
 		check(m->calls[addr_index(m, addr)] == 1, "each address named once");
 		nr++;
 	}
-	check((size_t)nr == kmem_pprof__nr_locations(p), "a location per address");
+	check((size_t)nr == kmem_pprof__sizes(p).locations, "a location per address");
 }
 
 /* --- the program ----------------------------------------------------------- */

@@ -2,9 +2,9 @@
 /*
  * Fragmentation analysis for perf kmem.
  *
- * The pageblocks sit in a hash table keyed by their first pfn (open
- * addressing, linear probing, never a deletion): every allocation looks
- * its pageblock up, and a machine has tens of thousands of them.
+ * The pageblocks sit in a keyed table (table-live.h) by their first pfn,
+ * never a deletion: every allocation looks its pageblock up, and a
+ * machine has tens of thousands of them.
  * Allocations come in runs from one pageblock, so the last one found is
  * tried first.  After the last event the table is packed and sorted by
  * pfn in place: it is then the array kmem_frag__pageblocks() returns.
@@ -21,17 +21,16 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <linux/kernel.h>
-#include <linux/hash.h>
 #include <linux/zalloc.h>
 
 #include "count-frag.h"
 #include "table-live.h"
 
-#define BLOCKS_MIN_SLOTS	1024
-/* The first pfn of no pageblock: marks an empty slot. */
-#define NO_BLOCK		KMEM_PAGE_NO_PFN
+/* The log2 of the pageblock table's slots to begin with. */
+#define BLOCKS_BITS	10
+/* The first pfn of no pageblock: an empty slot's key. */
+#define NO_BLOCK	KMEM_LIVE_EMPTY
 
 /* Threads owed fallbacks: a slot of kmem_frag::owed. */
 struct owed {
@@ -53,12 +52,6 @@ struct pin_page {
 	u32	task;
 };
 
-/* The fragmenting fallbacks of one callsite, for the allocation table. */
-struct callsite_frag {
-	u64	callsite;
-	u64	fragmenting;
-};
-
 struct kmem_frag {
 	struct kmem_frag_config		config;
 	/* What every event asks of the configuration, worked out once. */
@@ -68,10 +61,9 @@ struct kmem_frag {
 	u8				columns[KMEM_PAGE_MAX_MIGTYPE + 1];
 	struct kmem_frag_summary	summary;
 	struct kmem_frag_cell		matrix[KMEM_NR_MIGTYPE_COLUMNS][KMEM_NR_MIGTYPE_COLUMNS];
-	/* Pageblocks: a power of two slots, at most half of them used. */
-	struct kmem_frag_pageblock	*blocks;
-	size_t				blocks_mask;
-	size_t				nr_blocks;
+	/* Pageblocks; packed and sorted by kmem_frag__finish(). */
+	struct kmem_live		blocks;
+	size_t				nr_blocks;	/* ...then */
 	struct kmem_frag_pageblock	*last_block;
 	struct kmem_rows		rows;
 	struct kmem_rows		fail_rows;
@@ -81,7 +73,7 @@ struct kmem_frag {
 	size_t				nr_pins;
 	size_t				pins_size;	/* allocated */
 	/* By callsite, from kmem_frag__finish(). */
-	struct callsite_frag		*by_callsite;
+	struct kmem_callsite_sum	*by_callsite;
 	size_t				nr_callsites;
 	bool				finished;
 	int				finish_err;
@@ -91,27 +83,13 @@ static int row_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_frag_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->alloc_migtype != b->alloc_migtype)
-		return a->alloc_migtype < b->alloc_migtype ? -1 : 1;
-	if (a->fallback_migtype != b->fallback_migtype)
-		return a->fallback_migtype < b->fallback_migtype ? -1 : 1;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->alloc_migtype, b->alloc_migtype) ?:
+	       kmem_cmp(a->fallback_migtype, b->fallback_migtype) ?:
+	       kmem_cmp(a->task, b->task);
 }
 
 #define ROW_KEY_WORDS	3
-
-/* The columns row_cmp_identity() compares, as the key of the row. */
-static void row_key(const struct kmem_frag_row *row, u64 *key)
-{
-	key[0] = row->callsite;
-	key[1] = (u64)(u32)row->alloc_migtype << 32 |
-		 (u32)row->fallback_migtype;
-	key[2] = row->task;
-}
 
 /* The row of a fallback's callsite, pair of types and task. */
 static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
@@ -124,9 +102,13 @@ static struct kmem_frag_row *fallback_row(struct kmem_frag *kf,
 		.fallback_migtype = ev->fallback_migtype,
 		.task = task,
 	};
-	u64 key[ROW_KEY_WORDS];
+	/* The columns row_cmp_identity() compares. */
+	u64 key[ROW_KEY_WORDS] = {
+		ev->callsite,
+		(u64)(u32)ev->alloc_migtype << 32 | (u32)ev->fallback_migtype,
+		task,
+	};
 
-	row_key(&row, key);
 	return kmem_rows__find(&kf->rows, key, ROW_KEY_WORDS) ?:
 	       kmem_rows__add(&kf->rows, key, &row);
 }
@@ -135,53 +117,21 @@ static int fail_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_frag_fail_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->migtype != b->migtype)
-		return a->migtype < b->migtype ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->order, b->order) ?:
+	       kmem_cmp(a->migtype, b->migtype) ?: kmem_cmp(a->gfp, b->gfp);
 }
 
 #define FAIL_KEY_WORDS	3
-
-static void fail_key(const struct kmem_frag_fail_row *row, u64 *key)
-{
-	key[0] = row->callsite;
-	key[1] = row->gfp;
-	key[2] = (u64)(u32)row->order << 32 | (u32)row->migtype;
-}
 
 static int pin_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_frag_pin_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?: kmem_cmp(a->task, b->task);
 }
 
 #define PIN_KEY_WORDS	2
-
-static int blocks_init(struct kmem_frag *kf, size_t slots)
-{
-	size_t i;
-
-	kf->blocks = malloc(slots * sizeof(*kf->blocks));
-	if (!kf->blocks)
-		return -ENOMEM;
-	for (i = 0; i < slots; i++)
-		kf->blocks[i].pfn = NO_BLOCK;
-	kf->blocks_mask = slots - 1;
-	kf->nr_blocks = 0;
-	kf->last_block = NULL;
-	return 0;
-}
 
 struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 {
@@ -200,11 +150,10 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 	kf->map = kf->classes && !kf->config.no_pfns;
 	for (mt = 0; mt <= KMEM_PAGE_MAX_MIGTYPE; mt++)
 		kf->columns[mt] = kmem_migtype__column(mt, config->pre_v4_4_migtypes);
-	if (kf->map && blocks_init(kf, BLOCKS_MIN_SLOTS)) {
-		free(kf);
-		return NULL;
-	}
-	if ((kf->classes && kmem_live__init_keyed(&kf->owed, sizeof(struct owed),
+	if ((kf->map && kmem_live__init_keyed(&kf->blocks,
+					      sizeof(struct kmem_frag_pageblock),
+					      1, BLOCKS_BITS)) ||
+	    (kf->classes && kmem_live__init_keyed(&kf->owed, sizeof(struct owed),
 						  1, OWED_BITS)) ||
 	    kmem_rows__init(&kf->rows, sizeof(struct kmem_frag_row),
 			    ROW_KEY_WORDS, row_cmp_identity) ||
@@ -222,7 +171,7 @@ void kmem_frag__delete(struct kmem_frag *kf)
 {
 	if (!kf)
 		return;
-	free(kf->blocks);
+	kmem_live__exit(&kf->blocks);
 	kmem_rows__exit(&kf->rows);
 	kmem_rows__exit(&kf->fail_rows);
 	kmem_rows__exit(&kf->pin_rows);
@@ -249,59 +198,28 @@ static bool valid_span(const struct kmem_frag *kf, int order)
 	       order - kf->pageblock_order <= KMEM_FRAG_MAX_SPAN_SHIFT;
 }
 
-/* The column of @nr events of @migtype, those out of range counted. */
-static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
-					  u64 nr)
+/* The column of @migtype: Special for one out of range. */
+static enum kmem_migtype_column column(const struct kmem_frag *kf, int migtype)
 {
-	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE) {
-		kf->summary.bad_migtype += nr;
+	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE)
 		return KMEM_MIGTYPE_SPECIAL;
-	}
 	return kf->columns[migtype];
 }
 
-static enum kmem_migtype_column column(struct kmem_frag *kf, int migtype)
+/* The same of @nr events, those out of range counted. */
+static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
+					  u64 nr)
 {
-	return column_nr(kf, migtype, 1);
+	if (migtype < 0 || migtype > KMEM_PAGE_MAX_MIGTYPE)
+		kf->summary.bad_migtype += nr;
+	return column(kf, migtype);
 }
 
-static size_t block_home(const struct kmem_frag *kf, u64 first_pfn)
-{
-	u64 nr = first_pfn >> kf->pageblock_order;
-
-	/* Consecutive pageblocks spread over the table. */
-	return hash_64(nr, 32) & kf->blocks_mask;
-}
-
-/* The slot of the pageblock starting at @first_pfn, or the empty one for it. */
+/* The pageblock starting at @first_pfn, or the empty slot for it. */
 static struct kmem_frag_pageblock *probe_block(struct kmem_frag *kf,
 					       u64 first_pfn)
 {
-	size_t i = block_home(kf, first_pfn);
-
-	while (kf->blocks[i].pfn != NO_BLOCK && kf->blocks[i].pfn != first_pfn)
-		i = (i + 1) & kf->blocks_mask;
-	return &kf->blocks[i];
-}
-
-/* Twice the slots, the pageblocks hashed anew. */
-static int blocks_grow(struct kmem_frag *kf)
-{
-	struct kmem_frag_pageblock *old = kf->blocks;
-	size_t i, slots = kf->blocks_mask + 1, nr = kf->nr_blocks;
-
-	if (blocks_init(kf, 2 * slots)) {
-		kf->blocks = old;
-		kf->blocks_mask = slots - 1;
-		kf->nr_blocks = nr;
-		return -ENOMEM;
-	}
-	for (i = 0; i < slots; i++)
-		if (old[i].pfn != NO_BLOCK)
-			*probe_block(kf, old[i].pfn) = old[i];
-	kf->nr_blocks = nr;
-	free(old);
-	return 0;
+	return kmem_live__probe(&kf->blocks, first_pfn);
 }
 
 /* The pageblock starting at @first_pfn, added if new; NULL: no memory. */
@@ -310,16 +228,8 @@ static struct kmem_frag_pageblock *lookup_block(struct kmem_frag *kf,
 {
 	struct kmem_frag_pageblock *pb = probe_block(kf, first_pfn);
 
-	if (pb->pfn == NO_BLOCK) {
-		if (2 * (kf->nr_blocks + 1) > kf->blocks_mask + 1) {
-			if (blocks_grow(kf))
-				return NULL;
-			pb = probe_block(kf, first_pfn);
-		}
-		memset(pb, 0, sizeof(*pb));
-		pb->pfn = first_pfn;
-		kf->nr_blocks++;
-	}
+	if (pb->pfn == NO_BLOCK)
+		pb = kmem_live__add(&kf->blocks, pb, &first_pfn);
 	kf->last_block = pb;
 	return pb;
 }
@@ -367,21 +277,27 @@ static void vote(struct kmem_frag_pageblock *pb, u64 callsite)
 	}
 }
 
-/* Count an allocation of @col in the pageblocks it lies in. */
-static int count_alloc_blocks(struct kmem_frag *kf,
-			      const struct kmem_page_event *ev,
-			      enum kmem_migtype_column col)
+/*
+ * Count in the pageblocks a block lies in an allocation of column @col
+ * by @callsite, or (@col < 0) a fallback of class @cls.
+ */
+static int count_blocks(struct kmem_frag *kf, u64 pfn, int order, int col,
+			u64 callsite, enum kmem_frag_class cls)
 {
-	u64 i, n = blocks_spanned(kf, ev->order);
+	u64 i, n = blocks_spanned(kf, order);
 
 	for (i = 0; i < n; i++) {
 		struct kmem_frag_pageblock *pb;
 
-		pb = find_block(kf, block_start(kf, ev->pfn, i));
+		pb = find_block(kf, block_start(kf, pfn, i));
 		if (!pb)
 			return -ENOMEM;
+		if (col < 0) {
+			pb->fallbacks[cls]++;
+			continue;
+		}
 		pb->allocs[col]++;
-		vote(pb, ev->callsite);
+		vote(pb, callsite);
 	}
 	return 0;
 }
@@ -401,26 +317,9 @@ int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev)
 	return 0;
 }
 
-static int count_fallback_blocks(struct kmem_frag *kf, u64 pfn, int order,
-				 enum kmem_frag_class cls)
-{
-	u64 i, n = blocks_spanned(kf, order);
-
-	for (i = 0; i < n; i++) {
-		struct kmem_frag_pageblock *pb;
-
-		pb = find_block(kf, block_start(kf, pfn, i));
-		if (!pb)
-			return -ENOMEM;
-		pb->fallbacks[cls]++;
-	}
-	return 0;
-}
-
 int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 {
-	enum kmem_migtype_column col;
-	u64 bytes;
+	int err;
 
 	if (kf->finished)
 		return -EBUSY;
@@ -429,29 +328,12 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 		kf->summary.bad_allocs++;
 		return 0;
 	}
-	bytes = order_bytes(kf, ev->order);
-	if (ev->pfn == KMEM_PAGE_NO_PFN) {
-		struct kmem_frag_fail_row new = {
-			.callsite = ev->callsite,
-			.gfp = ev->gfp,
-			.order = ev->order,
-			.migtype = ev->migtype,
-		}, *row;
-		u64 key[FAIL_KEY_WORDS];
-
-		fail_key(&new, key);
-		row = kmem_rows__findnew(&kf->fail_rows, key, &new);
-		if (!row)
-			return -ENOMEM;
-		kmem_count__add(&kf->summary.fail, bytes);
-		kmem_count__add(&row->asked, bytes);
-		return 0;
-	}
-	col = column(kf, ev->migtype);
-	kmem_count__add(&kf->summary.alloc[col], bytes);
-	if (!kf->map)
-		return 0;
-	return count_alloc_blocks(kf, ev, col);
+	err = kmem_frag__add_allocs(kf, ev, 1,
+				    KMEM_FRAG_TOTALS | KMEM_FRAG_ROWS);
+	if (err || !kf->map || ev->pfn == KMEM_PAGE_NO_PFN)
+		return err;
+	return count_blocks(kf, ev->pfn, ev->order, column(kf, ev->migtype),
+			    ev->callsite, 0);
 }
 
 static bool valid_fallback(const struct kmem_frag *kf,
@@ -485,19 +367,15 @@ static void count_fallback_totals(struct kmem_frag *kf,
 
 	cell = &kf->matrix[column_nr(kf, ev->alloc_migtype, nr)]
 			  [column_nr(kf, ev->fallback_migtype, nr)];
-	s->fallbacks.nr += nr;
-	s->fallbacks.bytes += bytes;
+	kmem_count__add_nr(&s->fallbacks, nr, bytes);
 	cell->fallbacks += nr;
 	cell->bytes += bytes;
-	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER) {
-		s->severe.nr += nr;
-		s->severe.bytes += bytes;
-	}
+	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER)
+		kmem_count__add_nr(&s->severe, nr, bytes);
 	if (!kf->classes)
 		return;
 	cls = classify(kf, ev);
-	s->classes[cls].nr += nr;
-	s->classes[cls].bytes += bytes;
+	kmem_count__add_nr(&s->classes[cls], nr, bytes);
 	cell->classes[cls] += nr;
 }
 
@@ -510,18 +388,13 @@ static int count_fallback_row(struct kmem_frag *kf,
 
 	if (!row)
 		return -ENOMEM;
-	row->fallbacks.nr += nr;
-	row->fallbacks.bytes += nr * order_bytes(kf, ev->alloc_order);
+	kmem_count__add_nr(&row->fallbacks, nr,
+			   nr * order_bytes(kf, ev->alloc_order));
 	if (ev->fallback_order <= KMEM_FRAG_SEVERE_ORDER)
 		row->severe += nr;
 	if (kf->classes)
 		row->classes[classify(kf, ev)] += nr;
 	return 0;
-}
-
-int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev)
-{
-	return kmem_frag__fallback_task(kf, ev, 0);
 }
 
 int kmem_frag__fallback_task(struct kmem_frag *kf,
@@ -541,8 +414,8 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
 	count_fallback_totals(kf, ev, 1);
 	if (!kf->map)
 		return 0;
-	return count_fallback_blocks(kf, ev->pfn, ev->fallback_order,
-				     classify(kf, ev));
+	return count_blocks(kf, ev->pfn, ev->fallback_order, -1, 0,
+			    classify(kf, ev));
 }
 
 /*
@@ -553,15 +426,9 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
 static bool pins_movable(const struct kmem_frag *kf,
 			 const struct kmem_frag_event *ev)
 {
-	enum kmem_migtype_column asked, from;
+	enum kmem_migtype_column asked = column(kf, ev->alloc_migtype);
+	enum kmem_migtype_column from = column(kf, ev->fallback_migtype);
 
-	if (ev->alloc_migtype < 0 ||
-	    ev->alloc_migtype > KMEM_PAGE_MAX_MIGTYPE ||
-	    ev->fallback_migtype < 0 ||
-	    ev->fallback_migtype > KMEM_PAGE_MAX_MIGTYPE)
-		return false;
-	asked = kf->columns[ev->alloc_migtype];
-	from = kf->columns[ev->fallback_migtype];
 	return classify(kf, ev) != KMEM_FRAG_CLAIMED &&
 	       from == KMEM_MIGTYPE_MOVABLE &&
 	       (asked == KMEM_MIGTYPE_UNMOVABLE ||
@@ -581,19 +448,15 @@ int kmem_frag__fallback_thread(struct kmem_frag *kf,
 	    classify(kf, ev) == KMEM_FRAG_CLAIMED)
 		return err;
 	o = kmem_live__probe(&kf->owed, key);
-	if (o->tid != key) {
+	if (o->tid != key)
 		o = kmem_live__add(&kf->owed, o, &key);
-		if (!o)
-			return -ENOMEM;
-		o->fragmenting = 0;
-		o->callsite = ev->callsite;
-		o->block = NO_BLOCK;
-	}
+	if (!o)
+		return -ENOMEM;
 	/*
-	 * From another callsite: those before were of an allocation the
-	 * kernel does not trace (a bulk allocation), not of the next one.
+	 * New, or from another callsite: those before were of an allocation
+	 * the kernel does not trace (a bulk allocation), not of the next one.
 	 */
-	if (o->callsite != ev->callsite) {
+	if (!o->fragmenting || o->callsite != ev->callsite) {
 		o->fragmenting = 0;
 		o->callsite = ev->callsite;
 		o->block = NO_BLOCK;
@@ -639,15 +502,8 @@ int kmem_frag__add_pinning(struct kmem_frag *kf, u64 pfn, int order,
 		return -EBUSY;
 	if (!kf->map || !kmem_page__valid_order(order))
 		return 0;
-	if (kf->nr_pins == kf->pins_size) {
-		size_t size = kf->pins_size ? 2 * kf->pins_size : 256;
-
-		p = realloc(kf->pins, size * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		kf->pins = p;
-		kf->pins_size = size;
-	}
+	if (kmem_grow(&kf->pins, &kf->pins_size, kf->nr_pins, 1, sizeof(*p)))
+		return -ENOMEM;
 	kf->pins[kf->nr_pins++] = (struct pin_page){
 		.callsite = callsite,
 		.block = block_start(kf, pfn, 0),
@@ -687,39 +543,35 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 		.order = ev->order,
 		.migtype = ev->migtype,
 	}, *row;
-	u64 key[FAIL_KEY_WORDS];
+	struct kmem_frag_summary *s = &kf->summary;
+	u64 key[FAIL_KEY_WORDS] = {
+		ev->callsite, ev->gfp,
+		(u64)(u32)(int)ev->order << 32 | (u32)(int)ev->migtype,
+	};
 	u64 bytes;
 
 	if (kf->finished)
 		return -EBUSY;
 	if (!kmem_page__valid_order(ev->order)) {
 		if (parts & KMEM_FRAG_TOTALS)
-			kf->summary.bad_allocs += nr;
+			s->bad_allocs += nr;
 		return 0;
 	}
 	bytes = nr * order_bytes(kf, ev->order);
 	if (ev->pfn != KMEM_PAGE_NO_PFN) {
-		struct kmem_count *c;
-
-		if (!(parts & KMEM_FRAG_TOTALS))
-			return 0;
-		c = &kf->summary.alloc[column_nr(kf, ev->migtype, nr)];
-		c->nr += nr;
-		c->bytes += bytes;
+		if (parts & KMEM_FRAG_TOTALS)
+			kmem_count__add_nr(&s->alloc[column_nr(kf, ev->migtype, nr)],
+					   nr, bytes);
 		return 0;
 	}
-	if (parts & KMEM_FRAG_TOTALS) {
-		kf->summary.fail.nr += nr;
-		kf->summary.fail.bytes += bytes;
-	}
+	if (parts & KMEM_FRAG_TOTALS)
+		kmem_count__add_nr(&s->fail, nr, bytes);
 	if (!(parts & KMEM_FRAG_ROWS))
 		return 0;
-	fail_key(&new, key);
 	row = kmem_rows__findnew(&kf->fail_rows, key, &new);
 	if (!row)
 		return -ENOMEM;
-	row->asked.nr += nr;
-	row->asked.bytes += bytes;
+	kmem_count__add_nr(&row->asked, nr, bytes);
 	return 0;
 }
 
@@ -750,21 +602,21 @@ int kmem_frag__add_pageblock(struct kmem_frag *kf,
 
 static int cmp_block_pfn(const void *pa, const void *pb)
 {
-	const struct kmem_frag_pageblock *a = pa, *b = pb;
-
-	return a->pfn < b->pfn ? -1 : a->pfn > b->pfn;
+	return kmem_cmp_u64s(pa, pb);	/* the pfn comes first */
 }
 
 /* Pack the pageblocks at the front of their table, sorted by pfn. */
 static void sort_blocks(struct kmem_frag *kf)
 {
+	struct kmem_frag_pageblock *pb = (void *)kf->blocks.slots;
 	size_t i, n = 0;
 
-	for (i = 0; kf->blocks && i <= kf->blocks_mask; i++)
-		if (kf->blocks[i].pfn != NO_BLOCK)
-			kf->blocks[n++] = kf->blocks[i];
+	for (i = 0; pb && i <= kf->blocks.mask; i++)
+		if (pb[i].pfn != NO_BLOCK)
+			pb[n++] = pb[i];
 	if (n)
-		qsort(kf->blocks, n, sizeof(*kf->blocks), cmp_block_pfn);
+		qsort(pb, n, sizeof(*pb), cmp_block_pfn);
+	kf->nr_blocks = n;
 	kf->last_block = NULL;
 }
 
@@ -790,31 +642,12 @@ static void count_block(struct kmem_frag_blocks *b,
 		b->unmovable_or_reclaimable++;
 }
 
-/* Rows in identity order, callsite first: sum each callsite's run. */
-static void add_callsite(struct kmem_frag *kf, struct kmem_frag_row *row)
-{
-	struct callsite_frag *last = kf->nr_callsites ?
-				     &kf->by_callsite[kf->nr_callsites - 1] : NULL;
-
-	if (!last || last->callsite != row->callsite) {
-		last = &kf->by_callsite[kf->nr_callsites++];
-		last->callsite = row->callsite;
-		last->fragmenting = 0;
-	}
-	row->fragmenting = row->classes[KMEM_FRAG_CONVERTED] +
-			   row->classes[KMEM_FRAG_POLLUTED];
-	last->fragmenting += row->fragmenting;
-}
-
 static int cmp_pin(const void *pa, const void *pb)
 {
 	const struct pin_page *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return a->block < b->block ? -1 : a->block > b->block;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->task, b->task) ?: kmem_cmp(a->block, b->block);
 }
 
 /* The pinning pages into their pageblocks, before those are sorted. */
@@ -882,8 +715,10 @@ int kmem_frag__finish(struct kmem_frag *kf)
 		pin_blocks(kf);
 	sort_blocks(kf);
 	for (i = 0; i < kf->nr_blocks; i++) {
-		count_block(&kf->summary.blocks, &kf->blocks[i]);
-		kf->summary.pinned.pageblocks += !!kf->blocks[i].pinning;
+		const struct kmem_frag_pageblock *pb = kmem_live__slot(&kf->blocks, i);
+
+		count_block(&kf->summary.blocks, pb);
+		kf->summary.pinned.pageblocks += !!pb->pinning;
 	}
 	if (pin_rows(kf)) {
 		kf->finish_err = -ENOMEM;
@@ -896,8 +731,12 @@ int kmem_frag__finish(struct kmem_frag *kf)
 		kf->finish_err = -ENOMEM;
 		return kf->finish_err;
 	}
-	for (i = 0; i < nr; i++)
-		add_callsite(kf, rows[i]);
+	for (i = 0; i < nr; i++) {
+		rows[i]->fragmenting = rows[i]->classes[KMEM_FRAG_CONVERTED] +
+				       rows[i]->classes[KMEM_FRAG_POLLUTED];
+		kmem_callsite_sum__add(kf->by_callsite, &kf->nr_callsites,
+				       rows[i]->callsite, rows[i]->fragmenting);
+	}
 	return 0;
 }
 
@@ -906,37 +745,20 @@ const struct kmem_frag_summary *kmem_frag__summary(const struct kmem_frag *kf)
 	return &kf->summary;
 }
 
-static bool valid_column(enum kmem_migtype_column col)
-{
-	return (int)col >= 0 && col < KMEM_NR_MIGTYPE_COLUMNS;
-}
-
 const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 					     enum kmem_migtype_column requested,
 					     enum kmem_migtype_column fallback)
 {
-	if (!valid_column(requested) || !valid_column(fallback))
+	if ((unsigned int)requested >= KMEM_NR_MIGTYPE_COLUMNS ||
+	    (unsigned int)fallback >= KMEM_NR_MIGTYPE_COLUMNS)
 		return NULL;
 	return &kf->matrix[requested][fallback];
 }
 
-static int cmp_callsite(const void *key, const void *entry)
-{
-	u64 callsite = *(const u64 *)key;
-	const struct callsite_frag *cf = entry;
-
-	return callsite < cf->callsite ? -1 : callsite > cf->callsite;
-}
-
 u64 kmem_frag__callsite_fragmenting(const struct kmem_frag *kf, u64 callsite)
 {
-	const struct callsite_frag *cf;
-
-	if (!kf->by_callsite)
-		return 0;
-	cf = bsearch(&callsite, kf->by_callsite, kf->nr_callsites,
-		     sizeof(*cf), cmp_callsite);
-	return cf ? cf->fragmenting : 0;
+	return kmem_callsite_sum__find(kf->by_callsite, kf->nr_callsites,
+				       callsite);
 }
 
 const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
@@ -944,34 +766,34 @@ const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
 {
 	kmem_frag__finish(kf);
 	*nr = kf->nr_blocks;
-	return kf->nr_blocks ? kf->blocks : NULL;
+	return kf->nr_blocks ? (void *)kf->blocks.slots : NULL;
+}
+
+/* A table of @kf, finished first, sorted. */
+static void *sorted(struct kmem_frag *kf, struct kmem_rows *rows,
+		    const struct kmem_sort_key *keys, int nr_keys, size_t *nr)
+{
+	kmem_frag__finish(kf);
+	return kmem_rows__sort(rows, NULL, keys, nr_keys, nr);
 }
 
 struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
 				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr)
 {
-	kmem_frag__finish(kf);
-	return (struct kmem_frag_row **)kmem_rows__sort(&kf->rows, NULL, keys,
-							nr_keys, nr);
+	return sorted(kf, &kf->rows, keys, nr_keys, nr);
 }
 
 struct kmem_frag_pin_row **kmem_frag__pin_rows(struct kmem_frag *kf,
 					       const struct kmem_sort_key *keys,
 					       int nr_keys, size_t *nr)
 {
-	kmem_frag__finish(kf);
-	return (struct kmem_frag_pin_row **)kmem_rows__sort(&kf->pin_rows,
-							    NULL, keys,
-							    nr_keys, nr);
+	return sorted(kf, &kf->pin_rows, keys, nr_keys, nr);
 }
 
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
 						 const struct kmem_sort_key *keys,
 						 int nr_keys, size_t *nr)
 {
-	kmem_frag__finish(kf);
-	return (struct kmem_frag_fail_row **)kmem_rows__sort(&kf->fail_rows,
-							     NULL, keys,
-							     nr_keys, nr);
+	return sorted(kf, &kf->fail_rows, keys, nr_keys, nr);
 }

@@ -159,12 +159,6 @@ struct kmem_frag_blocks {
 	u64	fallback_only;	/* fallen back into, no allocation seen */
 };
 
-/* The pinning pages, after kmem_frag__finish(). */
-struct kmem_frag_pinned {
-	struct kmem_count	pages;		/* allocations and their bytes */
-	u64			pageblocks;	/* distinct ones they lie in */
-};
-
 struct kmem_frag_summary {
 	struct kmem_count	fallbacks;	/* bytes of the requests */
 	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
@@ -175,7 +169,10 @@ struct kmem_frag_summary {
 	struct kmem_count	alloc[KMEM_NR_MIGTYPE_COLUMNS];
 	struct kmem_count	fail;		/* bytes asked for */
 	struct kmem_frag_blocks	blocks;		/* after kmem_frag__finish() */
-	struct kmem_frag_pinned	pinned;
+	struct {
+		struct kmem_count	pages;	/* allocations and their bytes */
+		u64			pageblocks;	/* distinct ones */
+	}			pinned;		/* after kmem_frag__finish() */
 	u64			bad_fallbacks;	/* extfrag events refused */
 	u64			bad_allocs;	/* alloc events refused */
 	/* Migration types out of range, each counted under Special. */
@@ -184,45 +181,30 @@ struct kmem_frag_summary {
 
 struct kmem_frag;
 
-/**
- * kmem_frag__new - start a fragmentation analysis
- * @config: the trace's page size and pageblock_order; copied
- *
- * Return: the analysis, or NULL without memory.
- */
+/* An analysis of a trace's page size, pageblock_order...; NULL: no memory. */
 struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config);
-
-/**
- * kmem_frag__delete - free an analysis and every row and array it gave out
- * @kf: the analysis, or NULL
- */
+/* Free an analysis (or NULL) and every row and array it gave out. */
 void kmem_frag__delete(struct kmem_frag *kf);
 
-/**
- * kmem_frag__has_classes - can fallbacks be classed and pageblocks mapped?
- * @kf: the analysis
- *
- * Return: false when the pageblock_order is unknown: the classes, the
- * matrix's class counts and the pageblocks are then all zero.
+/*
+ * Can fallbacks be classed and pageblocks mapped?  Not when the
+ * pageblock_order is unknown: the classes, the matrix's class counts and
+ * the pageblocks are then all zero.
  */
 bool kmem_frag__has_classes(const struct kmem_frag *kf);
 
 /**
- * kmem_frag__fallback - count one kmem:mm_page_alloc_extfrag event
+ * kmem_frag__fallback_task - count one kmem:mm_page_alloc_extfrag event
  * @kf: the analysis
  * @ev: the event; copied
+ * @task: as the caller groups tasks (a pid, the id of a command name; 0:
+ *	  not grouped): fallback rows differ by it
  *
  * An event that cannot be real (an order out of range, a fallback order
  * below the allocation's, change_ownership other than 0 or 1, pfn -1) is
  * counted in bad_fallbacks and nowhere else.
  *
  * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
- */
-int kmem_frag__fallback(struct kmem_frag *kf, const struct kmem_frag_event *ev);
-
-/*
- * kmem_frag__fallback() of a task, @task as the caller groups tasks (a
- * pid, the id of a command name): fallback rows differ by it.
  */
 int kmem_frag__fallback_task(struct kmem_frag *kf,
 			     const struct kmem_frag_event *ev, u32 task);
@@ -246,7 +228,7 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
  * pageblock, the first since the thread's last allocation is kept: a
  * refill falls back for many pages and hands out the first of them.
  *
- * Return: as kmem_frag__fallback().
+ * Return: as kmem_frag__fallback_task().
  */
 int kmem_frag__fallback_thread(struct kmem_frag *kf,
 			       const struct kmem_frag_event *ev, u32 task,
@@ -358,44 +340,28 @@ int kmem_frag__add_allocs(struct kmem_frag *kf,
 			  const struct kmem_page_event *ev, u64 nr,
 			  unsigned int parts);
 
-/**
- * kmem_frag__add_pageblock - add to a pageblock counted elsewhere
- * @kf: the analysis
- * @pb: the pageblock of @pb->pfn and what to add to its counts
- *
- * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
+/*
+ * Add @pb's counts, counted elsewhere, to the pageblock of @pb->pfn.
+ * 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */
 int kmem_frag__add_pageblock(struct kmem_frag *kf,
 			     const struct kmem_frag_pageblock *pb);
 
-/**
- * kmem_frag__finish - settle the analysis after the last event
- * @kf: the analysis
- *
- * Counts the pageblocks of the summary, sorts them by pfn and builds the
- * table of kmem_frag__callsite_fragmenting().  The functions below that
- * say so call it; calling it again does nothing (and returns what the
- * first call did).
- *
- * Return: 0, or -ENOMEM.
+/*
+ * Settle the analysis after the last event: count the pageblocks of the
+ * summary, sort them by pfn, build the table of
+ * kmem_frag__callsite_fragmenting().  The functions below that say so
+ * call it; called again, it returns what the first call did: 0, -ENOMEM.
  */
 int kmem_frag__finish(struct kmem_frag *kf);
 
-/**
- * kmem_frag__summary - the totals
- * @kf: the analysis
- *
- * Return: the summary, owned by @kf; its blocks after kmem_frag__finish().
- */
+/* The totals, owned by @kf; their blocks after kmem_frag__finish(). */
 const struct kmem_frag_summary *kmem_frag__summary(const struct kmem_frag *kf);
 
-/**
- * kmem_frag__cell - a cell of the requested x fallback type matrix
- * @kf: the analysis
- * @requested: the column of the type asked for (a row of the matrix)
- * @fallback: the column of the type fallen back to
- *
- * Return: the cell, owned by @kf, or NULL for a column out of range.
+/*
+ * The cell of the requested x fallback type matrix of the columns of the
+ * type asked for (a row) and fallen back to, owned by @kf; NULL for a
+ * column out of range.
  */
 const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 					     enum kmem_migtype_column requested,
@@ -409,7 +375,9 @@ const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
  * @nr: where the number of rows goes
  *
  * Finishes the analysis.  Rows tied on every key go by callsite, then
- * types, so that a trace always prints the same.
+ * types, so that a trace always prints the same.  kmem_frag__fail_rows()
+ * and kmem_frag__pin_rows() are the same for the failure and pinning
+ * tables.
  *
  * Return: an array of *@nr rows owned by @kf, valid until the next call
  * (or NULL without memory).
@@ -417,57 +385,25 @@ const struct kmem_frag_cell *kmem_frag__cell(const struct kmem_frag *kf,
 struct kmem_frag_row **kmem_frag__rows(struct kmem_frag *kf,
 				       const struct kmem_sort_key *keys,
 				       int nr_keys, size_t *nr);
-
-/**
- * kmem_frag__fail_rows - the failure table, sorted
- * @kf: the analysis
- * @keys: the sort keys
- * @nr_keys: how many
- * @nr: where the number of rows goes
- *
- * Return: as kmem_frag__rows(), for failed allocations.
- */
 struct kmem_frag_fail_row **kmem_frag__fail_rows(struct kmem_frag *kf,
 						 const struct kmem_sort_key *keys,
 						 int nr_keys, size_t *nr);
-
-/**
- * kmem_frag__pin_rows - the pinning table, sorted
- * @kf: the analysis
- * @keys: the sort keys
- * @nr_keys: how many
- * @nr: where the number of rows goes
- *
- * Return: as kmem_frag__rows(), for the pinning pages.
- */
 struct kmem_frag_pin_row **kmem_frag__pin_rows(struct kmem_frag *kf,
 					       const struct kmem_sort_key *keys,
 					       int nr_keys, size_t *nr);
 
-/**
- * kmem_frag__callsite_fragmenting - the fragmenting fallbacks of a callsite
- * @kf: the analysis
- * @callsite: as the events gave it
- *
- * Converted plus polluted fallbacks over all the callsite's rows: a sort
- * key of the allocation table.  A binary search in a table that
- * kmem_frag__finish() builds, which must have returned 0: cheap enough
- * for a sort's comparisons.
- *
- * Return: the count; 0 for a callsite without fallbacks.
+/*
+ * The converted plus polluted fallbacks of a callsite over all its rows,
+ * 0 for one without: a sort key of the allocation table, by a binary
+ * search (cheap enough for a sort's comparisons) in a table that
+ * kmem_frag__finish() builds, which must have returned 0.
  */
 u64 kmem_frag__callsite_fragmenting(const struct kmem_frag *kf, u64 callsite);
 
-/**
- * kmem_frag__pageblocks - every pageblock the trace touched, by pfn
- * @kf: the analysis
- * @nr: where the number of pageblocks goes
- *
- * Pageblocks that got an allocation or a fallback: what a map of memory
- * draws.  Finishes the analysis.
- *
- * Return: an array of *@nr pageblocks in pfn order, owned by @kf; NULL
- * with *@nr 0 when there are none or no classes.
+/*
+ * Every pageblock that got an allocation or a fallback, what a map of
+ * memory draws: an array of *@nr in pfn order, owned by @kf; NULL with
+ * *@nr 0 when there are none or no classes.  Finishes the analysis.
  */
 const struct kmem_frag_pageblock *kmem_frag__pageblocks(struct kmem_frag *kf,
 							size_t *nr);

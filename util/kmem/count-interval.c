@@ -5,13 +5,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 
 #include "count-interval.h"
 #include "count-stall.h"
-#include "hashmap.h"
+#include "table-live.h"
 
 /* The running totals a row is the difference of. */
 struct totals {
@@ -35,18 +34,19 @@ struct kmem_interval {
 	struct kmem_interval_row	*rows;
 	size_t				nr_rows;
 	size_t				max_rows;
-	/* The current interval's allocations by callsite. */
-	struct hashmap			*callers;	/* callsite -> kmem_count * */
+	/* The current interval's allocations by callsite (struct caller). */
+	struct kmem_live		callers;
 };
 
-static size_t callsite_hash(long key, void *ctx __maybe_unused)
-{
-	return key;
-}
+/* A slot of the callers: the callsite, 0, and its allocations. */
+struct caller {
+	u64			key[2];
+	struct kmem_count	alloc;
+};
 
-static bool callsite_equal(long a, long b, void *ctx __maybe_unused)
+static int callers_init(struct kmem_interval *iv)
 {
-	return a == b;
+	return kmem_live__init_keyed(&iv->callers, sizeof(struct caller), 2, 6);
 }
 
 struct kmem_interval *kmem_interval__new(const struct kmem_interval_config *config)
@@ -59,26 +59,11 @@ struct kmem_interval *kmem_interval__new(const struct kmem_interval_config *conf
 	if (!iv)
 		return NULL;
 	iv->config = *config;
-	if (config->nr_callers) {
-		iv->callers = hashmap__new(callsite_hash, callsite_equal, NULL);
-		if (IS_ERR(iv->callers)) {
-			free(iv);
-			return NULL;
-		}
+	if (config->nr_callers && callers_init(iv)) {
+		free(iv);
+		return NULL;
 	}
 	return iv;
-}
-
-static void forget_callers(struct kmem_interval *iv)
-{
-	struct hashmap_entry *e;
-	size_t bkt;
-
-	if (!iv->callers)
-		return;
-	hashmap__for_each_entry(iv->callers, e, bkt)
-		free(e->pvalue);
-	hashmap__clear(iv->callers);
 }
 
 void kmem_interval__delete(struct kmem_interval *iv)
@@ -87,8 +72,7 @@ void kmem_interval__delete(struct kmem_interval *iv)
 
 	if (!iv)
 		return;
-	forget_callers(iv);
-	hashmap__free(iv->callers);
+	kmem_live__exit(&iv->callers);
 	for (i = 0; i < iv->nr_rows; i++)
 		free(iv->rows[i].callers);
 	free(iv->rows);
@@ -130,34 +114,39 @@ static int by_bytes(const void *pa, const void *pb)
 {
 	const struct kmem_interval_caller *a = pa, *b = pb;
 
-	if (a->alloc.bytes != b->alloc.bytes)
-		return a->alloc.bytes > b->alloc.bytes ? -1 : 1;
-	if (a->alloc.nr != b->alloc.nr)
-		return a->alloc.nr > b->alloc.nr ? -1 : 1;
-	return a->callsite < b->callsite ? -1 : a->callsite > b->callsite;
+	return kmem_cmp(b->alloc.bytes, a->alloc.bytes) ?:
+	       kmem_cmp(b->alloc.nr, a->alloc.nr) ?:
+	       kmem_cmp(a->callsite, b->callsite);
+}
+
+static void collect_caller(void *slot, void *arg)
+{
+	struct kmem_interval_row *row = arg;
+	struct caller *c = slot;
+
+	row->callers[row->nr_callers++] = (struct kmem_interval_caller){
+		.callsite = c->key[0], .alloc = c->alloc,
+	};
 }
 
 /* The callsites of the interval that allocated the most, into @row. */
 static int keep_callers(struct kmem_interval *iv, struct kmem_interval_row *row)
 {
-	struct kmem_interval_caller *all;
-	struct hashmap_entry *e;
-	size_t bkt, n = 0;
+	size_t n = iv->callers.nr;
 
-	if (!iv->callers || !hashmap__size(iv->callers))
+	if (!n)
 		return 0;
-	all = calloc(hashmap__size(iv->callers), sizeof(*all));
-	if (!all)
+	row->callers = calloc(n, sizeof(*row->callers));
+	if (!row->callers)
 		return -ENOMEM;
-	hashmap__for_each_entry(iv->callers, e, bkt) {
-		all[n].callsite = e->key;
-		all[n++].alloc = *(struct kmem_count *)e->pvalue;
-	}
-	qsort(all, n, sizeof(*all), by_bytes);
+	kmem_live__for_each(&iv->callers, collect_caller, row);
+	qsort(row->callers, n, sizeof(*row->callers), by_bytes);
 	row->nr_callers = min(n, iv->config.nr_callers);
-	row->callers = realloc(all, row->nr_callers * sizeof(*all)) ?: all;
-	forget_callers(iv);
-	return 0;
+	row->callers = realloc(row->callers, row->nr_callers *
+			       sizeof(*row->callers)) ?: row->callers;
+	/* The next interval's begin with none. */
+	kmem_live__exit(&iv->callers);
+	return callers_init(iv);
 }
 
 /*
@@ -178,16 +167,8 @@ static int close_interval(struct kmem_interval *iv, const struct totals *now)
 	struct kmem_interval_row *row;
 	int c;
 
-	if (iv->nr_rows == iv->max_rows) {
-		size_t max = iv->max_rows ? 2 * iv->max_rows : 64;
-		struct kmem_interval_row *rows = realloc(iv->rows,
-							 max * sizeof(*rows));
-
-		if (!rows)
-			return -ENOMEM;
-		iv->rows = rows;
-		iv->max_rows = max;
-	}
+	if (kmem_grow(&iv->rows, &iv->max_rows, iv->nr_rows, 1, sizeof(*row)))
+		return -ENOMEM;
 	row = &iv->rows[iv->nr_rows];
 	*row = (struct kmem_interval_row){
 		.start = iv->end - iv->config.length - iv->first,
@@ -237,18 +218,19 @@ int kmem_interval__advance(struct kmem_interval *iv, u64 time,
 
 int kmem_interval__alloc(struct kmem_interval *iv, u64 callsite, u64 bytes)
 {
-	struct kmem_count *count;
+	u64 key[2] = { callsite, 0 };
+	struct caller *c;
 
-	if (!iv->callers)
+	if (!iv->config.nr_callers)
 		return 0;
-	if (!hashmap__find(iv->callers, callsite, &count)) {
-		count = zalloc(sizeof(*count));
-		if (!count || hashmap__add(iv->callers, callsite, count)) {
-			free(count);
+	c = kmem_live__probe_key(&iv->callers, key, 2,
+				 kmem_live__hash_words(key, 2));
+	if (kmem_live__empty_mark(c, 2)) {
+		c = kmem_live__add(&iv->callers, c, key);
+		if (!c)
 			return -ENOMEM;
-		}
 	}
-	kmem_count__add(count, bytes);
+	kmem_count__add(&c->alloc, bytes);
 	return 0;
 }
 

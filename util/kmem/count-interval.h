@@ -55,11 +55,9 @@ struct kmem_interval_row {
 
 struct kmem_interval;
 
-/**
- * kmem_interval__new - start an interval series
- * @config: the length of an interval and the callsites to keep; copied
- *
- * Return: the series, or NULL without memory or with a length of 0.
+/*
+ * A series of intervals of @config's length, keeping its callsites
+ * (copied); NULL without memory or with a length of 0.
  */
 struct kmem_interval *kmem_interval__new(const struct kmem_interval_config *config);
 void kmem_interval__delete(struct kmem_interval *iv);

@@ -7,20 +7,32 @@
 #include <string.h>
 
 #include "count-profile.h"
+#include "count.h"
+#include "table-live.h"
+
+/* A key packed in words: a slot of the index is these, then the id. */
+#define KEY_WORDS	3
 
 struct kmem_profile {
 	struct kmem_profile_sample	*samples;	/* by id */
 	size_t				nr, max;
-	u32				*slots;		/* id + 1; 0 empty */
-	size_t				nr_slots;	/* a power of two */
+	struct kmem_live		index;		/* the ids by key */
 	struct kmem_profile_period	*periods;
 	size_t				nr_periods, max_periods;
 	size_t				last;	/* id + 1 of the last key; 0 none */
+	u64				last_key[KEY_WORDS];
 };
 
 struct kmem_profile *kmem_profile__new(void)
 {
-	return calloc(1, sizeof(struct kmem_profile));
+	struct kmem_profile *kp = calloc(1, sizeof(*kp));
+
+	if (kp && kmem_live__init_keyed(&kp->index, (KEY_WORDS + 1) * sizeof(u64),
+					KEY_WORDS, 8)) {
+		free(kp);
+		return NULL;
+	}
+	return kp;
 }
 
 void kmem_profile__delete(struct kmem_profile *kp)
@@ -33,94 +45,34 @@ void kmem_profile__delete(struct kmem_profile *kp)
 		free(kp->periods[i].samples);
 	free(kp->periods);
 	free(kp->samples);
-	free(kp->slots);
+	kmem_live__exit(&kp->index);
 	free(kp);
 }
 
-static u32 key_hash(const struct kmem_profile_key *k)
+/* Every field in its own bits: equal words, equal keys. */
+static void pack_key(const struct kmem_profile_key *k, u64 *w)
 {
-	u64 h = (u64)(u32)k->chain << 32 | (u16)k->order << 16 | (u16)k->migtype;
-
-	h ^= ((u64)(u16)k->node << 48 | (u64)k->task << 8 | k->has_gfp) *
-	     0x9e3779b97f4a7c15ULL;
-	h ^= k->gfp * 0xc2b2ae3d27d4eb4fULL;
-	h ^= h >> 29;
-	h *= 0xff51afd7ed558ccdULL;
-	return (u32)(h >> 32);
-}
-
-static bool key_equal(const struct kmem_profile_key *a,
-		      const struct kmem_profile_key *b)
-{
-	return a->chain == b->chain && a->order == b->order &&
-	       a->migtype == b->migtype && a->node == b->node &&
-	       a->task == b->task && a->gfp == b->gfp &&
-	       a->has_gfp == b->has_gfp;
-}
-
-static u32 *key_slot(struct kmem_profile *kp, const struct kmem_profile_key *k,
-		     u32 hash)
-{
-	size_t mask = kp->nr_slots - 1, i = hash & mask;
-
-	while (kp->slots[i] && !key_equal(&kp->samples[kp->slots[i] - 1].key, k))
-		i = (i + 1) & mask;
-	return &kp->slots[i];
-}
-
-/* Keep the table at most half full, so that probes stay short. */
-static int grow_slots(struct kmem_profile *kp)
-{
-	size_t n = kp->nr_slots ? 2 * kp->nr_slots : 256, i;
-	u32 *old = kp->slots;
-
-	if (2 * (kp->nr + 1) <= kp->nr_slots)
-		return 0;
-	kp->slots = calloc(n, sizeof(*kp->slots));
-	if (!kp->slots) {
-		kp->slots = old;
-		return -ENOMEM;
-	}
-	kp->nr_slots = n;
-	for (i = 0; i < kp->nr; i++)
-		*key_slot(kp, &kp->samples[i].key,
-			  key_hash(&kp->samples[i].key)) = i + 1;
-	free(old);
-	return 0;
-}
-
-static int grow_samples(struct kmem_profile *kp)
-{
-	size_t max = kp->max ? 2 * kp->max : 256;
-	struct kmem_profile_sample *s;
-
-	if (kp->nr < kp->max)
-		return 0;
-	s = realloc(kp->samples, max * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	kp->samples = s;
-	kp->max = max;
-	return 0;
+	w[0] = (u64)(u32)k->chain << 32 | (u32)(u16)k->order << 16 |
+	       (u16)k->migtype;
+	w[1] = (u64)(u16)k->node << 48 | (u64)k->task << 8 | k->has_gfp;
+	w[2] = k->gfp;
 }
 
 static int new_key(struct kmem_profile *kp, const struct kmem_profile_key *key,
-		   u32 hash)
+		   u64 *slot, const u64 *w)
 {
 	struct kmem_profile_sample *s;
 
-	if (kp->nr >= INT32_MAX || grow_slots(kp) || grow_samples(kp))
+	if (kp->nr >= INT32_MAX ||
+	    kmem_grow(&kp->samples, &kp->max, kp->nr, 1, sizeof(*s)))
 		return -ENOMEM;
+	slot = kmem_live__add(&kp->index, slot, w);
+	if (!slot)
+		return -ENOMEM;
+	slot[KEY_WORDS] = kp->nr;
 	s = &kp->samples[kp->nr];
-	memset(s, 0, sizeof(*s));
-	s->key.chain = key->chain;
-	s->key.order = key->order;
-	s->key.migtype = key->migtype;
-	s->key.node = key->node;
-	s->key.task = key->task;
-	s->key.gfp = key->gfp;
-	s->key.has_gfp = key->has_gfp;
-	*key_slot(kp, key, hash) = kp->nr + 1;
+	/* Keys are told apart by their packed words: padding is not read. */
+	*s = (struct kmem_profile_sample){ .key = *key };
 	return kp->nr++;
 }
 
@@ -130,22 +82,22 @@ static int new_key(struct kmem_profile *kp, const struct kmem_profile_key *key,
  */
 int kmem_profile__key(struct kmem_profile *kp, const struct kmem_profile_key *key)
 {
-	u32 hash, *slot;
+	u64 w[KEY_WORDS], *slot;
 	int id;
 
-	if (kp->last && key_equal(&kp->samples[kp->last - 1].key, key))
+	pack_key(key, w);
+	if (kp->last && kmem_live__same_key(kp->last_key, w, KEY_WORDS))
 		return kp->last - 1;
-	hash = key_hash(key);
-	if (kp->nr_slots) {
-		slot = key_slot(kp, key, hash);
-		if (*slot) {
-			kp->last = *slot;
-			return *slot - 1;
-		}
-	}
-	id = new_key(kp, key, hash);
-	if (id >= 0)
+	slot = kmem_live__probe_key(&kp->index, w, KEY_WORDS,
+				    kmem_live__hash_words(w, KEY_WORDS));
+	if (kmem_live__empty_mark(slot, KEY_WORDS))
+		id = new_key(kp, key, slot, w);
+	else
+		id = slot[KEY_WORDS];
+	if (id >= 0) {
 		kp->last = id + 1;
+		memcpy(kp->last_key, w, sizeof(w));
+	}
 	return id;
 }
 
@@ -174,15 +126,9 @@ int kmem_profile__close(struct kmem_profile *kp, u64 start, u64 length)
 	struct kmem_profile_period *p;
 	size_t i, n = 0;
 
-	if (kp->nr_periods == kp->max_periods) {
-		size_t max = kp->max_periods ? 2 * kp->max_periods : 16;
-
-		p = realloc(kp->periods, max * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		kp->periods = p;
-		kp->max_periods = max;
-	}
+	if (kmem_grow(&kp->periods, &kp->max_periods, kp->nr_periods, 1,
+		      sizeof(*p)))
+		return -ENOMEM;
 	for (i = 0; i < kp->nr; i++)
 		n += has_value(&kp->samples[i]);
 	p = &kp->periods[kp->nr_periods];

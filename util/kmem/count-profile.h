@@ -80,14 +80,9 @@ void kmem_profile__delete(struct kmem_profile *kp);
  */
 int kmem_profile__key(struct kmem_profile *kp, const struct kmem_profile_key *key);
 
-/**
- * kmem_profile__add - add to a sum of the current period
- * @kp: the profile
- * @id: an id kmem_profile__key() returned
- * @value: which sum
- * @n: how much
- *
- * Return: 0; -EINVAL for an id never returned or a value out of range.
+/*
+ * Add @n to sum @value of key @id in the current period: 0; -EINVAL for
+ * an id kmem_profile__key() never returned or a value out of range.
  */
 int kmem_profile__add(struct kmem_profile *kp, int id,
 		      enum kmem_profile_value value, u64 n);

@@ -6,11 +6,12 @@
 #include <string.h>
 
 #include "count-stacks.h"
+#include "count.h"
+#include "table-live.h"
 
 struct chain {
 	size_t	first;		/* index of its leaf frame in ->frames */
 	u32	nr;
-	u32	hash;
 	u64	bytes;
 	u64	hits;
 };
@@ -22,13 +23,23 @@ struct kmem_stacks {
 	struct chain	*chains;	/* by id */
 	size_t		nr;
 	size_t		size;
-	int		*slots;		/* open addressing: ids, -1 empty */
-	size_t		nr_slots;	/* a power of two, twice nr or more */
+	/*
+	 * The ids by chain: a slot is a chain's hash, how many chains of
+	 * that hash came before it (64 bits alike are all but unheard of,
+	 * but must not make two chains one), then its id.
+	 */
+	struct kmem_live ids;
 };
 
 struct kmem_stacks *kmem_stacks__new(void)
 {
-	return calloc(1, sizeof(struct kmem_stacks));
+	struct kmem_stacks *st = calloc(1, sizeof(*st));
+
+	if (st && kmem_live__init_keyed(&st->ids, 3 * sizeof(u64), 2, 6)) {
+		free(st);
+		return NULL;
+	}
+	return st;
 }
 
 void kmem_stacks__delete(struct kmem_stacks *st)
@@ -37,7 +48,7 @@ void kmem_stacks__delete(struct kmem_stacks *st)
 		return;
 	free(st->frames);
 	free(st->chains);
-	free(st->slots);
+	kmem_live__exit(&st->ids);
 	free(st);
 }
 
@@ -46,7 +57,7 @@ size_t kmem_stacks__nr(const struct kmem_stacks *st)
 	return st->nr;
 }
 
-static u32 chain_hash(const u64 *ips, size_t nr)
+static u64 chain_hash(const u64 *ips, size_t nr)
 {
 	u64 h = 0x9e3779b97f4a7c15ULL ^ nr;
 	size_t i;
@@ -56,96 +67,52 @@ static u32 chain_hash(const u64 *ips, size_t nr)
 		h *= 0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 	}
-	return (u32)h;
+	return h;
 }
 
-static bool chain_is(const struct kmem_stacks *st, const struct chain *c,
-		     const u64 *ips, size_t nr, u32 hash)
+/* The slot of a chain in the index, or the empty one for it, and its @key. */
+static u64 *slot_of(struct kmem_stacks *st, const u64 *ips, size_t nr,
+		    u64 *key)
 {
-	return c->hash == hash && c->nr == nr &&
-	       (!nr || !memcmp(st->frames + c->first, ips, nr * sizeof(*ips)));
-}
+	const struct chain *c;
+	u64 *slot;
 
-static int *slot_of(struct kmem_stacks *st, const u64 *ips, size_t nr,
-		    u32 hash)
-{
-	size_t mask = st->nr_slots - 1, i = hash & mask;
-
-	while (st->slots[i] >= 0 &&
-	       !chain_is(st, &st->chains[st->slots[i]], ips, nr, hash))
-		i = (i + 1) & mask;
-	return &st->slots[i];
-}
-
-/* Keep the table at most half full, so that probes stay short. */
-static int grow_slots(struct kmem_stacks *st)
-{
-	size_t nr_slots = st->nr_slots ? 2 * st->nr_slots : 64, i;
-	int *old = st->slots;
-
-	if (2 * (st->nr + 1) <= st->nr_slots)
-		return 0;
-	st->slots = malloc(nr_slots * sizeof(*st->slots));
-	if (!st->slots) {
-		st->slots = old;
-		return -ENOMEM;
+	key[0] = chain_hash(ips, nr);
+	for (key[1] = 0;; key[1]++) {
+		slot = kmem_live__probe_key(&st->ids, key, 2,
+					    kmem_live__hash_words(key, 2));
+		if (kmem_live__empty_mark(slot, 2))
+			return slot;
+		c = &st->chains[slot[2]];
+		if (c->nr == nr && (!nr || !memcmp(st->frames + c->first, ips,
+						   nr * sizeof(*ips))))
+			return slot;
 	}
-	memset(st->slots, -1, nr_slots * sizeof(*st->slots));
-	st->nr_slots = nr_slots;
-	for (i = 0; i < st->nr; i++) {
-		struct chain *c = &st->chains[i];
-
-		*slot_of(st, st->frames + c->first, c->nr, c->hash) = i;
-	}
-	free(old);
-	return 0;
-}
-
-/* Make room for @more elements of @elem bytes after @nr in *@array. */
-static int reserve(void **array, size_t *size, size_t nr, size_t more,
-		   size_t elem)
-{
-	size_t want = *size ? *size : 64;
-	void *p;
-
-	if (nr + more <= *size)
-		return 0;
-	while (want < nr + more)
-		want *= 2;
-	p = realloc(*array, want * elem);
-	if (!p)
-		return -ENOMEM;
-	*array = p;
-	*size = want;
-	return 0;
 }
 
 int kmem_stacks__intern(struct kmem_stacks *st, const u64 *ips, size_t nr)
 {
-	u32 hash = chain_hash(ips, nr);
-	struct chain *c;
-	int *slot;
+	u64 key[2], *slot;
 
 	if (nr > KMEM_STACKS_MAX_FRAMES)
 		return -EINVAL;
-	if (st->nr_slots) {
-		slot = slot_of(st, ips, nr, hash);
-		if (*slot >= 0)
-			return *slot;
-	}
+	slot = slot_of(st, ips, nr, key);
+	if (!kmem_live__empty_mark(slot, 2))
+		return slot[2];
 	/* Room for one frame more than needed: ->frames is never NULL. */
-	if (st->nr >= INT_MAX || grow_slots(st) ||
-	    reserve((void **)&st->chains, &st->size, st->nr, 1,
-		    sizeof(*st->chains)) ||
-	    reserve((void **)&st->frames, &st->frames_size, st->nr_frames,
-		    nr + 1, sizeof(*st->frames)))
+	if (st->nr >= INT_MAX ||
+	    kmem_grow(&st->chains, &st->size, st->nr, 1, sizeof(*st->chains)) ||
+	    kmem_grow(&st->frames, &st->frames_size, st->nr_frames, nr + 1,
+		      sizeof(*st->frames)))
 		return -ENOMEM;
-	c = &st->chains[st->nr];
-	*c = (struct chain){ .first = st->nr_frames, .nr = nr, .hash = hash };
+	slot = kmem_live__add(&st->ids, slot, key);
+	if (!slot)
+		return -ENOMEM;
+	slot[2] = st->nr;
+	st->chains[st->nr] = (struct chain){ .first = st->nr_frames, .nr = nr };
 	if (nr)
 		memcpy(st->frames + st->nr_frames, ips, nr * sizeof(*ips));
 	st->nr_frames += nr;
-	*slot_of(st, ips, nr, hash) = st->nr;
 	return st->nr++;
 }
 
@@ -205,34 +172,25 @@ u64 kmem_stacks__value(const struct kmem_stacks *st, int id,
 /* --- writing ----------------------------------------------------------- */
 
 /*
- * What writing needs besides the chains: the distinct addresses of the
- * chains written, sorted, and for each the rank of its name among the
- * distinct names (equal names, equal ranks); then per chain written the
- * ranks of its frames, root first, which sort and compare as the names.
+ * A chain written is a line: the names of its frames, root first, joined
+ * by SEP, a byte below any a name holds (folded_name() leaves none), so
+ * that lines sort as their names do, frame by frame, a shorter stack
+ * before the longer ones it begins.  Each distinct address is named once.
  */
+#define SEP	'\1'
+
+struct line {
+	char	*text;
+	u64	value;
+};
+
 struct folding {
-	u64		*addrs;
-	size_t		nr_addrs;
+	u64		*addrs;		/* of the chains written, sorted */
 	char		**names;	/* by address */
-	u32		*rank;		/* by address */
-	const char	**rank_name;	/* by rank */
-	u32		*ranks;		/* every line's ranks, root first */
+	size_t		nr_addrs;
 	struct line	*lines;
 	size_t		nr_lines;
 };
-
-struct line {
-	const u32	*ranks;
-	u32		nr;
-	u64		value;
-};
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Blanks split a line's value off, ';' splits frames: neither in a name. */
 static char *folded_name(const char *name, u64 ip)
@@ -272,7 +230,7 @@ static int collect_addrs(struct folding *f, const struct kmem_stacks *st,
 		       c->nr * sizeof(u64));
 		f->nr_addrs += c->nr;
 	}
-	qsort(f->addrs, f->nr_addrs, sizeof(u64), cmp_u64);
+	qsort(f->addrs, f->nr_addrs, sizeof(u64), kmem_cmp_u64s);
 	for (i = n = 0; i < f->nr_addrs; i++)
 		if (!n || f->addrs[i] != f->addrs[n - 1])
 			f->addrs[n++] = f->addrs[i];
@@ -280,127 +238,96 @@ static int collect_addrs(struct folding *f, const struct kmem_stacks *st,
 	return 0;
 }
 
-/* qsort() has no argument for the names: sort pointers to them instead. */
-static int cmp_name_ptr(const void *a, const void *b)
-{
-	return strcmp(**(char * const * const *)a, **(char * const * const *)b);
-}
-
 static int name_addrs(struct folding *f, kmem_stacks_name_fn name_of,
 		      void *arg)
 {
-	size_t n = f->nr_addrs ? f->nr_addrs : 1, i;
-	char ***by_name;
-	u32 r = 0;
+	size_t i;
 
-	f->names = calloc(n, sizeof(*f->names));
-	f->rank = calloc(n, sizeof(*f->rank));
-	f->rank_name = calloc(n, sizeof(*f->rank_name));
-	by_name = calloc(n, sizeof(*by_name));
-	if (!f->names || !f->rank || !f->rank_name || !by_name)
-		goto nomem;
+	f->names = calloc(f->nr_addrs ? f->nr_addrs : 1, sizeof(*f->names));
+	if (!f->names)
+		return -ENOMEM;
 	for (i = 0; i < f->nr_addrs; i++) {
 		f->names[i] = folded_name(name_of(f->addrs[i], arg),
 					  f->addrs[i]);
 		if (!f->names[i])
-			goto nomem;
-		by_name[i] = &f->names[i];
+			return -ENOMEM;
 	}
-	qsort(by_name, f->nr_addrs, sizeof(*by_name), cmp_name_ptr);
-	for (i = 0; i < f->nr_addrs; i++) {
-		if (i && strcmp(*by_name[i], *by_name[i - 1]))
-			r++;
-		f->rank[by_name[i] - f->names] = r;
-		f->rank_name[r] = *by_name[i];
-	}
-	free(by_name);
 	return 0;
-nomem:
-	free(by_name);
-	return -ENOMEM;
 }
 
-static u32 rank_of(const struct folding *f, u64 ip)
+static const char *name_at(const struct folding *f, u64 ip)
 {
 	const u64 *a = bsearch(&ip, f->addrs, f->nr_addrs, sizeof(u64),
-			       cmp_u64);
+			       kmem_cmp_u64s);
 
-	return f->rank[a - f->addrs];
+	return f->names[a - f->addrs];
+}
+
+static char *line_text(const struct folding *f, const u64 *ips, size_t nr)
+{
+	size_t len = 1, k;
+	char *text, *p;
+
+	for (k = 0; k < nr; k++)
+		len += strlen(name_at(f, ips[k])) + 1;
+	text = malloc(len);
+	if (!text)
+		return NULL;
+	for (p = text, k = nr; k-- > 0;) {	/* root first */
+		p = stpcpy(p, name_at(f, ips[k]));
+		if (k)
+			*p++ = SEP;
+	}
+	*p = '\0';
+	return text;
 }
 
 static int cmp_line(const void *a, const void *b)
 {
-	const struct line *x = a, *y = b;
-	u32 i;
-
-	for (i = 0; i < x->nr && i < y->nr; i++)
-		if (x->ranks[i] != y->ranks[i])
-			return x->ranks[i] < y->ranks[i] ? -1 : 1;
-	return x->nr < y->nr ? -1 : x->nr > y->nr;
+	return strcmp(((const struct line *)a)->text,
+		      ((const struct line *)b)->text);
 }
 
 static int make_lines(struct folding *f, const struct kmem_stacks *st,
 		      enum kmem_stacks_weight weight)
 {
-	size_t i, n = 0, nr_ranks = 0;
-	u32 k;
+	size_t i;
 
-	for (i = 0; i < st->nr; i++) {
-		if (chain_value(&st->chains[i], weight)) {
-			n++;
-			nr_ranks += st->chains[i].nr;
-		}
-	}
-	f->lines = malloc((n ? n : 1) * sizeof(*f->lines));
-	f->ranks = malloc((nr_ranks ? nr_ranks : 1) * sizeof(*f->ranks));
-	if (!f->lines || !f->ranks)
+	f->lines = malloc((st->nr ? st->nr : 1) * sizeof(*f->lines));
+	if (!f->lines)
 		return -ENOMEM;
-	nr_ranks = 0;
 	for (i = 0; i < st->nr; i++) {
 		const struct chain *c = &st->chains[i];
-		const u64 *ips = st->frames + c->first;
-		struct line *l;
+		struct line *l = &f->lines[f->nr_lines];
 
 		if (!chain_value(c, weight))
 			continue;
-		l = &f->lines[f->nr_lines++];
-		l->ranks = f->ranks + nr_ranks;
-		l->nr = c->nr;
 		l->value = chain_value(c, weight);
-		for (k = 0; k < c->nr; k++)	/* root first */
-			f->ranks[nr_ranks++] = rank_of(f, ips[c->nr - 1 - k]);
+		l->text = line_text(f, st->frames + c->first, c->nr);
+		if (!l->text)
+			return -ENOMEM;
+		f->nr_lines++;
 	}
 	qsort(f->lines, f->nr_lines, sizeof(*f->lines), cmp_line);
 	return 0;
-}
-
-static void write_line(const struct folding *f, const struct line *l,
-		       u64 value, FILE *fp)
-{
-	u32 k;
-
-	if (!l->nr)
-		fputs("[unknown]", fp);
-	for (k = 0; k < l->nr; k++) {
-		if (k)
-			fputc(';', fp);
-		fputs(f->rank_name[l->ranks[k]], fp);
-	}
-	fprintf(fp, " %" PRIu64 "\n", value);
 }
 
 /* Equal lines, from chains whose addresses differ, are one line. */
 static size_t write_lines(const struct folding *f, FILE *fp)
 {
 	size_t i = 0, written = 0;
+	char *p;
 
 	while (i < f->nr_lines) {
-		const struct line *l = &f->lines[i];
+		char *text = f->lines[i].text;
 		u64 value = 0;
 
-		for (; i < f->nr_lines && !cmp_line(l, &f->lines[i]); i++)
+		for (; i < f->nr_lines && !strcmp(text, f->lines[i].text); i++)
 			value += f->lines[i].value;
-		write_line(f, l, value, fp);
+		for (p = text; (p = strchr(p, SEP)); )
+			*p = ';';
+		fprintf(fp, "%s %" PRIu64 "\n", *text ? text : "[unknown]",
+			value);
 		written++;
 	}
 	return written;
@@ -412,11 +339,10 @@ static void folding_exit(struct folding *f)
 
 	for (i = 0; f->names && i < f->nr_addrs; i++)
 		free(f->names[i]);
+	for (i = 0; i < f->nr_lines; i++)
+		free(f->lines[i].text);
 	free(f->names);
 	free(f->addrs);
-	free(f->rank);
-	free(f->rank_name);
-	free(f->ranks);
 	free(f->lines);
 }
 

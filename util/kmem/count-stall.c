@@ -53,37 +53,33 @@ struct task {
 	bool	memcg_open;
 };
 
-/* The stall time of one callsite, for the allocation table's sort. */
-struct callsite_ns {
-	u64	callsite;
-	u64	ns;
-};
-
 /* A stall's length in ns below, its order above. */
 #define LEN_BITS	56
 #define LEN_MASK	((1ULL << LEN_BITS) - 1)
 /* The order kept with a length of an order out of range. */
 #define NO_ORDER	(KMEM_STALL_MAX_ORDER + 1)
+/* Every bucket of every order: a few tens of kB, allocated once. */
+#define NR_BUCKET_ROWS	((KMEM_STALL_MAX_ORDER + 1) * KMEM_STALL_NR_BUCKETS)
 
 struct kmem_stall {
 	size_t				nr_open;
 	struct kmem_live		tasks;
 	struct kmem_stall_summary	summary;
 	struct kmem_stall_dist		orders[KMEM_STALL_MAX_ORDER + 1];
-	u64				wakeups[KMEM_NR_WAKES][KMEM_STALL_MAX_ORDER + 2];
 	struct kmem_rows		rows;
 	struct kmem_rows		memcg_rows;
 	u64				*lengths;
 	size_t				nr_lengths;
 	size_t				lengths_size;
-	struct callsite_ns		*by_callsite;
+	struct kmem_callsite_sum	*by_callsite;	/* stall time */
 	size_t				nr_callsites;
 	/* The tables of kmem_stall__orders() and those after it. */
-	const struct kmem_stall_dist	**order_rows;
+	const struct kmem_stall_dist	*order_rows[KMEM_STALL_MAX_ORDER + 1];
 	size_t				nr_order_rows;
-	struct kmem_stall_bucket	*buckets;
-	const struct kmem_stall_bucket	**bucket_rows;
+	struct kmem_stall_bucket	buckets[NR_BUCKET_ROWS];
+	const struct kmem_stall_bucket	*bucket_rows[NR_BUCKET_ROWS];
 	size_t				nr_buckets;
+	/* The wake-ups by order + 1, counted as they come. */
 	struct kmem_stall_wake_row	wake_rows[KMEM_STALL_MAX_ORDER + 2];
 	struct kmem_stall_wake_row	*wake_ptrs[KMEM_STALL_MAX_ORDER + 2];
 	size_t				nr_wake_rows;
@@ -106,26 +102,16 @@ static int row_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_stall_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->migtype != b->migtype)
-		return a->migtype < b->migtype ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->order, b->order) ?:
+	       kmem_cmp(a->migtype, b->migtype) ?: kmem_cmp(a->gfp, b->gfp);
 }
 
 static int memcg_cmp_identity(const void *pa, const void *pb)
 {
 	const struct kmem_stall_memcg_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?: kmem_cmp(a->gfp, b->gfp);
 }
 
 struct kmem_stall *kmem_stall__new(void)
@@ -135,23 +121,19 @@ struct kmem_stall *kmem_stall__new(void)
 
 	if (!ks)
 		return NULL;
-	if (kmem_live__init(&ks->tasks, sizeof(struct task))) {
-		free(ks);
-		return NULL;
-	}
-	if (kmem_rows__init(&ks->rows, sizeof(struct kmem_stall_row),
+	if (kmem_live__init(&ks->tasks, sizeof(struct task)) ||
+	    kmem_rows__init(&ks->rows, sizeof(struct kmem_stall_row),
 			    STALL_KEY_WORDS, row_cmp_identity) ||
 	    kmem_rows__init(&ks->memcg_rows, sizeof(struct kmem_stall_memcg_row),
 			    MEMCG_KEY_WORDS, memcg_cmp_identity)) {
-		kmem_rows__exit(&ks->rows);
-		kmem_rows__exit(&ks->memcg_rows);
-		kmem_live__exit(&ks->tasks);
-		free(ks);
+		kmem_stall__delete(ks);
 		return NULL;
 	}
 	ks->summary.all.order = -1;
 	for (i = 0; i <= KMEM_STALL_MAX_ORDER; i++)
 		ks->orders[i].order = i;
+	for (i = 0; i < KMEM_STALL_MAX_ORDER + 2; i++)
+		ks->wake_rows[i].order = i - 1;
 	return ks;
 }
 
@@ -164,18 +146,10 @@ void kmem_stall__delete(struct kmem_stall *ks)
 	kmem_rows__exit(&ks->memcg_rows);
 	free(ks->lengths);
 	free(ks->by_callsite);
-	free(ks->order_rows);
-	free(ks->buckets);
-	free(ks->bucket_rows);
 	free(ks);
 }
 
 /* --- tasks ----------------------------------------------------------- */
-
-static struct task *find_task(struct kmem_stall *ks, u32 tid)
-{
-	return kmem_live__find(&ks->tasks, tid);
-}
 
 static struct task *task_of(struct kmem_stall *ks, u32 tid)
 {
@@ -334,6 +308,14 @@ static int memcg_begin(struct kmem_stall *ks, struct task *t, u64 time,
 	return 0;
 }
 
+static void add_reclaim(struct kmem_stall_memcg_row *row, u64 ns, u64 pages)
+{
+	row->reclaims++;
+	row->total_ns += ns;
+	row->max_ns = max(row->max_ns, ns);
+	row->reclaimed += pages;
+}
+
 static int memcg_end(struct kmem_stall *ks, struct task *t, u64 time,
 		     const struct kmem_stall_event *ev)
 {
@@ -356,14 +338,8 @@ static int memcg_end(struct kmem_stall *ks, struct task *t, u64 time,
 	if (!row)
 		return -ENOMEM;
 	ns = time - t->memcg_begin;
-	row->reclaims++;
-	row->total_ns += ns;
-	row->max_ns = max(row->max_ns, ns);
-	row->reclaimed += ev->value;
-	s->memcg.reclaims++;
-	s->memcg.total_ns += ns;
-	s->memcg.max_ns = max(s->memcg.max_ns, ns);
-	s->memcg.reclaimed += ev->value;
+	add_reclaim(row, ns, ev->value);
+	add_reclaim(&s->memcg, ns, ev->value);
 	return 0;
 }
 
@@ -372,7 +348,7 @@ static void count_wakeup(struct kmem_stall *ks, enum kmem_stall_wake kind,
 {
 	if (order < -1 || order > KMEM_STALL_MAX_ORDER)
 		order = KMEM_STALL_MAX_ORDER;
-	ks->wakeups[kind][order + 1]++;
+	ks->wake_rows[order + 1].wakeups[kind]++;
 }
 
 static void count_status(struct kmem_stall *ks, u64 status)
@@ -389,8 +365,14 @@ static int task_free_event(struct kmem_stall *ks, u32 tid, u64 time,
 			   const struct kmem_stall_event *ev)
 {
 	struct kmem_stall_events *e = &ks->summary.events;
-	struct task *t = find_task(ks, tid);
+	struct task *t = kmem_live__find(&ks->tasks, tid);
 
+	/* The wake-up events come in the order of the kinds they count. */
+	if (ev->type >= KMEM_STALL_KSWAPD_WAKEUP && ev->type < KMEM_STALL_NR_TYPES) {
+		count_wakeup(ks, KMEM_WAKE_KSWAPD_WAKEUP + ev->type -
+				 KMEM_STALL_KSWAPD_WAKEUP, ev->order);
+		return 0;
+	}
 	switch (ev->type) {
 	case KMEM_STALL_COMPACT_BEGIN:
 		e->runs++;
@@ -404,18 +386,6 @@ static int task_free_event(struct kmem_stall *ks, u32 tid, u64 time,
 	case KMEM_STALL_COMPACT_DEFERRED:
 		e->deferred++;
 		break;
-	case KMEM_STALL_KSWAPD_WAKEUP:
-		count_wakeup(ks, KMEM_WAKE_KSWAPD_WAKEUP, ev->order);
-		return 0;
-	case KMEM_STALL_KSWAPD_WAKE:
-		count_wakeup(ks, KMEM_WAKE_KSWAPD, ev->order);
-		return 0;
-	case KMEM_STALL_KCOMPACTD_WAKEUP:
-		count_wakeup(ks, KMEM_WAKE_KCOMPACTD_WAKEUP, ev->order);
-		return 0;
-	case KMEM_STALL_KCOMPACTD_WAKE:
-		count_wakeup(ks, KMEM_WAKE_KCOMPACTD, ev->order);
-		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -453,51 +423,32 @@ int kmem_stall__event(struct kmem_stall *ks, u32 tid, u64 time,
 
 static int keep_length(struct kmem_stall *ks, int order, u64 ns)
 {
-	u64 *lengths;
-	size_t size;
-
-	if (ks->nr_lengths == ks->lengths_size) {
-		size = ks->lengths_size ? 2 * ks->lengths_size : 256;
-		lengths = realloc(ks->lengths, size * sizeof(*lengths));
-		if (!lengths)
-			return -ENOMEM;
-		ks->lengths = lengths;
-		ks->lengths_size = size;
-	}
+	if (kmem_grow(&ks->lengths, &ks->lengths_size, ks->nr_lengths, 1,
+		      sizeof(u64)))
+		return -ENOMEM;
 	ks->lengths[ks->nr_lengths++] = (u64)order << LEN_BITS |
 					min_t(u64, ns, LEN_MASK);
 	return 0;
 }
 
+/* A stall of task @t into a distribution or a row: their fields' names. */
+#define ADD_STALL(d, t, ns, fail) do {		\
+	(d)->stalls++;					\
+	(d)->failed += (fail);			\
+	(d)->total_ns += (ns);				\
+	(d)->max_ns = max((d)->max_ns, (ns));		\
+	(d)->reclaim_ns += (t)->reclaim_ns;		\
+	(d)->compact_ns += (t)->compact_ns;		\
+	(d)->reclaims += (t)->reclaims;			\
+	(d)->compactions += (t)->compactions;		\
+	(d)->reclaimed += (t)->reclaimed;		\
+} while (0)
+
 static void add_to_dist(struct kmem_stall_dist *d, const struct task *t,
 			u64 ns, bool failed)
 {
-	d->stalls++;
-	d->failed += failed;
-	d->total_ns += ns;
-	d->max_ns = max(d->max_ns, ns);
-	d->reclaim_ns += t->reclaim_ns;
-	d->compact_ns += t->compact_ns;
-	d->reclaims += t->reclaims;
-	d->compactions += t->compactions;
-	d->reclaimed += t->reclaimed;
+	ADD_STALL(d, t, ns, failed);
 	d->hist[kmem_stall__bucket(ns)]++;
-}
-
-static void add_to_row(struct kmem_stall_row *row, const struct task *t,
-		       u64 ns, bool failed)
-{
-	row->stalls++;
-	row->failed += failed;
-	row->total_ns += ns;
-	row->max_ns = max(row->max_ns, ns);
-	row->reclaim_ns += t->reclaim_ns;
-	row->compact_ns += t->compact_ns;
-	row->reclaims += t->reclaims;
-	row->compactions += t->compactions;
-	row->reclaimed += t->reclaimed;
-	row->compact_ok += t->outcomes[KMEM_COMPACT_SUCCESS];
-	row->compact_fail += t->outcomes[KMEM_COMPACT_FAIL];
 }
 
 /* A stall with both ends in the trace: in its row and the distributions. */
@@ -522,7 +473,9 @@ static int count_stall(struct kmem_stall *ks, const struct task *t, u64 time,
 	row = kmem_rows__findnew(&ks->rows, k, &key);
 	if (!row)
 		return -ENOMEM;
-	add_to_row(row, t, ns, failed);
+	ADD_STALL(row, t, ns, failed);
+	row->compact_ok += t->outcomes[KMEM_COMPACT_SUCCESS];
+	row->compact_fail += t->outcomes[KMEM_COMPACT_FAIL];
 	add_to_dist(&s->all, t, ns, failed);
 	for (i = 0; i < KMEM_NR_OUTCOMES; i++)
 		s->compact_outcomes[i] += t->outcomes[i];
@@ -550,7 +503,7 @@ static noinline int alloc_while_stalled(struct kmem_stall *ks, u32 tid,
 	struct task *t;
 	int err = 0;
 
-	t = find_task(ks, tid);
+	t = kmem_live__find(&ks->tasks, tid);
 	if (!t || t->state == TASK_IDLE)
 		return 0;
 	if (!ends_stall(t, ev)) {
@@ -606,13 +559,6 @@ static void settle_task(void *slot, void *arg)
 	close_stall(ks, t);
 }
 
-static int cmp_u64(const void *pa, const void *pb)
-{
-	u64 a = *(const u64 *)pa, b = *(const u64 *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Nearest rank: the value at rank ceil(p% of n), of n sorted values. */
 static u64 percentile(const u64 *sorted, size_t n, unsigned int p)
 {
@@ -638,7 +584,7 @@ static int settle_percentiles(struct kmem_stall *ks)
 	/* No stall: every percentile stays 0 (and qsort() takes no NULL). */
 	if (!ks->nr_lengths)
 		return 0;
-	qsort(ks->lengths, ks->nr_lengths, sizeof(u64), cmp_u64);
+	qsort(ks->lengths, ks->nr_lengths, sizeof(u64), kmem_cmp_u64s);
 	for (start = 0; start < ks->nr_lengths; start = i) {
 		int order = ks->lengths[start] >> LEN_BITS;
 
@@ -654,26 +600,10 @@ static int settle_percentiles(struct kmem_stall *ks)
 		return -ENOMEM;
 	for (i = 0; i < ks->nr_lengths; i++)
 		all[i] = ks->lengths[i] & LEN_MASK;
-	qsort(all, ks->nr_lengths, sizeof(u64), cmp_u64);
+	qsort(all, ks->nr_lengths, sizeof(u64), kmem_cmp_u64s);
 	set_percentiles(&ks->summary.all, all, ks->nr_lengths);
 	free(all);
 	return 0;
-}
-
-static void sum_callsite(struct kmem_stall *ks, const struct kmem_stall_row *row)
-{
-	struct callsite_ns *last = ks->nr_callsites ?
-				   &ks->by_callsite[ks->nr_callsites - 1] : NULL;
-
-	/* Rows in identity order, callsite first: a callsite's rows are a run. */
-	if (last && last->callsite == row->callsite) {
-		last->ns += row->total_ns;
-		return;
-	}
-	ks->by_callsite[ks->nr_callsites++] = (struct callsite_ns){
-		.callsite = row->callsite,
-		.ns = row->total_ns,
-	};
 }
 
 static int settle_callsites(struct kmem_stall *ks)
@@ -687,7 +617,8 @@ static int settle_callsites(struct kmem_stall *ks)
 	if (!ks->by_callsite || !rows)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
-		sum_callsite(ks, rows[i]);
+		kmem_callsite_sum__add(ks->by_callsite, &ks->nr_callsites,
+				       rows[i]->callsite, rows[i]->total_ns);
 	return 0;
 }
 
@@ -707,7 +638,7 @@ static void memcg_mean(void *r, void *arg __maybe_unused)
 {
 	struct kmem_stall_memcg_row *row = r;
 
-	row->mean_ns = row->total_ns / row->reclaims;
+	row->mean_ns = row->reclaims ? row->total_ns / row->reclaims : 0;
 }
 
 static void settle_means(struct kmem_stall *ks)
@@ -721,24 +652,15 @@ static void settle_means(struct kmem_stall *ks)
 	set_mean(&s->all);
 	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++)
 		set_mean(&ks->orders[order]);
-	s->memcg.mean_ns = s->memcg.reclaims ?
-			   s->memcg.total_ns / s->memcg.reclaims : 0;
+	memcg_mean(&s->memcg, NULL);
 }
 
 /* The orders with stalls, and the buckets of each with stalls. */
-static int settle_orders(struct kmem_stall *ks)
+static void settle_orders(struct kmem_stall *ks)
 {
-	size_t nr = 0, n = 0;
+	size_t n = 0;
 	int order, b;
 
-	ks->order_rows = calloc(KMEM_STALL_MAX_ORDER + 1, sizeof(*ks->order_rows));
-	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++)
-		for (b = 0; b < KMEM_STALL_NR_BUCKETS; b++)
-			nr += !!ks->orders[order].hist[b];
-	ks->buckets = calloc(nr + 1, sizeof(*ks->buckets));
-	ks->bucket_rows = calloc(nr + 1, sizeof(*ks->bucket_rows));
-	if (!ks->order_rows || !ks->buckets || !ks->bucket_rows)
-		return -ENOMEM;
 	for (order = 0; order <= KMEM_STALL_MAX_ORDER; order++) {
 		const struct kmem_stall_dist *d = &ks->orders[order];
 
@@ -758,7 +680,6 @@ static int settle_orders(struct kmem_stall *ks)
 		}
 	}
 	ks->nr_buckets = n;
-	return 0;
 }
 
 static void settle_wakeups(struct kmem_stall *ks)
@@ -766,16 +687,11 @@ static void settle_wakeups(struct kmem_stall *ks)
 	int i, kind;
 
 	for (i = 0; i < KMEM_STALL_MAX_ORDER + 2; i++) {
-		struct kmem_stall_wake_row *row = &ks->wake_rows[ks->nr_wake_rows];
-		u64 any = 0;
-
-		row->order = i - 1;
-		for (kind = 0; kind < KMEM_NR_WAKES; kind++) {
-			row->wakeups[kind] = ks->wakeups[kind][i];
-			any += row->wakeups[kind];
-		}
-		if (any)
-			ks->wake_ptrs[ks->nr_wake_rows++] = row;
+		for (kind = 0; kind < KMEM_NR_WAKES; kind++)
+			if (ks->wake_rows[i].wakeups[kind])
+				break;
+		if (kind < KMEM_NR_WAKES)
+			ks->wake_ptrs[ks->nr_wake_rows++] = &ks->wake_rows[i];
 	}
 	for (i = 0; i < KMEM_STALL_NR_STATUS; i++) {
 		struct kmem_stall_status_row *row = &ks->status_rows[ks->nr_status_rows];
@@ -798,8 +714,8 @@ int kmem_stall__finish(struct kmem_stall *ks)
 	kmem_live__for_each(&ks->tasks, settle_task, ks);
 	settle_means(ks);
 	settle_wakeups(ks);
-	ks->finish_err = settle_percentiles(ks) ?: settle_callsites(ks) ?:
-			 settle_orders(ks);
+	settle_orders(ks);
+	ks->finish_err = settle_percentiles(ks) ?: settle_callsites(ks);
 	return ks->finish_err;
 }
 
@@ -808,22 +724,6 @@ int kmem_stall__finish(struct kmem_stall *ks)
 const struct kmem_stall_summary *kmem_stall__summary(const struct kmem_stall *ks)
 {
 	return &ks->summary;
-}
-
-const struct kmem_stall_dist *kmem_stall__order(const struct kmem_stall *ks,
-						int order)
-{
-	if (order < 0 || order > KMEM_STALL_MAX_ORDER)
-		return NULL;
-	return &ks->orders[order];
-}
-
-u64 kmem_stall__wakeups(const struct kmem_stall *ks, enum kmem_stall_wake kind,
-			int order)
-{
-	if (kind >= KMEM_NR_WAKES || order < -1 || order > KMEM_STALL_MAX_ORDER)
-		return 0;
-	return ks->wakeups[kind][order + 1];
 }
 
 const struct kmem_stall_dist * const *kmem_stall__orders(struct kmem_stall *ks, size_t *nr)
@@ -913,18 +813,6 @@ struct kmem_stall_memcg_row **kmem_stall__memcg_rows(struct kmem_stall *ks,
 
 u64 kmem_stall__callsite_ns(const struct kmem_stall *ks, u64 callsite)
 {
-	size_t lo = 0, hi = ks->nr_callsites;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct callsite_ns *c = &ks->by_callsite[mid];
-
-		if (c->callsite == callsite)
-			return c->ns;
-		if (c->callsite < callsite)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	return kmem_callsite_sum__find(ks->by_callsite, ks->nr_callsites,
+				       callsite);
 }

@@ -54,6 +54,7 @@ enum kmem_stall_type {
 	KMEM_STALL_COMPACT_BEGIN,	/* compaction:mm_compaction_begin */
 	KMEM_STALL_COMPACT_END,		/* compaction:mm_compaction_end */
 	KMEM_STALL_COMPACT_DEFERRED,	/* compaction:mm_compaction_deferred */
+	/* The wake-ups, in the order of enum kmem_stall_wake. */
 	KMEM_STALL_KSWAPD_WAKEUP,	/* vmscan:mm_vmscan_wakeup_kswapd */
 	KMEM_STALL_KSWAPD_WAKE,		/* vmscan:mm_vmscan_kswapd_wake */
 	KMEM_STALL_KCOMPACTD_WAKEUP,	/* compaction:mm_compaction_wakeup_kcompactd */
@@ -155,19 +156,25 @@ struct kmem_stall_dist {
 	u64	hist[KMEM_STALL_NR_BUCKETS];
 };
 
+/* A row of the memcg table: reclaims begun from one callsite, GFP. */
+struct kmem_stall_memcg_row {
+	u64	callsite;	/* of the begin event's callchain */
+	u64	gfp;
+	u64	reclaims;
+	u64	total_ns;
+	u64	max_ns;
+	u64	reclaimed;
+	u64	mean_ns;	/* total_ns / reclaims, from kmem_stall__finish() */
+};
+
 struct kmem_stall_summary {
 	struct kmem_stall_dist		all;
 	struct kmem_stall_events	events;
 	struct kmem_stall_apart		apart;
 	/* Successes and failures of the stalls' compaction attempts. */
 	u64				compact_outcomes[KMEM_NR_OUTCOMES];
-	struct {
-		u64	reclaims;
-		u64	total_ns;
-		u64	mean_ns;	/* from kmem_stall__finish() */
-		u64	max_ns;
-		u64	reclaimed;
-	} memcg;			/* memcg reclaims with begin and end */
+	/* memcg reclaims with begin and end: a row of every callsite, GFP */
+	struct kmem_stall_memcg_row	memcg;
 };
 
 /* A bucket of the histogram of one order. */
@@ -211,30 +218,11 @@ struct kmem_stall_row {
 	u64	mean_ns;	/* total_ns / stalls, from kmem_stall__finish() */
 };
 
-/* A row of the memcg table: reclaims begun from one callsite, GFP. */
-struct kmem_stall_memcg_row {
-	u64	callsite;	/* of the begin event's callchain */
-	u64	gfp;
-	u64	reclaims;
-	u64	total_ns;
-	u64	max_ns;
-	u64	reclaimed;
-	u64	mean_ns;	/* total_ns / reclaims, from kmem_stall__finish() */
-};
-
 struct kmem_stall;
 
-/**
- * kmem_stall__new - start a stall analysis
- *
- * Return: the analysis, or NULL without memory.
- */
+/* A new stall analysis, or NULL without memory. */
 struct kmem_stall *kmem_stall__new(void);
-
-/**
- * kmem_stall__delete - free an analysis and all it gave out
- * @ks: the analysis, or NULL
- */
+/* Free an analysis (or NULL) and all it gave out. */
 void kmem_stall__delete(struct kmem_stall *ks);
 
 /**
@@ -270,15 +258,11 @@ int kmem_stall__alloc(struct kmem_stall *ks, u32 tid, u64 time,
 /* The length of the stall the last kmem_stall__alloc() ended. */
 u64 kmem_stall__ended_ns(const struct kmem_stall *ks);
 
-/**
- * kmem_stall__finish - settle the analysis after the last event
- * @ks: the analysis
- *
- * Counts what is still open apart, and works out the distributions and
- * the stall time of each callsite.  The functions below that say so call
- * it; calling it again does nothing.
- *
- * Return: 0, or -ENOMEM.
+/*
+ * Settle the analysis after the last event: count what is still open
+ * apart, work out the distributions and the stall time of each callsite.
+ * The functions below that say so call it; called again, it does nothing.
+ * 0, or -ENOMEM.
  */
 int kmem_stall__finish(struct kmem_stall *ks);
 
@@ -286,37 +270,22 @@ int kmem_stall__finish(struct kmem_stall *ks);
 const struct kmem_stall_summary *kmem_stall__summary(const struct kmem_stall *ks);
 
 /**
- * kmem_stall__order - the stalls of one order
- * @ks: the analysis, finished
- * @order: 0..KMEM_STALL_MAX_ORDER
- *
- * Return: its distribution, owned by @ks, all zero for an order without
- * stalls; NULL for an order out of range.
- */
-const struct kmem_stall_dist *kmem_stall__order(const struct kmem_stall *ks,
-						int order);
-
-/*
- * The wake-ups of one kind asking for (or running at) @order, -1 (kcompactd
- * woken for proactive compaction) to KMEM_STALL_MAX_ORDER; 0 out of range.
- * Events of orders out of range count under KMEM_STALL_MAX_ORDER.
- */
-u64 kmem_stall__wakeups(const struct kmem_stall *ks, enum kmem_stall_wake kind,
-			int order);
-
-/**
  * kmem_stall__orders - the distributions of the orders with stalls
  * @ks: the analysis, finished by this call if it was not
  * @nr: where their number goes
  *
- * Return: an array of *@nr pointers, by order, owned by @ks; NULL with
- * *@nr 0 without memory (or stalls).  So are the arrays below, each by
- * order (then bucket, status), of the entries that are not 0.
+ * Return: an array of *@nr pointers, by order, owned by @ks; *@nr 0
+ * without memory (or stalls).  So are the arrays below, each by order
+ * (then bucket, status), of the entries that are not 0.
  */
 const struct kmem_stall_dist * const *kmem_stall__orders(struct kmem_stall *ks, size_t *nr);
 /* The histogram buckets of each order's stalls. */
 const struct kmem_stall_bucket * const *kmem_stall__buckets(struct kmem_stall *ks, size_t *nr);
-/* The wake-ups of each order that has any. */
+/*
+ * The wake-ups of each order that has any, -1 (kcompactd woken for
+ * proactive compaction) to KMEM_STALL_MAX_ORDER, under which orders out
+ * of range count.
+ */
 struct kmem_stall_wake_row * const *kmem_stall__wake_rows(struct kmem_stall *ks,
 							  size_t *nr);
 /* The compaction ends of each status that has any; names left NULL. */
@@ -344,25 +313,14 @@ struct kmem_stall_row **kmem_stall__rows(struct kmem_stall *ks,
 					 const struct kmem_sort_key *keys,
 					 int nr_keys, size_t *nr);
 
-/**
- * kmem_stall__memcg_rows - the memcg reclaim table, by total time
- * @ks: the analysis, finished by this call if it was not
- * @nr: where the number of rows goes
- *
- * Return: as kmem_stall__rows().
- */
+/* The memcg reclaim table, by total time: as kmem_stall__rows(). */
 struct kmem_stall_memcg_row **kmem_stall__memcg_rows(struct kmem_stall *ks,
 						     size_t *nr);
 
-/**
- * kmem_stall__callsite_ns - the stall time of a callsite
- * @ks: the analysis, finished
- * @callsite: as the allocations gave it
- *
- * Over all the callsite's rows: a sort key of the allocation table, a
- * binary search cheap enough for a sort's comparisons.
- *
- * Return: the total stall time in ns; 0 for a callsite that never stalled.
+/*
+ * The stall time in ns of a callsite over all its rows, 0 if it never
+ * stalled, from a finished analysis: a sort key of the allocation table,
+ * a binary search cheap enough for a sort's comparisons.
  */
 u64 kmem_stall__callsite_ns(const struct kmem_stall *ks, u64 callsite);
 

@@ -15,6 +15,7 @@
 
 #include "comm.h"
 #include "count-tasks.h"
+#include "count.h"
 #include "hashmap.h"
 #include "intlist.h"
 #include "machine.h"
@@ -95,15 +96,9 @@ static int comm_id(struct kmem_tasks *tasks, const char *name, u32 *id)
 		*id = found;
 		return 0;
 	}
-	if (tasks->nr_names == tasks->max_names) {
-		size_t max = tasks->max_names ? 2 * tasks->max_names : 64;
-		char **names = realloc(tasks->names, max * sizeof(*names));
-
-		if (!names)
-			return -ENOMEM;
-		tasks->names = names;
-		tasks->max_names = max;
-	}
+	if (kmem_grow(&tasks->names, &tasks->max_names, tasks->nr_names, 1,
+		      sizeof(*tasks->names)))
+		return -ENOMEM;
 	copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;

@@ -36,13 +36,10 @@ struct kmem_tasks_config {
 
 struct kmem_tasks;
 
-/**
- * kmem_tasks__new - follow the tasks of a machine
- * @machine: the machine perf's thread tracking keeps the threads of; it
- *	must outlive the object
- * @config: the key and the filters
- *
- * Return: the object, or NULL without memory.
+/*
+ * Follow the tasks of @machine, which perf's thread tracking keeps the
+ * threads of and which must outlive the object, keyed and filtered as
+ * @config says; NULL without memory.
  */
 struct kmem_tasks *kmem_tasks__new(struct machine *machine,
 				   const struct kmem_tasks_config *config);

@@ -5,14 +5,18 @@
 /*
  * What the analyses of perf kmem share: events with their bytes, how much
  * of an allocation's life the trace saw, the page allocator's events and
- * migration types, and how a count reads.
+ * migration types, how a count reads, and the small mechanisms each
+ * analysis would otherwise write again: growing arrays, three-way
+ * comparisons, sums by callsite.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Orders above this cannot be real: the event is counted as invalid. */
 #define KMEM_PAGE_MAX_ORDER	31
@@ -62,6 +66,13 @@ struct kmem_count {
 static inline void kmem_count__add(struct kmem_count *c, u64 bytes)
 {
 	c->nr++;
+	c->bytes += bytes;
+}
+
+/* @nr events of @bytes in all. */
+static inline void kmem_count__add_nr(struct kmem_count *c, u64 nr, u64 bytes)
+{
+	c->nr += nr;
 	c->bytes += bytes;
 }
 
@@ -124,6 +135,74 @@ static inline const char *kmem_commas(u64 v, char *buf, size_t size)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+/*
+ * Room in the array *@array, of *@size elements of @elem bytes, for @more
+ * after its first @nr: it doubles (from 16) until they fit.  0 or -ENOMEM.
+ */
+static inline int kmem_grow(void *array, size_t *size, size_t nr,
+			    size_t more, size_t elem)
+{
+	size_t want = *size ? *size : 16;
+	void *p;
+
+	if (nr + more <= *size)
+		return 0;
+	while (want < nr + more)
+		want *= 2;
+	p = realloc(*(void **)array, want * elem);
+	if (!p)
+		return -ENOMEM;
+	*(void **)array = p;
+	*size = want;
+	return 0;
+}
+
+/* -1, 0 or 1 as @a is below, equal to or above @b, of any one type. */
+#define kmem_cmp(a, b)	(((a) > (b)) - ((a) < (b)))
+
+/* qsort() of u64s. */
+static inline int kmem_cmp_u64s(const void *a, const void *b)
+{
+	return kmem_cmp(*(const u64 *)a, *(const u64 *)b);
+}
+
+/*
+ * A sum over the rows of one callsite: a sort key of the allocation
+ * table, looked up for each of a sort's comparisons.
+ */
+struct kmem_callsite_sum {
+	u64	callsite;
+	u64	sum;
+};
+
+/* Add @v to callsite's sum; rows come in callsite order, so it is last. */
+static inline void kmem_callsite_sum__add(struct kmem_callsite_sum *sums,
+					  size_t *nr, u64 callsite, u64 v)
+{
+	if (!*nr || sums[*nr - 1].callsite != callsite)
+		sums[(*nr)++] = (struct kmem_callsite_sum){ .callsite = callsite };
+	sums[*nr - 1].sum += v;
+}
+
+/* The sum of @callsite, by binary search; 0 for one without rows. */
+static inline u64 kmem_callsite_sum__find(const struct kmem_callsite_sum *sums,
+					  size_t nr, u64 callsite)
+{
+	size_t lo = 0, hi = sums ? nr : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sums[mid].callsite == callsite)
+			return sums[mid].sum;
+		if (sums[mid].callsite < callsite)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 #endif /* __PERF_KMEM_COUNT_H */

@@ -75,31 +75,27 @@ void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 {
 	struct kmem_cell_ctx raw = *ctx;
 	char cell[CELL_SIZE];
+	const char *text;
 	size_t i, r;
-	bool first = true;
+	bool first;
 
 	raw.raw = true;
 	fprintf(fp, "# table: %s\n# output: ", name);
-	for (i = 0; i < nr_cols; i++) {
-		if (!in_csv(cols, i, ctx, table))
-			continue;
-		fprintf(fp, "%s%s%s", first ? "" : sep, first ? "" : " ",
-			column_name(cols, i, ctx, cell, sizeof(cell)));
-		first = false;
-	}
-	fputc('\n', fp);
-	for (r = 0; r < nr; r++) {
-		first = true;
-		for (i = 0; i < nr_cols; i++) {
+	/* The names of the columns, then a line per row. */
+	for (r = 0; r <= nr; r++, fputc('\n', fp)) {
+		for (i = 0, first = true; i < nr_cols; i++) {
 			if (!in_csv(cols, i, ctx, table))
 				continue;
-			kmem_column__cell(&cols[i], &raw, rows[r], cell,
-					  sizeof(cell));
-			fprintf(fp, "%s%s%s", first ? "" : sep,
-				first ? "" : " ", cell);
+			text = cell;
+			if (!r)
+				text = column_name(cols, i, ctx, cell, sizeof(cell));
+			else
+				kmem_column__cell(&cols[i], &raw, rows[r - 1], cell,
+						  sizeof(cell));
+			fprintf(fp, "%s%s%s", first ? "" : sep, first ? "" : " ",
+				text);
 			first = false;
 		}
-		fputc('\n', fp);
 	}
 }
 

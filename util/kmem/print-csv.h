@@ -23,19 +23,11 @@
 /* Can @sep separate cells: does it hold none of KMEM_CSV_USED? */
 bool kmem_csv__sep_ok(const char *sep);
 
-/**
- * kmem_print__csv_table - a table of rows by its columns, as CSV
- * @fp: where
- * @ctx: what cells need beyond their row; its cells are printed raw
- * @sep: the separator
- * @name: the table's name, its path in the JSON
- * @cols: the columns of the table's kind
- * @nr_cols: how many
- * @table: which table of that kind
- * @rows: the rows, sorted
- * @nr: how many to print
- *
- * A column is printed where the text or the JSON has it.
+/*
+ * Table @name (its path in the JSON), @table of the kind of the @nr_cols
+ * @cols, as CSV to @fp: the first @nr of its sorted @rows, cells split
+ * by @sep, in the columns the text or the JSON has.  @ctx is what cells
+ * need beyond their row; they are printed raw.
  */
 void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 			   const char *sep, const char *name, const struct kmem_column *cols,

@@ -27,18 +27,20 @@ static const char * const type_names[KMEM_MAP_NR_TYPES] = {
 
 /* CSS classes of the types' colours (Okabe-Ito, told apart by most eyes). */
 static const char * const type_classes[KMEM_MAP_NR_TYPES] = {
-	"u", "r", "m", "s",
+	"class=\"u\"", "class=\"r\"", "class=\"m\"", "class=\"s\"",
 };
 
+static void put_rect(FILE *fp, int x, int y, int width, int height,
+		     const char *attrs)
+{
+	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" %s/>",
+		x, y, width, height, attrs);
+}
+
 struct stored_block {
-	struct rb_node	rb;
-	u64		block;		/* pfn >> pageblock_order */
-	u64		allocs[KMEM_MAP_NR_TYPES];
-	u64		fallbacks;
-	u64		remote_frees;
-	u64		pinning;
-	char		*top_callsite;
-	int		node;
+	struct rb_node		rb;
+	u64			block;	/* pfn >> pageblock_order */
+	struct kmem_map_block	b;	/* its top_callsite a copy */
 };
 
 struct node_range {
@@ -96,7 +98,7 @@ void kmem_map__delete(struct kmem_map *map)
 	if (!map)
 		return;
 	rbtree_postorder_for_each_entry_safe(b, tmp, &map->blocks, rb) {
-		free(b->top_callsite);
+		free((char *)b->b.top_callsite);
 		free(b);
 	}
 	free(map->ranges);
@@ -118,22 +120,16 @@ int kmem_map__add_block(struct kmem_map *map, const struct kmem_map_block *b)
 			return -EEXIST;
 		p = block < sb->block ? &parent->rb_left : &parent->rb_right;
 	}
-	sb = calloc(1, sizeof(*sb));
+	sb = malloc(sizeof(*sb));
 	if (!sb)
 		return -ENOMEM;
-	if (b->top_callsite) {
-		sb->top_callsite = strdup(b->top_callsite);
-		if (!sb->top_callsite) {
-			free(sb);
-			return -ENOMEM;
-		}
-	}
 	sb->block = block;
-	memcpy(sb->allocs, b->allocs, sizeof(sb->allocs));
-	sb->fallbacks = b->fallbacks;
-	sb->remote_frees = b->remote_frees;
-	sb->pinning = b->pinning;
-	sb->node = b->node;
+	sb->b = *b;
+	sb->b.top_callsite = b->top_callsite ? strdup(b->top_callsite) : NULL;
+	if (b->top_callsite && !sb->b.top_callsite) {
+		free(sb);
+		return -ENOMEM;
+	}
 	rb_link_node(&sb->rb, parent, p);
 	rb_insert_color(&sb->rb, &map->blocks);
 	map->nr_blocks++;
@@ -428,9 +424,8 @@ static void write_cell_run(FILE *fp, u64 from, u64 to, const char *attrs)
 			w = COLUMNS;
 			h = n / COLUMNS;
 		}
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%" PRIu64
-			"\" height=\"%" PRIu64 "\" %s/>\n", cell_x(from),
-			cell_y(from), w * PITCH, h * PITCH, attrs);
+		put_rect(fp, cell_x(from), cell_y(from), w * PITCH, h * PITCH, attrs);
+		fputc('\n', fp);
 		from += n;
 	}
 }
@@ -489,10 +484,10 @@ struct cell_sum {
 	u64			allocated;	/* of them, allocated into */
 	u64			mixed;
 	int			node;	/* -2: blocks of several nodes */
-	struct stored_block	*busiest;
+	const struct kmem_map_block *busiest;
 };
 
-static u64 block_allocs(const struct stored_block *b)
+static u64 block_allocs(const struct kmem_map_block *b)
 {
 	u64 sum = 0;
 	int t;
@@ -502,7 +497,7 @@ static u64 block_allocs(const struct stored_block *b)
 	return sum;
 }
 
-static int block_types(const struct stored_block *b)
+static int block_types(const struct kmem_map_block *b)
 {
 	int t, n = 0;
 
@@ -511,7 +506,7 @@ static int block_types(const struct stored_block *b)
 	return n;
 }
 
-static void add_to_cell(struct cell_sum *c, struct stored_block *b)
+static void add_to_cell(struct cell_sum *c, const struct kmem_map_block *b)
 {
 	int t;
 
@@ -596,18 +591,14 @@ static void write_cell(struct kmem_map *map, FILE *fp,
 			continue;
 		from = k * CELL / n;
 		to = ++k * CELL / n;
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"%s\"/>",
-			x + from, y, to - from, CELL, type_classes[t]);
+		put_rect(fp, x + from, y, to - from, CELL, type_classes[t]);
 	}
 	if (!n)		/* blocks added with no allocations: as free */
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#e4e4e4\"/>",
-			x, y, CELL, CELL);
+		put_rect(fp, x, y, CELL, CELL, "fill=\"#e4e4e4\"");
 	if (c->mixed)
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"x\"/>",
-			x, y, CELL, CELL);
+		put_rect(fp, x, y, CELL, CELL, "class=\"x\"");
 	if (c->fallbacks)
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"f\"/>",
-			x + 1, y + 1, CELL - 2, CELL - 2);
+		put_rect(fp, x + 1, y + 1, CELL - 2, CELL - 2, "class=\"f\"");
 	if (c->pinning)
 		write_pin(fp, x, y);
 	fputs("</g>\n", fp);
@@ -627,7 +618,7 @@ static void write_cells(struct kmem_map *map, FILE *fp)
 				write_cell(map, fp, &c);
 			c = (struct cell_sum){ .cell = cell };
 		}
-		add_to_cell(&c, b);
+		add_to_cell(&c, &b->b);
 	}
 	if (c.busiest)
 		write_cell(map, fp, &c);
@@ -638,7 +629,7 @@ static void count_totals(struct kmem_map *map, struct map_totals *t)
 	struct rb_node *rb;
 
 	for (rb = rb_first(&map->blocks); rb; rb = rb_next(rb)) {
-		struct stored_block *b = block_of(rb);
+		const struct kmem_map_block *b = &block_of(rb)->b;
 
 		/* A block may be in the trace for its fallbacks alone. */
 		t->allocated += block_allocs(b) > 0;
@@ -716,8 +707,7 @@ static void write_node_starts(struct kmem_map *map, FILE *fp)
 static void legend_swatch(FILE *fp, int x, int y, const char *fill,
 			  const char *label)
 {
-	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" %s/>",
-		x, y, CELL, CELL, fill);
+	put_rect(fp, x, y, CELL, CELL, fill);
 	fprintf(fp, "<text x=\"%d\" y=\"%d\">%s</text>\n", x + 16, y + 10,
 		label);
 }
@@ -730,12 +720,8 @@ static int write_legend(FILE *fp, int y, bool ranges)
 {
 	int t, x = LEFT;
 
-	for (t = 0; t < KMEM_MAP_NR_TYPES; t++, x += 120) {
-		char class[16];
-
-		snprintf(class, sizeof(class), "class=\"%s\"", type_classes[t]);
-		legend_swatch(fp, x, y, class, type_names[t]);
-	}
+	for (t = 0; t < KMEM_MAP_NR_TYPES; t++, x += 120)
+		legend_swatch(fp, x, y, type_classes[t], type_names[t]);
 	/* A mark, as the row below: where there is room for it. */
 	legend_swatch(fp, x, y, "fill=\"#fff\"", "pinned: fell back, stays");
 	write_pin(fp, x, y);
@@ -743,12 +729,12 @@ static int write_legend(FILE *fp, int y, bool ranges)
 	y += 18;
 	x = LEFT;
 	legend_swatch(fp, x, y, "class=\"m\"", "mixed pageblock");
-	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"x\"/>\n",
-		x, y, CELL, CELL);
+	put_rect(fp, x, y, CELL, CELL, "class=\"x\"");
+	fputc('\n', fp);
 	x += 120;
 	legend_swatch(fp, x, y, "fill=\"#fff\"", "fallbacks");
-	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"f\"/>\n",
-		x + 1, y + 1, CELL - 2, CELL - 2);
+	put_rect(fp, x + 1, y + 1, CELL - 2, CELL - 2, "class=\"f\"");
+	fputc('\n', fp);
 	x += 120;
 	legend_swatch(fp, x, y, "fill=\"#e4e4e4\"", "no allocation");
 	x += 120;

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "count.h"
 #include "print-pprof.h"
+#include "table-live.h"
 #include "utf8.h"
 
 /* Wire types. */
@@ -54,23 +56,9 @@ struct pb {
 
 static bool pb_reserve(struct pb *b, size_t more)
 {
-	size_t want = b->size ? b->size : 256;
-	u8 *p;
-
-	if (b->nomem)
-		return false;
-	if (b->len + more <= b->size)
-		return true;
-	while (want < b->len + more)
-		want *= 2;
-	p = realloc(b->buf, want);
-	if (!p) {
+	if (!b->nomem && kmem_grow(&b->buf, &b->size, b->len, more, 1))
 		b->nomem = true;
-		return false;
-	}
-	b->buf = p;
-	b->size = want;
-	return true;
+	return !b->nomem;
 }
 
 static void pb_put(struct pb *b, const void *data, size_t len)
@@ -178,14 +166,18 @@ struct kmem_pprof {
 	/* The string table, strings[0] "", and its index by hash. */
 	struct string			*strings;
 	size_t				nr_strings, max_strings;
-	u32				*string_slots;	/* index + 1; 0 empty */
-	size_t				nr_string_slots;
+	/*
+	 * Its index: a slot is a string's hash, how many strings of that
+	 * hash came before it (64 bits alike are all but unheard of, but
+	 * must not make two strings one), then its index + 1.
+	 */
+	struct kmem_live		string_ids;
 	u64				*functions;	/* names, by id - 1 */
 	size_t				nr_functions, max_functions;
 	struct location			*locations;	/* by id - 1 */
 	size_t				nr_locations, max_locations;
-	u32				*location_slots; /* id; 0 empty */
-	size_t				nr_location_slots;
+	/* Ids by address: a slot is the address, 0, then the id. */
+	struct kmem_live		location_ids;
 	struct mapping			*mappings;	/* by id - 1 */
 	size_t				nr_mappings, max_mappings;
 	u64				*comments;	/* strings */
@@ -198,37 +190,13 @@ struct kmem_pprof {
 	size_t				max_ids;
 };
 
-/* Make room for one more element of @elem bytes after @nr in *@array. */
-static int grow(void **array, size_t *max, size_t nr, size_t elem)
+static u64 hash_string(const char *s)
 {
-	size_t want = *max ? 2 * *max : 16;
-	void *p;
-
-	if (nr < *max)
-		return 0;
-	p = realloc(*array, want * elem);
-	if (!p)
-		return -ENOMEM;
-	*array = p;
-	*max = want;
-	return 0;
-}
-
-static u32 hash_string(const char *s)
-{
-	u32 h = 2166136261u;
+	u64 h = 14695981039346656037ULL;	/* FNV-1a */
 
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
-}
-
-static u32 hash_addr(u64 a)
-{
-	a ^= a >> 33;
-	a *= 0xff51afd7ed558ccdULL;
-	a ^= a >> 33;
-	return (u32)a;
 }
 
 /*
@@ -261,61 +229,46 @@ static char *utf8_copy(const char *s)
 	return d;
 }
 
-static u32 *string_slot(struct kmem_pprof *p, const char *s, u32 hash)
+/* The slot of @s in the index, or the empty one for it, and its @key. */
+static u64 *string_slot(struct kmem_pprof *p, const char *s, u64 *key)
 {
-	size_t mask = p->nr_string_slots - 1, i = hash & mask;
+	u64 *slot;
 
-	while (p->string_slots[i] &&
-	       strcmp(p->strings[p->string_slots[i] - 1].s, s))
-		i = (i + 1) & mask;
-	return &p->string_slots[i];
-}
-
-/* Keep the slots at most half full, so that probes stay short. */
-static int grow_string_slots(struct kmem_pprof *p)
-{
-	size_t n = p->nr_string_slots ? 2 * p->nr_string_slots : 64, i;
-	u32 *old = p->string_slots;
-
-	if (2 * (p->nr_strings + 1) <= p->nr_string_slots)
-		return 0;
-	p->string_slots = calloc(n, sizeof(*p->string_slots));
-	if (!p->string_slots) {
-		p->string_slots = old;
-		return -ENOMEM;
+	key[0] = hash_string(s);
+	for (key[1] = 0;; key[1]++) {
+		slot = kmem_live__probe_key(&p->string_ids, key, 2,
+					    kmem_live__hash_words(key, 2));
+		if (kmem_live__empty_mark(slot, 2) ||
+		    !strcmp(p->strings[slot[2] - 1].s, s))
+			return slot;
 	}
-	p->nr_string_slots = n;
-	for (i = 0; i < p->nr_strings; i++)
-		*string_slot(p, p->strings[i].s,
-			     hash_string(p->strings[i].s)) = i + 1;
-	free(old);
-	return 0;
 }
 
 /* The index of @s (NULL: "") in the string table, added if new. */
 static s64 intern(struct kmem_pprof *p, const char *s)
 {
 	char *copy = utf8_copy(s ? s : "");
-	u32 hash, *slot;
+	u64 key[2], *slot;
 
 	if (!copy)
 		return -ENOMEM;
-	hash = hash_string(copy);
-	if (p->nr_string_slots) {
-		slot = string_slot(p, copy, hash);
-		if (*slot) {
-			free(copy);
-			return *slot - 1;
-		}
+	slot = string_slot(p, copy, key);
+	if (!kmem_live__empty_mark(slot, 2)) {
+		free(copy);
+		return slot[2] - 1;
 	}
-	if (p->nr_strings >= UINT32_MAX - 1 || grow_string_slots(p) ||
-	    grow((void **)&p->strings, &p->max_strings, p->nr_strings,
-		 sizeof(*p->strings))) {
+	if (p->nr_strings < UINT32_MAX - 1 &&
+	    !kmem_grow(&p->strings, &p->max_strings, p->nr_strings, 1,
+		       sizeof(*p->strings)))
+		slot = kmem_live__add(&p->string_ids, slot, key);
+	else
+		slot = NULL;
+	if (!slot) {
 		free(copy);
 		return -ENOMEM;
 	}
 	p->strings[p->nr_strings] = (struct string){ .s = copy };
-	*string_slot(p, copy, hash) = p->nr_strings + 1;
+	slot[2] = p->nr_strings + 1;
 	return p->nr_strings++;
 }
 
@@ -349,31 +302,25 @@ static bool config_valid(const struct kmem_pprof_config *c)
 	return true;
 }
 
+static int intern_type(struct kmem_pprof *p, const struct kmem_pprof_type *t,
+		       u64 *idx)
+{
+	return intern_all(p, (const char *[]){ t->type, t->unit }, idx, 2);
+}
+
 static int intern_config(struct kmem_pprof *p,
 			 const struct kmem_pprof_config *c)
 {
-	const char *s[2];
 	size_t i;
-	int err;
+	int err = 0;
 
-	for (i = 0; i < c->nr_sample_types; i++) {
-		s[0] = c->sample_types[i].type;
-		s[1] = c->sample_types[i].unit;
-		err = intern_all(p, s, p->types[i], 2);
-		if (err)
-			return err;
-	}
-	if (c->period_type.type) {
-		s[0] = c->period_type.type;
-		s[1] = c->period_type.unit;
-		err = intern_all(p, s, p->period_type, 2);
-		if (err)
-			return err;
-	}
-	if (c->default_sample_type)
-		return intern_all(p, &c->default_sample_type, &p->default_type,
-				  1);
-	return 0;
+	for (i = 0; !err && i < c->nr_sample_types; i++)
+		err = intern_type(p, &c->sample_types[i], p->types[i]);
+	if (!err && c->period_type.type)
+		err = intern_type(p, &c->period_type, p->period_type);
+	if (!err && c->default_sample_type)
+		err = intern_all(p, &c->default_sample_type, &p->default_type, 1);
+	return err;
 }
 
 struct kmem_pprof *kmem_pprof__new(const struct kmem_pprof_config *config)
@@ -385,6 +332,11 @@ struct kmem_pprof *kmem_pprof__new(const struct kmem_pprof_config *config)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
+	if (kmem_live__init_keyed(&p->location_ids, 3 * sizeof(u64), 2, 6) ||
+	    kmem_live__init_keyed(&p->string_ids, 3 * sizeof(u64), 2, 6)) {
+		kmem_pprof__delete(p);
+		return NULL;
+	}
 	/* The strings are interned: the caller's need not outlive the call. */
 	p->config = *config;
 	p->config.sample_types = NULL;
@@ -406,10 +358,10 @@ void kmem_pprof__delete(struct kmem_pprof *p)
 	for (i = 0; i < p->nr_strings; i++)
 		free(p->strings[i].s);
 	free(p->strings);
-	free(p->string_slots);
+	kmem_live__exit(&p->string_ids);
 	free(p->functions);
 	free(p->locations);
-	free(p->location_slots);
+	kmem_live__exit(&p->location_ids);
 	free(p->mappings);
 	free(p->comments);
 	free(p->samples.buf);
@@ -424,8 +376,8 @@ int kmem_pprof__add_comment(struct kmem_pprof *p, const char *text)
 {
 	s64 s = intern(p, text);
 
-	if (s < 0 || grow((void **)&p->comments, &p->max_comments,
-			  p->nr_comments, sizeof(*p->comments)))
+	if (s < 0 || kmem_grow(&p->comments, &p->max_comments, p->nr_comments,
+			       1, sizeof(*p->comments)))
 		return -ENOMEM;
 	p->comments[p->nr_comments++] = s;
 	return 0;
@@ -442,8 +394,8 @@ int kmem_pprof__add_mapping(struct kmem_pprof *p,
 		return -EINVAL;
 	err = intern_all(p, s, idx, 2);
 	if (!err)
-		err = grow((void **)&p->mappings, &p->max_mappings,
-			   p->nr_mappings, sizeof(*p->mappings));
+		err = kmem_grow(&p->mappings, &p->max_mappings,
+				p->nr_mappings, 1, sizeof(*p->mappings));
 	if (err)
 		return err;
 	p->mappings[p->nr_mappings] = (struct mapping){
@@ -463,8 +415,8 @@ static s64 function_id(struct kmem_pprof *p, const char *name)
 		return s;
 	if (p->strings[s].function)
 		return p->strings[s].function;
-	if (grow((void **)&p->functions, &p->max_functions, p->nr_functions,
-		 sizeof(*p->functions)))
+	if (kmem_grow(&p->functions, &p->max_functions, p->nr_functions, 1,
+		      sizeof(*p->functions)))
 		return -ENOMEM;
 	p->functions[p->nr_functions++] = s;
 	p->strings[s].function = p->nr_functions;
@@ -481,44 +433,16 @@ static u64 mapping_of(const struct kmem_pprof *p, u64 addr)
 	return 0;
 }
 
-static u32 *location_slot(struct kmem_pprof *p, u64 addr)
-{
-	size_t mask = p->nr_location_slots - 1, i = hash_addr(addr) & mask;
-
-	while (p->location_slots[i] &&
-	       p->locations[p->location_slots[i] - 1].addr != addr)
-		i = (i + 1) & mask;
-	return &p->location_slots[i];
-}
-
-static int grow_location_slots(struct kmem_pprof *p)
-{
-	size_t n = p->nr_location_slots ? 2 * p->nr_location_slots : 64, i;
-	u32 *old = p->location_slots;
-
-	if (2 * (p->nr_locations + 1) <= p->nr_location_slots)
-		return 0;
-	p->location_slots = calloc(n, sizeof(*p->location_slots));
-	if (!p->location_slots) {
-		p->location_slots = old;
-		return -ENOMEM;
-	}
-	p->nr_location_slots = n;
-	for (i = 0; i < p->nr_locations; i++)
-		*location_slot(p, p->locations[i].addr) = i + 1;
-	free(old);
-	return 0;
-}
-
 /* A new address: its location, and the function its name names. */
-static s64 new_location(struct kmem_pprof *p, u64 addr)
+static s64 new_location(struct kmem_pprof *p, u64 *slot, const u64 *key)
 {
 	const char *name = NULL;
+	u64 addr = key[0];
 	s64 function = 0;
 
-	if (p->nr_locations >= UINT32_MAX - 1 || grow_location_slots(p) ||
-	    grow((void **)&p->locations, &p->max_locations, p->nr_locations,
-		 sizeof(*p->locations)))
+	if (p->nr_locations >= UINT32_MAX - 1 ||
+	    kmem_grow(&p->locations, &p->max_locations, p->nr_locations, 1,
+		      sizeof(*p->locations)))
 		return -ENOMEM;
 	if (p->config.name_of)
 		name = p->config.name_of(addr, p->config.arg);
@@ -527,29 +451,26 @@ static s64 new_location(struct kmem_pprof *p, u64 addr)
 		if (function < 0)
 			return function;
 	}
+	slot = kmem_live__add(&p->location_ids, slot, key);
+	if (!slot)
+		return -ENOMEM;
 	p->locations[p->nr_locations] = (struct location){
 		.addr = addr, .mapping = mapping_of(p, addr),
 		.function = function,
 	};
-	*location_slot(p, addr) = p->nr_locations + 1;
-	return ++p->nr_locations;
-}
-
-static s64 location_id(struct kmem_pprof *p, u64 addr)
-{
-	u32 *slot;
-
-	if (p->nr_location_slots) {
-		slot = location_slot(p, addr);
-		if (*slot)
-			return *slot;
-	}
-	return new_location(p, addr);
+	slot[2] = ++p->nr_locations;
+	return p->nr_locations;
 }
 
 s64 kmem_pprof__add_location(struct kmem_pprof *p, u64 addr)
 {
-	return location_id(p, addr);
+	u64 key[2] = { addr, 0 }, *slot;
+
+	slot = kmem_live__probe_key(&p->location_ids, key, 2,
+				    kmem_live__hash_words(key, 2));
+	if (kmem_live__empty_mark(slot, 2))
+		return new_location(p, slot, key);
+	return slot[2];
 }
 
 /* A label as a message in p->sub; 0, -EINVAL or -ENOMEM. */
@@ -561,11 +482,8 @@ static int encode_label(struct kmem_pprof *p, const struct kmem_pprof_label *l)
 
 	if (!l->key || !*l->key || (l->str && l->unit))
 		return -EINVAL;
-	err = intern_all(p, s, idx, 1);
-	if (!err && l->str)
-		err = intern_all(p, s + 1, idx + 1, 1);
-	if (!err && l->unit)
-		err = intern_all(p, s + 2, idx + 2, 1);
+	/* A NULL is "", interned first: index 0, nothing added. */
+	err = intern_all(p, s, idx, 3);
 	if (err)
 		return err;
 	pb_number(&p->sub, LABEL_KEY, idx[0]);
@@ -581,16 +499,10 @@ static int sample_ids(struct kmem_pprof *p, const u64 *addrs, size_t nr)
 	size_t i;
 	s64 id;
 
-	if (nr > p->max_ids) {
-		u64 *ids = realloc(p->ids, nr * sizeof(*ids));
-
-		if (!ids)
-			return -ENOMEM;
-		p->ids = ids;
-		p->max_ids = nr;
-	}
+	if (kmem_grow(&p->ids, &p->max_ids, 0, nr, sizeof(*p->ids)))
+		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		id = location_id(p, addrs[i]);
+		id = kmem_pprof__add_location(p, addrs[i]);
 		if (id < 0)
 			return id;
 		p->ids[i] = id;
@@ -631,24 +543,11 @@ int kmem_pprof__add_sample(struct kmem_pprof *p, const u64 *addrs, size_t nr,
 	return 0;
 }
 
-size_t kmem_pprof__nr_samples(const struct kmem_pprof *p)
+struct kmem_pprof_sizes kmem_pprof__sizes(const struct kmem_pprof *p)
 {
-	return p->nr_samples;
-}
-
-size_t kmem_pprof__nr_locations(const struct kmem_pprof *p)
-{
-	return p->nr_locations;
-}
-
-size_t kmem_pprof__nr_functions(const struct kmem_pprof *p)
-{
-	return p->nr_functions;
-}
-
-size_t kmem_pprof__nr_strings(const struct kmem_pprof *p)
-{
-	return p->nr_strings;
+	return (struct kmem_pprof_sizes){
+		p->nr_samples, p->nr_locations, p->nr_functions, p->nr_strings,
+	};
 }
 
 /* --- the profile written ---------------------------------------------- */

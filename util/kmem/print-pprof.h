@@ -84,19 +84,10 @@ struct kmem_pprof;
  */
 struct kmem_pprof *kmem_pprof__new(const struct kmem_pprof_config *config);
 
-/**
- * kmem_pprof__delete - free a profile
- * @p: the profile, or NULL
- */
+/* Free a profile, or NULL. */
 void kmem_pprof__delete(struct kmem_pprof *p);
 
-/**
- * kmem_pprof__add_comment - a line of free text, which pprof shows
- * @p: the profile
- * @text: the line
- *
- * Return: 0, -ENOMEM.
- */
+/* Add a line of free text, which pprof shows: 0, -ENOMEM. */
 int kmem_pprof__add_comment(struct kmem_pprof *p, const char *text);
 
 /**
@@ -150,10 +141,11 @@ int kmem_pprof__add_sample(struct kmem_pprof *p, const u64 *addrs, size_t nr,
 			   size_t nr_labels);
 
 /* Samples, distinct locations and functions so far; strings with "". */
-size_t kmem_pprof__nr_samples(const struct kmem_pprof *p);
-size_t kmem_pprof__nr_locations(const struct kmem_pprof *p);
-size_t kmem_pprof__nr_functions(const struct kmem_pprof *p);
-size_t kmem_pprof__nr_strings(const struct kmem_pprof *p);
+struct kmem_pprof_sizes {
+	size_t	samples, locations, functions, strings;
+};
+
+struct kmem_pprof_sizes kmem_pprof__sizes(const struct kmem_pprof *p);
 
 /**
  * kmem_pprof__encode - the profile as protobuf bytes, not compressed

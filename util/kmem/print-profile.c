@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "count-profile.h"
+#include "count.h"
 #include "count-stacks.h"
 #include "print-pprof.h"
 
@@ -116,18 +117,9 @@ static int cmp_stack(const void *a, const void *b)
 		u64 fx = x->frames[x->nr - 1 - i], fy = y->frames[y->nr - 1 - i];
 
 		if (fx != fy)
-			return fx < fy ? -1 : 1;
+			return kmem_cmp(fx, fy);
 	}
-	if (x->nr != y->nr)
-		return x->nr < y->nr ? -1 : 1;
-	return x->s < y->s ? -1 : x->s > y->s;
-}
-
-static int cmp_addr(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
+	return kmem_cmp(x->nr, y->nr) ?: kmem_cmp(x->s, y->s);
 }
 
 /* The period's samples with their frames, in stack order; NULL: no memory. */
@@ -143,9 +135,9 @@ static struct sample_ref *sample_refs(const struct kmem_profile_period *p,
 	*nr_frames = 0;
 	for (i = 0; i < p->nr; i++) {
 		refs[i] = (struct sample_ref){ .s = &p->samples[i] };
-		if (p->samples[i].key.chain >= 0)
-			refs[i].frames = kmem_stacks__frames(st, p->samples[i].key.chain,
-							     &refs[i].nr);
+		/* No frames for no chain (-1). */
+		refs[i].frames = kmem_stacks__frames(st, p->samples[i].key.chain,
+						     &refs[i].nr);
 		if (!refs[i].frames)
 			refs[i].nr = 0;
 		*nr_frames += refs[i].nr;
@@ -171,7 +163,7 @@ static int add_locations(struct kmem_pprof *pp, const struct sample_ref *refs,
 		memcpy(addrs + n, refs[i].frames, refs[i].nr * sizeof(*addrs));
 		n += refs[i].nr;
 	}
-	qsort(addrs, n, sizeof(*addrs), cmp_addr);
+	qsort(addrs, n, sizeof(*addrs), kmem_cmp_u64s);
 	for (i = 0; id >= 0 && i < n; i++)
 		if (!i || addrs[i] != addrs[i - 1])
 			id = kmem_pprof__add_location(pp, addrs[i]);
