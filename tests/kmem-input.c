@@ -38,16 +38,13 @@ struct seen {
 	int	bad_ahead;	/* told of one older than the record */
 };
 
-static int note(void *record, const void *ahead, void *arg)
+/* One record delivered; @ahead: one the span says comes later in its run. */
+static int note_one(struct seen *s, const struct rec *r, const struct rec *ahead)
 {
-	struct rec *r = record;
-	struct seen *s = arg;
-
 	/* A record a few on in the same run: in time order, so not older. */
 	if (ahead) {
 		s->ahead++;
-		if (((const struct rec *)ahead)->time < r->time ||
-		    ((const struct rec *)ahead)->id <= r->id)
+		if (ahead->time < r->time || ahead->id <= r->id)
 			s->bad_ahead++;
 	}
 	if (s->nr < MAX_SEEN) {
@@ -56,6 +53,19 @@ static int note(void *record, const void *ahead, void *arg)
 	}
 	s->nr++;
 	return s->stop_after && s->nr == s->stop_after ? -EINTR : 0;
+}
+
+/* Told of the record 8 on where the span's run holds it, as perf kmem is. */
+static int note(struct kmem_queue_span *span, void *arg)
+{
+	const struct rec *r = (const struct rec *)span->records;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < span->nr && !err; i++)
+		err = note_one(arg, &r[i], i + 8 < span->in_run ? &r[i + 8] : NULL);
+	span->done = i;
+	return err;
 }
 
 static int add_from(struct kmem_queue *q, u64 time, u32 cpu, u64 id)

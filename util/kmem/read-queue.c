@@ -50,8 +50,6 @@ struct kmem_queue {
 /* Sources followed; the records of others never hold the frontier back. */
 #define QUEUE_MAX_SOURCES	8192
 #define NO_TIME			(~0ULL)
-/* How far ahead of delivery the analysis is told what comes. */
-#define QUEUE_PREFETCH		8
 
 struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
 				   kmem_queue_fn fn, void *arg)
@@ -348,18 +346,19 @@ static __always_inline void sift_down(struct heap_entry *heap, size_t nr,
 /*
  * Records of the first run, up to @limit, that go before every other run's
  * next record: those of a CPU come in runs, so most records are delivered
- * without touching the heap.
+ * without touching the heap, in one span.
  */
 static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 			    struct heap_entry *heap, size_t nr, u64 limit)
 {
-	struct heap_entry next = heap[0], other;
-	struct run *run = &runs[next.run];
+	struct heap_entry other;
+	struct run *run = &runs[heap[0].run];
 	size_t i = run->next, end = run->end, size = q->in.record_size;
-	/* Told ahead: the records QUEUE_PREFETCH on, up to the run's end. */
-	size_t ahead = end > QUEUE_PREFETCH ? end - QUEUE_PREFETCH : 0;
-	u64 delivered = q->in.delivered_time, stop = limit;
-	char *r = record(q, i);
+	struct kmem_queue_span span = {
+		.records = record(q, i), .size = size, .in_run = end - i,
+	};
+	const char *p, *last = record(q, end);
+	u64 stop = limit;
 	int err;
 
 	/*
@@ -368,25 +367,21 @@ static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 	 */
 	if (nr > 1) {
 		other = heap[nr > 2 && before(&heap[2], &heap[1]) ? 2 : 1];
-		stop = min(stop, next.run < other.run ? other.time :
-						     other.time - 1);
+		stop = min(stop, heap[0].run < other.run ? other.time :
+							   other.time - 1);
 	}
-	/*
-	 * In locals: the analysis is called through a pointer, after which
-	 * the queue's fields would be read again.
-	 */
-	do {
-		delivered = max(delivered, next.time);
-		err = q->fn(r, i < ahead ? r + QUEUE_PREFETCH * size : NULL,
-			    q->arg);
-		r += size;
-		if (++i == end)
-			break;
-		next.time = time_of(r);
-	} while (!err && next.time <= stop);
+	/* The first is due: the caller saw it before @limit and the others. */
+	p = span.records + size;
+	while (p < last && time_of(p) <= stop)
+		p += size;
+	span.nr = (p - span.records) / size;
+	err = q->fn(&span, q->arg);
+	i += span.done;
+	q->in.delivered_time = max(q->in.delivered_time,
+				   time_of(record(q, i - 1)));
 	run->next = i;
-	q->in.delivered_time = delivered;
-	heap[0].time = next.time;
+	if (i < end)
+		heap[0].time = time_of(record(q, i));
 	return err;
 }
 

@@ -41,13 +41,26 @@ enum kmem_queue_flush {
 #define KMEM_QUEUE_MIN_BYTES		4096U
 
 /*
- * Deliver one record; non-zero stops the delivery and is returned.
- * @ahead is a record to be delivered a few records later, NULL near the
- * end of a run: the deliverer starts loading what it will touch.  One
- * call per record tells both: a second call through a pointer for the
- * prefetch cost as much as the rest of a slab event's delivery.
+ * Records to deliver, oldest first: @nr of them from @records, @size bytes
+ * each, the first @in_run of which are in time order (what the deliverer
+ * may start loading ahead).  The deliverer sets @done to the records it
+ * delivered, the one whose delivery failed included.
  */
-typedef int (*kmem_queue_fn)(void *record, const void *ahead, void *arg);
+struct kmem_queue_span {
+	char	*records;
+	size_t	size;
+	size_t	nr;
+	size_t	in_run;
+	size_t	done;
+};
+
+/*
+ * Deliver a span of records; non-zero stops the delivery and is returned.
+ * One call a span, not a record: most records come in long runs of one
+ * CPU, and a call through a pointer with its frame and stack canary cost
+ * as much as the delivery of a slab event.
+ */
+typedef int (*kmem_queue_fn)(struct kmem_queue_span *span, void *arg);
 
 /**
  * kmem_queue__new - an empty queue

@@ -375,16 +375,12 @@ static int deliver_fallback(struct kmem_run *run,
 }
 
 /* Analyses count the events they cannot take; only -ENOMEM stops. */
-static int deliver_queued(void *record, const void *ahead, void *arg)
+static __always_inline int deliver_queued(struct kmem_run *run,
+					  struct kmem_event *ev)
 {
-	struct kmem_event *ev = record;
-	struct kmem_run *run = arg;
 	struct kmem_frag_owed owed;
 	u32 task = 0;
 	int err;
-
-	if (ahead)
-		prefetch_queued(run, ahead);
 
 	/* Tested once an event: most runs have none of them. */
 	if (run->per_event_extras) {
@@ -468,6 +464,32 @@ static int deliver_queued(void *record, const void *ahead, void *arg)
 	default:
 		err = 0;
 	}
+	return err;
+}
+
+/* How many records on the delivery starts loading what one will touch. */
+#define DELIVERY_PREFETCH	8
+
+/* A span of queued events, each delivered inline: see kmem_queue_fn. */
+static int deliver_span(struct kmem_queue_span *span, void *arg)
+{
+	struct kmem_run *run = arg;
+	size_t size = span->size;
+	char *r = span->records, *end = r + span->nr * size;
+	/* Told ahead: the records DELIVERY_PREFETCH on, up to the run's end. */
+	char *ahead_end = r + (span->in_run > DELIVERY_PREFETCH ?
+			       span->in_run - DELIVERY_PREFETCH : 0) * size;
+	int err = 0;
+
+	/* In locals: the analyses' calls would have the span read again. */
+	while (r < end && !err) {
+		if (r < ahead_end)
+			prefetch_queued(run, (const struct kmem_event *)
+					(r + DELIVERY_PREFETCH * size));
+		err = deliver_queued(run, (struct kmem_event *)r);
+		r += size;
+	}
+	span->done = (r - span->records) / size;
 	return err;
 }
 
@@ -868,7 +890,7 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 	/* A page-only analysis queues records no larger than a page event. */
 	run->queue = kmem_queue__new(c->slab ? sizeof(struct kmem_event) :
 						KMEM_PAGE_EVENT_SIZE,
-				     c->queue_size, deliver_queued, run);
+				     c->queue_size, deliver_span, run);
 	return run->queue ? 0 : -ENOMEM;
 }
 
