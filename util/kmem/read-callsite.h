@@ -12,6 +12,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "event.h"
 #include "table-live.h"
@@ -30,12 +31,24 @@ struct callsite_frame {
 	bool	is_alloc;
 };
 
+/* The most frames of a walk the resolver remembers. */
+#define CALLSITE_LAST_FRAMES	8
+
 /*
  * Here and not in read-callsite.c for the walk of the frames below, inline
  * in the decoder: it runs for every allocation.
  */
 struct callsite_resolver {
 	struct kmem_live frames;	/* struct callsite_frame */
+	/*
+	 * The last walk that found a callsite: the chain's entries up to
+	 * it, and the callsite.  A callsite depends on those entries only,
+	 * and allocations come in runs from one path: most walks are one
+	 * comparison of a few words.  0 entries: none yet.
+	 */
+	u64		last_ips[CALLSITE_LAST_FRAMES];
+	u64		last_nr;
+	u64		last_callsite;
 	struct machine	*machine;
 	/*
 	 * When set, symbols come from here and not from the machine's maps:
@@ -119,6 +132,33 @@ callsite_resolver__frame(struct callsite_resolver *r, u64 ip)
 	}
 }
 
+/* Does @chain begin with the entries of the last walk? */
+static inline bool callsite_resolver__same_walk(const struct callsite_resolver *r,
+						const struct ip_callchain *chain)
+{
+	u64 i, nr = r->last_nr;
+
+	if (!nr || chain->nr < nr)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (chain->ips[i] != r->last_ips[i])
+			return false;
+	return true;
+}
+
+/* Remember the walk that found @callsite at @chain's entry @i. */
+static inline u64 callsite_resolver__note_walk(struct callsite_resolver *r,
+					       const struct ip_callchain *chain,
+					       u64 i, u64 callsite)
+{
+	if (i < CALLSITE_LAST_FRAMES) {
+		memcpy(r->last_ips, chain->ips, (i + 1) * sizeof(u64));
+		r->last_nr = i + 1;
+		r->last_callsite = callsite;
+	}
+	return callsite;
+}
+
 /* The callsite of a sample's callchain; 0 when it has no kernel frame. */
 static inline u64 callsite_resolver__callsite(struct callsite_resolver *r,
 					      const struct ip_callchain *chain)
@@ -127,6 +167,8 @@ static inline u64 callsite_resolver__callsite(struct callsite_resolver *r,
 
 	if (!chain)
 		return 0;
+	if (callsite_resolver__same_walk(r, chain))
+		return r->last_callsite;
 	for (i = 0; i < chain->nr; i++) {
 		u64 ip = chain->ips[i];
 		struct callsite_frame *f;
@@ -141,7 +183,8 @@ static inline u64 callsite_resolver__callsite(struct callsite_resolver *r,
 		if (!f)
 			return 0;
 		if (!f->is_alloc)
-			return f->callsite;
+			return callsite_resolver__note_walk(r, chain, i,
+							    f->callsite);
 	}
 	return 0;
 }
