@@ -447,7 +447,9 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 		break;
 	case KMEM_EVENT_PAGE_FREE:
 		err = kmem_page__free(run->kp, &ev->page);
-		if (!err)
+		/* Of a page of a known node: the fragmentation counts remote frees. */
+		if (!err && ev->page.page_node >= 0 &&
+		    ev->page.cpu_node != ev->page.page_node)
 			err = kmem_frag__free(run->kf, &ev->page);
 		break;
 	case KMEM_EVENT_SLAB_ALLOC:
