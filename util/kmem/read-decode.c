@@ -41,6 +41,11 @@ struct page_fields {
 	u32			raw_size;	/* that holds them */
 	/* Native byte order, a u64 pfn and gfp, an s32 order and migtype. */
 	bool			plain;
+	/*
+	 * The values of the pfn field that say the allocation failed: a
+	 * NULL page, a 32-bit -1; KMEM_PAGE_NO_PFN where there is none.
+	 */
+	u64			failed[2];
 };
 
 /* The fields an extfrag event is read from. */
@@ -185,7 +190,9 @@ struct kmem_decoder {
 	struct stall_fields	stall[KMEM_STALL_NR_TYPES];
 	char			*status_names[NR_STATUS_NAMES];
 	int			*cpu_node;	/* indexed by cpu */
-	int			nr_cpu_node;
+	int			nr_cpu_node;	/* 0 without cpu_node */
+	/* Has the trace pages of two nodes or more, by pfn? */
+	bool			page_nodes;
 	struct mem2node		mem2node;
 	struct hashmap		*gfp_names;	/* gfp value -> char * */
 	u64			last_gfp;	/* named last; runs are common */
@@ -252,6 +259,17 @@ static int setup_page_fields(struct kmem_decoder *dec, struct evsel *evsel,
 	f->plain = f->plain && f->migtype->size == sizeof(s32) &&
 		   f->gfp->size == sizeof(u64);
 	return 0;
+}
+
+/*
+ * Once both events' fields are known: a "page" field of either (before
+ * v4.1) makes a NULL page a failure in both, as does -1 in a 32-bit pfn.
+ */
+static void set_failed_pfns(struct kmem_decoder *dec, struct page_fields *f)
+{
+	f->failed[0] = dec->info.pfn_is_page ? 0 : KMEM_PAGE_NO_PFN;
+	f->failed[1] = f->pfn && f->pfn->size == 4 ? 0xffffffffULL :
+						      KMEM_PAGE_NO_PFN;
 }
 
 static int setup_extfrag_fields(struct evsel *evsel, struct extfrag_fields *f,
@@ -480,7 +498,7 @@ int kmem_decoder__nr_trace_nodes(const struct kmem_decoder *dec)
 
 static int cpu_to_node(struct kmem_decoder *dec, u32 cpu)
 {
-	if (!dec->cpu_node || cpu >= (u32)dec->nr_cpu_node)
+	if (cpu >= (u32)dec->nr_cpu_node)
 		return -1;
 	return dec->cpu_node[cpu];
 }
@@ -488,8 +506,7 @@ static int cpu_to_node(struct kmem_decoder *dec, u32 cpu)
 static int page_to_node(struct kmem_decoder *dec, u64 pfn)
 {
 	/* On one node nothing is remote: spare the lookup. */
-	if (!dec->info.has_mem2node || dec->info.nr_nodes < 2 ||
-	    dec->info.pfn_is_page || pfn == KMEM_PAGE_NO_PFN)
+	if (!dec->page_nodes || pfn == KMEM_PAGE_NO_PFN)
 		return -1;
 	return mem2node__node(&dec->mem2node, pfn * dec->info.page_size);
 }
@@ -744,9 +761,7 @@ static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
 			      struct kmem_page_event *ev)
 {
 	ev->pfn = raw_u64(f->plain, f->pfn, sample, evsel);
-	if (dec->info.pfn_is_page && ev->pfn == 0)
-		ev->pfn = KMEM_PAGE_NO_PFN;	/* NULL page: a failure */
-	else if (f->pfn->size == 4 && ev->pfn == 0xffffffffULL)
+	if (ev->pfn == f->failed[0] || ev->pfn == f->failed[1])
 		ev->pfn = KMEM_PAGE_NO_PFN;
 	ev->order = to_s16(raw_s32(f->plain, f->order, sample, evsel));
 	ev->cpu_node = cpu_to_node(dec, sample->cpu);
@@ -1292,6 +1307,10 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	dec->info.has_callchains = alloc && evsel__has_callchain(alloc);
 	dec->info.page_size = tep_get_page_size(any->tp_format->tep) ?: 4096;
 	setup_mem2node(dec);
+	dec->page_nodes = dec->info.has_mem2node && dec->info.nr_nodes >= 2 &&
+			  !dec->info.pfn_is_page;
+	set_failed_pfns(dec, &dec->page_alloc);
+	set_failed_pfns(dec, &dec->page_free);
 	dec->gfp_names = hashmap__new(u64_hash, u64_equal, NULL);
 	if (IS_ERR(dec->gfp_names)) {
 		dec->gfp_names = NULL;
