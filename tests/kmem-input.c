@@ -38,13 +38,13 @@ struct seen {
 	int	bad_ahead;	/* told of one older than the record */
 };
 
-/* One record delivered; @ahead: one the span says comes later in its run. */
+/* One record delivered; @ahead: one the queue says it delivers later. */
 static int note_one(struct seen *s, const struct rec *r, const struct rec *ahead)
 {
-	/* A record a few on in the same run: in time order, so not older. */
+	/* A record a few on: in time order, so not older. */
 	if (ahead) {
 		s->ahead++;
-		if (ahead->time < r->time || ahead->id <= r->id)
+		if (ahead->time < r->time)
 			s->bad_ahead++;
 	}
 	if (s->nr < MAX_SEEN) {
@@ -55,15 +55,15 @@ static int note_one(struct seen *s, const struct rec *r, const struct rec *ahead
 	return s->stop_after && s->nr == s->stop_after ? -EINTR : 0;
 }
 
-/* Told of the record 8 on where the span's run holds it, as perf kmem is. */
+/* Told of the record 8 on, as perf kmem is. */
 static int note(struct kmem_queue_span *span, void *arg)
 {
-	const struct rec *r = (const struct rec *)span->records;
+	struct rec **r = (struct rec **)span->records;
 	size_t i;
 	int err = 0;
 
 	for (i = 0; i < span->nr && !err; i++)
-		err = note_one(arg, &r[i], i + 8 < span->in_run ? &r[i + 8] : NULL);
+		err = note_one(arg, r[i], i + 8 < span->nr ? r[i + 8] : NULL);
 	span->done = i;
 	return err;
 }

@@ -39,6 +39,9 @@ struct kmem_queue {
 	/* Room to deliver them: see deliver_until(). */
 	struct heap_entry *heap;
 	size_t		heap_alloc;
+	/* The records a flush delivers next, in time order, and their runs. */
+	void		**batch;
+	u32		*batch_run;
 	u64		next_flush;	/* deliver up to here at a round's end */
 	u64		*times;		/* room to find the median time */
 	u64		nr_half_flushes;
@@ -50,6 +53,8 @@ struct kmem_queue {
 /* Sources followed; the records of others never hold the frontier back. */
 #define QUEUE_MAX_SOURCES	8192
 #define NO_TIME			(~0ULL)
+/* Records delivered in one call, at most. */
+#define QUEUE_BATCH		1024
 
 struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
 				   kmem_queue_fn fn, void *arg)
@@ -64,6 +69,12 @@ struct kmem_queue *kmem_queue__new(size_t record_size, size_t max_bytes,
 		return NULL;
 	q->in.record_size = record_size;
 	q->in.max_records = max_bytes / record_size;
+	q->batch = calloc(QUEUE_BATCH, sizeof(*q->batch));
+	q->batch_run = calloc(QUEUE_BATCH, sizeof(*q->batch_run));
+	if (!q->batch || !q->batch_run) {
+		kmem_queue__delete(q);
+		return NULL;
+	}
 	q->fn = fn;
 	q->arg = arg;
 	return q;
@@ -76,6 +87,8 @@ void kmem_queue__delete(struct kmem_queue *q)
 	free(q->in.records);
 	free(q->runs);
 	free(q->heap);
+	free(q->batch);
+	free(q->batch_run);
 	free(q->times);
 	free(q->in.source_time);
 	free(q);
@@ -344,22 +357,41 @@ static __always_inline void sift_down(struct heap_entry *heap, size_t nr,
 }
 
 /*
- * Records of the first run, up to @limit, that go before every other run's
- * next record: those of a CPU come in runs, so most records are delivered
- * without touching the heap, in one span.
+ * Deliver the batch, and put back in their runs the records the
+ * deliverer stopped before: walked back, so that each run is left at
+ * the first of its records not delivered.
  */
-static int deliver_from_top(struct kmem_queue *q, struct run *runs,
-			    struct heap_entry *heap, size_t nr, u64 limit)
+static int deliver_batch(struct kmem_queue *q, size_t n)
+{
+	struct kmem_queue_span span = { .records = q->batch, .nr = n };
+	int err = q->fn(&span, q->arg);
+	size_t k;
+
+	q->in.delivered_time = max(q->in.delivered_time,
+				   time_of(q->batch[span.done - 1]));
+	for (k = n; k-- > span.done;)
+		q->runs[q->batch_run[k]].next =
+			((char *)q->batch[k] - q->in.records) / q->in.record_size;
+	return err;
+}
+
+/*
+ * Into the batch, the records of the first run, up to @limit, that go
+ * before every other run's next record: those of a CPU come in runs, so
+ * most records are taken without touching the heap.
+ */
+static size_t take_from_top(struct kmem_queue *q, struct run *runs,
+			    struct heap_entry *heap, size_t nr, u64 limit,
+			    size_t n)
 {
 	struct heap_entry other;
-	struct run *run = &runs[heap[0].run];
+	u32 top = heap[0].run;
+	struct run *run = &runs[top];
 	size_t i = run->next, end = run->end, size = q->in.record_size;
-	struct kmem_queue_span span = {
-		.records = record(q, i), .size = size, .in_run = end - i,
-	};
-	const char *p, *last = record(q, end);
+	char *r = record(q, i);
+	void **batch = q->batch;
+	u32 *batch_run = q->batch_run;
 	u64 stop = limit;
-	int err;
 
 	/*
 	 * Before the second run in the heap: up to its time, or short of it
@@ -367,40 +399,50 @@ static int deliver_from_top(struct kmem_queue *q, struct run *runs,
 	 */
 	if (nr > 1) {
 		other = heap[nr > 2 && before(&heap[2], &heap[1]) ? 2 : 1];
-		stop = min(stop, heap[0].run < other.run ? other.time :
-							   other.time - 1);
+		stop = min(stop, top < other.run ? other.time : other.time - 1);
 	}
-	/* The first is due: the caller saw it before @limit and the others. */
-	p = span.records + size;
-	while (p < last && time_of(p) <= stop)
-		p += size;
-	span.nr = (p - span.records) / size;
-	err = q->fn(&span, q->arg);
-	i += span.done;
-	q->in.delivered_time = max(q->in.delivered_time,
-				   time_of(record(q, i - 1)));
+	/*
+	 * The first is due: the caller saw it before @limit and the others.
+	 * In locals: a pointer stored could be a field of the queue.
+	 */
+	end = min(end, i + QUEUE_BATCH - n);
+	do {
+		batch[n] = r;
+		batch_run[n++] = top;
+		r += size;
+	} while (++i < end && time_of(r) <= stop);
 	run->next = i;
-	if (i < end)
-		heap[0].time = time_of(record(q, i));
-	return err;
+	if (i < run->end)
+		heap[0].time = time_of(r);
+	return n;
 }
 
-/* Deliver, oldest first, the records up to @limit. */
+/*
+ * Deliver, oldest first, the records up to @limit, a batch of pointers at
+ * a time: the runs of CPUs interleave every few records, and a call of
+ * the deliverer for each stretch of one run cost more than the merge.
+ */
 static int deliver_runs(struct kmem_queue *q, struct run *runs,
 			struct heap_entry *heap, size_t nr, u64 limit)
 {
-	size_t i = nr / 2;
+	size_t i = nr / 2, n = 0;
 	int err = 0;
 
 	while (i--)
 		sift_down(heap, nr, i);
-	while (nr && heap[0].time <= limit && !err) {
-		err = deliver_from_top(q, runs, heap, nr, limit);
+	while (nr && heap[0].time <= limit) {
+		n = take_from_top(q, runs, heap, nr, limit, n);
 		if (runs[heap[0].run].next == runs[heap[0].run].end)
 			heap[0] = heap[--nr];
 		sift_down(heap, nr, 0);
+		if (n == QUEUE_BATCH) {
+			err = deliver_batch(q, n);
+			n = 0;
+			if (err)
+				return err;
+		}
 	}
-	return err;
+	return n ? deliver_batch(q, n) : 0;
 }
 
 /*

@@ -41,24 +41,22 @@ enum kmem_queue_flush {
 #define KMEM_QUEUE_MIN_BYTES		4096U
 
 /*
- * Records to deliver, oldest first: @nr of them from @records, @size bytes
- * each, the first @in_run of which are in time order (what the deliverer
- * may start loading ahead).  The deliverer sets @done to the records it
- * delivered, the one whose delivery failed included.
+ * Records to deliver, oldest first: @nr of them, @records pointing at
+ * each.  The deliverer sets @done to the records it delivered, the one
+ * whose delivery failed included; the rest stay queued.
  */
 struct kmem_queue_span {
-	char	*records;
-	size_t	size;
+	void	**records;
 	size_t	nr;
-	size_t	in_run;
 	size_t	done;
 };
 
 /*
- * Deliver a span of records; non-zero stops the delivery and is returned.
- * One call a span, not a record: most records come in long runs of one
- * CPU, and a call through a pointer with its frame and stack canary cost
- * as much as the delivery of a slab event.
+ * Deliver records; non-zero stops the delivery and is returned.  One call
+ * for many records, not one a record: a call through a pointer with its
+ * frame and stack canary cost as much as the delivery of a slab event.
+ * The deliverer sees what comes next, and starts loading what it will
+ * touch.
  */
 typedef int (*kmem_queue_fn)(struct kmem_queue_span *span, void *arg);
 

@@ -472,26 +472,22 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 /* How many records on the delivery starts loading what one will touch. */
 #define DELIVERY_PREFETCH	8
 
-/* A span of queued events, each delivered inline: see kmem_queue_fn. */
+/* Queued events, each delivered inline: see kmem_queue_fn. */
 static int deliver_span(struct kmem_queue_span *span, void *arg)
 {
 	struct kmem_run *run = arg;
-	size_t size = span->size;
-	char *r = span->records, *end = r + span->nr * size;
-	/* Told ahead: the records DELIVERY_PREFETCH on, up to the run's end. */
-	char *ahead_end = r + (span->in_run > DELIVERY_PREFETCH ?
-			       span->in_run - DELIVERY_PREFETCH : 0) * size;
+	void **r = span->records, **end = r + span->nr;
+	/* Told ahead: the records DELIVERY_PREFETCH on, up to the end. */
+	void **ahead_end = end - min_t(size_t, span->nr, DELIVERY_PREFETCH);
 	int err = 0;
 
 	/* In locals: the analyses' calls would have the span read again. */
 	while (r < end && !err) {
 		if (r < ahead_end)
-			prefetch_queued(run, (const struct kmem_event *)
-					(r + DELIVERY_PREFETCH * size));
-		err = deliver_queued(run, (struct kmem_event *)r);
-		r += size;
+			prefetch_queued(run, r[DELIVERY_PREFETCH]);
+		err = deliver_queued(run, *r++);
 	}
-	span->done = (r - span->records) / size;
+	span->done = r - span->records;
 	return err;
 }
 
