@@ -137,10 +137,11 @@ static bool valid_node(const struct kmem_page *kp, int node)
 /*
  * Did a CPU of one node touch a page of another?  Nodes outside the
  * topology are unknown, so without one (nr_nodes 0) nothing is remote.
+ * The page's first: on a trace of one node it has none.
  */
 static bool remote(const struct kmem_page *kp, const struct kmem_page_event *ev)
 {
-	return valid_node(kp, ev->cpu_node) && valid_node(kp, ev->page_node) &&
+	return valid_node(kp, ev->page_node) && valid_node(kp, ev->cpu_node) &&
 	       ev->cpu_node != ev->page_node;
 }
 
