@@ -508,6 +508,22 @@ static bool outside_time(struct kmem_run *run, u64 time)
  */
 #define KMEM_EVENT_SKIPPED	KMEM_NR_EVENT_KINDS
 
+/*
+ * Is a sample of @time left out by --time?  Counted if it is.  Not
+ * inline: the registers it needs would be saved for every sample.
+ */
+static noinline bool left_out(struct kmem_run *run, u64 time)
+{
+	struct kmem_run_stats *stats = &run->stats;
+
+	if (!outside_time(run, time))
+		return false;
+	if (!stats->nr_outside_time++)
+		stats->first_outside = time;
+	stats->last_outside = time;
+	return true;
+}
+
 int kmem_run__sample(const struct perf_tool *tool,
 		     union perf_event *event __maybe_unused,
 		     struct perf_sample *sample, struct evsel *evsel,
@@ -520,14 +536,9 @@ int kmem_run__sample(const struct perf_tool *tool,
 	void *queued;
 	int ret;
 
-	if (!evsel->handler)
+	if (!evsel->handler ||
+	    (run->config.time_window && left_out(run, sample->time)))
 		return 0;
-	if (run->config.time_window && outside_time(run, sample->time)) {
-		if (!stats->nr_outside_time++)
-			stats->first_outside = sample->time;
-		stats->last_outside = sample->time;
-		return 0;
-	}
 	stats->nr_events++;
 	/*
 	 * Decoded where it waits, not copied there: a page-only queue's
