@@ -103,6 +103,7 @@ static const unsigned char hex_value_plus_1[256] = {
 };
 
 #define BYTES_OF(c)	(0x0101010101010101ULL * (c))
+#define HOST_LITTLE_ENDIAN	(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 #define HIGH_BITS	BYTES_OF(0x80)
 
 /*
@@ -135,7 +136,7 @@ static bool address16(const char *p, const char *eol, u64 *start)
 {
 	u64 hi, lo;
 
-	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || eol - p <= 16 ||
+	if (!HOST_LITTLE_ENDIAN || eol - p <= 16 ||
 	    hex_value_plus_1[(unsigned char)p[16]] || !hex8(p, &hi) ||
 	    !hex8(p + 8, &lo))
 		return false;
@@ -147,8 +148,9 @@ static bool address16(const char *p, const char *eol, u64 *start)
  * Parse the line at *@pos, "address type name[\t[module]]\n", and move
  * *@pos to the next.  False for a line that is not a symbol.
  */
-static bool parse_line(const char *text, size_t size, size_t *pos,
-		       struct ksym_entry *e, char *type)
+static __always_inline bool parse_line(const char *text, size_t size,
+				       size_t *pos, struct ksym_entry *e,
+				       char *type)
 {
 	const char *p = text + *pos, *end = text + size;
 	const char *eol = memchr(p, '\n', end - p);
