@@ -101,6 +101,33 @@ struct kmem_queue_in {
 int kmem_queue__add_prepared(struct kmem_queue *q, u64 time, u32 source,
 			     void **slot);
 
+/*
+ * The room kmem_queue__add() makes in the common case; NULL, and nothing
+ * done, where the record needs kmem_queue__add_prepared(): for a caller
+ * that keeps that call out of its own line.
+ */
+static inline void *kmem_queue__add_common(struct kmem_queue *q, u64 time,
+					   u32 source)
+{
+	struct kmem_queue_in *in = (struct kmem_queue_in *)q;
+	char *r;
+
+	if (in->nr == in->max_records || in->tail == in->room_end ||
+	    !in->tail || time < in->last_time || source >= in->nr_sources)
+		return NULL;
+	/* @source has come up to @time: its records come in time order. */
+	in->source_time[source] = time;
+	if (time < in->delivered_time)
+		in->nr_late++;
+	r = in->records + in->tail++ * in->record_size;
+	in->nr++;
+	*(u64 *)r = time;
+	in->last_time = time;
+	if (time > in->max_time)
+		in->max_time = time;
+	return r;
+}
+
 /**
  * kmem_queue__add - make room for a record
  * @q: the queue
@@ -117,22 +144,10 @@ int kmem_queue__add_prepared(struct kmem_queue *q, u64 time, u32 source,
 static inline int kmem_queue__add(struct kmem_queue *q, u64 time,
 				  u32 source, void **slot)
 {
-	struct kmem_queue_in *in = (struct kmem_queue_in *)q;
-	char *r;
+	void *r = kmem_queue__add_common(q, time, source);
 
-	if (in->nr == in->max_records || in->tail == in->room_end ||
-	    !in->tail || time < in->last_time || source >= in->nr_sources)
+	if (!r)
 		return kmem_queue__add_prepared(q, time, source, slot);
-	/* @source has come up to @time: its records come in time order. */
-	in->source_time[source] = time;
-	if (time < in->delivered_time)
-		in->nr_late++;
-	r = in->records + in->tail++ * in->record_size;
-	in->nr++;
-	*(u64 *)r = time;
-	in->last_time = time;
-	if (time > in->max_time)
-		in->max_time = time;
 	*slot = r;
 	return 0;
 }

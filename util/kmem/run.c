@@ -524,6 +524,46 @@ static noinline bool left_out(struct kmem_run *run, u64 time)
 	return true;
 }
 
+/*
+ * A sample's numbers decoded where it waits in the queue, not copied
+ * there: a page-only queue's records are as large as the events bound to
+ * its decoder (below).  A sample decoded to nothing, too short, waits all
+ * the same: the queue cannot take a record back, and such samples are
+ * rare.
+ */
+static __always_inline int decode_queued(struct kmem_run *run,
+					 struct evsel *evsel,
+					 struct perf_sample *sample,
+					 struct kmem_event *ev)
+{
+	int ret = kmem_decoder__decode(run->dec, evsel, sample, ev);
+
+	if (ret <= 0) {
+		ev->kind = KMEM_EVENT_SKIPPED;
+		return ret;
+	}
+	run->stats.nr_of_kind[ev->kind]++;
+	return 0;
+}
+
+/*
+ * A sample of a run with --time, or one for which the queue needs more
+ * room or a new run: out of the line of kmem_run__sample(), whose frame
+ * would save the registers these calls need for every sample.
+ */
+static noinline int queue_sample(struct kmem_run *run, struct evsel *evsel,
+				 struct perf_sample *sample)
+{
+	void *queued;
+	int ret;
+
+	if (run->config.time_window && left_out(run, sample->time))
+		return 0;
+	run->stats.nr_events++;
+	ret = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
+	return ret ?: decode_queued(run, evsel, sample, queued);
+}
+
 int kmem_run__sample(const struct perf_tool *tool,
 		     union perf_event *event __maybe_unused,
 		     struct perf_sample *sample, struct evsel *evsel,
@@ -531,32 +571,17 @@ int kmem_run__sample(const struct perf_tool *tool,
 {
 	struct kmem_run *run = container_of(tool, struct kmem_run_tool,
 					    tool)->run;
-	struct kmem_run_stats *stats = &run->stats;
 	struct kmem_event *ev;
-	void *queued;
-	int ret;
 
-	if (!evsel->handler ||
-	    (run->config.time_window && left_out(run, sample->time)))
+	if (!evsel->handler)
 		return 0;
-	stats->nr_events++;
-	/*
-	 * Decoded where it waits, not copied there: a page-only queue's
-	 * records are as large as the events bound to its decoder (below).
-	 * A sample decoded to nothing, too short, waits all the same: the
-	 * queue cannot take a record back, and such samples are rare.
-	 */
-	ret = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
-	if (ret)
-		return ret;
-	ev = queued;
-	ret = kmem_decoder__decode(run->dec, evsel, sample, ev);
-	if (ret <= 0) {
-		ev->kind = KMEM_EVENT_SKIPPED;
-		return ret;
-	}
-	stats->nr_of_kind[ev->kind]++;
-	return 0;
+	if (run->config.time_window)
+		return queue_sample(run, evsel, sample);
+	ev = kmem_queue__add_common(run->queue, sample->time, sample->cpu);
+	if (!ev)
+		return queue_sample(run, evsel, sample);
+	run->stats.nr_events++;
+	return decode_queued(run, evsel, sample, ev);
 }
 
 static enum kmem_event_kind task_event_kind(const union perf_event *event)
