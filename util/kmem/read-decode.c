@@ -755,16 +755,26 @@ static __always_inline int raw_s32(bool plain, struct tep_format_field *field,
 	return v;
 }
 
-static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
-			      struct perf_sample *sample,
-			      const struct page_fields *f,
-			      struct kmem_page_event *ev)
+/* What every page event has, but for the node of its page. */
+static __always_inline void decode_page_common(struct kmem_decoder *dec,
+					       struct evsel *evsel,
+					       struct perf_sample *sample,
+					       const struct page_fields *f,
+					       struct kmem_page_event *ev)
 {
 	ev->pfn = raw_u64(f->plain, f->pfn, sample, evsel);
 	if (ev->pfn == f->failed[0] || ev->pfn == f->failed[1])
 		ev->pfn = KMEM_PAGE_NO_PFN;
 	ev->order = to_s16(raw_s32(f->plain, f->order, sample, evsel));
 	ev->cpu_node = cpu_to_node(dec, sample->cpu);
+}
+
+static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
+			      struct perf_sample *sample,
+			      const struct page_fields *f,
+			      struct kmem_page_event *ev)
+{
+	decode_page_common(dec, evsel, sample, f, ev);
 	ev->page_node = page_to_node(dec, ev->pfn);
 }
 
@@ -886,8 +896,10 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	return err ?: 1;
 }
 
-static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
-			    struct perf_sample *sample, struct kmem_event *ev)
+static noinline int decode_any_page_free(struct kmem_decoder *dec,
+					 struct evsel *evsel,
+					 struct perf_sample *sample,
+					 struct kmem_event *ev)
 {
 	const struct page_fields *f = &dec->page_free;
 
@@ -896,6 +908,24 @@ static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
 	ev->kind = KMEM_EVENT_PAGE_FREE;
 	ev->page = (struct kmem_page_event){ .migtype = -1 };
 	decode_page_event(dec, evsel, sample, f, &ev->page);
+	return 1;
+}
+
+/*
+ * A free of plain fields, long enough, on a trace whose pages have no
+ * nodes, is decoded without a call; any other in a function of its own,
+ * so that this one saves no register for the calls that one may make.
+ */
+static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
+			    struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct page_fields *f = &dec->page_free;
+
+	if (!f->plain || dec->page_nodes || sample->raw_size < f->raw_size)
+		return decode_any_page_free(dec, evsel, sample, ev);
+	ev->kind = KMEM_EVENT_PAGE_FREE;
+	ev->page = (struct kmem_page_event){ .migtype = -1, .page_node = -1 };
+	decode_page_common(dec, evsel, sample, f, &ev->page);
 	return 1;
 }
 
