@@ -151,8 +151,12 @@ static inline u64 callsite_resolver__note_walk(struct callsite_resolver *r,
 					       const struct ip_callchain *chain,
 					       u64 i, u64 callsite)
 {
+	u64 k;
+
 	if (i < CALLSITE_LAST_FRAMES) {
-		memcpy(r->last_ips, chain->ips, (i + 1) * sizeof(u64));
+		/* A few words: a loop, where memcpy() would be a call. */
+		for (k = 0; k <= i; k++)
+			r->last_ips[k] = chain->ips[k];
 		r->last_nr = i + 1;
 		r->last_callsite = callsite;
 	}
@@ -187,6 +191,46 @@ static inline u64 callsite_resolver__callsite(struct callsite_resolver *r,
 							    f->callsite);
 	}
 	return 0;
+}
+
+/*
+ * As callsite_resolver__callsite(), into @callsite, but false where the
+ * walk meets a frame not seen before: it makes no call.
+ */
+static inline bool callsite_resolver__known_callsite(struct callsite_resolver *r,
+						     const struct ip_callchain *chain,
+						     u64 *callsite)
+{
+	const struct kmem_live *t = &r->frames;
+	const struct callsite_frame *frames = (struct callsite_frame *)t->slots;
+	u64 i;
+
+	*callsite = 0;
+	if (callsite_resolver__same_walk(r, chain)) {
+		*callsite = r->last_callsite;
+		return true;
+	}
+	for (i = 0; i < chain->nr; i++) {
+		u64 ip = chain->ips[i];
+		size_t k = kmem_live__home(t, ip);
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_USER)
+				break;
+			continue;
+		}
+		while (frames[k].ip != ip) {
+			if (frames[k].ip == KMEM_LIVE_EMPTY)
+				return false;
+			k = (k + 1) & t->mask;
+		}
+		if (!frames[k].is_alloc) {
+			*callsite = callsite_resolver__note_walk(r, chain, i,
+								 frames[k].callsite);
+			return true;
+		}
+	}
+	return true;
 }
 
 /**

@@ -870,8 +870,10 @@ static int chain_tag(struct kmem_decoder *dec, struct perf_sample *sample,
 	return err;
 }
 
-static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
-			     struct perf_sample *sample, struct kmem_event *ev)
+static noinline int decode_any_page_alloc(struct kmem_decoder *dec,
+					  struct evsel *evsel,
+					  struct perf_sample *sample,
+					  struct kmem_event *ev)
 {
 	const struct page_fields *f = &dec->page_alloc;
 	struct kmem_page_event *page = &ev->page;
@@ -894,6 +896,40 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	if (!err && dec->config.stacks)
 		err = chain_tag(dec, sample, &page->tag);
 	return err ?: 1;
+}
+
+/*
+ * An allocation of plain fields, long enough, on a trace whose pages have
+ * no nodes, of the gfp flags named last, whose callsite the last walk or
+ * the frames seen give, without --folded or --pprof, is decoded without a
+ * call: most are.  Any other is decoded by a function of its own, so that
+ * this one saves no register for the calls that one may make.
+ */
+static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
+			     struct perf_sample *sample, struct kmem_event *ev)
+{
+	const struct page_fields *f = &dec->page_alloc;
+	struct kmem_page_event *page = &ev->page;
+	u64 gfp, callsite = 0;
+
+	if (!f->plain || dec->page_nodes || dec->config.stacks ||
+	    sample->raw_size < f->raw_size || !dec->named_a_gfp)
+		return decode_any_page_alloc(dec, evsel, sample, ev);
+	gfp = raw_u64(true, f->gfp, sample, evsel);
+	if (gfp != dec->last_gfp ||
+	    (dec->config.resolver && sample->callchain &&
+	     !callsite_resolver__known_callsite(dec->config.resolver,
+						sample->callchain, &callsite)))
+		return decode_any_page_alloc(dec, evsel, sample, ev);
+	ev->kind = KMEM_EVENT_PAGE_ALLOC;
+	decode_page_common(dec, evsel, sample, f, page);
+	page->page_node = -1;
+	page->migtype = to_s16(raw_s32(true, f->migtype, sample, evsel));
+	page->gfp = gfp;
+	page->callsite = callsite;
+	page->tag = 0;
+	page->task = 0;
+	return 1;
 }
 
 static noinline int decode_any_page_free(struct kmem_decoder *dec,
