@@ -445,12 +445,6 @@ static void print_stalls(const struct kmem_report *r)
 	}
 }
 
-/* A row's cell: "12,345", or "." for 0, right-aligned in @width. */
-static void print_cell(int width, u64 v)
-{
-	printf(" %*s", width, CELL(v));
-}
-
 static void print_interval_callers(const struct kmem_report *r,
 				   const struct kmem_interval_row *row)
 {
@@ -468,32 +462,48 @@ static void print_interval_callers(const struct kmem_report *r,
 }
 
 /*
- * A row's start in the trace's clock, in seconds to the microsecond, as
- * perf script prints times and --time takes them.
+ * A cell of -I: "12,345", "." for 0; the row's start in the trace's
+ * clock in seconds to the microsecond, as perf script prints times and
+ * --time takes them.
+ */
+static void print_interval_cell(const struct kmem_field *f, const void *v)
+{
+	u64 n = *(const u64 *)v;
+	char buf[32];
+
+	if (f->unit == KMEM_UNIT_TIME)
+		snprintf(buf, sizeof(buf), "%9" PRIu64 ".%06" PRIu64, n / 1000000000,
+			 n % 1000000000 / 1000);
+	else
+		snprintf(buf, sizeof(buf), "%s", CELL(f->unit == KMEM_UNIT_NS ? n / 1000 : n));
+	printf(" %*s", f->width, buf);
+}
+
+/*
+ * -I's header (@row NULL) or a row: a column for each field of the
+ * section that has one, in the order of their places.
  */
 static void print_interval(const struct kmem_report *r,
 			   const struct kmem_interval_row *row)
 {
-	int i;
+	const struct kmem_section *s = &kmem_interval_section;
+	const void *src[KMEM_NR_SOURCES] = { [KMEM_SRC_INTERVAL] = row };
+	size_t i, col;
 
-	printf("  %9" PRIu64 ".%06" PRIu64, row->time / 1000000000,
-	       row->time % 1000000000 / 1000);
-	print_cell(12, row->alloc.nr);
-	print_cell(14, row->alloc.bytes);
-	print_cell(12, row->free.nr);
-	print_cell(14, row->free.bytes);
-	print_cell(9, row->fail.nr);
-	print_cell(14, row->live_bytes);
-	for (i = 0; r->ctx->frag_classes && i < KMEM_FRAG_NR_CLASSES; i++)
-		print_cell(9, row->classes[i].nr);
-	if (r->ctx->xnode)
-		print_cell(12, row->free_other_node.nr);
-	if (r->ctx->stalls) {
-		print_cell(9, row->stalls);
-		print_cell(12, row->stall_ns / 1000);
+	for (col = 1; col <= s->nr_fields; col++) {
+		for (i = 0; i < s->nr_fields; i++) {
+			const struct kmem_field *f = &s->fields[i];
+
+			if (f->column != col || !kmem_report__holds(r->ctx, f->text_when))
+				continue;
+			if (row)
+				print_interval_cell(f, kmem_field__value(f, src));
+			else
+				printf(" %*s", f->width, f->label);
+		}
 	}
 	printf("\n");
-	if (r->caller)
+	if (row && r->caller)
 		print_interval_callers(r, row);
 }
 
@@ -507,15 +517,7 @@ static void print_intervals(const struct kmem_report *r)
 	size_t i;
 
 	print_title("INTERVALS (every %s ms of trace time)", COMMAS(length / 1000000));
-	printf("  %16s %12s %14s %12s %14s %9s %14s", "time (s)", "allocations",
-	       "bytes", "frees", "bytes", "failures", "live bytes");
-	if (r->ctx->frag_classes)
-		printf(" %9s %9s %9s", "claimed", "converted", "polluted");
-	if (r->ctx->xnode)
-		printf(" %12s", "freed remote");
-	if (r->ctx->stalls)
-		printf(" %9s %12s", "stalls", "stall us");
-	printf("\n");
+	print_interval(r, NULL);
 	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
 		print_interval(r, kmem_interval__row(r->iv, i));
 }

@@ -169,20 +169,35 @@ const struct kmem_section kmem_slab_summary_section = SECTION("slab.summary",
 	     .unknown = " Cross-node analysis needs the NUMA topology of a newer perf record."),
 );
 
+/*
+ * -I's rows.  The JSON has the members in this order; the text a column
+ * for each field with a place (COL(place, width), the label its header),
+ * in the order of the places: the bytes of the counts it shows are
+ * columns of their own, and freed remote comes after the classes.
+ */
+#define COL(place, w)	.column = place, .width = w
+#define BOTH_IF(w)	.text_when = KMEM_IF_##w, .json_when = KMEM_IF_##w
+#define BYTES_COL(m, place)	IV(m.bytes, NULL, "bytes", TEXT_LINE, COL(place, 14))
+
 const struct kmem_section kmem_interval_section = SECTION("page.intervals.rows",
 	IV(start, "start_ns", NULL),
-	IV(time, "time_ns", NULL),
-	IV(alloc, "allocations", NULL, COUNT),
-	IV(free, "frees", NULL, COUNT),
-	IV(fail, "failures", NULL, COUNT),
-	IV(live_bytes, "live_bytes", NULL),
-	IV(free_other_node, "freed_on_other_node", NULL, COUNT, JSON_IF(XNODE)),
+	IV(time, "time_ns", "time (s)", .unit = KMEM_UNIT_TIME, COL(1, 17)),
+	IV(alloc, "allocations", "allocations", COUNT, COL(2, 12)),
+	BYTES_COL(alloc, 3),
+	IV(free, "frees", "frees", COUNT, COL(4, 12)),
+	BYTES_COL(free, 5),
+	IV(fail, "failures", "failures", COUNT, COL(6, 9)),
+	IV(live_bytes, "live_bytes", "live bytes", COL(7, 14)),
+	IV(free_other_node, "freed_on_other_node", "freed remote", COUNT, BOTH_IF(XNODE),
+	   COL(11, 12)),
 	IV(fallbacks, "fallbacks", NULL, COUNT, JSON_IF(CLASSES)),
-	IV(classes[KMEM_FRAG_CLAIMED], "claimed", NULL, COUNT, JSON_IF(CLASSES)),
-	IV(classes[KMEM_FRAG_CONVERTED], "converted", NULL, COUNT, JSON_IF(CLASSES)),
-	IV(classes[KMEM_FRAG_POLLUTED], "polluted", NULL, COUNT, JSON_IF(CLASSES)),
-	IV(stalls, "stalls", NULL, JSON_IF(STALLS)),
-	IV(stall_ns, "stall_ns", NULL, JSON_IF(STALLS)),
+	IV(classes[KMEM_FRAG_CLAIMED], "claimed", "claimed", COUNT, BOTH_IF(CLASSES), COL(8, 9)),
+	IV(classes[KMEM_FRAG_CONVERTED], "converted", "converted", COUNT, BOTH_IF(CLASSES),
+	   COL(9, 9)),
+	IV(classes[KMEM_FRAG_POLLUTED], "polluted", "polluted", COUNT, BOTH_IF(CLASSES),
+	   COL(10, 9)),
+	IV(stalls, "stalls", "stalls", BOTH_IF(STALLS), COL(12, 9)),
+	IV(stall_ns, "stall_ns", "stall us", NS, BOTH_IF(STALLS), COL(13, 12)),
 );
 
 /*

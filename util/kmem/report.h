@@ -144,6 +144,7 @@ enum kmem_unit {
 	KMEM_UNIT_PERCENT,	/* a double */
 	KMEM_UNIT_TEXT,		/* a const char * */
 	KMEM_UNIT_BOOL,		/* a bool */
+	KMEM_UNIT_TIME,		/* a u64 of ns in the trace's clock: s.us in the text */
 	KMEM_UNIT_GROUP,	/* nothing: the NESTED fields after it */
 };
 
@@ -166,6 +167,9 @@ struct kmem_field {
 	u8		text_when;	/* enum kmem_when, or NONZERO */
 	u8		json_when;
 	u8		flags;		/* KMEM_FIELD_* */
+	/* A row of columns (-I): its column's place in the text, from 1; 0: none. */
+	u8		column;
+	u8		width;		/* ...and that column's width */
 };
 
 /* Text only: shown where the value is not 0 (a text_when). */
