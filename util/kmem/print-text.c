@@ -399,17 +399,27 @@ static void print_histograms(const struct kmem_report *r)
 	}
 }
 
-/* No stall, no reclaim or compaction event: a line says so, not 40 zeros. */
-static bool nothing_stalled(const struct kmem_stall_summary *s)
+/*
+ * No stall, no reclaim or compaction event: every number of the stall
+ * sections 0.  A line says so, not 40 zeros.
+ */
+static bool nothing_stalled(const struct kmem_report *r)
 {
-	const struct kmem_stall_events *e = &s->events;
-	const struct kmem_stall_apart *a = &s->apart;
+	static const struct kmem_section * const sections[] = {
+		&kmem_stall_section, &kmem_stall_apart_section,
+		&kmem_stall_events_section, &kmem_stall_memcg_section,
+	};
+	size_t s, i;
 
-	return !s->all.stalls && !e->reclaims && !e->reclaim_ends &&
-	       !e->memcg_reclaims && !e->memcg_reclaim_ends &&
-	       !e->compactions && !e->runs && !e->run_ends && !e->deferred &&
-	       !a->begun_before && !a->not_ended && !a->abandoned &&
-	       !a->memcg_begun_before && !a->memcg_not_ended && !a->unpaired;
+	for (s = 0; s < ARRAY_SIZE(sections); s++)
+		for (i = 0; i < sections[s]->nr_fields; i++) {
+			const struct kmem_field *f = &sections[s]->fields[i];
+
+			if (f->src == KMEM_SRC_STALL && f->unit != KMEM_UNIT_GROUP &&
+			    !kmem_field__is_zero(f, kmem_field__value(f, r->src)))
+				return false;
+		}
+	return true;
 }
 
 static void print_stalls(const struct kmem_report *r)
@@ -423,7 +433,7 @@ static void print_stalls(const struct kmem_report *r)
 		return;
 	}
 	print_stall_missing(r->trace.stall_missing);
-	if (nothing_stalled(r->src[KMEM_SRC_STALL])) {
+	if (nothing_stalled(r)) {
 		printf(" No allocation stalled: the trace has no direct reclaim, memcg reclaim or\n"
 		       " compaction in it.\n");
 		print_table(r, KMEM_STALL_WAKEUPS, false);
