@@ -33,10 +33,6 @@
 /* A header of a value column: "fallbacks.count.delta_percent". */
 #define HEAD_SIZE		64
 
-static const char * const column_names[] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
-
 static const char * const grid_ident[] = { "order", NULL };
 
 static const char * const matrix_ident[] = {
@@ -579,13 +575,13 @@ static bool indexed_label(struct kmem_diff *d, const char *path, char *buf,
 	if (strncmp(path, mixed, sizeof(mixed) - 1))
 		return false;
 	path += sizeof(mixed) - 1;
-	if (sscanf(path, "by_column.%u", &col) == 1 && col < 4) {
-		snprintf(buf, size, "  %s allocations in:", column_names[col]);
+	if (sscanf(path, "by_column.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+		snprintf(buf, size, "  %s allocations in:", kmem_migtype_columns[col]);
 		*flags = 0;
 		return true;
 	}
-	if (sscanf(path, "bytes_by_column.%u", &col) == 1 && col < 4) {
-		snprintf(buf, size, "  %s bytes allocated:", column_names[col]);
+	if (sscanf(path, "bytes_by_column.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+		snprintf(buf, size, "  %s bytes allocated:", kmem_migtype_columns[col]);
 		*flags = BYTES;
 		return true;
 	}
@@ -874,7 +870,7 @@ static void print_grid(struct kmem_diff *d)
 	for (r = 0; r < t->nr_rows; r++) {
 		const struct kmem_diff_row *row = t->rows[r];
 
-		for (col = 0; col < 4; col++) {
+		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
 			const struct kmem_diff_value *v;
 			int m;
 
@@ -884,7 +880,7 @@ static void print_grid(struct kmem_diff *d)
 			if (m < 0 || is_zero(v))
 				continue;
 			snprintf(label, sizeof(label), "order %s, %s:",
-				 row->ident[0], column_names[col]);
+				 row->ident[0], kmem_migtype_columns[col]);
 			print_line(label, v, NULL);
 		}
 	}
@@ -1171,8 +1167,8 @@ static const char *member_key(const struct kmem_diff_table *t, size_t m,
 	unsigned int col;
 
 	if (!strcmp(t->spec->name, "page.grid") &&
-	    sscanf(t->members[m], "counts.%u", &col) == 1 && col < 4) {
-		snprintf(buf, size, "%s", column_names[col]);
+	    sscanf(t->members[m], "counts.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+		snprintf(buf, size, "%s", kmem_migtype_columns[col]);
 		return buf;
 	}
 	return t->members[m];

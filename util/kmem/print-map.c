@@ -8,6 +8,7 @@
 #include <linux/zalloc.h>
 
 #include "print-map.h"
+#include "report.h"
 #include "utf8.h"
 
 /* The grid: cells of CELL px drawn every PITCH px, COLUMNS to a row. */
@@ -21,9 +22,8 @@
 #define LABEL_EVERY	4	/* rows between pfn labels */
 #define NAME_MAX_BYTES	48	/* of a callsite in a tooltip */
 
-static const char * const type_names[KMEM_MAP_NR_TYPES] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
+/* The map's types are the grid's columns, named by the report. */
+static_assert((int)KMEM_MAP_NR_TYPES == (int)KMEM_NR_MIGTYPE_COLUMNS, "a type per column");
 
 /* CSS classes of the types' colours (Okabe-Ito, told apart by most eyes). */
 static const char * const type_classes[KMEM_MAP_NR_TYPES] = {
@@ -545,7 +545,7 @@ static void write_tooltip(struct kmem_map *map, FILE *fp,
 		fputs(", mixed", fp);
 	fputs("\nallocations:", fp);
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
-		fprintf(fp, "%s %s %" PRIu64, t ? "," : "", type_names[t],
+		fprintf(fp, "%s %s %" PRIu64, t ? "," : "", kmem_migtype_columns[t],
 			c->allocs[t]);
 	fprintf(fp, "\nfallbacks %" PRIu64 ", frees by CPUs of other nodes %"
 		PRIu64, c->fallbacks, c->remote_frees);
@@ -721,7 +721,7 @@ static int write_legend(FILE *fp, int y, bool ranges)
 	int t, x = LEFT;
 
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++, x += 120)
-		legend_swatch(fp, x, y, type_classes[t], type_names[t]);
+		legend_swatch(fp, x, y, type_classes[t], kmem_migtype_columns[t]);
 	/* A mark, as the row below: where there is room for it. */
 	legend_swatch(fp, x, y, "fill=\"#fff\"", "pinned: fell back, stays");
 	write_pin(fp, x, y);
