@@ -891,9 +891,6 @@ static void print_frag_matrix(struct kmem_diff *d)
 {
 	struct kmem_diff_table *t = kmem_diff__table(d,
 						     "page.fragmentation.matrix");
-	static const char * const classes[] = {
-		"claimed", "converted", "polluted",
-	};
 	char label[80];
 	size_t r, c;
 
@@ -909,12 +906,12 @@ static void print_frag_matrix(struct kmem_diff *d)
 		print_line(label,
 			   member(row, kmem_diff_table__member(t, "fallbacks.count")),
 			   member(row, kmem_diff_table__member(t, "fallbacks.bytes")));
-		for (c = 0; c < ARRAY_SIZE(classes); c++) {
-			int m = kmem_diff_table__member(t, classes[c]);
+		for (c = 0; kmem_frag_classes[c]; c++) {
+			int m = kmem_diff_table__member(t, kmem_frag_classes[c]);
 
 			if (m < 0)
 				continue;
-			snprintf(label, sizeof(label), "  %s:", classes[c]);
+			snprintf(label, sizeof(label), "  %s:", kmem_frag_classes[c]);
 			print_line(label, member(row, m), NULL);
 		}
 	}

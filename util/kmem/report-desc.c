@@ -127,6 +127,11 @@ const struct kmem_section kmem_frag_section = SECTION("page.fragmentation",
 	FRAG(bad_fallbacks, "ignored_events", "Events ignored (cannot be real):", NONZERO),
 );
 
+/* The classes as the fallback matrix has them, where no field says them. */
+const char * const kmem_frag_classes[KMEM_FRAG_NR_CLASSES + 1] = {
+	"claimed", "converted", "polluted",
+};
+
 /* The arrays by column are the renderers': shares in the text. */
 const struct kmem_section kmem_pageblock_section = SECTION("page.fragmentation.mixed_pageblocks",
 	FRAG(blocks.allocated, "touched", "Pageblocks allocated into:"),
