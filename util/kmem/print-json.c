@@ -162,13 +162,19 @@ static void write_fields(struct kmem_json *j, const struct kmem_report *r,
 		kmem_json__end_object(j);
 }
 
-/* A section as the object of its last path component. */
-static void write_section(struct kmem_json *j, const struct kmem_report *r,
-			  const struct kmem_section *s)
+/* A section's member: the last component of its path. */
+static const char *section_name(const struct kmem_section *s)
 {
 	const char *name = strrchr(s->path, '.');
 
-	kmem_json__key_object(j, name ? name + 1 : s->path);
+	return name ? name + 1 : s->path;
+}
+
+/* A section as the object of its name. */
+static void write_section(struct kmem_json *j, const struct kmem_report *r,
+			  const struct kmem_section *s)
+{
+	kmem_json__key_object(j, section_name(s));
 	write_fields(j, r, r->src, s, 0, s->nr_fields);
 	kmem_json__end_object(j);
 }
@@ -334,7 +340,7 @@ static void cross_node(struct kmem_json *j, const struct kmem_report *r)
 {
 	const struct kmem_section *s = &kmem_cross_node_section;
 
-	kmem_json__key_object(j, "cross_node");
+	kmem_json__key_object(j, section_name(s));
 	write_fields(j, r, r->src, s, 0, 2);
 	if (!strcmp(r->trace.cross_node, "analysed")) {
 		node_matrix(j, r);
@@ -356,9 +362,6 @@ static int column_type(const struct kmem_report *r, int col)
 
 static void frag_matrix(struct kmem_json *j, const struct kmem_report *r)
 {
-	static const char * const classes[KMEM_FRAG_NR_CLASSES] = {
-		"claimed", "converted", "polluted",
-	};
 	int req, fb, i;
 
 	kmem_json__key_array(j, "matrix");
@@ -374,7 +377,7 @@ static void frag_matrix(struct kmem_json *j, const struct kmem_report *r)
 			count(j, "fallbacks", &(struct kmem_count){
 				.nr = cell->fallbacks, .bytes = cell->bytes }, false);
 			for (i = 0; r->ctx->frag_classes && i < KMEM_FRAG_NR_CLASSES; i++)
-				kmem_json__key_u64(j, classes[i], cell->classes[i]);
+				kmem_json__key_u64(j, kmem_frag_classes[i], cell->classes[i]);
 			kmem_json__end_object(j);
 		}
 	}
@@ -387,7 +390,7 @@ static void mixed_pageblocks(struct kmem_json *j, const struct kmem_report *r)
 	const struct kmem_frag_summary *fs = r->src[KMEM_SRC_FRAG];
 	int col;
 
-	kmem_json__key_object(j, "mixed_pageblocks");
+	kmem_json__key_object(j, section_name(s));
 	write_fields(j, r, r->src, s, 0, 1);
 	kmem_json__key_array(j, "by_column");
 	for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++)
@@ -404,7 +407,7 @@ static void mixed_pageblocks(struct kmem_json *j, const struct kmem_report *r)
 /* The pages that fell back and stay; null where they are not known. */
 static void pinned(struct kmem_json *j, const struct kmem_report *r)
 {
-	kmem_json__key(j, "pinned");
+	kmem_json__key(j, section_name(&kmem_pinned_section));
 	if (!kmem_report__holds(r->ctx, KMEM_IF_PINNING)) {
 		kmem_json__null(j);
 		return;
@@ -418,10 +421,9 @@ static void pinned(struct kmem_json *j, const struct kmem_report *r)
 static void fragmentation(struct kmem_json *j, const struct kmem_report *r)
 {
 	const struct kmem_section *s = &kmem_frag_section;
-
 	bool recorded = strcmp(r->trace.fragmentation, "not_recorded");
 
-	kmem_json__key_object(j, "fragmentation");
+	kmem_json__key_object(j, section_name(s));
 	write_fields(j, r, r->src, s, 0, recorded ? s->nr_fields : 1);
 	if (recorded) {
 		frag_matrix(j, r);
@@ -441,7 +443,7 @@ static void stalls(struct kmem_json *j, const struct kmem_report *r)
 	const struct kmem_section *s = &kmem_stall_section;
 	int id;
 
-	kmem_json__key_object(j, "stalls");
+	kmem_json__key_object(j, section_name(s));
 	write_fields(j, r, r->src, s, 0, r->src[KMEM_SRC_STALL] ? s->nr_fields : 1);
 	if (r->src[KMEM_SRC_STALL]) {
 		write_section(j, r, &kmem_stall_apart_section);
@@ -494,7 +496,7 @@ static void intervals(struct kmem_json *j, const struct kmem_report *r)
 
 static void page(struct kmem_json *j, const struct kmem_report *r)
 {
-	kmem_json__key_object(j, "page");
+	kmem_json__key_object(j, section_name(&kmem_page_section));
 	write_fields(j, r, r->src, &kmem_page_section, 0, SIZE_MAX);
 	write_section(j, r, &kmem_page_summary_section);
 	grid(j, r);
