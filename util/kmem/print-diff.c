@@ -968,7 +968,7 @@ static void print_cross_node(struct printing *p)
 	printf("\n");
 	print_heads(kmem_diff__scalar(p->dr->d,
 				      "page.cross_node.freed_on_other_node.bytes"));
-	print_numbers(p, "page.cross_node");
+	print_numbers(p, kmem_cross_node_section.path);
 }
 
 static void print_trace(struct kmem_diff *d, int side)
@@ -994,7 +994,7 @@ static void print_traces(struct printing *p)
 	printf(" delta: new - old; delta %%: of old, 'new' where old is 0; '.': no change;\n"
 	       " '-': not in that trace\n\n");
 	print_heads(true);
-	print_numbers(p, "perf_data");
+	print_numbers(p, kmem_trace_section.path);
 	print_numbers(p, "page.page_size");
 }
 
@@ -1003,7 +1003,7 @@ static void print_slab(struct printing *p)
 	print_views(p, KMEM_SLAB_CALLERS, KMEM_SLAB_CACHES);
 	print_title("SUMMARY (slab allocator)");
 	print_heads(true);
-	print_numbers(p, "slab.summary");
+	print_numbers(p, kmem_slab_summary_section.path);
 }
 
 static void print_page(struct printing *p)
@@ -1011,13 +1011,13 @@ static void print_page(struct printing *p)
 	print_views(p, KMEM_PAGE_CALLERS, KMEM_PAGE_CALLERS);
 	print_title("SUMMARY (page allocator)");
 	print_heads(true);
-	print_numbers(p, "page.summary");
+	print_numbers(p, kmem_page_summary_section.path);
 	print_grid(p->dr->d);
-	if (print_analysed(p, "FRAGMENTATION", "page.fragmentation", true)) {
+	if (print_analysed(p, "FRAGMENTATION", kmem_frag_section.path, true)) {
 		print_frag_matrix(p->dr->d);
 		print_views(p, KMEM_FRAG_CALLERS, KMEM_FRAG_FAILURES);
 	}
-	if (print_analysed(p, "STALLS", "page.stalls", false))
+	if (print_analysed(p, "STALLS", kmem_stall_section.path, false))
 		print_views(p, KMEM_STALL_ORDERS, KMEM_STALL_MEMCG);
 	print_cross_node(p);
 }
