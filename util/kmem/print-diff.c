@@ -20,11 +20,7 @@
 #include "report-diff.h"
 #include "report.h"
 
-/* Thousands separators whatever the locale: "12,345,678". */
-#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
-
-/* Rows of a table shown when no table was asked for, as perf kmem stat. */
-#define DEFAULT_TABLE_LINES	20
+/* The measures of a table without diff_keys of its own. */
 #define DEFAULT_SORT		"bytes,hit"
 /* The tables of the report, and the grid and the fallback matrix. */
 #define NR_SPECS		(KMEM_NR_TABLES + 2)

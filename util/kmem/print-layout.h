@@ -11,6 +11,16 @@
 
 #include "report.h"
 
+/*
+ * The review of the first page analysis asked for counts and bytes on one
+ * line, thousands separators whatever the locale ("12,345,678"), numbers
+ * flush right and '.' for zero: the text's and the diff's.
+ */
+#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
+
+/* Rows of a table shown by default when no table was asked for. */
+#define DEFAULT_TABLE_LINES	20
+
 /**
  * kmem_print__table - a table of rows by its columns
  * @ctx: what cells need beyond their row

@@ -20,16 +20,8 @@
 #include "print.h"
 #include "report.h"
 
-/*
- * The review of the first page analysis asked for counts and bytes on one
- * line, thousands separators whatever the locale ("12,345,678"), numbers
- * flush right and '.' for zero.
- */
-#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
+/* A cell: '.' for zero. */
 #define CELL(v) ((v) ? COMMAS(v) : ".")
-
-/* Rows of the callsite table shown when no table was asked for. */
-#define DEFAULT_TABLE_LINES	20
 
 /* A field's line: "label    12,345   [      50,565,120 bytes ]". */
 static void print_field(const struct kmem_field *f, const void *v)
