@@ -626,28 +626,30 @@ struct kmem_output {
 	bool		direct;		/* a device or a pipe, written as is */
 };
 
-static int output_open(struct kmem_output *out, const char *path)
+/* Where @path is written first: a regular file is renamed after. */
+static char *tmp_name(const char *path)
 {
 	struct stat st;
+	char *tmp;
 
-	out->path = path;
-	out->tmp = NULL;
-	out->fp = stdout;
-	out->direct = false;
+	/* Only a file is replaced whole: /dev/null stays a device. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return strdup(path);
+	if (asprintf(&tmp, "%s.tmp.%d", path, getpid()) < 0)
+		return NULL;
+	return tmp;
+}
+
+static int output_open(struct kmem_output *out, const char *path)
+{
+	*out = (struct kmem_output){ .path = path, .fp = stdout };
 	if (!path)
 		return 0;
-	/* Only a file is replaced whole: /dev/null stays a device. */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		out->fp = fopen(path, "w");
-		out->direct = out->fp;
-		if (out->fp)
-			return 0;
-		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
-		return -errno ?: -EIO;
-	}
-	if (asprintf(&out->tmp, "%s.tmp.%d", path, getpid()) < 0)
+	out->tmp = tmp_name(path);
+	if (!out->tmp)
 		return -ENOMEM;
 	out->fp = fopen(out->tmp, "w");
+	out->direct = out->fp && !strcmp(out->tmp, path);
 	if (out->fp)
 		return 0;
 	pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
@@ -660,21 +662,16 @@ static int output_close(struct kmem_output *out, int err)
 {
 	int werr = 0;
 
-	if (out->direct) {
-		if (fflush(stdout) || fclose(out->fp))
-			werr = -errno ?: -EIO;
-		return err ?: werr;
-	}
 	if (!out->tmp)
 		return err;
 	if (fflush(stdout) || fclose(out->fp))
 		werr = -errno ?: -EIO;
-	if (!err && !werr && rename(out->tmp, out->path))
+	if (!out->direct && !err && !werr && rename(out->tmp, out->path))
 		werr = -errno ?: -EIO;
-	if (werr)
+	if (!out->direct && werr)
 		pr_err("perf kmem: cannot write %s: %s\n", out->path,
 		       strerror(-werr));
-	if (err || werr)
+	if (!out->direct && (err || werr))
 		unlink(out->tmp);
 	zfree(&out->tmp);
 	return err ?: werr;
@@ -731,23 +728,10 @@ static char *pprof_path(const struct perf_kmem *kmem, size_t i)
 	return path;
 }
 
-/* Where a profile is written first: a regular file is renamed after. */
-static char *pprof_tmp(const char *path)
-{
-	struct stat st;
-	char *tmp;
-
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return strdup(path);
-	if (asprintf(&tmp, "%s.tmp.%d", path, getpid()) < 0)
-		return NULL;
-	return tmp;
-}
-
 /* Before the trace is read: can the first profile be written? */
 static int check_pprof_output(const struct perf_kmem *kmem)
 {
-	char *path = pprof_path(kmem, 0), *tmp = path ? pprof_tmp(path) : NULL;
+	char *path = pprof_path(kmem, 0), *tmp = path ? tmp_name(path) : NULL;
 	bool created = tmp && access(tmp, F_OK);
 	FILE *fp = tmp ? fopen(tmp, "a") : NULL;
 	int err = fp ? 0 : -errno ?: -ENOMEM;
@@ -817,7 +801,7 @@ static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 
 	for (i = 0; !err && i < nr; i++, done++) {
 		paths[i] = pprof_path(kmem, i);
-		tmps[i] = paths[i] ? pprof_tmp(paths[i]) : NULL;
+		tmps[i] = paths[i] ? tmp_name(paths[i]) : NULL;
 		err = tmps[i] ? write_one_pprof(view, run, i, paths[i], tmps[i]) :
 		      -ENOMEM;
 	}
@@ -969,16 +953,34 @@ static int check_csv(struct perf_kmem *kmem)
 	return 0;
 }
 
-/* What --folded does not do: one line, not an option ignored. */
-static int check_folded_options(const struct perf_kmem *kmem)
+/*
+ * --folded: a weight it knows, of the page analysis, and what it does not
+ * do: one line, not an option ignored.
+ */
+static int check_folded(const struct perf_kmem *kmem)
 {
+	const char *folded = kmem->folded;
+	bool stall = folded && !strcmp(folded, "stall");
 	const char *opt = kmem->opts.alloc ? "--alloc" :
 			  kmem->opts.caller ? "--caller" :
 			  kmem->interval_str ? "-I" :
 			  kmem->sort_str ? "-s" :
 			  kmem->lines_str ? "-l" : NULL;
 
-	if (!kmem->folded || !opt)
+	if (!folded)
+		return 0;
+	if (!kmem->opts.page || kmem->json ||
+	    (strcmp(folded, "bytes") && strcmp(folded, "hits") && !stall &&
+	     !folded_fallbacks(folded))) {
+		pr_err("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
+		return -EINVAL;
+	}
+	if (kmem->opts.live && (stall || folded_fallbacks(folded))) {
+		pr_err("perf kmem: --folded=%s weighs %s, which --live has no part in\n",
+		       folded, stall ? "stalls" : "fallbacks");
+		return -EINVAL;
+	}
+	if (!opt)
 		return 0;
 	pr_err("perf kmem: --folded takes no %s: it writes the stacks of all the allocations, for flame graphs\n",
 	       opt);
@@ -1566,24 +1568,7 @@ static int check_stat_options(struct perf_kmem *kmem)
 	}
 	if (check_csv(kmem))
 		return -EINVAL;
-	if (kmem->folded && (!kmem->opts.page || kmem->json ||
-			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits") &&
-			      strcmp(kmem->folded, "stall") &&
-			      !folded_fallbacks(kmem->folded)))) {
-		pr_err("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
-		return -EINVAL;
-	}
-	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
-		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
-		return -EINVAL;
-	}
-	if (folded_fallbacks(kmem->folded) && kmem->opts.live) {
-		pr_err("perf kmem: --folded=%s weighs fallbacks, which --live has no part in\n",
-		       kmem->folded);
-		return -EINVAL;
-	}
-	if (check_folded_options(kmem) || check_live_sort(kmem))
+	if (check_folded(kmem) || check_live_sort(kmem))
 		return -EINVAL;
 	if (check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
