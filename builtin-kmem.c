@@ -751,33 +751,25 @@ static int check_pprof_output(const struct perf_kmem *kmem)
 /* What gives profile @i of a run, a recording's or a -b run's. */
 typedef int (*pprof_view_fn)(void *run, size_t i, struct kmem_profile_view *v);
 
-/* The run's profile @i, rendered by print-pprof.h, to @fp. */
-static int render_pprof(pprof_view_fn view, void *run, size_t i, FILE *fp)
-{
-	struct kmem_profile_view v;
-	struct kmem_pprof *pp;
-	int err = view(run, i, &v);
-
-	if (err)
-		return err;
-	pp = kmem_profile__pprof(v.profile, v.period, v.stacks, &v.config);
-	err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
-	kmem_pprof__delete(pp);
-	return err;
-}
-
-/* Profile @i into its temporary file; 0 or an error, said. */
+/* Profile @i, rendered by print-pprof.h, into its temporary file. */
 static int write_one_pprof(pprof_view_fn view, void *run, size_t i,
 			   const char *path, const char *tmp)
 {
 	FILE *fp = fopen(tmp, "w");
+	struct kmem_profile_view v;
+	struct kmem_pprof *pp = NULL;
 	int err;
 
 	if (!fp) {
 		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
 		return -EIO;
 	}
-	err = render_pprof(view, run, i, fp);
+	err = view(run, i, &v);
+	if (!err) {
+		pp = kmem_profile__pprof(v.profile, v.period, v.stacks, &v.config);
+		err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
+	}
+	kmem_pprof__delete(pp);
 	if (fclose(fp) && !err)
 		err = -EIO;
 	if (err == -ENOMEM)
@@ -805,14 +797,13 @@ static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 		err = tmps[i] ? write_one_pprof(view, run, i, paths[i], tmps[i]) :
 		      -ENOMEM;
 	}
+	/* A rename that fails leaves the files not renamed yet unwritten. */
 	for (i = 0; i < done; i++) {
 		if (!err && strcmp(tmps[i], paths[i]) && rename(tmps[i], paths[i])) {
 			err = -errno;
 			pr_err("perf kmem: cannot write %s: %s\n", paths[i],
 			       strerror(errno));
 		}
-	}
-	for (i = 0; i < done; i++) {
 		if (err && tmps[i] && strcmp(tmps[i], paths[i]))
 			unlink(tmps[i]);
 		free(paths[i]);
@@ -1159,30 +1150,25 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 }
 
 /*
- * Where perf's reader stopped: how far into a file's data section, or of
- * a pipe or a directory (perf record --threads), after how many of the
- * records it counted, the one it stopped at included or not.
+ * Where perf's reader stopped, and what the analysis covers: a line.  How
+ * far into a file's data section, or of a pipe or a directory (perf record
+ * --threads), after how many of the records it counted, the one it
+ * stopped at included or not.
  */
-static void stop_place(struct kmem_input *in, char *buf, size_t size)
-{
-	u64 nr = in->session->evlist->stats.nr_events[0];
-
-	if (perf_data__is_pipe(&in->data) || perf_data__is_dir(&in->data))
-		snprintf(buf, size, "after %s records", COMMAS(nr ? nr - 1 : 0));
-	else
-		snprintf(buf, size, "after %s of its %s bytes of events",
-			 COMMAS(in->session->data_read),
-			 COMMAS(in->session->header.data_size));
-}
-
-/* Where perf's reader stopped, and what the analysis covers: a line. */
 static void stop_line(struct kmem_input *in, char *buf, size_t size)
 {
 	u64 nr_events = kmem_run__stats(in->run)->nr_events;
+	u64 nr = in->session->evlist->stats.nr_events[0];
 	const char *path = in->path;
 	char where[128];
 
-	stop_place(in, where, sizeof(where));
+	if (perf_data__is_pipe(&in->data) || perf_data__is_dir(&in->data))
+		snprintf(where, sizeof(where), "after %s records",
+			 COMMAS(nr ? nr - 1 : 0));
+	else
+		snprintf(where, sizeof(where), "after %s of its %s bytes of events",
+			 COMMAS(in->session->data_read),
+			 COMMAS(in->session->header.data_size));
 	if (!nr_events)
 		snprintf(buf, size, "perf kmem: cannot read %s: corrupt data %s, before any kmem event",
 			 path, where);
@@ -1383,15 +1369,6 @@ static bool only_page_events(struct perf_session *session)
 			return false;
 	return evlist__find_tracepoint_by_name(session->evlist,
 					       "kmem:mm_page_alloc");
-}
-
-static void choose_analysis(struct perf_kmem *kmem,
-			    struct perf_session *session)
-{
-	if (only_page_events(session)) {
-		kmem->opts.slab = false;
-		kmem->opts.page = true;
-	}
 }
 
 /*
@@ -1596,8 +1573,10 @@ static struct kmem_input *stat_input(struct perf_kmem *kmem,
 
 	if (!in)
 		return NULL;
-	if (kmem->mode_from_trace)
-		choose_analysis(kmem, in->session);
+	if (kmem->mode_from_trace && only_page_events(in->session)) {
+		kmem->opts.slab = false;
+		kmem->opts.page = true;
+	}
 	err = check_stat_options(kmem);
 	/* An output that cannot be written is found before the trace is read. */
 	if (!err)
