@@ -4,12 +4,10 @@
  * read-procmem.h.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <linux/kernel.h>
+#include <api/fs/fs.h>
 
 #include "read-procmem.h"
 
@@ -157,12 +155,9 @@ static int free_line(struct kmem_pagetypeinfo *pt, const char *line)
 		unsigned long long v;
 		char *end;
 
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '>') {
-			z->capped = true;
-			p++;
-		}
+		p += strspn(p, " \t");
+		z->capped |= *p == '>';
+		p += *p == '>';
 		if (*p < '0' || *p > '9')
 			return -EINVAL;
 		errno = 0;
@@ -172,8 +167,7 @@ static int free_line(struct kmem_pagetypeinfo *pt, const char *line)
 		z->blocks[t][order] = v;
 		p = end;
 	}
-	while (*p == ' ' || *p == '\t')
-		p++;
+	p += strspn(p, " \t");
 	return *p && *p != '\n' ? -EINVAL : 0;
 }
 
@@ -190,8 +184,7 @@ int kmem_pagetypeinfo__parse(struct kmem_pagetypeinfo *pt, const char *text)
 		char *end;
 		long o;
 
-		while (*p == ' ')
-			p++;
+		p += strspn(p, " ");
 		if (!*p || *p == '\n')
 			break;
 		o = strtol(p, &end, 10);
@@ -266,40 +259,12 @@ unsigned int kmem_zone_free__unusable(const struct kmem_zone_free *z,
 
 char *kmem_proc__read(const char *path)
 {
-	size_t size = 16384, len = 0;
-	char *buf = malloc(size), *bigger;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
-	ssize_t n;
+	size_t len;
+	char *text;
+	int err = filename__read_str(path, &text, &len);
 
-	if (fd < 0 || !buf)
-		goto fail;
-	for (;;) {
-		if (len + 1 >= size) {
-			bigger = realloc(buf, size * 2);
-			if (!bigger) {
-				errno = ENOMEM;
-				goto fail;
-			}
-			buf = bigger;
-			size *= 2;
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (!n)
-			break;
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:
-	saved = buf ? errno : ENOMEM;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	errno = saved;
+	if (!err)
+		return text;
+	errno = -err;
 	return NULL;
 }
