@@ -376,9 +376,7 @@ static int open_fifo(struct kmem_input *in, const char *path)
 	struct stat st;
 	int fd;
 
-	if (!strcmp(path, "-"))
-		return 0;
-	if (stat(path, &st) || !S_ISFIFO(st.st_mode))
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISFIFO(st.st_mode))
 		return 0;
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
@@ -598,8 +596,7 @@ static int kmem_input__read(struct kmem_input *in, bool *stopped)
 	 */
 	if (!in->set_up) {
 		pr_err("perf kmem: cannot read %s: %s before its first sample\n",
-		       in->path,
-		       err ? "corrupt data" : "the stream ended");
+		       in->path, err ? "corrupt data" : "the stream ended");
 		return -EINVAL;
 	}
 	*stopped = err && err != -ENOMEM;
@@ -608,8 +605,7 @@ static int kmem_input__read(struct kmem_input *in, bool *stopped)
 		pr_debug("perf kmem: the event queue reached kmem.queue-size %" PRIu64 " times\n",
 			 kmem_run__stats(in->run)->nr_queue_bounds);
 	if (err == -ENOMEM)
-		pr_err("perf kmem: out of memory reading %s\n",
-		       in->path);
+		pr_err("perf kmem: out of memory reading %s\n", in->path);
 	return err;
 }
 
@@ -728,14 +724,30 @@ static char *pprof_path(const struct perf_kmem *kmem, size_t i)
 	return path;
 }
 
-/* Before the trace is read: can the first profile be written? */
-static int check_pprof_output(const struct perf_kmem *kmem)
+/*
+ * --pprof is the page analysis, in a file of its own.  Before the trace is
+ * read: can the first profile be written?
+ */
+static int check_pprof(const struct perf_kmem *kmem)
 {
-	char *path = pprof_path(kmem, 0), *tmp = path ? tmp_name(path) : NULL;
-	bool created = tmp && access(tmp, F_OK);
-	FILE *fp = tmp ? fopen(tmp, "a") : NULL;
-	int err = fp ? 0 : -errno ?: -ENOMEM;
+	char *path, *tmp;
+	bool created;
+	FILE *fp;
+	int err;
 
+	if (!kmem->opts.page) {
+		pr_err("perf kmem: --pprof writes the page analysis: add --page\n");
+		return -EINVAL;
+	}
+	if (kmem->json || kmem->folded || kmem->output_name) {
+		pr_err("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
+		return -EINVAL;
+	}
+	path = pprof_path(kmem, 0);
+	tmp = path ? tmp_name(path) : NULL;
+	created = tmp && access(tmp, F_OK);
+	fp = tmp ? fopen(tmp, "a") : NULL;
+	err = fp ? 0 : -errno ?: -ENOMEM;
 	if (fp)
 		fclose(fp);
 	if (fp && created)
@@ -821,16 +833,6 @@ static int run_profile(void *run, size_t i, struct kmem_profile_view *v)
 	return kmem_run__profile(run, i, v);
 }
 
-static int write_pprof(struct kmem_input *in)
-{
-	if (!kmem_run__info(in->run)->has_callchains) {
-		pprof_needs_callchains(in);
-		return -EINVAL;
-	}
-	return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
-			    run_profile, in->run);
-}
-
 /* Text goes to stdout: the pager, or for -o the file. */
 static int text_output(struct kmem_output *out)
 {
@@ -848,8 +850,13 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 
 	if (in->kmem->folded)
 		return print_folded(in, out->fp);
+	if (in->kmem->pprof_name && !kmem_run__info(in->run)->has_callchains) {
+		pprof_needs_callchains(in);
+		return -EINVAL;
+	}
 	if (in->kmem->pprof_name)
-		return write_pprof(in);
+		return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
+				    run_profile, in->run);
 	kmem_run__report(in->run, &report);
 	if (in->kmem->json) {
 		err = kmem_report__json(&report, out->fp);
@@ -1130,8 +1137,7 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 		       in->path);
 		return -EINVAL;
 	}
-	snprintf(title, sizeof(title), "perf kmem: %s, kernel %s",
-		 in->path,
+	snprintf(title, sizeof(title), "perf kmem: %s, kernel %s", in->path,
 		 in->session->header.env.os_release ?: "unknown");
 	map = kmem_map__new(&(struct kmem_map_config){
 		.title = title,
@@ -1295,17 +1301,6 @@ static int report_unused_symbols(struct kmem_input *in)
 	pr_err("perf kmem: no symbol of --vmlinux %s covers a callsite of %s: %s\n",
 	       vmlinux, in->path, why);
 	return -EINVAL;
-}
-
-/*
- * No kernel address had a symbol: say which kernel's were looked for,
- * where, and how to get them.
- */
-static void report_no_symbols(struct kmem_input *in)
-{
-	pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
-		   in->session->header.env.os_release ?: "release unknown",
-		   kmem_run__kernel_build_id(in->run) ?: "unknown", buildid_dir);
 }
 
 /* Were there kernel addresses, and no symbols for any of them? */
@@ -1508,20 +1503,6 @@ static int check_options(struct perf_kmem *kmem)
 	return 0;
 }
 
-/* --pprof is the page analysis, in a file of its own. */
-static int check_pprof(const struct perf_kmem *kmem)
-{
-	if (!kmem->opts.page) {
-		pr_err("perf kmem: --pprof writes the page analysis: add --page\n");
-		return -EINVAL;
-	}
-	if (kmem->json || kmem->folded || kmem->output_name) {
-		pr_err("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
-		return -EINVAL;
-	}
-	return check_pprof_output(kmem);
-}
-
 /* stat's options, against each other and the analyses chosen. */
 static int check_stat_options(struct perf_kmem *kmem)
 {
@@ -1600,18 +1581,14 @@ static int kmem_stat(struct perf_kmem *kmem)
 {
 	struct kmem_output out = { .fp = NULL }, map = { .fp = NULL };
 	struct kmem_input *in;
+	struct stat st;
 	bool stopped, analysed;
 	int err;
 
 	/* As perf report: without -i, a pipe on standard input is the input. */
-	if (!kmem->input_name || !*kmem->input_name) {
-		struct stat st;
-
-		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-			kmem->input_name = "-";
-		else
-			kmem->input_name = "perf.data";
-	}
+	if (!kmem->input_name || !*kmem->input_name)
+		kmem->input_name = !fstat(STDIN_FILENO, &st) &&
+				   S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	in = stat_input(kmem, &out, &map);
 	if (!in)
 		return -EINVAL;
@@ -1623,8 +1600,11 @@ static int kmem_stat(struct perf_kmem *kmem)
 	if (!err && no_kernel_symbols(in) &&
 	    (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name))
 		err = report_unused_symbols(in);
+	/* Which kernel's symbols were looked for, where, how to get them. */
 	else if (!err && no_kernel_symbols(in))
-		report_no_symbols(in);
+		pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
+			   in->session->header.env.os_release ?: "release unknown",
+			   kmem_run__kernel_build_id(in->run) ?: "unknown", buildid_dir);
 	if (!err && kmem_run__info(in->run)->sampled[0])
 		pr_warning("perf kmem: %s: counts are of sampled events, and allocations and frees cannot be paired\n",
 			   kmem_run__info(in->run)->sampled);
