@@ -1193,8 +1193,8 @@ static int report_stop(struct kmem_input *in)
 }
 
 /*
- * A number option in [@min, @max]: parse-options' OPT_INTEGER would take
- * 4294967297 as 1.
+ * A number option in [@min, @max], if given: parse-options' OPT_INTEGER
+ * would take 4294967297 as 1.
  */
 static int parse_int_arg(const char *opt, const char *str, int min, int max,
 			 int *val)
@@ -1202,6 +1202,8 @@ static int parse_int_arg(const char *opt, const char *str, int min, int max,
 	char *end;
 	long v;
 
+	if (!str)
+		return 0;
 	errno = 0;
 	v = strtol(str, &end, 10);
 	if (errno || end == str || *end || v < min || v > max) {
@@ -1466,23 +1468,18 @@ static int check_task_ids(const char *opt, const char *what,
 /* -l, --pageblock-order and --pid, --tid, the symbol files, before any trace is read. */
 static int check_options(struct perf_kmem *kmem)
 {
-	/* -l 0 would print the tables' headers over no row. */
-	if (kmem->lines_str &&
-	    parse_int_arg("-l", kmem->lines_str, 1, INT_MAX, &kmem->opts.lines))
-		return -EINVAL;
-	if (kmem->interval_str) {
-		int ms;
+	int ms = 0;
 
-		if (parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms))
-			return -EINVAL;
-		if (!kmem->opts.page) {
-			pr_err("perf kmem: -I is for the page analysis: use --page\n");
-			return -EINVAL;
-		}
-		kmem->opts.interval = ms * 1000000ULL;
+	/* -l 0 would print the tables' headers over no row. */
+	if (parse_int_arg("-l", kmem->lines_str, 1, INT_MAX, &kmem->opts.lines) ||
+	    parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms))
+		return -EINVAL;
+	if (ms && !kmem->opts.page) {
+		pr_err("perf kmem: -I is for the page analysis: use --page\n");
+		return -EINVAL;
 	}
-	if (kmem->pageblock_order_str &&
-	    parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
+	kmem->opts.interval = ms * 1000000ULL;
+	if (parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
 			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))
 		return -EINVAL;
 	if (kmem->opts.live && (kmem->opts.slab || !kmem->opts.page)) {
@@ -1524,11 +1521,8 @@ static int check_stat_options(struct perf_kmem *kmem)
 		       kmem->map_name);
 		return -EINVAL;
 	}
-	if (check_csv(kmem))
-		return -EINVAL;
-	if (check_folded(kmem) || check_live_sort(kmem))
-		return -EINVAL;
-	if (check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
+	if (check_csv(kmem) || check_folded(kmem) || check_live_sort(kmem) ||
+	    check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
 	/*
 	 * A thread still allocates after its EXIT record (exit_mmap() takes
