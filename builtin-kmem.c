@@ -631,9 +631,7 @@ static char *tmp_name(const char *path)
 	/* Only a file is replaced whole: /dev/null stays a device. */
 	if (!stat(path, &st) && !S_ISREG(st.st_mode))
 		return strdup(path);
-	if (asprintf(&tmp, "%s.tmp.%d", path, getpid()) < 0)
-		return NULL;
-	return tmp;
+	return asprintf(&tmp, "%s.tmp.%d", path, getpid()) < 0 ? NULL : tmp;
 }
 
 static int output_open(struct kmem_output *out, const char *path)
@@ -719,9 +717,7 @@ static char *pprof_path(const struct perf_kmem *kmem, size_t i)
 
 	if (!kmem->opts.interval)
 		return strdup(kmem->pprof_name);
-	if (asprintf(&path, "%s.%zu", kmem->pprof_name, i) < 0)
-		return NULL;
-	return path;
+	return asprintf(&path, "%s.%zu", kmem->pprof_name, i) < 0 ? NULL : path;
 }
 
 /*
