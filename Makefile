@@ -78,9 +78,9 @@ FUZZ_SRC_kmem-slab      := $(W)/count-slab.c
 FUZZ_SRC_kmem-kallsyms  := $(W)/read-kallsyms.c
 FUZZ_SRC_kmem-json      := $(W)/json.c $(W)/read-json.c
 FUZZ_SRC_kmem-stacks    := $(W)/count-stacks.c
-FUZZ_SRC_kmem-map       := $(W)/print-map.c
-# The fragmentation analysis takes the migration type columns of
-# count-page.c.
+# The map and the fragmentation analysis take the migration type
+# columns of count-page.c.
+FUZZ_SRC_kmem-map       := $(W)/print-map.c $(W)/count-page.c
 FUZZ_SRC_kmem-frag      := $(W)/count-frag.c $(W)/count-page.c
 FUZZ_SRC_kmem-diff      := $(W)/report-diff.c
 FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c

@@ -162,6 +162,10 @@ enum kmem_migtype_column kmem_migtype__column(int migtype, bool pre_v4_4)
 	return current_kernels[migtype];
 }
 
+const char * const kmem_migtype_columns[KMEM_NR_MIGTYPE_COLUMNS] = {
+	"Unmovable", "Reclaimable", "Movable", "Special",
+};
+
 const char *kmem_migtype__name(int migtype, bool pre_v4_4, char *buf,
 			       size_t size)
 {

@@ -40,6 +40,9 @@ enum kmem_migtype_column {
 	KMEM_NR_MIGTYPE_COLUMNS,
 };
 
+/* Their names, in count-page.c, which sorts migration types into them. */
+extern const char * const kmem_migtype_columns[KMEM_NR_MIGTYPE_COLUMNS];
+
 /* One decoded mm_page_alloc or mm_page_free event. */
 struct kmem_page_event {
 	u64	pfn;		/* or struct page address on kernels < 4.1 */

@@ -36,10 +36,6 @@ const char *kmem_status__text(const char *name)
 	return name ?: "not analysed";
 }
 
-const char * const kmem_migtype_columns[KMEM_NR_MIGTYPE_COLUMNS] = {
-	"Unmovable", "Reclaimable", "Movable", "Special",
-};
-
 /* --- conditions, cells and sort keys -------------------------------- */
 
 bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)

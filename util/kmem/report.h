@@ -294,8 +294,6 @@ enum kmem_report_table_id {
 
 extern const struct kmem_table kmem_tables[KMEM_NR_TABLES];
 
-/* The names of the grid's columns of migration types. */
-extern const char * const kmem_migtype_columns[KMEM_NR_MIGTYPE_COLUMNS];
 /* The fallback classes' JSON members, by enum kmem_frag_class; NULL after. */
 extern const char * const kmem_frag_classes[];
 
