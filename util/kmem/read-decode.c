@@ -209,55 +209,77 @@ struct kmem_decoder {
 
 /* --- fields ---------------------------------------------------------- */
 
-static struct tep_format_field *need_field(struct evsel *evsel,
-					   const char *name, char *err,
-					   size_t err_size)
-{
-	struct tep_format_field *f = evsel__field(evsel, name);
-
-	if (!f)
-		snprintf(err, err_size, "%s has no '%s' field",
-			 evsel__name(evsel), name);
-	return f;
-}
-
 /* Where @f ends in the raw data, if beyond @end. */
 static u32 field_end(struct tep_format_field *f, u32 end)
 {
 	return f ? max(end, (u32)(f->offset + f->size)) : end;
 }
 
+/* A field an event is read from, by name; none: not of this event. */
+struct field_want {
+	struct tep_format_field	**field;
+	const char		*name;
+	bool			optional;
+};
+
+/*
+ * Look @want's fields up in @evsel, *@raw_size extended to where each
+ * ends: -EINVAL, saying which, for one it lacks that is not optional.
+ */
+static int find_fields(struct evsel *evsel, const struct field_want *want,
+		       size_t nr, u32 *raw_size, char *err, size_t err_size)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (!want[i].name)
+			continue;
+		*want[i].field = evsel__field(evsel, want[i].name);
+		if (!*want[i].field && !want[i].optional) {
+			snprintf(err, err_size, "%s has no '%s' field",
+				 evsel__name(evsel), want[i].name);
+			return -EINVAL;
+		}
+		*raw_size = field_end(*want[i].field, *raw_size);
+	}
+	return 0;
+}
+
+/* The "pfn" field of a page event, or its "page" before v4.1; NULL: none. */
+static struct tep_format_field *pfn_field(struct evsel *evsel, char *err,
+					  size_t err_size)
+{
+	struct tep_format_field *f = evsel__field(evsel, "pfn") ?:
+				     evsel__field(evsel, "page");
+
+	if (!f)
+		snprintf(err, err_size, "%s has neither a 'pfn' nor a 'page' field",
+			 evsel__name(evsel));
+	return f;
+}
+
 static int setup_page_fields(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct page_fields *f, bool is_alloc, char *err,
 			     size_t err_size)
 {
-	f->pfn = evsel__field(evsel, "pfn");
-	if (!f->pfn) {
-		f->pfn = evsel__field(evsel, "page");
-		dec->info.pfn_is_page = !!f->pfn;
-	}
-	if (!f->pfn) {
-		snprintf(err, err_size, "%s has neither a 'pfn' nor a 'page' field",
-			 evsel__name(evsel));
+	const struct field_want want[] = {
+		{ &f->order,	"order", false },
+		{ &f->migtype,	is_alloc ? "migratetype" : NULL, false },
+		{ &f->gfp,	is_alloc ? "gfp_flags" : NULL, false },
+	};
+
+	f->pfn = pfn_field(evsel, err, err_size);
+	if (!f->pfn)
 		return -EINVAL;
-	}
-	f->order = need_field(evsel, "order", err, err_size);
-	if (!f->order)
+	dec->info.pfn_is_page |= !strcmp(f->pfn->name, "page");
+	f->raw_size = field_end(f->pfn, 0);
+	if (find_fields(evsel, want, ARRAY_SIZE(want), &f->raw_size, err,
+			err_size))
 		return -EINVAL;
-	f->raw_size = field_end(f->pfn, field_end(f->order, 0));
 	f->plain = !evsel->needs_swap && f->pfn->size == sizeof(u64) &&
-		   f->order->size == sizeof(s32);
-	if (!is_alloc)
-		return 0;
-	f->migtype = need_field(evsel, "migratetype", err, err_size);
-	if (!f->migtype)
-		return -EINVAL;
-	f->gfp = need_field(evsel, "gfp_flags", err, err_size);
-	if (!f->gfp)
-		return -EINVAL;
-	f->raw_size = field_end(f->migtype, field_end(f->gfp, f->raw_size));
-	f->plain = f->plain && f->migtype->size == sizeof(s32) &&
-		   f->gfp->size == sizeof(u64);
+		   f->order->size == sizeof(s32) &&
+		   (!is_alloc || (f->migtype->size == sizeof(s32) &&
+				  f->gfp->size == sizeof(u64)));
 	return 0;
 }
 
@@ -275,64 +297,43 @@ static void set_failed_pfns(struct kmem_decoder *dec, struct page_fields *f)
 static int setup_extfrag_fields(struct evsel *evsel, struct extfrag_fields *f,
 				char *err, size_t err_size)
 {
-	struct {
-		struct tep_format_field	**field;
-		const char		*name;
-	} need[] = {
-		{ &f->alloc_order,	"alloc_order" },
-		{ &f->fallback_order,	"fallback_order" },
-		{ &f->alloc_migtype,	"alloc_migratetype" },
-		{ &f->fallback_migtype,	"fallback_migratetype" },
-		{ &f->change_ownership,	"change_ownership" },
+	const struct field_want want[] = {
+		{ &f->alloc_order,	"alloc_order", false },
+		{ &f->fallback_order,	"fallback_order", false },
+		{ &f->alloc_migtype,	"alloc_migratetype", false },
+		{ &f->fallback_migtype,	"fallback_migratetype", false },
+		{ &f->change_ownership,	"change_ownership", false },
 	};
-	size_t i;
 
-	f->pfn = evsel__field(evsel, "pfn") ?: evsel__field(evsel, "page");
-	if (!f->pfn) {
-		snprintf(err, err_size, "%s has neither a 'pfn' nor a 'page' field",
-			 evsel__name(evsel));
+	f->pfn = pfn_field(evsel, err, err_size);
+	if (!f->pfn)
 		return -EINVAL;
-	}
 	f->raw_size = field_end(f->pfn, 0);
-	for (i = 0; i < ARRAY_SIZE(need); i++) {
-		*need[i].field = need_field(evsel, need[i].name, err, err_size);
-		if (!*need[i].field)
-			return -EINVAL;
-		f->raw_size = field_end(*need[i].field, f->raw_size);
-	}
-	return 0;
+	return find_fields(evsel, want, ARRAY_SIZE(want), &f->raw_size, err,
+			   err_size);
 }
 
 static int setup_slab_fields(struct evsel *evsel, struct slab_fields *f,
 			     bool is_alloc, char *err, size_t err_size)
 {
-	f->call_site = need_field(evsel, "call_site", err, err_size);
-	if (!f->call_site)
+	/* Older kernels lack node and name: no cross-node or per-cache counts. */
+	const struct field_want want[] = {
+		{ &f->call_site,	"call_site", false },
+		{ &f->ptr,		"ptr", false },
+		{ &f->bytes_req,	is_alloc ? "bytes_req" : NULL, false },
+		{ &f->bytes_alloc,	is_alloc ? "bytes_alloc" : NULL, false },
+		{ &f->node,		is_alloc ? "node" : NULL, true },
+		{ &f->name,		is_alloc ? "name" : NULL, true },
+	};
+
+	if (find_fields(evsel, want, ARRAY_SIZE(want), &f->raw_size, err,
+			err_size))
 		return -EINVAL;
-	f->ptr = need_field(evsel, "ptr", err, err_size);
-	if (!f->ptr)
-		return -EINVAL;
-	f->raw_size = field_end(f->call_site, field_end(f->ptr, 0));
 	f->plain = !evsel->needs_swap && f->call_site->size == sizeof(u64) &&
-		   f->ptr->size == sizeof(u64);
-	if (!is_alloc)
-		return 0;
-	f->bytes_req = need_field(evsel, "bytes_req", err, err_size);
-	if (!f->bytes_req)
-		return -EINVAL;
-	f->bytes_alloc = need_field(evsel, "bytes_alloc", err, err_size);
-	if (!f->bytes_alloc)
-		return -EINVAL;
-	/* Older kernels lack these: no cross-node or per-cache counts then. */
-	f->node = evsel__field(evsel, "node");
-	f->name = evsel__field(evsel, "name");
-	f->raw_size = field_end(f->bytes_req, f->raw_size);
-	f->raw_size = field_end(f->bytes_alloc, f->raw_size);
-	f->raw_size = field_end(f->node, f->raw_size);
-	f->raw_size = field_end(f->name, f->raw_size);
-	f->plain = f->plain && f->bytes_req->size == sizeof(u64) &&
-		   f->bytes_alloc->size == sizeof(u64) &&
-		   (!f->node || f->node->size == sizeof(s32));
+		   f->ptr->size == sizeof(u64) &&
+		   (!is_alloc || (f->bytes_req->size == sizeof(u64) &&
+				  f->bytes_alloc->size == sizeof(u64) &&
+				  (!f->node || f->node->size == sizeof(s32))));
 	return 0;
 }
 
@@ -1248,36 +1249,6 @@ static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
 	return 0;
 }
 
-static int setup_stall_fields(struct evsel *evsel,
-			      const struct stall_tracepoint *tp,
-			      struct stall_fields *f, char *err,
-			      size_t err_size)
-{
-	struct {
-		struct tep_format_field	**field;
-		const char		*name;
-		bool			optional;
-	} want[] = {
-		{ &f->order,	tp->order,	false },
-		{ &f->gfp,	tp->gfp,	false },
-		{ &f->value,	tp->value, tp->value_optional },
-	};
-	size_t i;
-
-	f->raw_size = 0;
-	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		if (!want[i].name)
-			continue;
-		*want[i].field = want[i].optional ?
-				 evsel__field(evsel, want[i].name) :
-				 need_field(evsel, want[i].name, err, err_size);
-		if (!*want[i].field && !want[i].optional)
-			return -EINVAL;
-		f->raw_size = field_end(*want[i].field, f->raw_size);
-	}
-	return 0;
-}
-
 /*
  * The names of mm_compaction_end's __print_symbolic(REC->status, ...),
  * which changed between kernels: kept by value for the report.
@@ -1320,11 +1291,17 @@ static int setup_stall(struct kmem_decoder *dec, char *err, size_t err_size)
 		const struct stall_tracepoint *tp = &stall_tracepoints[i];
 		struct evsel *evsel = find_event(dec, tp->name);
 		struct stall_fields *f = &dec->stall[i];
+		const struct field_want want[] = {
+			{ &f->order,	tp->order, false },
+			{ &f->gfp,	tp->gfp, false },
+			{ &f->value,	tp->value, tp->value_optional },
+		};
 
 		if (!evsel)
 			continue;
 		if (!is_usable(dec, evsel, err, err_size) ||
-		    setup_stall_fields(evsel, tp, f, err, err_size))
+		    find_fields(evsel, want, ARRAY_SIZE(want), &f->raw_size,
+				err, err_size))
 			return -EINVAL;
 		if (i == KMEM_STALL_COMPACT_END) {
 			ret = setup_status_names(dec, evsel);
