@@ -672,35 +672,34 @@ static void find_kernel_build_id(struct kmem_run *run)
  * perf record keeps a copy of the kernel's symbols in the build-id cache.
  * It is the recording kernel's for sure, and reading it takes a tenth of
  * the time of /proc/kallsyms, which the kernel formats anew on each read:
- * prefer it, unless told which symbols to use.
+ * @resolver reads it, unless told which symbols to use.  A vmlinux stays
+ * with perf's maps.
  */
-static const char *kallsyms_to_use(struct kmem_run *run)
+static int use_kallsyms(struct kmem_run *run, struct callsite_resolver *resolver)
 {
+	const char *kallsyms = run->config.kallsyms;
 	char path[PATH_MAX];
 
-	if (run->config.kallsyms || run->config.vmlinux)
-		return run->config.kallsyms;
+	if (run->config.vmlinux)
+		return 0;
 	/* Asked again for the memcg resolver: the copy found the first time. */
-	if (run->recorded_kallsyms)
-		return run->recorded_kallsyms;
-	if (run->kernel_build_id[0] &&
+	if (!kallsyms && !run->recorded_kallsyms && run->kernel_build_id[0] &&
 	    build_id_cache__kallsyms_path(run->kernel_build_id, path,
 					  sizeof(path)) &&
 	    !access(path, R_OK))
 		run->recorded_kallsyms = strdup(path);
-	return run->recorded_kallsyms;
+	kallsyms = kallsyms ?: run->recorded_kallsyms;
+	return kallsyms ? callsite_resolver__use_kallsyms(resolver, kallsyms) : 0;
 }
 
 /*
  * One resolver of kernel addresses serves both analyses.  Loading a
  * kallsyms file into perf's maps is slow; the resolver reads it into a
- * table of its own.  A vmlinux, or a kallsyms the table refuses, stays
- * with perf's maps.
+ * table of its own.  A kallsyms the table refuses stays with perf's maps.
  */
 static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 {
 	const struct kmem_run_config *c = &run->config;
-	const char *kallsyms;
 
 	run->resolver = callsite_resolver__new(&run->session->machines.host,
 					       c->alloc_regex_add ?: c->alloc_regex,
@@ -709,10 +708,7 @@ static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 	if (!run->resolver)
 		return -EINVAL;
 	find_kernel_build_id(run);
-	kallsyms = kallsyms_to_use(run);
-	if (c->vmlinux || !kallsyms)
-		return 0;
-	return callsite_resolver__use_kallsyms(run->resolver, kallsyms);
+	return use_kallsyms(run, run->resolver);
 }
 
 /*
@@ -724,7 +720,7 @@ static int setup_memcg_resolver(struct kmem_run *run, char *err,
 				size_t err_size)
 {
 	const struct kmem_run_config *c = &run->config;
-	const char *user = c->alloc_regex_add ?: c->alloc_regex, *kallsyms;
+	const char *user = c->alloc_regex_add ?: c->alloc_regex;
 	struct evsel *begin;
 
 	begin = evlist__find_tracepoint_by_name(run->session->evlist,
@@ -737,10 +733,7 @@ static int setup_memcg_resolver(struct kmem_run *run, char *err,
 					     err, err_size);
 	if (!run->memcg_resolver)
 		return -EINVAL;
-	kallsyms = kallsyms_to_use(run);
-	if (c->vmlinux || !kallsyms)
-		return 0;
-	return callsite_resolver__use_kallsyms(run->memcg_resolver, kallsyms);
+	return use_kallsyms(run, run->memcg_resolver);
 }
 
 /* Only the page analysis needs callchains; the slab events name their caller. */
@@ -966,11 +959,6 @@ struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
 struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run)
 {
 	return run->dec;
-}
-
-struct kmem_stall *kmem_run__stall(const struct kmem_run *run)
-{
-	return run->st;
 }
 
 static const char *gfp_name(void *arg, u64 gfp)

@@ -269,15 +269,6 @@ struct kmem_frag *kmem_run__frag(const struct kmem_run *run);
 struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run);
 
 /**
- * kmem_run__stall - the allocation stall analysis
- * @run: the run
- *
- * Return: the analysis; NULL without --page, on a trace without stall
- * events, or before kmem_run__setup().
- */
-struct kmem_stall *kmem_run__stall(const struct kmem_run *run);
-
-/**
  * kmem_run__report - the results, for the renderers
  * @run: a finished run
  * @r: filled in: the trace, the analyses and the tables the config asks
