@@ -210,62 +210,33 @@ void kmem_run__lost(struct kmem_run *run, u64 nr);
  */
 int kmem_run__finish(struct kmem_run *run, int read_err);
 
-/**
- * kmem_run__stats - what the run counted
- * @run: the run
- *
- * Return: its counts, updated as it goes.
- */
+/* What the run counted, updated as it goes. */
 const struct kmem_run_stats *kmem_run__stats(const struct kmem_run *run);
 
-/**
- * kmem_run__info - what the decoder found out about the trace
- * @run: the run
- *
- * Return: the trace's page size, topology, what it recorded...; NULL
- * until kmem_run__setup() got as far as the decoder.
+/*
+ * What the decoder found out about the trace: its page size, topology,
+ * what it recorded...; NULL until kmem_run__setup() got as far as the
+ * decoder.
  */
 const struct kmem_trace_info *kmem_run__info(const struct kmem_run *run);
 
-/**
- * kmem_run__kernel_build_id - the build-id of the trace's kernel
- * @run: a run set up with a callsite resolver
- *
- * Return: the build-id the trace's build-id records give its kernel, the
- * one whose symbols the resolver looked for (or, of a pipe whose records
+/*
+ * The build-id the trace's build-id records give its kernel, the one whose
+ * symbols the callsite resolver looked for (or, of a pipe whose records
  * came later, read since); NULL when they give none.
  */
 const char *kmem_run__kernel_build_id(struct kmem_run *run);
 
-/**
- * kmem_run__resolver - the callsite resolver of the run
- * @run: the run
- *
- * Return: the resolver; NULL when the analyses need none (a page
- * analysis of a trace without callchains), or before kmem_run__setup().
+/*
+ * The parts of a run, NULL before kmem_run__setup(): the callsite resolver
+ * (NULL when the analyses need none: a page analysis of a trace without
+ * callchains), the page allocator analysis and its fallback analysis (NULL
+ * without --page), and the decoder, for the trace's memory topology (page
+ * nodes, node ranges) as the builtin's --map draws it.
  */
 struct callsite_resolver *kmem_run__resolver(const struct kmem_run *run);
-
-/**
- * kmem_run__page - the page allocator analysis
- * @run: the run
- *
- * Return: the analysis; NULL without --page, or before kmem_run__setup().
- */
 struct kmem_page *kmem_run__page(const struct kmem_run *run);
-
-/**
- * kmem_run__frag - the page allocator's fallback analysis
- * @run: the run
- *
- * Return: the analysis; NULL without --page, or before kmem_run__setup().
- */
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run);
-
-/*
- * The run's decoder, for the trace's memory topology (page nodes, node
- * ranges), as the builtin's --map draws it.
- */
 struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run);
 
 /**
@@ -293,12 +264,9 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
 int kmem_run__write_folded(struct kmem_run *run,
 			   enum kmem_stacks_weight weight, FILE *fp);
 
-/**
- * kmem_run__nr_profiles - the memory profiles of a run, for --pprof
- * @run: a finished run of a config with pprof
- *
- * Return: one per -I interval, or one of the whole trace; 0 without
- * pprof.
+/*
+ * The memory profiles of a finished run, for --pprof: one per -I interval,
+ * or one of the whole trace; 0 without pprof.
  */
 size_t kmem_run__nr_profiles(const struct kmem_run *run);
 
