@@ -73,7 +73,7 @@ static int fallback(struct kmem_frag *kf, u64 pfn, u64 callsite,
 		.change_ownership = change_ownership,
 	};
 
-	return kmem_frag__fallback_task(kf, &ev, 0);
+	return kmem_frag__fallback_thread(kf, &ev, 0, 0);
 }
 
 static int alloc(struct kmem_frag *kf, u64 pfn, int order, int migtype,
@@ -612,10 +612,10 @@ static int check_task_rows(struct kmem_frag *kf)
 
 	/* Task 7 pollutes 3 times, task 9 once, and claims once. */
 	for (i = 0; i < 3; i++)
-		TEST_ASSERT_VAL("7", !kmem_frag__fallback_task(kf, &ev, 7));
-	TEST_ASSERT_VAL("9", !kmem_frag__fallback_task(kf, &ev, 9));
+		TEST_ASSERT_VAL("7", !kmem_frag__fallback_thread(kf, &ev, 7, 7));
+	TEST_ASSERT_VAL("9", !kmem_frag__fallback_thread(kf, &ev, 9, 9));
 	ev.fallback_order = 9;
-	TEST_ASSERT_VAL("9 claims", !kmem_frag__fallback_task(kf, &ev, 9));
+	TEST_ASSERT_VAL("9 claims", !kmem_frag__fallback_thread(kf, &ev, 9, 9));
 	nr_keys = keys_of(KMEM_FRAG_CALLERS, "hit", keys);
 	TEST_ASSERT_VAL("keys", nr_keys == 1);
 	rows = kmem_frag__rows(kf, keys, nr_keys, &nr);

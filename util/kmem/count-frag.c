@@ -397,8 +397,8 @@ static int count_fallback_row(struct kmem_frag *kf,
 	return 0;
 }
 
-int kmem_frag__fallback_task(struct kmem_frag *kf,
-			     const struct kmem_frag_event *ev, u32 task)
+static int fallback_task(struct kmem_frag *kf,
+			 const struct kmem_frag_event *ev, u32 task)
 {
 	int err;
 
@@ -443,7 +443,7 @@ int kmem_frag__fallback_thread(struct kmem_frag *kf,
 	struct owed *o;
 	int err;
 
-	err = kmem_frag__fallback_task(kf, ev, task);
+	err = fallback_task(kf, ev, task);
 	if (err || !kf->classes || kf->summary.bad_fallbacks != bad ||
 	    classify(kf, ev) == KMEM_FRAG_CLAIMED)
 		return err;

@@ -100,7 +100,7 @@ struct kmem_frag_row {
 	u64			callsite;
 	int			alloc_migtype;
 	int			fallback_migtype;
-	/* The task, as kmem_frag__fallback_task() was told; 0: not grouped. */
+	/* The task, as kmem_frag__fallback_thread() was told; 0: not grouped. */
 	u32			task;
 	struct kmem_count	fallbacks;	/* bytes of the requests */
 	u64			classes[KMEM_FRAG_NR_CLASSES];
@@ -194,27 +194,16 @@ void kmem_frag__delete(struct kmem_frag *kf);
 bool kmem_frag__has_classes(const struct kmem_frag *kf);
 
 /**
- * kmem_frag__fallback_task - count one kmem:mm_page_alloc_extfrag event
+ * kmem_frag__fallback_thread - count one kmem:mm_page_alloc_extfrag event
  * @kf: the analysis
  * @ev: the event; copied
  * @task: as the caller groups tasks (a pid, the id of a command name; 0:
  *	  not grouped): fallback rows differ by it
+ * @tid: the thread that fell back
  *
  * An event that cannot be real (an order out of range, a fallback order
  * below the allocation's, change_ownership other than 0 or 1, pfn -1) is
  * counted in bad_fallbacks and nowhere else.
- *
- * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
- */
-int kmem_frag__fallback_task(struct kmem_frag *kf,
-			     const struct kmem_frag_event *ev, u32 task);
-
-/**
- * kmem_frag__fallback_thread - kmem_frag__fallback_task() of thread @tid
- * @kf: the analysis
- * @ev: the event; copied
- * @task: as kmem_frag__fallback_task()
- * @tid: the thread that fell back
  *
  * A converted or polluted fallback is owed to the next allocation of @tid
  * (kmem_frag__take_owed()) if that has the fallback's callsite: the kernel
@@ -228,7 +217,7 @@ int kmem_frag__fallback_task(struct kmem_frag *kf,
  * pageblock, the first since the thread's last allocation is kept: a
  * refill falls back for many pages and hands out the first of them.
  *
- * Return: as kmem_frag__fallback_task().
+ * Return: 0; -ENOMEM; -EBUSY after kmem_frag__finish().
  */
 int kmem_frag__fallback_thread(struct kmem_frag *kf,
 			       const struct kmem_frag_event *ev, u32 task,
