@@ -2,8 +2,8 @@
 /*
  * libFuzzer target for util/kmem/count-stacks.c: callchains of any length and
  * addresses (perf.data is untrusted) and frame names of any bytes (so is
- * a kallsyms file).  The input is a program of intern, add and subtract
- * steps; weights are modelled here per id.  The folded output must be
+ * a kallsyms file).  The input is a program of intern and add steps;
+ * weights are modelled here per id.  The folded output must be
  * lines of "frame;...;frame value" with no blank or empty frame, values
  * adding up to the model's total, at most one line per chain with a
  * weight, and each address named at most once.
@@ -83,7 +83,7 @@ static void step(struct kmem_stacks *st, struct state *s, struct program *pg)
 	int id, n, i;
 	u64 bytes, hits;
 
-	if (op % 3 == 0 || !s->nr_ids) {
+	if (op % 2 == 0 || !s->nr_ids) {
 		n = take_byte(pg) % MAX_CHAIN;
 		for (i = 0; i < n; i++)
 			ips[i] = addr(take_byte(pg));
@@ -96,18 +96,9 @@ static void step(struct kmem_stacks *st, struct state *s, struct program *pg)
 	id = take_byte(pg) % s->nr_ids;
 	bytes = 4096ULL << (take_byte(pg) % 12);
 	hits = 1;
-	if (op % 3 == 1) {
-		check(!kmem_stacks__add(st, id, bytes, hits), "add");
-		s->bytes[id] += bytes;
-		s->hits[id] += hits;
-	} else if (bytes > s->bytes[id] || hits > s->hits[id]) {
-		check(kmem_stacks__sub(st, id, bytes, hits) == -ERANGE,
-		      "sub below zero refused");
-	} else {
-		check(!kmem_stacks__sub(st, id, bytes, hits), "sub");
-		s->bytes[id] -= bytes;
-		s->hits[id] -= hits;
-	}
+	check(!kmem_stacks__add(st, id, bytes, hits), "add");
+	s->bytes[id] += bytes;
+	s->hits[id] += hits;
 }
 
 /* Each line well formed; returns the sum of the values. */
@@ -155,7 +146,6 @@ static void check_write(struct kmem_stacks *st, struct state *s,
 	for (i = 0; i < s->nr_ids; i++) {
 		total += want[i];
 		chains += want[i] != 0;
-		check(kmem_stacks__value(st, i, w) == want[i], "weights");
 	}
 	memset(s->calls, 0, sizeof(s->calls));
 	fp = open_memstream(&text, &len);
@@ -187,7 +177,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	while (pg.p < pg.end && state.nr_ids < MAX_IDS)
 		step(st, &state, &pg);
-	check(kmem_stacks__nr(st) == (size_t)state.nr_ids, "distinct chains");
 	check_write(st, &state, KMEM_STACKS_BYTES);
 	check_write(st, &state, KMEM_STACKS_HITS);
 	kmem_stacks__delete(st);

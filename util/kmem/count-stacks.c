@@ -52,11 +52,6 @@ void kmem_stacks__delete(struct kmem_stacks *st)
 	free(st);
 }
 
-size_t kmem_stacks__nr(const struct kmem_stacks *st)
-{
-	return st->nr;
-}
-
 static u64 chain_hash(const u64 *ips, size_t nr)
 {
 	u64 h = 0x9e3779b97f4a7c15ULL ^ nr;
@@ -143,30 +138,9 @@ int kmem_stacks__add(struct kmem_stacks *st, int id, u64 bytes, u64 hits)
 	return 0;
 }
 
-int kmem_stacks__sub(struct kmem_stacks *st, int id, u64 bytes, u64 hits)
-{
-	struct chain *c = chain_by_id(st, id);
-
-	if (!c)
-		return -EINVAL;
-	if (bytes > c->bytes || hits > c->hits)
-		return -ERANGE;
-	c->bytes -= bytes;
-	c->hits -= hits;
-	return 0;
-}
-
 static u64 chain_value(const struct chain *c, enum kmem_stacks_weight weight)
 {
 	return weight == KMEM_STACKS_HITS ? c->hits : c->bytes;
-}
-
-u64 kmem_stacks__value(const struct kmem_stacks *st, int id,
-		       enum kmem_stacks_weight weight)
-{
-	const struct chain *c = chain_by_id(st, id);
-
-	return c ? chain_value(c, weight) : 0;
 }
 
 /* --- writing ----------------------------------------------------------- */

@@ -10,8 +10,8 @@
  * The caller interns each callchain as perf gives it, leaf first, with
  * the allocator's own frames (and perf's context markers) already dropped,
  * and gets a small id per distinct chain; it adds the bytes and hits of
- * each allocation to its chain's id, and, for --live, takes them away
- * again when the page is freed.  kmem_stacks__write() names each distinct
+ * each allocation to its chain's id (for --live, of each page still
+ * allocated at the end).  kmem_stacks__write() names each distinct
  * address once, through the caller's callback, and writes one line per
  * distinct sequence of names with a non-zero value: chains whose
  * addresses differ but whose names are the same (two call sites in one
@@ -50,9 +50,6 @@ void kmem_stacks__delete(struct kmem_stacks *st);
 #define KMEM_STACKS_MAX_FRAMES	4096
 int kmem_stacks__intern(struct kmem_stacks *st, const u64 *ips, size_t nr);
 
-/* Distinct chains interned so far. */
-size_t kmem_stacks__nr(const struct kmem_stacks *st);
-
 /*
  * The frames of chain @id, leaf first, *@nr of them; NULL for an id
  * never returned.  They hold until the next kmem_stacks__intern().
@@ -62,17 +59,6 @@ const u64 *kmem_stacks__frames(const struct kmem_stacks *st, int id,
 
 /* Add to chain @id's weight.  0, or -EINVAL for an id never returned. */
 int kmem_stacks__add(struct kmem_stacks *st, int id, u64 bytes, u64 hits);
-
-/*
- * Take from chain @id's weight what was added for a page now freed.
- * 0; -ERANGE, leaving the weight as it was, if it would go below zero;
- * -EINVAL for an id never returned.
- */
-int kmem_stacks__sub(struct kmem_stacks *st, int id, u64 bytes, u64 hits);
-
-/* The weight of chain @id now; 0 for an id never returned. */
-u64 kmem_stacks__value(const struct kmem_stacks *st, int id,
-		       enum kmem_stacks_weight weight);
 
 /*
  * Write the folded lines of @weight to @fp, naming frames with @name_of.
