@@ -424,15 +424,13 @@ static int setup_nodes(struct kmem_decoder *dec)
 	int i, max_cpu = -1;
 
 	for (i = 0; i < env->nr_numa_nodes; i++) {
+		struct perf_cpu_map *map = env->numa_nodes[i].map;
+
 		if (env->numa_nodes[i].node > MAX_NODE_ID) {
 			dec->info.topology_corrupt = true;
 			dec->info.nr_nodes = 0;
 			return 0;
 		}
-	}
-	for (i = 0; i < env->nr_numa_nodes; i++) {
-		struct perf_cpu_map *map = env->numa_nodes[i].map;
-
 		if (map && perf_cpu_map__max(map).cpu > max_cpu)
 			max_cpu = perf_cpu_map__max(map).cpu;
 		if ((int)env->numa_nodes[i].node >= dec->info.nr_nodes)
@@ -1221,12 +1219,18 @@ static int trace_pageblock_order(struct kmem_decoder *dec, struct evsel *extfrag
 					       why, why_size);
 }
 
-static void setup_pageblock_order(struct kmem_decoder *dec,
-				  struct evsel *extfrag)
+/* The extfrag event's fields, and the pageblock_order its classes need. */
+static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
+			 char *err, size_t err_size)
 {
 	struct kmem_trace_info *info = &dec->info;
 	int order = dec->config.pageblock_order;
 
+	if (extfrag && (!is_usable(dec, extfrag, err, err_size) ||
+			setup_extfrag_fields(extfrag, &dec->extfrag, err,
+					     err_size)))
+		return -EINVAL;
+	info->has_extfrag = !!extfrag;
 	if (order < 0 && extfrag)
 		order = trace_pageblock_order(dec, extfrag, info->pageblock_why,
 					      sizeof(info->pageblock_why));
@@ -1235,17 +1239,6 @@ static void setup_pageblock_order(struct kmem_decoder *dec,
 			 "the trace has no %s:%s format to read it from",
 			 EXTFRAG_SYSTEM, EXTFRAG_NAME);
 	info->pageblock_order = order >= 0 ? order : KMEM_FRAG_ORDER_UNKNOWN;
-}
-
-static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
-			 char *err, size_t err_size)
-{
-	if (extfrag && (!is_usable(dec, extfrag, err, err_size) ||
-			setup_extfrag_fields(extfrag, &dec->extfrag, err,
-					     err_size)))
-		return -EINVAL;
-	dec->info.has_extfrag = !!extfrag;
-	setup_pageblock_order(dec, extfrag);
 	return 0;
 }
 
