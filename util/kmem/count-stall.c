@@ -79,7 +79,7 @@ struct kmem_stall {
 	struct kmem_stall_bucket	buckets[NR_BUCKET_ROWS];
 	const struct kmem_stall_bucket	*bucket_rows[NR_BUCKET_ROWS];
 	size_t				nr_buckets;
-	/* The wake-ups by order + 1, counted as they come. */
+	/* The wake-ups by order + 1 and the ends by status, counted as they come. */
 	struct kmem_stall_wake_row	wake_rows[KMEM_STALL_MAX_ORDER + 2];
 	struct kmem_stall_wake_row	*wake_ptrs[KMEM_STALL_MAX_ORDER + 2];
 	size_t				nr_wake_rows;
@@ -134,6 +134,8 @@ struct kmem_stall *kmem_stall__new(void)
 		ks->orders[i].order = i;
 	for (i = 0; i < KMEM_STALL_MAX_ORDER + 2; i++)
 		ks->wake_rows[i].order = i - 1;
+	for (i = 0; i < KMEM_STALL_NR_STATUS; i++)
+		ks->status_rows[i].status = i;
 	return ks;
 }
 
@@ -357,7 +359,7 @@ static void count_status(struct kmem_stall *ks, u64 status)
 
 	if (v < 0 || v >= KMEM_STALL_NR_STATUS)
 		v = KMEM_STALL_NR_STATUS - 1;
-	ks->summary.events.status[v]++;
+	ks->status_rows[v].ends++;
 }
 
 /* The events that need no task of their own. */
@@ -693,17 +695,9 @@ static void settle_wakeups(struct kmem_stall *ks)
 		if (kind < KMEM_NR_WAKES)
 			ks->wake_ptrs[ks->nr_wake_rows++] = &ks->wake_rows[i];
 	}
-	for (i = 0; i < KMEM_STALL_NR_STATUS; i++) {
-		struct kmem_stall_status_row *row = &ks->status_rows[ks->nr_status_rows];
-
-		if (!ks->summary.events.status[i])
-			continue;
-		*row = (struct kmem_stall_status_row){
-			.status = i,
-			.ends = ks->summary.events.status[i],
-		};
-		ks->status_ptrs[ks->nr_status_rows++] = row;
-	}
+	for (i = 0; i < KMEM_STALL_NR_STATUS; i++)
+		if (ks->status_rows[i].ends)
+			ks->status_ptrs[ks->nr_status_rows++] = &ks->status_rows[i];
 }
 
 int kmem_stall__finish(struct kmem_stall *ks)

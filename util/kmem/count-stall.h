@@ -116,8 +116,6 @@ struct kmem_stall_events {
 	u64	run_ends;		/* mm_compaction_end, on any task */
 	u64	direct_runs;		/* begins inside a compaction attempt */
 	u64	deferred;		/* mm_compaction_deferred, on any task */
-	/* mm_compaction_end by status; the last counts the higher ones. */
-	u64	status[KMEM_STALL_NR_STATUS];
 	/* Allocations of a stalled task that did not end its stall. */
 	u64	nested_allocs;
 };
@@ -191,7 +189,7 @@ struct kmem_stall_wake_row {
 	u64	wakeups[KMEM_NR_WAKES];
 };
 
-/* The mm_compaction_end events of one status. */
+/* The mm_compaction_end events of one status, counted as they come. */
 struct kmem_stall_status_row {
 	u64		status;		/* the last counts the higher ones */
 	u64		ends;
