@@ -57,7 +57,6 @@ struct kmem_frag {
 	/* What every event asks of the configuration, worked out once. */
 	bool				classes;	/* pageblock_order known */
 	bool				map;		/* ...and pfns are pfns */
-	int				pageblock_order;
 	u8				columns[KMEM_PAGE_MAX_MIGTYPE + 1];
 	struct kmem_frag_summary	summary;
 	struct kmem_frag_cell		matrix[KMEM_NR_MIGTYPE_COLUMNS][KMEM_NR_MIGTYPE_COLUMNS];
@@ -145,8 +144,7 @@ struct kmem_frag *kmem_frag__new(const struct kmem_frag_config *config)
 		kf->config.page_size = 4096;
 	if (!kmem_page__valid_order(kf->config.pageblock_order))
 		kf->config.pageblock_order = KMEM_FRAG_ORDER_UNKNOWN;
-	kf->pageblock_order = kf->config.pageblock_order;
-	kf->classes = kf->pageblock_order != KMEM_FRAG_ORDER_UNKNOWN;
+	kf->classes = kf->config.pageblock_order != KMEM_FRAG_ORDER_UNKNOWN;
 	kf->map = kf->classes && !kf->config.no_pfns;
 	for (mt = 0; mt <= KMEM_PAGE_MAX_MIGTYPE; mt++)
 		kf->columns[mt] = kmem_migtype__column(mt, config->pre_v4_4_migtypes);
@@ -195,7 +193,7 @@ static u64 order_bytes(const struct kmem_frag *kf, int order)
 static bool valid_span(const struct kmem_frag *kf, int order)
 {
 	return !kf->map ||
-	       order - kf->pageblock_order <= KMEM_FRAG_MAX_SPAN_SHIFT;
+	       order - kf->config.pageblock_order <= KMEM_FRAG_MAX_SPAN_SHIFT;
 }
 
 /* The column of @migtype: Special for one out of range. */
@@ -215,18 +213,11 @@ static enum kmem_migtype_column column_nr(struct kmem_frag *kf, int migtype,
 	return column(kf, migtype);
 }
 
-/* The pageblock starting at @first_pfn, or the empty slot for it. */
-static struct kmem_frag_pageblock *probe_block(struct kmem_frag *kf,
-					       u64 first_pfn)
-{
-	return kmem_live__probe(&kf->blocks, first_pfn);
-}
-
 /* The pageblock starting at @first_pfn, added if new; NULL: no memory. */
 static struct kmem_frag_pageblock *lookup_block(struct kmem_frag *kf,
 						u64 first_pfn)
 {
-	struct kmem_frag_pageblock *pb = probe_block(kf, first_pfn);
+	struct kmem_frag_pageblock *pb = kmem_live__probe(&kf->blocks, first_pfn);
 
 	if (pb->pfn == NO_BLOCK)
 		pb = kmem_live__add(&kf->blocks, pb, &first_pfn);
@@ -252,14 +243,14 @@ static inline struct kmem_frag_pageblock *find_block(struct kmem_frag *kf,
  */
 static u64 blocks_spanned(const struct kmem_frag *kf, int order)
 {
-	int pbo = kf->pageblock_order;
+	int pbo = kf->config.pageblock_order;
 
 	return order > pbo ? 1ULL << (order - pbo) : 1;
 }
 
 static u64 block_start(const struct kmem_frag *kf, u64 pfn, u64 i)
 {
-	int pbo = kf->pageblock_order;
+	int pbo = kf->config.pageblock_order;
 
 	return ((pfn >> pbo) + i) << pbo;
 }
@@ -311,7 +302,7 @@ int kmem_frag__free(struct kmem_frag *kf, const struct kmem_page_event *ev)
 	if (!kf->map || ev->pfn == KMEM_PAGE_NO_PFN || ev->cpu_node < 0 ||
 	    ev->page_node < 0 || ev->cpu_node == ev->page_node)
 		return 0;
-	pb = probe_block(kf, block_start(kf, ev->pfn, 0));
+	pb = kmem_live__probe(&kf->blocks, block_start(kf, ev->pfn, 0));
 	if (pb->pfn != NO_BLOCK)
 		pb->remote_frees++;
 	return 0;
@@ -351,7 +342,7 @@ static bool valid_fallback(const struct kmem_frag *kf,
 static enum kmem_frag_class classify(const struct kmem_frag *kf,
 				     const struct kmem_frag_event *ev)
 {
-	if (ev->fallback_order >= kf->pageblock_order)
+	if (ev->fallback_order >= kf->config.pageblock_order)
 		return KMEM_FRAG_CLAIMED;
 	return ev->change_ownership ? KMEM_FRAG_CONVERTED : KMEM_FRAG_POLLUTED;
 }
@@ -600,11 +591,6 @@ int kmem_frag__add_pageblock(struct kmem_frag *kf,
 	return 0;
 }
 
-static int cmp_block_pfn(const void *pa, const void *pb)
-{
-	return kmem_cmp_u64s(pa, pb);	/* the pfn comes first */
-}
-
 /* Pack the pageblocks at the front of their table, sorted by pfn. */
 static void sort_blocks(struct kmem_frag *kf)
 {
@@ -614,8 +600,8 @@ static void sort_blocks(struct kmem_frag *kf)
 	for (i = 0; pb && i <= kf->blocks.mask; i++)
 		if (pb[i].pfn != NO_BLOCK)
 			pb[n++] = pb[i];
-	if (n)
-		qsort(pb, n, sizeof(*pb), cmp_block_pfn);
+	if (n)	/* by pfn, their first field */
+		qsort(pb, n, sizeof(*pb), kmem_cmp_u64s);
 	kf->nr_blocks = n;
 	kf->last_block = NULL;
 }
@@ -658,7 +644,7 @@ static void pin_blocks(struct kmem_frag *kf)
 	for (i = 0; i < kf->nr_pins; i++) {
 		struct kmem_frag_pageblock *pb;
 
-		pb = probe_block(kf, kf->pins[i].block);
+		pb = kmem_live__probe(&kf->blocks, kf->pins[i].block);
 		if (pb->pfn == kf->pins[i].block)
 			pb->pinning++;
 	}
