@@ -194,36 +194,6 @@ static bool one_type(const int *n)
 	       n[LONG] <= 2 && n[INT] <= 1 && !(n[CHAR] && n[INT]);
 }
 
-/* The type named in a cast: its width and signedness in *@v. */
-static int parse_type(struct parser *ps, const char *type, struct cval *v)
-{
-	const struct type_name *word, *named = NULL;
-	int n[TYPEDEF + 1] = { 0 };
-	const char *p = type + strspn(type, " \t");
-	size_t len;
-
-	for (; *p; p += len + strspn(p + len, " \t")) {
-		len = strspn(p, NAME_CHARS);
-		word = type_name(p, len);
-		if (!word)
-			return fail(ps, "a cast to '%s'", type);
-		if (word->kind == TYPEDEF)
-			named = word;
-		n[word->kind]++;
-	}
-	if (!one_type(n))
-		return fail(ps, "a cast to '%s'", type);
-	if (named) {
-		*v = typed(0, named->width ?: ps->long_bits, named->is_unsigned);
-		return 0;
-	}
-	v->width = n[CHAR] ? 8 : n[SHORT] ? 16 : n[LONG] == 1 ? ps->long_bits :
-		   n[LONG] ? 64 : 32;
-	/* Plain char is unsigned: the kernel builds with -funsigned-char. */
-	v->is_unsigned = n[UNSIGNED] || (n[CHAR] && !n[SIGNED]);
-	return 0;
-}
-
 enum op_kind {
 	OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_SHL, OP_SHR, OP_LE, OP_GE,
 	OP_LT, OP_GT, OP_EQ, OP_NE, OP_AND, OP_XOR, OP_OR, OP_LAND, OP_LOR,
@@ -379,20 +349,39 @@ static int deeper(struct parser *ps)
 static int parse_conditional(struct parser *ps, struct cval *v);
 static int parse_unary(struct parser *ps, struct cval *v);
 
-/* (type) of a cast or sizeof: the type's width and signedness. */
+/*
+ * (type) of a cast or sizeof, the words of its name read as they come:
+ * its width and signedness in *@v.
+ */
 static int parse_type_name(struct parser *ps, struct cval *v)
 {
+	const struct type_name *word, *named = NULL;
+	int n[TYPEDEF + 1] = { 0 };
 	const char *start;
-	char type[MAX_WORD];
+	size_t len;
 
 	next_token(ps);
-	for (start = ps->p - ps->len; ps->len && !token_is(ps, ")");)
-		next_token(ps);
-	if ((size_t)(ps->p - ps->len - start) >= sizeof(type))
-		return fail(ps, "a cast to a type with a long name");
-	snprintf(type, sizeof(type), "%.*s", (int)(ps->p - ps->len - start),
-		 start);
-	return expect(ps, ")") ?: parse_type(ps, type, v);
+	for (start = ps->p - ps->len; ps->len && !token_is(ps, ")");
+	     next_token(ps)) {
+		word = is_name(ps) ? type_name(ps->word, ps->len) : NULL;
+		n[word ? word->kind : OTHER]++;
+		if (word && word->kind == TYPEDEF)
+			named = word;
+	}
+	len = ps->p - ps->len - start;
+	if (expect(ps, ")"))
+		return -EINVAL;
+	if (!one_type(n))
+		return fail(ps, "a cast to '%.*s'", (int)len, start);
+	if (named) {
+		*v = typed(0, named->width ?: ps->long_bits, named->is_unsigned);
+		return 0;
+	}
+	v->width = n[CHAR] ? 8 : n[SHORT] ? 16 : n[LONG] == 1 ? ps->long_bits :
+		   n[LONG] ? 64 : 32;
+	/* Plain char is unsigned: the kernel builds with -funsigned-char. */
+	v->is_unsigned = n[UNSIGNED] || (n[CHAR] && !n[SIGNED]);
+	return 0;
 }
 
 /* A name: sizeof(type), or not a constant. */
