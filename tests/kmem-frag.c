@@ -1564,25 +1564,34 @@ static int test__kmem_frag_expressions(struct test_suite *t __maybe_unused,
 #define EXTFRAG_FORMAT \
 	"page=%p pfn=0x%lx alloc_order=%d fallback_order=%d pageblock_order=%d x=%d"
 
+/* A format whose print fmt is @fmt, each argument its own index. */
+#define PRINT_FMT(fmt)	"name: x\nprint fmt: \"" fmt "\", 0, 1, 2, 3, 4, 5, 6\n"
+
+static const struct format_case arg_cases[] = {
+	{ "extfrag",	PRINT_FMT(EXTFRAG_FORMAT),	4 },
+	{ "%% and %pS",	PRINT_FMT("a=%% b=%pS c=%pISpc pageblock_order=%u"), 2 },
+	{ "* width",	PRINT_FMT("a=%*d b=%-*.*s pageblock_order=%d"), 5 },
+	{ "whole word",	PRINT_FMT("max_pageblock_order=%d pageblock_order=%d"), 1 },
+	{ "not %%",	PRINT_FMT("pageblock_order=%%d"), -ENOENT },
+	{ "absent",	PRINT_FMT("order=%d"), -ENOENT },
+};
+
+/* The argument printed as pageblock_order=, found by the conversions before it. */
 static int test__kmem_frag_arg_index(struct test_suite *t __maybe_unused,
 				     int subtest __maybe_unused)
 {
-	TEST_ASSERT_VAL("extfrag",
-			kmem_pageblock__arg_index(EXTFRAG_FORMAT, "pageblock_order") == 4);
-	TEST_ASSERT_VAL("%% and %pS",
-			kmem_pageblock__arg_index("a=%% b=%pS c=%pISpc pageblock_order=%u",
-						  "pageblock_order") == 2);
-	TEST_ASSERT_VAL("* width",
-			kmem_pageblock__arg_index("a=%*d b=%-*.*s pageblock_order=%d",
-						  "pageblock_order") == 5);
-	TEST_ASSERT_VAL("whole word",
-			kmem_pageblock__arg_index("max_pageblock_order=%d pageblock_order=%d",
-						  "pageblock_order") == 1);
-	TEST_ASSERT_VAL("not %%",
-			kmem_pageblock__arg_index("pageblock_order=%%d", "pageblock_order") ==
-			-ENOENT);
-	TEST_ASSERT_VAL("absent",
-			kmem_pageblock__arg_index("order=%d", "pageblock_order") == -ENOENT);
+	char why[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(arg_cases); i++) {
+		const struct format_case *c = &arg_cases[i];
+
+		pr_debug("%s\n", c->name);
+		TEST_ASSERT_VAL(c->name,
+				kmem_pageblock__order_of_format(c->text, strlen(c->text), 8,
+								why, sizeof(why)) ==
+				c->order);
+	}
 	return TEST_OK;
 }
 

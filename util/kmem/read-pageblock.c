@@ -527,11 +527,13 @@ int kmem_pageblock__eval(const char *expr, size_t len, int long_size,
 }
 
 /*
- * Each conversion of the format before "@name=%" takes an argument, and
- * each '*' of its width and precision one more.  What follows its first
- * letter is read as text: it holds no '%', and "@name=" follows no letter.
+ * Which argument the format string (without its quotes) prints after
+ * "@name=", or -ENOENT.  Each conversion before "@name=%" takes an
+ * argument, and each '*' of its width and precision one more.  What
+ * follows its first letter is read as text: it holds no '%', and "@name="
+ * follows no letter.
  */
-int kmem_pageblock__arg_index(const char *format, const char *name)
+static int arg_index(const char *format, const char *name)
 {
 	size_t len = strlen(name);
 	const char *p;
@@ -619,7 +621,7 @@ static int pageblock_arg_text(const char *text, size_t len, const char **arg,
 	format = strndup(open + 1, close - open - 2);
 	if (!format)
 		return -ENOMEM;
-	index = kmem_pageblock__arg_index(format, PAGEBLOCK_NAME);
+	index = arg_index(format, PAGEBLOCK_NAME);
 	free(format);
 	if (index < 0)
 		return index;

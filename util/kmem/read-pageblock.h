@@ -35,16 +35,6 @@ int kmem_pageblock__order_of_format(const char *text, size_t len,
 				    int long_size, char *why, size_t why_size);
 
 /**
- * kmem_pageblock__arg_index - which argument a print format prints after
- *	"@name="
- * @format: the format string, without its quotes
- * @name: the name printed before the conversion, e.g. "pageblock_order"
- *
- * Return: the index of the argument, or -ENOENT.
- */
-int kmem_pageblock__arg_index(const char *format, const char *name);
-
-/**
  * kmem_pageblock__eval - evaluate a C constant expression
  * @expr: the expression, e.g. "(((unsigned int)((21 - 12))) < ..."
  * @len: its length
