@@ -446,11 +446,20 @@ static int keep_length(struct kmem_stall *ks, int order, u64 ns)
 	(d)->reclaimed += (t)->reclaimed;		\
 } while (0)
 
+/* The histogram bucket of a stall of @ns: see KMEM_STALL_NR_BUCKETS. */
+static int bucket_of(u64 ns)
+{
+	u64 us = ns / 1000;
+	int bucket = us ? 64 - __builtin_clzll(us) : 0;
+
+	return min(bucket, KMEM_STALL_NR_BUCKETS - 1);
+}
+
 static void add_to_dist(struct kmem_stall_dist *d, const struct task *t,
 			u64 ns, bool failed)
 {
 	ADD_STALL(d, t, ns, failed);
-	d->hist[kmem_stall__bucket(ns)]++;
+	d->hist[bucket_of(ns)]++;
 }
 
 /* A stall with both ends in the trace: in its row and the distributions. */
@@ -673,8 +682,8 @@ static void settle_orders(struct kmem_stall *ks)
 				continue;
 			ks->buckets[n] = (struct kmem_stall_bucket){
 				.order = order,
-				.lo_us = kmem_stall__bucket_lo_us(b),
-				.hi_us = kmem_stall__bucket_hi_us(b),
+				.lo_us = b ? 1ULL << (b - 1) : 0,
+				.hi_us = 1ULL << b,
 				.stalls = d->hist[b],
 			};
 			ks->bucket_rows[n] = &ks->buckets[n];
@@ -744,24 +753,6 @@ struct kmem_stall_status_row * const *kmem_stall__status_rows(struct kmem_stall 
 {
 	*nr = kmem_stall__finish(ks) ? 0 : ks->nr_status_rows;
 	return ks->status_ptrs;
-}
-
-int kmem_stall__bucket(u64 ns)
-{
-	u64 us = ns / 1000;
-	int bucket = us ? 64 - __builtin_clzll(us) : 0;
-
-	return min(bucket, KMEM_STALL_NR_BUCKETS - 1);
-}
-
-u64 kmem_stall__bucket_lo_us(int bucket)
-{
-	return bucket > 0 ? 1ULL << (bucket - 1) : 0;
-}
-
-u64 kmem_stall__bucket_hi_us(int bucket)
-{
-	return 1ULL << bucket;
 }
 
 /* Largest first, as the report sorts amounts. */

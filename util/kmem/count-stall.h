@@ -290,12 +290,6 @@ struct kmem_stall_wake_row * const *kmem_stall__wake_rows(struct kmem_stall *ks,
 struct kmem_stall_status_row * const *kmem_stall__status_rows(struct kmem_stall *ks,
 							      size_t *nr);
 
-/* The histogram bucket of a stall of @ns: see KMEM_STALL_NR_BUCKETS. */
-int kmem_stall__bucket(u64 ns);
-/* The bucket's lower bound in us, and its upper bound (exclusive). */
-u64 kmem_stall__bucket_lo_us(int bucket);
-u64 kmem_stall__bucket_hi_us(int bucket);
-
 /**
  * kmem_stall__rows - the stall table, sorted
  * @ks: the analysis, finished by this call if it was not
