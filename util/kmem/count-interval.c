@@ -12,25 +12,13 @@
 #include "count-stall.h"
 #include "table-live.h"
 
-/* The running totals a row is the difference of. */
-struct totals {
-	struct kmem_count	alloc;
-	struct kmem_count	free;
-	struct kmem_count	fail;
-	struct kmem_count	free_other_node;
-	struct kmem_count	fallbacks;
-	struct kmem_count	classes[KMEM_FRAG_NR_CLASSES];
-	u64			unfreed_bytes;	/* freed or dropped: gone */
-	u64			stalls;
-	u64			stall_ns;
-};
-
 struct kmem_interval {
 	struct kmem_interval_config	config;
 	bool				started;
 	u64				first;		/* time of the first event */
 	u64				end;		/* of the current interval */
-	struct totals			last;		/* at its start */
+	/* The running totals at its start: a row of the trace so far. */
+	struct kmem_interval_row	last;
 	struct kmem_interval_row	*rows;
 	size_t				nr_rows;
 	size_t				max_rows;
@@ -79,19 +67,27 @@ void kmem_interval__delete(struct kmem_interval *iv)
 	free(iv);
 }
 
-static void read_totals(const struct kmem_interval *iv, struct totals *t,
+/*
+ * The running totals, as a row of the trace so far.  Live bytes are those
+ * allocated and neither freed nor allocated again: exact from a trace.
+ * With -b what is gone is estimated from the sampled allocations and may
+ * come out above the exact allocations, when the pages still live are few.
+ */
+static void read_totals(const struct kmem_interval *iv,
+			struct kmem_interval_row *t,
 			const struct kmem_page_summary *ps,
 			const struct kmem_frag_summary *fs)
 {
 	const struct kmem_stall_dist *st = iv->config.stalls;
+	u64 gone = ps->life.freed.bytes + ps->life.dropped.bytes;
 	int c;
 
-	*t = (struct totals){
+	*t = (struct kmem_interval_row){
 		.alloc = ps->alloc,
 		.free = ps->free,
 		.fail = ps->fail,
 		.free_other_node = ps->free_other_node,
-		.unfreed_bytes = ps->life.freed.bytes + ps->life.dropped.bytes,
+		.live_bytes = ps->alloc.bytes > gone ? ps->alloc.bytes - gone : 0,
 		.stalls = st ? st->stalls : 0,
 		.stall_ns = st ? st->total_ns : 0,
 	};
@@ -149,21 +145,11 @@ static int keep_callers(struct kmem_interval *iv, struct kmem_interval_row *row)
 	return callers_init(iv);
 }
 
-/*
- * Allocated and neither freed nor allocated again: exact from a trace.
- * With -b what is gone is estimated from the sampled allocations and may
- * come out above the exact allocations, when the pages still live are few.
- */
-static u64 live_bytes(const struct totals *t)
-{
-	return t->alloc.bytes > t->unfreed_bytes ?
-	       t->alloc.bytes - t->unfreed_bytes : 0;
-}
-
 /* End the current interval with the totals @now. */
-static int close_interval(struct kmem_interval *iv, const struct totals *now)
+static int close_interval(struct kmem_interval *iv,
+			  const struct kmem_interval_row *now)
 {
-	const struct totals *then = &iv->last;
+	const struct kmem_interval_row *then = &iv->last;
 	struct kmem_interval_row *row;
 	int c;
 
@@ -179,7 +165,7 @@ static int close_interval(struct kmem_interval *iv, const struct totals *now)
 		.free_other_node = count_diff(now->free_other_node,
 					      then->free_other_node),
 		.fallbacks = count_diff(now->fallbacks, then->fallbacks),
-		.live_bytes = live_bytes(now),
+		.live_bytes = now->live_bytes,
 		.stalls = now->stalls - then->stalls,
 		.stall_ns = now->stall_ns - then->stall_ns,
 	};
@@ -196,7 +182,7 @@ int kmem_interval__advance(struct kmem_interval *iv, u64 time,
 			   const struct kmem_page_summary *ps,
 			   const struct kmem_frag_summary *fs)
 {
-	struct totals now;
+	struct kmem_interval_row now;
 
 	if (!iv->started) {
 		iv->started = true;
@@ -238,7 +224,7 @@ int kmem_interval__finish(struct kmem_interval *iv,
 			  const struct kmem_page_summary *ps,
 			  const struct kmem_frag_summary *fs)
 {
-	struct totals now;
+	struct kmem_interval_row now;
 
 	if (!iv->started)
 		return 0;
