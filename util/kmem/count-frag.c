@@ -327,6 +327,7 @@ int kmem_frag__alloc(struct kmem_frag *kf, const struct kmem_page_event *ev)
 			    ev->callsite, 0);
 }
 
+/* Can @ev be real, whatever its pfn (counted elsewhere, it has none)? */
 static bool valid_fallback(const struct kmem_frag *kf,
 			   const struct kmem_frag_event *ev)
 {
@@ -335,8 +336,7 @@ static bool valid_fallback(const struct kmem_frag *kf,
 	       kmem_page__valid_order(ev->fallback_order) &&
 	       ev->fallback_order >= ev->alloc_order &&
 	       valid_span(kf, ev->fallback_order) &&
-	       (ev->change_ownership == 0 || ev->change_ownership == 1) &&
-	       ev->pfn != KMEM_PAGE_NO_PFN;
+	       (ev->change_ownership == 0 || ev->change_ownership == 1);
 }
 
 static enum kmem_frag_class classify(const struct kmem_frag *kf,
@@ -395,7 +395,7 @@ static int fallback_task(struct kmem_frag *kf,
 
 	if (kf->finished)
 		return -EBUSY;
-	if (!valid_fallback(kf, ev)) {
+	if (!valid_fallback(kf, ev) || ev->pfn == KMEM_PAGE_NO_PFN) {
 		kf->summary.bad_fallbacks++;
 		return 0;
 	}
@@ -508,13 +508,10 @@ int kmem_frag__add_fallbacks(struct kmem_frag *kf,
 			     const struct kmem_frag_event *ev, u64 nr,
 			     unsigned int parts)
 {
-	/* Any pfn is one: the pageblocks come whole (add_pageblock). */
-	struct kmem_frag_event valid = *ev;
-
 	if (kf->finished)
 		return -EBUSY;
-	valid.pfn = 0;
-	if (!valid_fallback(kf, &valid)) {
+	/* Its pfn is none: the pageblocks come whole (add_pageblock). */
+	if (!valid_fallback(kf, ev)) {
 		if (parts & KMEM_FRAG_TOTALS)
 			kf->summary.bad_fallbacks += nr;
 		return 0;
