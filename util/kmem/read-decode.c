@@ -120,9 +120,6 @@ static const struct evsel_str_handler page_handlers[] = {
 	{ "kmem:mm_page_alloc_extfrag",	decode_extfrag },
 };
 
-#define EXTFRAG_SYSTEM	"kmem"
-#define EXTFRAG_NAME	"mm_page_alloc_extfrag"
-
 static const struct evsel_str_handler slab_handlers[] = {
 	{ "kmem:kmalloc",		decode_slab_alloc },
 	{ "kmem:kfree",			decode_slab_free },
@@ -1210,8 +1207,8 @@ static int trace_pageblock_order(struct kmem_decoder *dec, struct evsel *extfrag
 
 	text = trace_event__format(&dec->session->tevent, event, &len);
 	if (!text) {
-		snprintf(why, why_size, "the trace has no text of the %s:%s format",
-			 EXTFRAG_SYSTEM, EXTFRAG_NAME);
+		snprintf(why, why_size, "the trace has no text of the %s format",
+			 page_handlers[2].name);
 		return -ENOENT;
 	}
 	return kmem_pageblock__order_of_format(text, len,
@@ -1236,8 +1233,8 @@ static int setup_extfrag(struct kmem_decoder *dec, struct evsel *extfrag,
 					      sizeof(info->pageblock_why));
 	else if (order < 0)
 		snprintf(info->pageblock_why, sizeof(info->pageblock_why),
-			 "the trace has no %s:%s format to read it from",
-			 EXTFRAG_SYSTEM, EXTFRAG_NAME);
+			 "the trace has no %s format to read it from",
+			 page_handlers[2].name);
 	info->pageblock_order = order >= 0 ? order : KMEM_FRAG_ORDER_UNKNOWN;
 	return 0;
 }
