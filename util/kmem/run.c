@@ -1015,12 +1015,20 @@ static const char *frame_name(u64 ip, void *arg)
 	return strncmp(run->frame, "0x", 2) ? run->frame : NULL;
 }
 
-/* Has the trace nodes that memory can cross between? */
-static bool crosses_nodes(const struct kmem_run *run)
+/* Whether the trace has nodes that memory can cross between, and if not why. */
+static const char *cross_node_status(const struct kmem_run *run)
 {
-	return kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
-	       run->info->has_mem2node &&
-	       run->info->nr_nodes <= KMEM_PAGE_MAX_NODES;
+	const struct kmem_trace_info *info = run->info;
+
+	if (info->topology_corrupt)
+		return "corrupt_topology";
+	if (!info->nr_nodes || !info->has_mem2node)
+		return "no_topology";
+	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
+		return "one_node";
+	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
+		return "too_many_nodes";
+	return "analysed";
 }
 
 static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
@@ -1034,7 +1042,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.pfn_is_page = info->pfn_is_page,
 		.live = run->config.live,
 		.sampled = info->sampled[0],
-		.xnode = crosses_nodes(run),
+		.xnode = !strcmp(cross_node_status(run), "analysed"),
 		.cpu_nodes = info->has_cpu_nodes,
 		.callchains = info->has_callchains,
 		.pageblocks = pageblocks,
@@ -1164,21 +1172,6 @@ static int settle_report(struct kmem_run *run)
 	if (!err && run->kp)
 		err = settle_page(run);
 	return err;
-}
-
-static const char *cross_node_status(const struct kmem_run *run)
-{
-	const struct kmem_trace_info *info = run->info;
-
-	if (info->topology_corrupt)
-		return "corrupt_topology";
-	if (!info->nr_nodes || !info->has_mem2node)
-		return "no_topology";
-	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
-		return "one_node";
-	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
-		return "too_many_nodes";
-	return "analysed";
 }
 
 static struct kmem_report_trace report_trace(const struct kmem_run *run)
