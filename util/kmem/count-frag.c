@@ -388,27 +388,6 @@ static int count_fallback_row(struct kmem_frag *kf,
 	return 0;
 }
 
-static int fallback_task(struct kmem_frag *kf,
-			 const struct kmem_frag_event *ev, u32 task)
-{
-	int err;
-
-	if (kf->finished)
-		return -EBUSY;
-	if (!valid_fallback(kf, ev) || ev->pfn == KMEM_PAGE_NO_PFN) {
-		kf->summary.bad_fallbacks++;
-		return 0;
-	}
-	err = count_fallback_row(kf, ev, task, 1);
-	if (err)
-		return err;
-	count_fallback_totals(kf, ev, 1);
-	if (!kf->map)
-		return 0;
-	return count_blocks(kf, ev->pfn, ev->fallback_order, -1, 0,
-			    classify(kf, ev));
-}
-
 /*
  * Does @ev leave an Unmovable or Reclaimable page in a Movable pageblock,
  * converted (now of the type asked for, its movable pages held) or
@@ -426,19 +405,12 @@ static bool pins_movable(const struct kmem_frag *kf,
 		asked == KMEM_MIGTYPE_RECLAIMABLE);
 }
 
-int kmem_frag__fallback_thread(struct kmem_frag *kf,
-			       const struct kmem_frag_event *ev, u32 task,
-			       u32 tid)
+/* A converted or polluted fallback of @tid, owed to its next allocation. */
+static int owe(struct kmem_frag *kf, const struct kmem_frag_event *ev, u32 tid)
 {
-	u64 key = tid, bad = kf->summary.bad_fallbacks;
-	struct owed *o;
-	int err;
+	u64 key = tid;
+	struct owed *o = kmem_live__probe(&kf->owed, key);
 
-	err = fallback_task(kf, ev, task);
-	if (err || !kf->classes || kf->summary.bad_fallbacks != bad ||
-	    classify(kf, ev) == KMEM_FRAG_CLAIMED)
-		return err;
-	o = kmem_live__probe(&kf->owed, key);
 	if (o->tid != key)
 		o = kmem_live__add(&kf->owed, o, &key);
 	if (!o)
@@ -457,6 +429,30 @@ int kmem_frag__fallback_thread(struct kmem_frag *kf,
 	if (kf->map && o->block == NO_BLOCK && pins_movable(kf, ev))
 		o->block = block_start(kf, ev->pfn, 0);
 	return 0;
+}
+
+int kmem_frag__fallback_thread(struct kmem_frag *kf,
+			       const struct kmem_frag_event *ev, u32 task,
+			       u32 tid)
+{
+	int err;
+
+	if (kf->finished)
+		return -EBUSY;
+	if (!valid_fallback(kf, ev) || ev->pfn == KMEM_PAGE_NO_PFN) {
+		kf->summary.bad_fallbacks++;
+		return 0;
+	}
+	err = count_fallback_row(kf, ev, task, 1);
+	if (err)
+		return err;
+	count_fallback_totals(kf, ev, 1);
+	if (kf->map)
+		err = count_blocks(kf, ev->pfn, ev->fallback_order, -1, 0,
+				   classify(kf, ev));
+	if (err || !kf->classes || classify(kf, ev) == KMEM_FRAG_CLAIMED)
+		return err;
+	return owe(kf, ev, tid);
 }
 
 void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,
