@@ -18,7 +18,7 @@ struct leaf {
 	bool	is_number;
 	u64	v;
 	char	*str;		/* text, NULL for null */
-	size_t	pair;		/* new: 1 + the old leaf it pairs with; 0 */
+	size_t	pair;		/* 1 + the leaf of the other side it pairs with; 0 */
 };
 
 /* One identity alternative of a row: its parts, joined by '|'. */
@@ -435,26 +435,6 @@ static int cmp_leaf_path(const void *a, const void *b)
 	return c ?: (x > y) - (x < y);
 }
 
-/*
- * Where a scalar goes: old scalar i at 2i + 1; one only the new document
- * has right after the scalar of both that comes before it there, at
- * 2i + 2, in new order.
- */
-struct placed {
-	size_t			at;
-	size_t			order;
-	struct kmem_diff_scalar	s;
-};
-
-static int cmp_placed(const void *a, const void *b)
-{
-	const struct placed *x = a, *y = b;
-
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
 static void take_leaf(struct kmem_diff_scalar *s, int side,
 		      const struct leaf *l)
 {
@@ -483,52 +463,53 @@ static struct leaf **sorted_leaves(struct kmem_diff *d, int side)
 	return p;
 }
 
-/* Old scalars keep their order; see struct placed for the new ones. */
+/* New scalars from @j on, up to one of both, after @n others; the new @n. */
+static size_t take_new_only(struct kmem_diff *d, size_t j, size_t n)
+{
+	for (; j < d->nr_leaves[1] && !d->leaves[1][j].pair; j++)
+		take_leaf(&d->scalars[n++], 1, &d->leaves[1][j]);
+	return n;
+}
+
+/*
+ * Old scalars keep their order; one only the new document has comes
+ * right after the scalar of both that comes before it there, in new
+ * order.  Leaves pair by path, a path twice in document order.
+ */
 static int pair_scalars(struct kmem_diff *d)
 {
 	size_t nr_old = d->nr_leaves[0], nr_new = d->nr_leaves[1];
-	size_t i, j, n = nr_old, at = 0;
 	struct leaf **o = sorted_leaves(d, 0), **w = sorted_leaves(d, 1);
-	struct placed *p = calloc(nr_old + nr_new + 1, sizeof(*p));
+	size_t i, j, n;
 	int err = -ENOMEM;
 
-	if (!o || !w || !p)
+	d->scalars = calloc(nr_old + nr_new + 1, sizeof(*d->scalars));
+	if (!o || !w || !d->scalars)
 		goto out;
-	for (i = 0; i < nr_old; i++) {
-		take_leaf(&p[i].s, 0, &d->leaves[0][i]);
-		p[i].at = 2 * i + 1;
-	}
 	for (i = 0, j = 0; i < nr_old && j < nr_new;) {
 		int c = strcmp(o[i]->path, w[j]->path);
 
-		if (!c)
+		if (!c) {
+			o[i]->pair = w[j] - d->leaves[1] + 1;
 			w[j]->pair = o[i] - d->leaves[0] + 1;
+		}
 		i += c <= 0;
 		j += c >= 0;
 	}
-	for (j = 0; j < nr_new; j++) {
-		const struct leaf *l = &d->leaves[1][j];
+	n = take_new_only(d, 0, 0);
+	for (i = 0; i < nr_old; i++) {
+		const struct leaf *l = &d->leaves[0][i];
 
-		if (l->pair) {
-			take_leaf(&p[l->pair - 1].s, 1, l);
-			at = 2 * l->pair;
-			continue;
-		}
-		p[n] = (struct placed){ .at = at, .order = j };
-		take_leaf(&p[n++].s, 1, l);
+		take_leaf(&d->scalars[n], 0, l);
+		if (l->pair)
+			take_leaf(&d->scalars[n], 1, &d->leaves[1][l->pair - 1]);
+		n = l->pair ? take_new_only(d, l->pair, n + 1) : n + 1;
 	}
-	qsort(p, n, sizeof(*p), cmp_placed);
-	d->scalars = calloc(n ?: 1, sizeof(*d->scalars));
-	if (!d->scalars)
-		goto out;
-	for (i = 0; i < n; i++)
-		d->scalars[i] = p[i].s;
 	d->nr_scalars = n;
 	err = 0;
 out:
 	free(o);
 	free(w);
-	free(p);
 	return err;
 }
 
