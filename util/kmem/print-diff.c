@@ -503,24 +503,18 @@ static const struct kmem_field *field_at(const char *path)
 	size_t s, i;
 
 	for (s = 0; s < ARRAY_SIZE(sections); s++) {
-		const struct kmem_section *sec = sections[s];
-		size_t len = strlen(sec->path);
-		const char *parent = NULL, *p = path + len + 1;
+		const char *p = kmem_diff__under(path, sections[s]->path);
+		const char *parent = NULL;
 
-		if (strncmp(path, sec->path, len) || path[len] != '.')
-			continue;
-		for (i = 0; i < sec->nr_fields; i++) {
-			const struct kmem_field *f = &sec->fields[i];
-			size_t plen = parent ? strlen(parent) : 0;
+		for (i = 0; p && *p && i < sections[s]->nr_fields; i++) {
+			const struct kmem_field *f = &sections[s]->fields[i];
+			const char *name = p;
 
 			if (!(f->flags & KMEM_FIELD_NESTED))
 				parent = f->name;
-			else if (parent && !strncmp(p, parent, plen) &&
-				 p[plen] == '.' && f->name &&
-				 !strcmp(p + plen + 1, f->name))
-				return f;
-			if (!(f->flags & KMEM_FIELD_NESTED) && f->name &&
-			    !strcmp(p, f->name))
+			else
+				name = parent ? kmem_diff__under(p, parent) : NULL;
+			if (name && f->name && !strcmp(name, f->name))
 				return f;
 		}
 	}
@@ -535,7 +529,7 @@ static const char *node_name(struct kmem_diff *d, const char *i, char *buf,
 	char path[64];
 	int side;
 
-	snprintf(path, sizeof(path), "page.cross_node.nodes.%s", i);
+	snprintf(path, sizeof(path), "%s.nodes.%s", kmem_cross_node_section.path, i);
 	s = kmem_diff__scalar(d, path);
 	for (side = KMEM_DIFF_NEW; s && side >= KMEM_DIFF_OLD; side--) {
 		if (s->num.has[side]) {
@@ -551,32 +545,30 @@ static const char *node_name(struct kmem_diff *d, const char *i, char *buf,
 static bool indexed_label(struct kmem_diff *d, const char *path, char *buf,
 			  size_t size, unsigned int *flags)
 {
-	static const char matrix[] = "page.cross_node.matrix.";
-	static const char mixed[] = "page.fragmentation.mixed_pageblocks.";
+	const char *node = kmem_diff__under(path, kmem_cross_node_section.path);
+	const char *mixed = kmem_diff__under(path, kmem_pageblock_section.path);
 	char from[16], to[16], a[16], b[16];
 	unsigned int col;
 
-	if (!strncmp(path, "page.cross_node.nodes.", 22)) {
+	if (node && !strncmp(node, "nodes.", 6)) {
 		*flags = HIDE;
 		return true;
 	}
-	if (!strncmp(path, matrix, sizeof(matrix) - 1) &&
-	    sscanf(path + sizeof(matrix) - 1, "%15[0-9].%15[0-9]", a, b) == 2) {
+	if (node && sscanf(node, "matrix.%15[0-9].%15[0-9]", a, b) == 2) {
 		snprintf(buf, size, "node %s to node %s:",
 			 node_name(d, a, from, sizeof(from)),
 			 node_name(d, b, to, sizeof(to)));
 		*flags = BYTES;
 		return true;
 	}
-	if (strncmp(path, mixed, sizeof(mixed) - 1))
-		return false;
-	path += sizeof(mixed) - 1;
-	if (sscanf(path, "by_column.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+	if (mixed && sscanf(mixed, "by_column.%u", &col) == 1 &&
+	    col < KMEM_NR_MIGTYPE_COLUMNS) {
 		snprintf(buf, size, "  %s allocations in:", kmem_migtype_columns[col]);
 		*flags = 0;
 		return true;
 	}
-	if (sscanf(path, "bytes_by_column.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+	if (mixed && sscanf(mixed, "bytes_by_column.%u", &col) == 1 &&
+	    col < KMEM_NR_MIGTYPE_COLUMNS) {
 		snprintf(buf, size, "  %s bytes allocated:", kmem_migtype_columns[col]);
 		*flags = BYTES;
 		return true;
@@ -590,10 +582,9 @@ static bool is_row_count(const char *path)
 	int id;
 
 	for (id = 0; id < KMEM_NR_TABLES; id++) {
-		size_t len = strlen(kmem_tables[id].path);
+		const char *rest = kmem_diff__under(path, kmem_tables[id].path);
 
-		if (!strncmp(path, kmem_tables[id].path, len) &&
-		    !strcmp(path + len, ".nr_rows"))
+		if (rest && !strcmp(rest, "nr_rows"))
 			return true;
 	}
 	return false;
@@ -604,7 +595,7 @@ static const char *label_of(struct kmem_diff *d, const char *path,
 			    unsigned int *flags)
 {
 	const struct kmem_field *f = field_at(path);
-	size_t len = strlen(prefix);
+	const char *rest;
 
 	if (f && f->label) {
 		*flags = (f->unit == KMEM_UNIT_BYTES ? BYTES : 0) |
@@ -620,9 +611,8 @@ static const char *label_of(struct kmem_diff *d, const char *path,
 	if (*flags || indexed_label(d, path, buf, size, flags))
 		return buf;
 	/* A number stat does not print: by its path. */
-	if (!strncmp(path, prefix, len) && path[len] == '.')
-		path += len + 1;
-	snprintf(buf, size, "%s:", path);
+	rest = kmem_diff__under(path, prefix);
+	snprintf(buf, size, "%s:", rest && *rest ? rest : path);
 	return buf;
 }
 
@@ -656,8 +646,8 @@ struct printing {
 /* The numbers under @prefix, in document order, as stat labels them. */
 static void print_numbers(struct printing *p, const char *prefix)
 {
-	size_t i, len = strlen(prefix);
 	char base[KMEM_JSON_MAX_PATH], buf[128];
+	size_t i;
 
 	for (i = 0; i < p->nr; i++) {
 		const struct kmem_diff_scalar *s = &p->scalars[i];
@@ -666,8 +656,7 @@ static void print_numbers(struct printing *p, const char *prefix)
 		unsigned int flags;
 
 		if (p->printed[i] || !s->is_number ||
-		    (len && (strncmp(s->path, prefix, len) ||
-			     (s->path[len] && s->path[len] != '.'))))
+		    (*prefix && !kmem_diff__under(s->path, prefix)))
 			continue;
 		p->printed[i] = true;
 		if (count_pair(s, p->nr - i, base, sizeof(base))) {
@@ -1116,10 +1105,11 @@ static void json_trace(struct kmem_json *j, const struct kmem_diff_scalar *s,
 
 	kmem_json__key_object(j, side ? "new" : "old");
 	for (i = 0; i < nr; i++) {
-		if (s[i].is_number || !s[i].has_str[side] ||
-		    strncmp(s[i].path, "perf_data.", 10))
-			continue;
-		json_text(j, s[i].path + 10, &s[i], side);
+		const char *key = kmem_diff__under(s[i].path,
+						   kmem_trace_section.path);
+
+		if (!s[i].is_number && s[i].has_str[side] && key && *key)
+			json_text(j, key, &s[i], side);
 	}
 	kmem_json__end_object(j);
 }
@@ -1137,7 +1127,8 @@ static void json_scalars(struct kmem_json *j, const struct kmem_diff_scalar *s,
 	kmem_json__end_object(j);
 	kmem_json__key_object(j, "texts");
 	for (i = 0; i < nr; i++) {
-		if (s[i].is_number || !strncmp(s[i].path, "perf_data.", 10))
+		if (s[i].is_number ||
+		    kmem_diff__under(s[i].path, kmem_trace_section.path))
 			continue;
 		kmem_json__key_object(j, s[i].path);
 		for (side = 0; side < 2; side++)

@@ -85,6 +85,11 @@ static const char *under(const char *path, const char *prefix, size_t len)
 	return path[len] == '.' ? path + len + 1 : NULL;
 }
 
+const char *kmem_diff__under(const char *path, const char *prefix)
+{
+	return under(path, prefix, strlen(prefix));
+}
+
 /*
  * The alternatives of identity @spec ("name|address"): the one @member is
  * or is under, or -1; for a NULL @member, -1 - how many there are.
@@ -193,7 +198,7 @@ static bool ignored(const char * const *list, const char *path)
 	size_t i;
 
 	for (i = 0; list && list[i]; i++)
-		if (under(path, list[i], strlen(list[i])))
+		if (kmem_diff__under(path, list[i]))
 			return true;
 	return false;
 }
