@@ -48,6 +48,8 @@ struct kmem_diff_report {
 	const char			*ignored[2 * KMEM_NR_TABLES + 5];
 	/* The identity slot of each column of each table, or NO_SLOT. */
 	int				slot[KMEM_NR_TABLES][MAX_COLUMNS];
+	/* The measures of each table, as -s keys: its diff_keys. */
+	struct kmem_sort_keys		measures[KMEM_NR_TABLES];
 	char				pool[4096];
 	size_t				used;
 };
@@ -173,6 +175,7 @@ static void build_config(struct kmem_diff_report *dr, bool page, bool slab)
 
 		dr->ignored[nr_ignored++] = t->what ? keep(dr, "%s.sort", t->path) :
 						      t->path;
+		kmem_sort_keys__split(&dr->measures[id], t->diff_keys ?: DEFAULT_SORT);
 		if (t->what)
 			table_spec(dr, id, &dr->specs[nr++]);
 	}
@@ -355,16 +358,12 @@ static void sort_table(struct kmem_diff_report *dr, int id,
 static void sort_tables(struct kmem_diff_report *dr,
 			const struct kmem_diff_report_options *o)
 {
-	struct kmem_sort_keys own;
 	int id;
 
-	for (id = 0; id < KMEM_NR_TABLES; id++) {
-		const struct kmem_table *desc = &kmem_tables[id];
-
-		kmem_sort_keys__split(&own, desc->diff_keys ?: DEFAULT_SORT);
-		if (desc->what)
-			sort_table(dr, id, desc->user_sort && o->sort ? o->sort : &own);
-	}
+	for (id = 0; id < KMEM_NR_TABLES; id++)
+		if (kmem_tables[id].what)
+			sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
+					   o->sort : &dr->measures[id]);
 }
 
 int kmem_diff_report__finish(struct kmem_diff_report *dr,
@@ -787,7 +786,7 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 	struct kmem_column cols[MAX_COLUMNS];
 	struct kmem_cell_ctx ctx = { .raw = !!sep };
 	char heads[8][HEAD_SIZE];
-	struct kmem_sort_keys measures;
+	const struct kmem_sort_keys *measures = &dr->measures[id];
 	size_t nr = 0, c, shown;
 	int m;
 
@@ -800,10 +799,8 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
-	/* The measures: the table's own two, or bytes and hits. */
-	kmem_sort_keys__split(&measures, desc->diff_keys ?: DEFAULT_SORT);
-	for (m = 0; m < measures.nr && m < 2; m++)
-		nr += value_columns(desc, t, measures.name[m], measures.len[m],
+	for (m = 0; m < measures->nr && m < 2; m++)
+		nr += value_columns(desc, t, measures->name[m], measures->len[m],
 				    sep, cols + nr, heads + 4 * m);
 	if (sep || t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
 		cols[nr++] = (struct kmem_column){
