@@ -203,16 +203,8 @@ static bool ignored(const char * const *list, const char *path)
 	return false;
 }
 
-/* A value of the document; @str for a text, NULL for null. */
-struct value {
-	bool		is_number;
-	u64		v;
-	const char	*str;
-	size_t		len;
-};
-
 static int add_leaf(struct kmem_diff *d, int side, const char *path,
-		    const struct value *val)
+		    const struct kmem_json_value *val)
 {
 	struct leaf *l;
 
@@ -224,8 +216,8 @@ static int add_leaf(struct kmem_diff *d, int side, const char *path,
 	l += d->nr_leaves[side];
 	*l = (struct leaf){
 		.path = strdup(path),
-		.is_number = val->is_number,
-		.v = val->v,
+		.is_number = val->kind == KMEM_JSON_U64,
+		.v = val->u,
 	};
 	if (val->str)
 		l->str = strndup(val->str, val->len);
@@ -320,18 +312,18 @@ static int set_member(struct table *t, struct row *row, const char *name,
 }
 
 /* One more part of an identity alternative: a text, or a number. */
-static int add_alt(struct alt *alt, const struct value *val)
+static int add_alt(struct alt *alt, const struct kmem_json_value *val)
 {
 	char num[24], *text;
 	const char *part = val->str;
 	size_t len = val->len, old = alt->text ? strlen(alt->text) : 0;
 
-	if (val->is_number) {
-		len = snprintf(num, sizeof(num), "%" PRIu64, val->v);
+	if (val->kind == KMEM_JSON_U64) {
+		len = snprintf(num, sizeof(num), "%" PRIu64, val->u);
 		part = num;
-		alt->number = val->v;
+		alt->number = val->u;
 	}
-	alt->is_number = !alt->nr_parts && val->is_number;
+	alt->is_number = !alt->nr_parts && val->kind == KMEM_JSON_U64;
 	if (!part)		/* null: no value */
 		return 0;
 	text = realloc(alt->text, old + len + 2);
@@ -348,7 +340,7 @@ static int add_alt(struct alt *alt, const struct value *val)
 
 /* A scalar inside a row of @t: a name, a member, or neither. */
 static int add_to_row(struct table *t, int side, const char *rest,
-		      const struct value *val)
+		      const struct kmem_json_value *val)
 {
 	struct row *row;
 	const char *member;
@@ -368,13 +360,13 @@ static int add_to_row(struct table *t, int side, const char *rest,
 		if (a >= 0)
 			return add_alt(&row->alt[s][a], val);
 	}
-	if (ignored(t->out.spec->ignore, member) || !val->is_number)
+	if (ignored(t->out.spec->ignore, member) || val->kind != KMEM_JSON_U64)
 		return 0;
-	return set_member(t, row, member, val->v);
+	return set_member(t, row, member, val->u);
 }
 
 static int add(struct kmem_diff *d, int side, const char *path,
-	       const struct value *val)
+	       const struct kmem_json_value *val)
 {
 	size_t i;
 
@@ -412,19 +404,22 @@ static size_t as_text(const struct kmem_json_value *v, char *buf, size_t size)
 int kmem_diff__take(struct kmem_diff *d, int side, const char *path,
 		    const struct kmem_json_value *v)
 {
-	struct value val = { .str = v->str, .len = v->len };
+	/* What the diff takes: a u64, a text (@str), or null. */
+	struct kmem_json_value val = { .kind = KMEM_JSON_NULL };
 	char buf[32];
 
 	if (v->kind == KMEM_JSON_U64 || (v->kind == KMEM_JSON_S64 && v->s >= 0))
-		val = (struct value){
-			.is_number = true,
-			.v = v->kind == KMEM_JSON_U64 ? v->u : (u64)v->s,
+		val = (struct kmem_json_value){
+			.kind = KMEM_JSON_U64,
+			.u = v->kind == KMEM_JSON_U64 ? v->u : (u64)v->s,
 		};
-	else if (v->kind == KMEM_JSON_NULL)
-		val.str = NULL;
-	else if (v->kind != KMEM_JSON_STRING)
-		val = (struct value){ .str = buf,
-				      .len = as_text(v, buf, sizeof(buf)) };
+	else if (v->kind == KMEM_JSON_STRING)
+		val = *v;
+	else if (v->kind != KMEM_JSON_NULL)
+		val = (struct kmem_json_value){
+			.kind = KMEM_JSON_STRING, .str = buf,
+			.len = as_text(v, buf, sizeof(buf)),
+		};
 	return add(d, side, path, &val);
 }
 
