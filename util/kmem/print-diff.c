@@ -682,8 +682,6 @@ static const char *text_of(struct kmem_diff *d, const char *path, int side)
 
 /* --- tables ----------------------------------------------------------- */
 
-#define ROW(r)		const struct kmem_diff_row *row = r
-
 static const struct kmem_diff_value no_value;
 
 /* A value's cell: the member is the column's offset, the cell its offset2. */
@@ -691,7 +689,7 @@ static void member_cell(const struct kmem_column *col,
 			const struct kmem_cell_ctx *ctx,
 			const void *r, char *buf, size_t size)
 {
-	ROW(r);
+	const struct kmem_diff_row *row = r;
 	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
 					  &no_value : &row->values[col->offset];
 
@@ -703,7 +701,7 @@ static void in_cell(const struct kmem_column *col __maybe_unused,
 		    const struct kmem_cell_ctx *ctx,
 		    const void *r, char *buf, size_t size)
 {
-	ROW(r);
+	const struct kmem_diff_row *row = r;
 
 	snprintf(buf, size, "%s", row->in == KMEM_DIFF_IN_NEW ? "new" :
 				  row->in == KMEM_DIFF_IN_OLD ? "gone" :
@@ -715,7 +713,7 @@ static void ident_cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx __maybe_unused,
 		       const void *r, char *buf, size_t size)
 {
-	ROW(r);
+	const struct kmem_diff_row *row = r;
 
 	snprintf(buf, size, "%s", row->ident[col->offset]);
 }
