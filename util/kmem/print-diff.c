@@ -355,24 +355,15 @@ static void sort_table(struct kmem_diff_report *dr, int id,
 		kmem_diff_table__sort(t, keys, nr);
 }
 
-static void sort_tables(struct kmem_diff_report *dr,
-			const struct kmem_diff_report_options *o)
-{
-	int id;
-
-	for (id = 0; id < KMEM_NR_TABLES; id++)
-		if (kmem_tables[id].what)
-			sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
-					   o->sort : &dr->measures[id]);
-}
-
 int kmem_diff_report__finish(struct kmem_diff_report *dr,
 			     const struct kmem_diff_report_options *o)
 {
-	int err = kmem_diff__pair(dr->d);
+	int id, err = kmem_diff__pair(dr->d);
 
-	if (!err)
-		sort_tables(dr, o);
+	/* A table the diff does not have is sorted as none. */
+	for (id = 0; !err && id < KMEM_NR_TABLES; id++)
+		sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
+				   o->sort : &dr->measures[id]);
 	return err;
 }
 
@@ -1048,8 +1039,7 @@ int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 
 	/* The tables of the text, in the order of the report's. */
 	for (id = 0; id < KMEM_NR_TABLES; id++)
-		if (kmem_tables[id].what &&
-		    (o->caller || kmem_tables[id].by_default))
+		if (o->caller || kmem_tables[id].by_default)
 			print_table(dr, id, o, sep, fp);
 	return fflush(fp) || ferror(fp) ? -EIO : 0;
 }
