@@ -224,14 +224,9 @@ void kmem_diff_report__take(void *arg, const char *path,
 			    const struct kmem_json_value *v)
 {
 	struct kmem_diff_side *ctx = arg;
-	int err;
+	/* Without a diff, a saved document is only looked at. */
+	int err = ctx->dr ? kmem_diff__take(ctx->dr->d, ctx->side, path, v) : 0;
 
-	/* A saved document looked at, not taken. */
-	if (!ctx->dr) {
-		note_saved(ctx->saved, path, v);
-		return;
-	}
-	err = kmem_diff__take(ctx->dr->d, ctx->side, path, v);
 	if (err && !ctx->err)
 		ctx->err = err;
 	if (ctx->saved)
