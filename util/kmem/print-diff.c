@@ -39,6 +39,18 @@ static const char * const matrix_ignore[] = {
 	"requested.value", "fallback.value", NULL,
 };
 
+/* The tables the report writes without a description: by hand, here. */
+static const struct kmem_diff_table_spec grid_spec = {
+	.name = "page.grid", .rows = "page.grid.rows",
+	.present = "page.grid.rows.0.order", .identity = grid_ident,
+};
+
+static const struct kmem_diff_table_spec matrix_spec = {
+	.name = "page.fragmentation.matrix", .rows = "page.fragmentation.matrix",
+	.present = "page.fragmentation.fallbacks.count",
+	.identity = matrix_ident, .ignore = matrix_ignore,
+};
+
 struct kmem_diff_report {
 	struct kmem_diff		*d;
 	struct kmem_diff_config		config;
@@ -154,10 +166,7 @@ static void build_config(struct kmem_diff_report *dr, bool page, bool slab)
 	if (!slab)
 		dr->ignored[nr_ignored++] = "slab";
 
-	dr->specs[nr++] = (struct kmem_diff_table_spec){
-		.name = "page.grid", .rows = "page.grid.rows",
-		.present = "page.grid.rows.0.order", .identity = grid_ident,
-	};
+	dr->specs[nr++] = grid_spec;
 	dr->ignored[nr_ignored++] = "schema";
 	dr->ignored[nr_ignored++] = "page.grid.columns";
 	for (id = 0; id < KMEM_NR_TABLES; id++) {
@@ -165,13 +174,7 @@ static void build_config(struct kmem_diff_report *dr, bool page, bool slab)
 
 		/* In document order: the matrix comes before the tables. */
 		if (id == KMEM_FRAG_CALLERS)
-			dr->specs[nr++] = (struct kmem_diff_table_spec){
-				.name = "page.fragmentation.matrix",
-				.rows = "page.fragmentation.matrix",
-				.present = "page.fragmentation.fallbacks.count",
-				.identity = matrix_ident,
-				.ignore = matrix_ignore,
-			};
+			dr->specs[nr++] = matrix_spec;
 
 		dr->ignored[nr_ignored++] = t->what ? keep(dr, "%s.sort", t->path) :
 						      t->path;
@@ -824,7 +827,7 @@ static const struct kmem_diff_value *member(const struct kmem_diff_row *row,
 /* Grid cells, those with allocations in either trace. */
 static void print_grid(struct kmem_diff *d)
 {
-	struct kmem_diff_table *t = kmem_diff__table(d, "page.grid");
+	struct kmem_diff_table *t = kmem_diff__table(d, grid_spec.name);
 	char label[64], name[16];
 	size_t r;
 	int col;
@@ -855,8 +858,7 @@ static void print_grid(struct kmem_diff *d)
 /* The fallback matrix, a requested and fallen back to type a line. */
 static void print_frag_matrix(struct kmem_diff *d)
 {
-	struct kmem_diff_table *t = kmem_diff__table(d,
-						     "page.fragmentation.matrix");
+	struct kmem_diff_table *t = kmem_diff__table(d, matrix_spec.name);
 	char label[80];
 	size_t r, c;
 
@@ -1130,7 +1132,7 @@ static const char *member_key(const struct kmem_diff_table *t, size_t m,
 {
 	unsigned int col;
 
-	if (!strcmp(t->spec->name, "page.grid") &&
+	if (!strcmp(t->spec->name, grid_spec.name) &&
 	    sscanf(t->members[m], "counts.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
 		snprintf(buf, size, "%s", kmem_migtype_columns[col]);
 		return buf;
@@ -1166,8 +1168,8 @@ static void json_row(struct kmem_json *j, const struct kmem_diff_table *t,
 static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 		       const struct kmem_diff_report_options *o)
 {
-	bool limited = strcmp(t->spec->name, "page.grid") &&
-		       strcmp(t->spec->name, "page.fragmentation.matrix");
+	bool limited = strcmp(t->spec->name, grid_spec.name) &&
+		       strcmp(t->spec->name, matrix_spec.name);
 	size_t i, shown = limited ? rows_shown(o, t->nr_rows, true) : t->nr_rows;
 	char key[64];
 
