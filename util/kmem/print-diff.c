@@ -39,6 +39,18 @@ static const char * const matrix_ignore[] = {
 	"requested.value", "fallback.value", NULL,
 };
 
+/* The tables the report writes without a description: by hand, here. */
+static const struct kmem_diff_table_spec grid_spec = {
+	.name = "page.grid", .rows = "page.grid.rows",
+	.present = "page.grid.rows.0.order", .identity = grid_ident,
+};
+
+static const struct kmem_diff_table_spec matrix_spec = {
+	.name = "page.fragmentation.matrix", .rows = "page.fragmentation.matrix",
+	.present = "page.fragmentation.fallbacks.count",
+	.identity = matrix_ident, .ignore = matrix_ignore,
+};
+
 struct kmem_diff_report {
 	struct kmem_diff		*d;
 	struct kmem_diff_config		config;
@@ -48,6 +60,8 @@ struct kmem_diff_report {
 	const char			*ignored[2 * KMEM_NR_TABLES + 5];
 	/* The identity slot of each column of each table, or NO_SLOT. */
 	int				slot[KMEM_NR_TABLES][MAX_COLUMNS];
+	/* The measures of each table, as -s keys: its diff_keys. */
+	struct kmem_sort_keys		measures[KMEM_NR_TABLES];
 	char				pool[4096];
 	size_t				used;
 };
@@ -152,10 +166,7 @@ static void build_config(struct kmem_diff_report *dr, bool page, bool slab)
 	if (!slab)
 		dr->ignored[nr_ignored++] = "slab";
 
-	dr->specs[nr++] = (struct kmem_diff_table_spec){
-		.name = "page.grid", .rows = "page.grid.rows",
-		.present = "page.grid.rows.0.order", .identity = grid_ident,
-	};
+	dr->specs[nr++] = grid_spec;
 	dr->ignored[nr_ignored++] = "schema";
 	dr->ignored[nr_ignored++] = "page.grid.columns";
 	for (id = 0; id < KMEM_NR_TABLES; id++) {
@@ -163,16 +174,11 @@ static void build_config(struct kmem_diff_report *dr, bool page, bool slab)
 
 		/* In document order: the matrix comes before the tables. */
 		if (id == KMEM_FRAG_CALLERS)
-			dr->specs[nr++] = (struct kmem_diff_table_spec){
-				.name = "page.fragmentation.matrix",
-				.rows = "page.fragmentation.matrix",
-				.present = "page.fragmentation.fallbacks.count",
-				.identity = matrix_ident,
-				.ignore = matrix_ignore,
-			};
+			dr->specs[nr++] = matrix_spec;
 
 		dr->ignored[nr_ignored++] = t->what ? keep(dr, "%s.sort", t->path) :
 						      t->path;
+		kmem_sort_keys__split(&dr->measures[id], t->diff_keys ?: DEFAULT_SORT);
 		if (t->what)
 			table_spec(dr, id, &dr->specs[nr++]);
 	}
@@ -221,14 +227,9 @@ void kmem_diff_report__take(void *arg, const char *path,
 			    const struct kmem_json_value *v)
 {
 	struct kmem_diff_side *ctx = arg;
-	int err;
+	/* Without a diff, a saved document is only looked at. */
+	int err = ctx->dr ? kmem_diff__take(ctx->dr->d, ctx->side, path, v) : 0;
 
-	/* A saved document looked at, not taken. */
-	if (!ctx->dr) {
-		note_saved(ctx->saved, path, v);
-		return;
-	}
-	err = kmem_diff__take(ctx->dr->d, ctx->side, path, v);
 	if (err && !ctx->err)
 		ctx->err = err;
 	if (ctx->saved)
@@ -352,28 +353,15 @@ static void sort_table(struct kmem_diff_report *dr, int id,
 		kmem_diff_table__sort(t, keys, nr);
 }
 
-static void sort_tables(struct kmem_diff_report *dr,
-			const struct kmem_diff_report_options *o)
-{
-	struct kmem_sort_keys own;
-	int id;
-
-	for (id = 0; id < KMEM_NR_TABLES; id++) {
-		const struct kmem_table *desc = &kmem_tables[id];
-
-		kmem_sort_keys__split(&own, desc->diff_keys ?: DEFAULT_SORT);
-		if (desc->what)
-			sort_table(dr, id, desc->user_sort && o->sort ? o->sort : &own);
-	}
-}
-
 int kmem_diff_report__finish(struct kmem_diff_report *dr,
 			     const struct kmem_diff_report_options *o)
 {
-	int err = kmem_diff__pair(dr->d);
+	int id, err = kmem_diff__pair(dr->d);
 
-	if (!err)
-		sort_tables(dr, o);
+	/* A table the diff does not have is sorted as none. */
+	for (id = 0; !err && id < KMEM_NR_TABLES; id++)
+		sort_table(dr, id, kmem_tables[id].user_sort && o->sort ?
+				   o->sort : &dr->measures[id]);
 	return err;
 }
 
@@ -503,24 +491,18 @@ static const struct kmem_field *field_at(const char *path)
 	size_t s, i;
 
 	for (s = 0; s < ARRAY_SIZE(sections); s++) {
-		const struct kmem_section *sec = sections[s];
-		size_t len = strlen(sec->path);
-		const char *parent = NULL, *p = path + len + 1;
+		const char *p = kmem_diff__under(path, sections[s]->path);
+		const char *parent = NULL;
 
-		if (strncmp(path, sec->path, len) || path[len] != '.')
-			continue;
-		for (i = 0; i < sec->nr_fields; i++) {
-			const struct kmem_field *f = &sec->fields[i];
-			size_t plen = parent ? strlen(parent) : 0;
+		for (i = 0; p && *p && i < sections[s]->nr_fields; i++) {
+			const struct kmem_field *f = &sections[s]->fields[i];
+			const char *name = p;
 
 			if (!(f->flags & KMEM_FIELD_NESTED))
 				parent = f->name;
-			else if (parent && !strncmp(p, parent, plen) &&
-				 p[plen] == '.' && f->name &&
-				 !strcmp(p + plen + 1, f->name))
-				return f;
-			if (!(f->flags & KMEM_FIELD_NESTED) && f->name &&
-			    !strcmp(p, f->name))
+			else
+				name = parent ? kmem_diff__under(p, parent) : NULL;
+			if (name && f->name && !strcmp(name, f->name))
 				return f;
 		}
 	}
@@ -535,7 +517,7 @@ static const char *node_name(struct kmem_diff *d, const char *i, char *buf,
 	char path[64];
 	int side;
 
-	snprintf(path, sizeof(path), "page.cross_node.nodes.%s", i);
+	snprintf(path, sizeof(path), "%s.nodes.%s", kmem_cross_node_section.path, i);
 	s = kmem_diff__scalar(d, path);
 	for (side = KMEM_DIFF_NEW; s && side >= KMEM_DIFF_OLD; side--) {
 		if (s->num.has[side]) {
@@ -551,32 +533,30 @@ static const char *node_name(struct kmem_diff *d, const char *i, char *buf,
 static bool indexed_label(struct kmem_diff *d, const char *path, char *buf,
 			  size_t size, unsigned int *flags)
 {
-	static const char matrix[] = "page.cross_node.matrix.";
-	static const char mixed[] = "page.fragmentation.mixed_pageblocks.";
+	const char *node = kmem_diff__under(path, kmem_cross_node_section.path);
+	const char *mixed = kmem_diff__under(path, kmem_pageblock_section.path);
 	char from[16], to[16], a[16], b[16];
 	unsigned int col;
 
-	if (!strncmp(path, "page.cross_node.nodes.", 22)) {
+	if (node && !strncmp(node, "nodes.", 6)) {
 		*flags = HIDE;
 		return true;
 	}
-	if (!strncmp(path, matrix, sizeof(matrix) - 1) &&
-	    sscanf(path + sizeof(matrix) - 1, "%15[0-9].%15[0-9]", a, b) == 2) {
+	if (node && sscanf(node, "matrix.%15[0-9].%15[0-9]", a, b) == 2) {
 		snprintf(buf, size, "node %s to node %s:",
 			 node_name(d, a, from, sizeof(from)),
 			 node_name(d, b, to, sizeof(to)));
 		*flags = BYTES;
 		return true;
 	}
-	if (strncmp(path, mixed, sizeof(mixed) - 1))
-		return false;
-	path += sizeof(mixed) - 1;
-	if (sscanf(path, "by_column.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+	if (mixed && sscanf(mixed, "by_column.%u", &col) == 1 &&
+	    col < KMEM_NR_MIGTYPE_COLUMNS) {
 		snprintf(buf, size, "  %s allocations in:", kmem_migtype_columns[col]);
 		*flags = 0;
 		return true;
 	}
-	if (sscanf(path, "bytes_by_column.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+	if (mixed && sscanf(mixed, "bytes_by_column.%u", &col) == 1 &&
+	    col < KMEM_NR_MIGTYPE_COLUMNS) {
 		snprintf(buf, size, "  %s bytes allocated:", kmem_migtype_columns[col]);
 		*flags = BYTES;
 		return true;
@@ -590,10 +570,9 @@ static bool is_row_count(const char *path)
 	int id;
 
 	for (id = 0; id < KMEM_NR_TABLES; id++) {
-		size_t len = strlen(kmem_tables[id].path);
+		const char *rest = kmem_diff__under(path, kmem_tables[id].path);
 
-		if (!strncmp(path, kmem_tables[id].path, len) &&
-		    !strcmp(path + len, ".nr_rows"))
+		if (rest && !strcmp(rest, "nr_rows"))
 			return true;
 	}
 	return false;
@@ -604,7 +583,7 @@ static const char *label_of(struct kmem_diff *d, const char *path,
 			    unsigned int *flags)
 {
 	const struct kmem_field *f = field_at(path);
-	size_t len = strlen(prefix);
+	const char *rest;
 
 	if (f && f->label) {
 		*flags = (f->unit == KMEM_UNIT_BYTES ? BYTES : 0) |
@@ -620,9 +599,8 @@ static const char *label_of(struct kmem_diff *d, const char *path,
 	if (*flags || indexed_label(d, path, buf, size, flags))
 		return buf;
 	/* A number stat does not print: by its path. */
-	if (!strncmp(path, prefix, len) && path[len] == '.')
-		path += len + 1;
-	snprintf(buf, size, "%s:", path);
+	rest = kmem_diff__under(path, prefix);
+	snprintf(buf, size, "%s:", rest && *rest ? rest : path);
 	return buf;
 }
 
@@ -656,8 +634,8 @@ struct printing {
 /* The numbers under @prefix, in document order, as stat labels them. */
 static void print_numbers(struct printing *p, const char *prefix)
 {
-	size_t i, len = strlen(prefix);
 	char base[KMEM_JSON_MAX_PATH], buf[128];
+	size_t i;
 
 	for (i = 0; i < p->nr; i++) {
 		const struct kmem_diff_scalar *s = &p->scalars[i];
@@ -666,8 +644,7 @@ static void print_numbers(struct printing *p, const char *prefix)
 		unsigned int flags;
 
 		if (p->printed[i] || !s->is_number ||
-		    (len && (strncmp(s->path, prefix, len) ||
-			     (s->path[len] && s->path[len] != '.'))))
+		    (*prefix && !kmem_diff__under(s->path, prefix)))
 			continue;
 		p->printed[i] = true;
 		if (count_pair(s, p->nr - i, base, sizeof(base))) {
@@ -694,8 +671,6 @@ static const char *text_of(struct kmem_diff *d, const char *path, int side)
 
 /* --- tables ----------------------------------------------------------- */
 
-#define ROW(r)		const struct kmem_diff_row *row = r
-
 static const struct kmem_diff_value no_value;
 
 /* A value's cell: the member is the column's offset, the cell its offset2. */
@@ -703,7 +678,7 @@ static void member_cell(const struct kmem_column *col,
 			const struct kmem_cell_ctx *ctx,
 			const void *r, char *buf, size_t size)
 {
-	ROW(r);
+	const struct kmem_diff_row *row = r;
 	const struct kmem_diff_value *v = col->offset == (u16)NO_SLOT ?
 					  &no_value : &row->values[col->offset];
 
@@ -715,7 +690,7 @@ static void in_cell(const struct kmem_column *col __maybe_unused,
 		    const struct kmem_cell_ctx *ctx,
 		    const void *r, char *buf, size_t size)
 {
-	ROW(r);
+	const struct kmem_diff_row *row = r;
 
 	snprintf(buf, size, "%s", row->in == KMEM_DIFF_IN_NEW ? "new" :
 				  row->in == KMEM_DIFF_IN_OLD ? "gone" :
@@ -727,7 +702,7 @@ static void ident_cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx __maybe_unused,
 		       const void *r, char *buf, size_t size)
 {
-	ROW(r);
+	const struct kmem_diff_row *row = r;
 
 	snprintf(buf, size, "%s", row->ident[col->offset]);
 }
@@ -798,7 +773,7 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 	struct kmem_column cols[MAX_COLUMNS];
 	struct kmem_cell_ctx ctx = { .raw = !!sep };
 	char heads[8][HEAD_SIZE];
-	struct kmem_sort_keys measures;
+	const struct kmem_sort_keys *measures = &dr->measures[id];
 	size_t nr = 0, c, shown;
 	int m;
 
@@ -811,10 +786,8 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_BOTH]),
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_NEW]),
 		       COMMAS(t->nr_in[KMEM_DIFF_IN_OLD]));
-	/* The measures: the table's own two, or bytes and hits. */
-	kmem_sort_keys__split(&measures, desc->diff_keys ?: DEFAULT_SORT);
-	for (m = 0; m < measures.nr && m < 2; m++)
-		nr += value_columns(desc, t, measures.name[m], measures.len[m],
+	for (m = 0; m < measures->nr && m < 2; m++)
+		nr += value_columns(desc, t, measures->name[m], measures->len[m],
 				    sep, cols + nr, heads + 4 * m);
 	if (sep || t->nr_in[KMEM_DIFF_IN_BOTH] < t->nr_rows)
 		cols[nr++] = (struct kmem_column){
@@ -854,7 +827,7 @@ static const struct kmem_diff_value *member(const struct kmem_diff_row *row,
 /* Grid cells, those with allocations in either trace. */
 static void print_grid(struct kmem_diff *d)
 {
-	struct kmem_diff_table *t = kmem_diff__table(d, "page.grid");
+	struct kmem_diff_table *t = kmem_diff__table(d, grid_spec.name);
 	char label[64], name[16];
 	size_t r;
 	int col;
@@ -885,8 +858,7 @@ static void print_grid(struct kmem_diff *d)
 /* The fallback matrix, a requested and fallen back to type a line. */
 static void print_frag_matrix(struct kmem_diff *d)
 {
-	struct kmem_diff_table *t = kmem_diff__table(d,
-						     "page.fragmentation.matrix");
+	struct kmem_diff_table *t = kmem_diff__table(d, matrix_spec.name);
 	char label[80];
 	size_t r, c;
 
@@ -1064,8 +1036,7 @@ int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 
 	/* The tables of the text, in the order of the report's. */
 	for (id = 0; id < KMEM_NR_TABLES; id++)
-		if (kmem_tables[id].what &&
-		    (o->caller || kmem_tables[id].by_default))
+		if (o->caller || kmem_tables[id].by_default)
 			print_table(dr, id, o, sep, fp);
 	return fflush(fp) || ferror(fp) ? -EIO : 0;
 }
@@ -1116,10 +1087,11 @@ static void json_trace(struct kmem_json *j, const struct kmem_diff_scalar *s,
 
 	kmem_json__key_object(j, side ? "new" : "old");
 	for (i = 0; i < nr; i++) {
-		if (s[i].is_number || !s[i].has_str[side] ||
-		    strncmp(s[i].path, "perf_data.", 10))
-			continue;
-		json_text(j, s[i].path + 10, &s[i], side);
+		const char *key = kmem_diff__under(s[i].path,
+						   kmem_trace_section.path);
+
+		if (!s[i].is_number && s[i].has_str[side] && key && *key)
+			json_text(j, key, &s[i], side);
 	}
 	kmem_json__end_object(j);
 }
@@ -1137,7 +1109,8 @@ static void json_scalars(struct kmem_json *j, const struct kmem_diff_scalar *s,
 	kmem_json__end_object(j);
 	kmem_json__key_object(j, "texts");
 	for (i = 0; i < nr; i++) {
-		if (s[i].is_number || !strncmp(s[i].path, "perf_data.", 10))
+		if (s[i].is_number ||
+		    kmem_diff__under(s[i].path, kmem_trace_section.path))
 			continue;
 		kmem_json__key_object(j, s[i].path);
 		for (side = 0; side < 2; side++)
@@ -1159,7 +1132,7 @@ static const char *member_key(const struct kmem_diff_table *t, size_t m,
 {
 	unsigned int col;
 
-	if (!strcmp(t->spec->name, "page.grid") &&
+	if (!strcmp(t->spec->name, grid_spec.name) &&
 	    sscanf(t->members[m], "counts.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
 		snprintf(buf, size, "%s", kmem_migtype_columns[col]);
 		return buf;
@@ -1195,8 +1168,8 @@ static void json_row(struct kmem_json *j, const struct kmem_diff_table *t,
 static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 		       const struct kmem_diff_report_options *o)
 {
-	bool limited = strcmp(t->spec->name, "page.grid") &&
-		       strcmp(t->spec->name, "page.fragmentation.matrix");
+	bool limited = strcmp(t->spec->name, grid_spec.name) &&
+		       strcmp(t->spec->name, matrix_spec.name);
 	size_t i, shown = limited ? rows_shown(o, t->nr_rows, true) : t->nr_rows;
 	char key[64];
 

@@ -239,10 +239,7 @@ static bool read_level(struct reader *r, int depth, bool object)
 {
 	char close = object ? '}' : ']';
 
-	if (object)
-		kmem_json__begin_object(r->j);
-	else
-		kmem_json__begin_array(r->j);
+	(object ? kmem_json__begin_object : kmem_json__begin_array)(r->j);
 	if (!take(r, close)) {
 		do {
 			if (object && !read_key(r))
@@ -254,10 +251,7 @@ static bool read_level(struct reader *r, int depth, bool object)
 			return fail(r, object ? "a ',' or '}' expected in an object" :
 						"a ',' or ']' expected in an array");
 	}
-	if (object)
-		kmem_json__end_object(r->j);
-	else
-		kmem_json__end_array(r->j);
+	(object ? kmem_json__end_object : kmem_json__end_array)(r->j);
 	return true;
 }
 

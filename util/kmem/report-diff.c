@@ -18,7 +18,7 @@ struct leaf {
 	bool	is_number;
 	u64	v;
 	char	*str;		/* text, NULL for null */
-	size_t	pair;		/* new: 1 + the old leaf it pairs with; 0 */
+	size_t	pair;		/* 1 + the leaf of the other side it pairs with; 0 */
 };
 
 /* One identity alternative of a row: its parts, joined by '|'. */
@@ -83,6 +83,11 @@ static const char *under(const char *path, const char *prefix, size_t len)
 	if (!path[len])
 		return path + len;
 	return path[len] == '.' ? path + len + 1 : NULL;
+}
+
+const char *kmem_diff__under(const char *path, const char *prefix)
+{
+	return under(path, prefix, strlen(prefix));
 }
 
 /*
@@ -193,21 +198,13 @@ static bool ignored(const char * const *list, const char *path)
 	size_t i;
 
 	for (i = 0; list && list[i]; i++)
-		if (under(path, list[i], strlen(list[i])))
+		if (kmem_diff__under(path, list[i]))
 			return true;
 	return false;
 }
 
-/* A value of the document; @str for a text, NULL for null. */
-struct value {
-	bool		is_number;
-	u64		v;
-	const char	*str;
-	size_t		len;
-};
-
 static int add_leaf(struct kmem_diff *d, int side, const char *path,
-		    const struct value *val)
+		    const struct kmem_json_value *val)
 {
 	struct leaf *l;
 
@@ -219,8 +216,8 @@ static int add_leaf(struct kmem_diff *d, int side, const char *path,
 	l += d->nr_leaves[side];
 	*l = (struct leaf){
 		.path = strdup(path),
-		.is_number = val->is_number,
-		.v = val->v,
+		.is_number = val->kind == KMEM_JSON_U64,
+		.v = val->u,
 	};
 	if (val->str)
 		l->str = strndup(val->str, val->len);
@@ -315,18 +312,18 @@ static int set_member(struct table *t, struct row *row, const char *name,
 }
 
 /* One more part of an identity alternative: a text, or a number. */
-static int add_alt(struct alt *alt, const struct value *val)
+static int add_alt(struct alt *alt, const struct kmem_json_value *val)
 {
 	char num[24], *text;
 	const char *part = val->str;
 	size_t len = val->len, old = alt->text ? strlen(alt->text) : 0;
 
-	if (val->is_number) {
-		len = snprintf(num, sizeof(num), "%" PRIu64, val->v);
+	if (val->kind == KMEM_JSON_U64) {
+		len = snprintf(num, sizeof(num), "%" PRIu64, val->u);
 		part = num;
-		alt->number = val->v;
+		alt->number = val->u;
 	}
-	alt->is_number = !alt->nr_parts && val->is_number;
+	alt->is_number = !alt->nr_parts && val->kind == KMEM_JSON_U64;
 	if (!part)		/* null: no value */
 		return 0;
 	text = realloc(alt->text, old + len + 2);
@@ -343,7 +340,7 @@ static int add_alt(struct alt *alt, const struct value *val)
 
 /* A scalar inside a row of @t: a name, a member, or neither. */
 static int add_to_row(struct table *t, int side, const char *rest,
-		      const struct value *val)
+		      const struct kmem_json_value *val)
 {
 	struct row *row;
 	const char *member;
@@ -363,13 +360,13 @@ static int add_to_row(struct table *t, int side, const char *rest,
 		if (a >= 0)
 			return add_alt(&row->alt[s][a], val);
 	}
-	if (ignored(t->out.spec->ignore, member) || !val->is_number)
+	if (ignored(t->out.spec->ignore, member) || val->kind != KMEM_JSON_U64)
 		return 0;
-	return set_member(t, row, member, val->v);
+	return set_member(t, row, member, val->u);
 }
 
 static int add(struct kmem_diff *d, int side, const char *path,
-	       const struct value *val)
+	       const struct kmem_json_value *val)
 {
 	size_t i;
 
@@ -407,19 +404,22 @@ static size_t as_text(const struct kmem_json_value *v, char *buf, size_t size)
 int kmem_diff__take(struct kmem_diff *d, int side, const char *path,
 		    const struct kmem_json_value *v)
 {
-	struct value val = { .str = v->str, .len = v->len };
+	/* What the diff takes: a u64, a text (@str), or null. */
+	struct kmem_json_value val = { .kind = KMEM_JSON_NULL };
 	char buf[32];
 
 	if (v->kind == KMEM_JSON_U64 || (v->kind == KMEM_JSON_S64 && v->s >= 0))
-		val = (struct value){
-			.is_number = true,
-			.v = v->kind == KMEM_JSON_U64 ? v->u : (u64)v->s,
+		val = (struct kmem_json_value){
+			.kind = KMEM_JSON_U64,
+			.u = v->kind == KMEM_JSON_U64 ? v->u : (u64)v->s,
 		};
-	else if (v->kind == KMEM_JSON_NULL)
-		val.str = NULL;
-	else if (v->kind != KMEM_JSON_STRING)
-		val = (struct value){ .str = buf,
-				      .len = as_text(v, buf, sizeof(buf)) };
+	else if (v->kind == KMEM_JSON_STRING)
+		val = *v;
+	else if (v->kind != KMEM_JSON_NULL)
+		val = (struct kmem_json_value){
+			.kind = KMEM_JSON_STRING, .str = buf,
+			.len = as_text(v, buf, sizeof(buf)),
+		};
 	return add(d, side, path, &val);
 }
 
@@ -433,26 +433,6 @@ static int cmp_leaf_path(const void *a, const void *b)
 
 	/* One array: a path twice pairs in document order. */
 	return c ?: (x > y) - (x < y);
-}
-
-/*
- * Where a scalar goes: old scalar i at 2i + 1; one only the new document
- * has right after the scalar of both that comes before it there, at
- * 2i + 2, in new order.
- */
-struct placed {
-	size_t			at;
-	size_t			order;
-	struct kmem_diff_scalar	s;
-};
-
-static int cmp_placed(const void *a, const void *b)
-{
-	const struct placed *x = a, *y = b;
-
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static void take_leaf(struct kmem_diff_scalar *s, int side,
@@ -483,52 +463,53 @@ static struct leaf **sorted_leaves(struct kmem_diff *d, int side)
 	return p;
 }
 
-/* Old scalars keep their order; see struct placed for the new ones. */
+/* New scalars from @j on, up to one of both, after @n others; the new @n. */
+static size_t take_new_only(struct kmem_diff *d, size_t j, size_t n)
+{
+	for (; j < d->nr_leaves[1] && !d->leaves[1][j].pair; j++)
+		take_leaf(&d->scalars[n++], 1, &d->leaves[1][j]);
+	return n;
+}
+
+/*
+ * Old scalars keep their order; one only the new document has comes
+ * right after the scalar of both that comes before it there, in new
+ * order.  Leaves pair by path, a path twice in document order.
+ */
 static int pair_scalars(struct kmem_diff *d)
 {
 	size_t nr_old = d->nr_leaves[0], nr_new = d->nr_leaves[1];
-	size_t i, j, n = nr_old, at = 0;
 	struct leaf **o = sorted_leaves(d, 0), **w = sorted_leaves(d, 1);
-	struct placed *p = calloc(nr_old + nr_new + 1, sizeof(*p));
+	size_t i, j, n;
 	int err = -ENOMEM;
 
-	if (!o || !w || !p)
+	d->scalars = calloc(nr_old + nr_new + 1, sizeof(*d->scalars));
+	if (!o || !w || !d->scalars)
 		goto out;
-	for (i = 0; i < nr_old; i++) {
-		take_leaf(&p[i].s, 0, &d->leaves[0][i]);
-		p[i].at = 2 * i + 1;
-	}
 	for (i = 0, j = 0; i < nr_old && j < nr_new;) {
 		int c = strcmp(o[i]->path, w[j]->path);
 
-		if (!c)
+		if (!c) {
+			o[i]->pair = w[j] - d->leaves[1] + 1;
 			w[j]->pair = o[i] - d->leaves[0] + 1;
+		}
 		i += c <= 0;
 		j += c >= 0;
 	}
-	for (j = 0; j < nr_new; j++) {
-		const struct leaf *l = &d->leaves[1][j];
+	n = take_new_only(d, 0, 0);
+	for (i = 0; i < nr_old; i++) {
+		const struct leaf *l = &d->leaves[0][i];
 
-		if (l->pair) {
-			take_leaf(&p[l->pair - 1].s, 1, l);
-			at = 2 * l->pair;
-			continue;
-		}
-		p[n] = (struct placed){ .at = at, .order = j };
-		take_leaf(&p[n++].s, 1, l);
+		take_leaf(&d->scalars[n], 0, l);
+		if (l->pair)
+			take_leaf(&d->scalars[n], 1, &d->leaves[1][l->pair - 1]);
+		n = l->pair ? take_new_only(d, l->pair, n + 1) : n + 1;
 	}
-	qsort(p, n, sizeof(*p), cmp_placed);
-	d->scalars = calloc(n ?: 1, sizeof(*d->scalars));
-	if (!d->scalars)
-		goto out;
-	for (i = 0; i < n; i++)
-		d->scalars[i] = p[i].s;
 	d->nr_scalars = n;
 	err = 0;
 out:
 	free(o);
 	free(w);
-	free(p);
 	return err;
 }
 

@@ -159,6 +159,12 @@ int kmem_diff_table__member(const struct kmem_diff_table *t,
 void kmem_diff_table__sort(struct kmem_diff_table *t,
 			   const struct kmem_diff_key *keys, int nr_keys);
 
+/*
+ * What of @path lies under @prefix: "" for @prefix itself, "b.c" for
+ * "a.b.c" under "a"; NULL for a path not under it.
+ */
+const char *kmem_diff__under(const char *path, const char *prefix);
+
 /* new - old, both had. */
 static inline s64 kmem_diff_value__delta(const struct kmem_diff_value *v)
 {
