@@ -312,6 +312,37 @@ static int test__kmem_diff_sort(struct test_suite *test __maybe_unused,
 }
 
 /*
+ * Rows in the order of their identity, numbers by value: the grid's
+ * orders 1, 2 and 10, not 1, 10 and 2 as the text of their keys sorts.
+ */
+static int test__kmem_diff_order(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	static const u64 orders[] = { 10, 2, 1 };
+	struct kmem_diff *d = kmem_diff__new(&config);
+	struct kmem_diff_table *t;
+	size_t i;
+	int err = 0;
+
+	TEST_ASSERT_VAL("new", d);
+	for (i = 0; i < ARRAY_SIZE(orders); i++)
+		err |= caller(d, 0, i, "A", 0x10, orders[i], "GFP_KERNEL", 1,
+			      4096ULL << orders[i]);
+	err |= num(d, 0, "page.callers.nr_rows", ARRAY_SIZE(orders));
+	err |= num(d, 1, "page.callers.nr_rows", 0);
+	TEST_ASSERT_VAL("add", !err);
+	TEST_ASSERT_VAL("pair", !kmem_diff__pair(d));
+	t = kmem_diff__table(d, "callers");
+	TEST_ASSERT_VAL("rows", t && t->nr_rows == ARRAY_SIZE(orders));
+	for (i = 0; i < ARRAY_SIZE(orders); i++)
+		TEST_ASSERT_VAL("by order", t->rows[i]->ident_is_number[1] &&
+				t->rows[i]->ident_number[1] ==
+				orders[ARRAY_SIZE(orders) - 1 - i]);
+	kmem_diff__delete(d);
+	return TEST_OK;
+}
+
+/*
  * Two boots: the same functions at other addresses pair by name.  A
  * callsite without a name pairs by its address; two functions of one name
  * (static functions of two files) in a trace add up.
@@ -705,6 +736,7 @@ static struct test_case kmem_diff_tests[] = {
 	TEST_CASE("kmem diff: a trace with itself", kmem_diff_same),
 	TEST_CASE("kmem diff: rows on one side only", kmem_diff_one_sided),
 	TEST_CASE("kmem diff: sorted by the size of the byte delta", kmem_diff_sort),
+	TEST_CASE("kmem diff: rows in the order of their identity", kmem_diff_order),
 	TEST_CASE("kmem diff: rows paired by name, not address", kmem_diff_names),
 	TEST_CASE("kmem diff: numbers and tables one trace lacks", kmem_diff_missing),
 	TEST_CASE("kmem diff: a column one trace lacks", kmem_diff_column),

@@ -619,6 +619,8 @@ static int pair_table(struct table *t)
 		goto out;
 	qsort(t->out.rows, t->out.nr_rows, sizeof(*t->out.rows), cmp_row);
 	merge_rows(t);
+	/* Merged by their keys' text; shown in their identity's order. */
+	kmem_diff_table__sort(&t->out, NULL, 0);
 	for (i = 0; i < t->out.nr_rows; i++) {
 		struct row *row = ROW(t->out.rows[i]);
 
