@@ -12,6 +12,7 @@
 #include <perf/event.h>
 
 #include "print-csv.h"
+#include "print.h"
 #include "report.h"
 
 /* Room for a cell: a kernel symbol's name and an offset. */
@@ -99,47 +100,49 @@ void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 	}
 }
 
-/* Is table @id in the JSON document, as print-json.c writes it? */
-static bool in_document(const struct kmem_report *r, int id)
-{
-	const char *path = kmem_tables[id].path;
+/* The tables of a report's document, as CSV to @fp. */
+struct csv_walk {
+	const struct kmem_report	*r;
+	const char			*sep;
+	FILE				*fp;
+};
 
-	if (!r->tables[id].rows)
-		return false;
-	if (strstarts(path, "slab."))
-		return r->slab;
-	if (!r->kp)
-		return false;
-	if (strstarts(path, "page.fragmentation."))
-		return strcmp(r->trace.fragmentation, "not_recorded");
-	if (strstarts(path, "page.stalls."))
-		return r->src[KMEM_SRC_STALL];
-	return true;
+/*
+ * Each scalar of the document: a table is in it where its nr_rows is, so
+ * that the CSV has the JSON's tables in the JSON's order.
+ */
+static void csv_visit(void *arg, const char *path,
+		      const struct kmem_json_value *v __maybe_unused)
+{
+	const struct csv_walk *w = arg;
+	const struct kmem_report *r = w->r;
+	int id;
+
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		const struct kmem_table *desc = &kmem_tables[id];
+		const struct kmem_report_table *t = &r->tables[id];
+		size_t shown = t->nr;
+
+		if (!strstarts(path, desc->path) ||
+		    strcmp(path + strlen(desc->path), ".nr_rows"))
+			continue;
+		if (r->lines >= 0 && (size_t)r->lines < shown)
+			shown = r->lines;
+		kmem_print__csv_table(w->fp, r->ctx, w->sep, desc->path,
+				      desc->cols, desc->nr_cols, desc->bit,
+				      t->rows, shown);
+	}
 }
 
 int kmem_report__csv(const struct kmem_report *r, const char *sep, FILE *fp)
 {
-	static const char * const order[] = { "page.", "slab." };
-	size_t i, shown;
-	int id;
+	struct csv_walk w = { .r = r, .sep = sep, .fp = fp };
+	struct kmem_report shape = *r;
+	int err;
 
-	/* As the JSON: the page analysis first, then the slab one. */
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		for (id = 0; id < KMEM_NR_TABLES; id++) {
-			const struct kmem_table *desc = &kmem_tables[id];
-			const struct kmem_report_table *t = &r->tables[id];
+	/* The tables' rows are the CSV's to write: the walk needs none. */
+	shape.lines = 0;
+	err = kmem_report__visit(&shape, csv_visit, &w);
 
-			if (!strstarts(desc->path, order[i]) ||
-			    !in_document(r, id))
-				continue;
-			shown = t->nr;
-			if (r->lines >= 0 && (size_t)r->lines < shown)
-				shown = r->lines;
-			kmem_print__csv_table(fp, r->ctx, sep, desc->path,
-					      desc->cols, desc->nr_cols,
-					      desc->bit, t->rows,
-					      shown);
-		}
-	}
-	return fflush(fp) || ferror(fp) ? -EIO : 0;
+	return err ?: (fflush(fp) || ferror(fp) ? -EIO : 0);
 }
