@@ -49,8 +49,6 @@ static const char *column_name(const struct kmem_column *cols, size_t i,
 	const char *h;
 	size_t n = 0;
 
-	if (col->kind == KMEM_CELL_PFN && ctx->pfn_is_page)
-		return "page";
 	if (col->kind == KMEM_CELL_COUNT && col->json) {
 		snprintf(buf, size, "%s.count", col->json);
 		return buf;
@@ -61,7 +59,7 @@ static const char *column_name(const struct kmem_column *cols, size_t i,
 		return buf;
 	}
 	if (col->json)
-		return col->json;
+		return kmem_column__json(col, ctx);
 	for (h = kmem_column__header(col, ctx); *h && n + 1 < size; h++)
 		buf[n++] = isalnum((unsigned char)*h) ?
 			   tolower((unsigned char)*h) : '_';

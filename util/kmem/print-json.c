@@ -196,12 +196,11 @@ static void write_cell(struct kmem_json *j, const struct kmem_report *r,
 		break;
 	case KMEM_CELL_PFN:
 	case KMEM_CELL_HEX:
-		if (col->kind == KMEM_CELL_PFN && !r->ctx->pfn_is_page) {
-			kmem_json__key_u64(j, col->json, v);
-			break;
-		}
-		kmem_json__key(j, col->kind == KMEM_CELL_PFN ? "page" : col->json);
-		kmem_json__hex(j, v);
+		kmem_json__key(j, kmem_column__json(col, r->ctx));
+		if (col->kind == KMEM_CELL_PFN && !r->ctx->pfn_is_page)
+			kmem_json__u64(j, v);
+		else
+			kmem_json__hex(j, v);
 		break;
 	case KMEM_CELL_MIGTYPE:
 		migtype(j, r, col->json, VALUE(row, col->offset, int));

@@ -437,6 +437,13 @@ bool kmem_field__is_zero(const struct kmem_field *f, const void *v);
 const char *kmem_column__header(const struct kmem_column *col,
 				const struct kmem_cell_ctx *ctx);
 
+/* The JSON member of @col: before v4.1 a pfn is a struct page's "page". */
+static inline const char *kmem_column__json(const struct kmem_column *col,
+					    const struct kmem_cell_ctx *ctx)
+{
+	return col->kind == KMEM_CELL_PFN && ctx->pfn_is_page ? "page" : col->json;
+}
+
 /* Does @col appear in the text of table @table of the trace of @ctx? */
 bool kmem_column__shown(const struct kmem_column *col,
 			const struct kmem_cell_ctx *ctx, int table);
