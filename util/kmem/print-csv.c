@@ -24,18 +24,6 @@ bool kmem_csv__sep_ok(const char *sep)
 	return sep && *sep && !sep[strcspn(sep, KMEM_CSV_USED)];
 }
 
-/* Is column @i of @cols in the CSV of table @table: in the text or the JSON? */
-static bool in_csv(const struct kmem_column *cols, size_t i,
-		   const struct kmem_cell_ctx *ctx, int table)
-{
-	const struct kmem_column *col = &cols[i];
-
-	if (!(col->tables & KMEM_TABLE_BIT(table)))
-		return false;
-	return kmem_column__shown(col, ctx, table) ||
-	       (col->json && kmem_report__holds(ctx, col->json_when));
-}
-
 /*
  * A column's name: its member in a row of the JSON ("hits",
  * "fallbacks.count"); a column the JSON lacks by its header, lower case,
@@ -83,7 +71,7 @@ void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 	/* The names of the columns, then a line per row. */
 	for (r = 0; r <= nr; r++, fputc('\n', fp)) {
 		for (i = 0, first = true; i < nr_cols; i++) {
-			if (!in_csv(cols, i, ctx, table))
+			if (!kmem_column__in(&cols[i], ctx, table, KMEM_IN_TEXT | KMEM_IN_JSON))
 				continue;
 			text = cell;
 			if (!r)

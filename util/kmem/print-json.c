@@ -235,13 +235,9 @@ static void write_row(struct kmem_json *j, const struct kmem_report *r,
 	size_t i;
 
 	kmem_json__begin_object(j);
-	for (i = 0; i < t->nr_cols; i++) {
-		const struct kmem_column *col = &t->cols[i];
-
-		if (col->json && (col->tables & KMEM_TABLE_BIT(t->bit)) &&
-		    kmem_report__holds(r->ctx, col->json_when))
-			write_cell(j, r, col, row);
-	}
+	for (i = 0; i < t->nr_cols; i++)
+		if (kmem_column__in(&t->cols[i], r->ctx, t->bit, KMEM_IN_JSON))
+			write_cell(j, r, &t->cols[i], row);
 	kmem_json__end_object(j);
 }
 

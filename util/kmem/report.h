@@ -402,9 +402,12 @@ static inline const char *kmem_column__json(const struct kmem_column *col,
 	return col->kind == KMEM_CELL_PFN && ctx->pfn_is_page ? "page" : col->json;
 }
 
-/* Is @col in the text of table @table in the trace of @ctx? */
-bool kmem_column__shown(const struct kmem_column *col,
-			const struct kmem_cell_ctx *ctx, int table);
+#define KMEM_IN_TEXT	0x1
+#define KMEM_IN_JSON	0x2
+
+/* Is @col in table @table of the trace of @ctx, in the text or the JSON? */
+bool kmem_column__in(const struct kmem_column *col,
+		     const struct kmem_cell_ctx *ctx, int table, unsigned int where);
 
 /* Does --live, and nothing else, leave @col out of the text? */
 bool kmem_column__hidden_by_live(const struct kmem_column *col);
