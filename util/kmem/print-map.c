@@ -484,22 +484,23 @@ static void write_holes(struct kmem_map *map, FILE *fp)
 	fputs("</g>\n", fp);
 }
 
-static u64 block_allocs(const struct kmem_map_block *b)
+/* The allocations by type of a block or a cell: their sum, their types. */
+static u64 sum_allocs(const u64 *allocs)
 {
 	u64 sum = 0;
 	int t;
 
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
-		sum += b->allocs[t];
+		sum += allocs[t];
 	return sum;
 }
 
-static int block_types(const struct kmem_map_block *b)
+static int nr_types(const u64 *allocs)
 {
 	int t, n = 0;
 
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
-		n += b->allocs[t] != 0;
+		n += allocs[t] != 0;
 	return n;
 }
 
@@ -515,13 +516,13 @@ static void add_to_cell(struct cell_sum *c, const struct kmem_map_block *b)
 	c->pinning += b->pinning;
 	c->pinned += b->pinning != 0;
 	c->blocks++;
-	c->allocated += block_allocs(b) > 0;
-	c->mixed += block_types(b) > 1;
+	c->allocated += sum_allocs(b->allocs) > 0;
+	c->mixed += nr_types(b->allocs) > 1;
 	if (c->blocks == 1)
 		c->node = b->node;
 	else if (c->node != b->node)
 		c->node = -2;
-	if (!c->busiest || block_allocs(b) > block_allocs(c->busiest))
+	if (!c->busiest || sum_allocs(b->allocs) > sum_allocs(c->busiest->allocs))
 		c->busiest = b;
 }
 
@@ -576,10 +577,9 @@ static void write_pin(FILE *fp, int x, int y)
 static void write_cell(struct kmem_map *map, FILE *fp,
 		       const struct cell_sum *c)
 {
-	int x = cell_x(c->cell), y = cell_y(c->cell), t, n = 0, k = 0;
+	int x = cell_x(c->cell), y = cell_y(c->cell), t, k = 0;
+	int n = nr_types(c->allocs);
 
-	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
-		n += c->allocs[t] != 0;
 	fputs("<g>", fp);
 	write_tooltip(map, fp, c);
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++) {
