@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/kernel.h>
 #include <linux/string.h>
 #include <perf/event.h>
 
@@ -17,7 +16,6 @@
 
 /* Room for a cell: a kernel symbol's name and an offset. */
 #define CELL_SIZE	(KSYM_NAME_LEN + 32)
-#define NAME_SIZE	64
 
 bool kmem_csv__sep_ok(const char *sep)
 {
