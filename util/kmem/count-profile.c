@@ -19,8 +19,6 @@ struct kmem_profile {
 	struct kmem_live		index;		/* the ids by key */
 	struct kmem_profile_period	*periods;
 	size_t				nr_periods, max_periods;
-	size_t				last;	/* id + 1 of the last key; 0 none */
-	u64				last_key[KEY_WORDS];
 };
 
 struct kmem_profile *kmem_profile__new(void)
@@ -76,29 +74,16 @@ static int new_key(struct kmem_profile *kp, const struct kmem_profile_key *key,
 	return kp->nr++;
 }
 
-/*
- * Allocations come in runs of one key (a fault loop, a file read): the
- * last key is compared before anything is hashed.
- */
 int kmem_profile__key(struct kmem_profile *kp, const struct kmem_profile_key *key)
 {
 	u64 w[KEY_WORDS], *slot;
-	int id;
 
 	pack_key(key, w);
-	if (kp->last && kmem_live__same_key(kp->last_key, w, KEY_WORDS))
-		return kp->last - 1;
 	slot = kmem_live__probe_key(&kp->index, w, KEY_WORDS,
 				    kmem_live__hash_words(w, KEY_WORDS));
 	if (kmem_live__empty_mark(slot, KEY_WORDS))
-		id = new_key(kp, key, slot, w);
-	else
-		id = slot[KEY_WORDS];
-	if (id >= 0) {
-		kp->last = id + 1;
-		memcpy(kp->last_key, w, sizeof(w));
-	}
-	return id;
+		return new_key(kp, key, slot, w);
+	return slot[KEY_WORDS];
 }
 
 int kmem_profile__add(struct kmem_profile *kp, int id,

@@ -7,18 +7,10 @@
  * stat --pprof: what tells allocations apart (their callchain, order,
  * migration type, GFP flags, node and task) goes in as a key, with what
  * they came to; the sums of each key come out, per period of the trace
- * (the whole of it, or each -I interval), with what a renderer needs to
- * write them (print-pprof.h's kmem_profile__pprof(): a pprof profile in
- * the convention of Go's heap profiles: alloc_objects, alloc_space,
- * inuse_objects, inuse_space, and fallbacks where the trace has them).
- *
- * Whoever counts fills it: the replay of a perf.data (run.c) adds each
- * allocation as it comes, and what is still allocated before it closes
- * a period; a source that counts in the kernel would add its own sums
- * per key the same way, and its comment would say that they are
- * estimates.  The callchains are the ids of a struct kmem_stacks, so
- * that each distinct one is held once.  No global state, no perf
- * headers.
+ * (the whole of it, or each -I interval), for kmem_profile__pprof()
+ * (print-pprof.h) to write.  The replay of a perf.data (run.c) and
+ * stat -b (bpf.c) fill it alike.  The callchains are ids of a struct
+ * kmem_stacks.  No global state, no perf headers.
  */
 
 #include <linux/types.h>
@@ -68,15 +60,9 @@ struct kmem_profile;
 struct kmem_profile *kmem_profile__new(void);
 void kmem_profile__delete(struct kmem_profile *kp);
 
-/**
- * kmem_profile__key - the id of a key, added with sums of 0 if new
- * @kp: the profile
- * @key: the key; its fields are compared, its padding is not
- *
- * Ids are 0, 1, 2... in the order keys are first seen, and hold for
- * the whole trace, whatever the period.
- *
- * Return: the id, or -ENOMEM.
+/*
+ * The id of @key (0, 1, 2... as first seen, for the whole trace), added
+ * with sums of 0 if new; -ENOMEM.  Its padding is not compared.
  */
 int kmem_profile__key(struct kmem_profile *kp, const struct kmem_profile_key *key);
 
@@ -87,17 +73,10 @@ int kmem_profile__key(struct kmem_profile *kp, const struct kmem_profile_key *ke
 int kmem_profile__add(struct kmem_profile *kp, int id,
 		      enum kmem_profile_value value, u64 n);
 
-/**
- * kmem_profile__close - end the current period, and start the next
- * @kp: the profile
- * @start: the trace time it began at
- * @length: how long it was, in ns
- *
- * Keeps the samples of the keys that have a value in it, in the order
- * of their ids, and sets every sum back to 0 for the next: the inuse
- * values too, which the next period adds anew.
- *
- * Return: 0 or -ENOMEM.
+/*
+ * End the current period, of @length ns from @start: it keeps the samples
+ * with a value, by id, and every sum, inuse too, starts again at 0.
+ * 0 or -ENOMEM.
  */
 int kmem_profile__close(struct kmem_profile *kp, u64 start, u64 length);
 
@@ -149,10 +128,7 @@ struct kmem_profile_write_config {
 	struct kmem_profile_names	names;
 };
 
-/*
- * A period of a run's profile with all a renderer needs to write it;
- * the run that fills it keeps the strings until its next fill.
- */
+/* A period to write; its strings are the run's, until its next fill. */
 struct kmem_profile_view {
 	const struct kmem_profile		*profile;
 	size_t					period;

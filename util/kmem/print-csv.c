@@ -7,32 +7,19 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/kernel.h>
 #include <linux/string.h>
 #include <perf/event.h>
 
 #include "print-csv.h"
+#include "print.h"
 #include "report.h"
 
 /* Room for a cell: a kernel symbol's name and an offset. */
 #define CELL_SIZE	(KSYM_NAME_LEN + 32)
-#define NAME_SIZE	64
 
 bool kmem_csv__sep_ok(const char *sep)
 {
 	return sep && *sep && !sep[strcspn(sep, KMEM_CSV_USED)];
-}
-
-/* Is column @i of @cols in the CSV of table @table: in the text or the JSON? */
-static bool in_csv(const struct kmem_column *cols, size_t i,
-		   const struct kmem_cell_ctx *ctx, int table)
-{
-	const struct kmem_column *col = &cols[i];
-
-	if (!(col->tables & KMEM_TABLE_BIT(table)))
-		return false;
-	return kmem_column__shown(col, ctx, table) ||
-	       (col->json && kmem_report__holds(ctx, col->json_when));
 }
 
 /*
@@ -48,8 +35,6 @@ static const char *column_name(const struct kmem_column *cols, size_t i,
 	const char *h;
 	size_t n = 0;
 
-	if (col->kind == KMEM_CELL_PFN && ctx->pfn_is_page)
-		return "page";
 	if (col->kind == KMEM_CELL_COUNT && col->json) {
 		snprintf(buf, size, "%s.count", col->json);
 		return buf;
@@ -60,7 +45,7 @@ static const char *column_name(const struct kmem_column *cols, size_t i,
 		return buf;
 	}
 	if (col->json)
-		return col->json;
+		return kmem_column__json(col, ctx);
 	for (h = kmem_column__header(col, ctx); *h && n + 1 < size; h++)
 		buf[n++] = isalnum((unsigned char)*h) ?
 			   tolower((unsigned char)*h) : '_';
@@ -84,7 +69,7 @@ void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 	/* The names of the columns, then a line per row. */
 	for (r = 0; r <= nr; r++, fputc('\n', fp)) {
 		for (i = 0, first = true; i < nr_cols; i++) {
-			if (!in_csv(cols, i, ctx, table))
+			if (!kmem_column__in(&cols[i], ctx, table, KMEM_IN_TEXT | KMEM_IN_JSON))
 				continue;
 			text = cell;
 			if (!r)
@@ -99,47 +84,49 @@ void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 	}
 }
 
-/* Is table @id in the JSON document, as print-json.c writes it? */
-static bool in_document(const struct kmem_report *r, int id)
-{
-	const char *path = kmem_tables[id].path;
+/* The tables of a report's document, as CSV to @fp. */
+struct csv_walk {
+	const struct kmem_report	*r;
+	const char			*sep;
+	FILE				*fp;
+};
 
-	if (!r->tables[id].rows)
-		return false;
-	if (strstarts(path, "slab."))
-		return r->slab;
-	if (!r->kp)
-		return false;
-	if (strstarts(path, "page.fragmentation."))
-		return strcmp(r->trace.fragmentation, "not_recorded");
-	if (strstarts(path, "page.stalls."))
-		return r->src[KMEM_SRC_STALL];
-	return true;
+/*
+ * Each scalar of the document: a table is in it where its nr_rows is, so
+ * that the CSV has the JSON's tables in the JSON's order.
+ */
+static void csv_visit(void *arg, const char *path,
+		      const struct kmem_json_value *v __maybe_unused)
+{
+	const struct csv_walk *w = arg;
+	const struct kmem_report *r = w->r;
+	int id;
+
+	for (id = 0; id < KMEM_NR_TABLES; id++) {
+		const struct kmem_table *desc = &kmem_tables[id];
+		const struct kmem_report_table *t = &r->tables[id];
+		size_t shown = t->nr;
+
+		if (!strstarts(path, desc->path) ||
+		    strcmp(path + strlen(desc->path), ".nr_rows"))
+			continue;
+		if (r->lines >= 0 && (size_t)r->lines < shown)
+			shown = r->lines;
+		kmem_print__csv_table(w->fp, r->ctx, w->sep, desc->path,
+				      desc->cols, desc->nr_cols, desc->bit,
+				      t->rows, shown);
+	}
 }
 
 int kmem_report__csv(const struct kmem_report *r, const char *sep, FILE *fp)
 {
-	static const char * const order[] = { "page.", "slab." };
-	size_t i, shown;
-	int id;
+	struct csv_walk w = { .r = r, .sep = sep, .fp = fp };
+	struct kmem_report shape = *r;
+	int err;
 
-	/* As the JSON: the page analysis first, then the slab one. */
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		for (id = 0; id < KMEM_NR_TABLES; id++) {
-			const struct kmem_table *desc = &kmem_tables[id];
-			const struct kmem_report_table *t = &r->tables[id];
+	/* The tables' rows are the CSV's to write: the walk needs none. */
+	shape.lines = 0;
+	err = kmem_report__visit(&shape, csv_visit, &w);
 
-			if (!strstarts(desc->path, order[i]) ||
-			    !in_document(r, id))
-				continue;
-			shown = t->nr;
-			if (r->lines >= 0 && (size_t)r->lines < shown)
-				shown = r->lines;
-			kmem_print__csv_table(fp, r->ctx, sep, desc->path,
-					      desc->cols, desc->nr_cols,
-					      desc->bit, t->rows,
-					      shown);
-		}
-	}
-	return fflush(fp) || ferror(fp) ? -EIO : 0;
+	return err ?: (fflush(fp) || ferror(fp) ? -EIO : 0);
 }

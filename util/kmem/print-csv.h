@@ -20,30 +20,22 @@
 /* Characters of the data that no separator may hold. */
 #define KMEM_CSV_USED	"|+.:"
 
-/* Can @sep separate cells: does it hold none of KMEM_CSV_USED? */
+/* Does @sep hold none of KMEM_CSV_USED? */
 bool kmem_csv__sep_ok(const char *sep);
 
 /*
- * Table @name (its path in the JSON), @table of the kind of the @nr_cols
- * @cols, as CSV to @fp: the first @nr of its sorted @rows, cells split
- * by @sep, in the columns the text or the JSON has.  @ctx is what cells
- * need beyond their row; they are printed raw.
+ * Table @name (its JSON path), @table of the kind of @cols, as CSV: the
+ * first @nr @rows, raw, in the columns the text or the JSON has.
  */
 void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 			   const char *sep, const char *name, const struct kmem_column *cols,
 			   size_t nr_cols, int table, const void * const *rows,
 			   size_t nr);
 
-/**
- * kmem_report__csv - write the tables of a report as CSV
- * @r: the report
- * @sep: the separator
- * @fp: where
- *
- * The tables are those of the JSON document, in its order, each with all
- * its rows or the first -l; the sections (the summaries) are not printed.
- *
- * Return: 0; -EIO when @fp could not be written.
+/*
+ * The tables of the JSON document of @r, in its order, as CSV to @fp,
+ * each with its rows or the first -l; the summaries are not printed.
+ * 0; -EIO; -ENOMEM.
  */
 int kmem_report__csv(const struct kmem_report *r, const char *sep, FILE *fp);
 

@@ -196,12 +196,11 @@ static void write_cell(struct kmem_json *j, const struct kmem_report *r,
 		break;
 	case KMEM_CELL_PFN:
 	case KMEM_CELL_HEX:
-		if (col->kind == KMEM_CELL_PFN && !r->ctx->pfn_is_page) {
-			kmem_json__key_u64(j, col->json, v);
-			break;
-		}
-		kmem_json__key(j, col->kind == KMEM_CELL_PFN ? "page" : col->json);
-		kmem_json__hex(j, v);
+		kmem_json__key(j, kmem_column__json(col, r->ctx));
+		if (col->kind == KMEM_CELL_PFN && !r->ctx->pfn_is_page)
+			kmem_json__u64(j, v);
+		else
+			kmem_json__hex(j, v);
 		break;
 	case KMEM_CELL_MIGTYPE:
 		migtype(j, r, col->json, VALUE(row, col->offset, int));
@@ -236,13 +235,9 @@ static void write_row(struct kmem_json *j, const struct kmem_report *r,
 	size_t i;
 
 	kmem_json__begin_object(j);
-	for (i = 0; i < t->nr_cols; i++) {
-		const struct kmem_column *col = &t->cols[i];
-
-		if (col->json && (col->tables & KMEM_TABLE_BIT(t->bit)) &&
-		    kmem_report__holds(r->ctx, col->json_when))
-			write_cell(j, r, col, row);
-	}
+	for (i = 0; i < t->nr_cols; i++)
+		if (kmem_column__in(&t->cols[i], r->ctx, t->bit, KMEM_IN_JSON))
+			write_cell(j, r, &t->cols[i], row);
 	kmem_json__end_object(j);
 }
 

@@ -40,7 +40,7 @@ static void lay_out(struct table_layout *t, const struct kmem_column *cols,
 		const struct kmem_column *col = &cols[i];
 		int width = col->width;
 
-		if (!kmem_column__shown(col, ctx, table))
+		if (!kmem_column__in(col, ctx, table, KMEM_IN_TEXT))
 			continue;
 		/* A set width is the least: a wider cell widens its column. */
 		if (!width)

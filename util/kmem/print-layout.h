@@ -21,15 +21,9 @@
 /* Rows of a table shown by default when no table was asked for. */
 #define DEFAULT_TABLE_LINES	20
 
-/**
- * kmem_print__table - a table of rows by its columns
- * @ctx: what cells need beyond their row
- * @cols: the columns of the table's kind
- * @nr_cols: how many
- * @table: which table of that kind: its columns are the ones shown in it
- * @rows: the rows, sorted
- * @nr: how many
- * @shown: how many to print; a line says how many more there are
+/*
+ * Table @table of the kind of @cols: the first @shown of its @nr sorted
+ * @rows, and a line saying how many more there are.
  */
 void kmem_print__table(const struct kmem_cell_ctx *ctx,
 		       const struct kmem_column *cols, size_t nr_cols,

@@ -313,34 +313,36 @@ static void xml_text(FILE *fp, const char *str, size_t max)
 	}
 }
 
+static const char * const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+
+/* @bytes in the largest unit it has one of, and that unit's index. */
+static int scale(long double *bytes)
+{
+	int u = 0;
+
+	while (*bytes >= 1024 && u < (int)ARRAY_SIZE(units) - 1) {
+		*bytes /= 1024;
+		u++;
+	}
+	return u;
+}
+
 /* "2 MiB": sizes of cells and pageblocks, powers of two. */
 static void print_size(FILE *fp, u64 page_size, int shift)
 {
-	static const char * const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
-					      "PiB", "EiB" };
 	long double bytes = (long double)page_size * (1ULL << min(shift, 63));
-	int u = 0;
+	int u = scale(&bytes);
 
-	while (bytes >= 1024 && u < (int)ARRAY_SIZE(units) - 1) {
-		bytes /= 1024;
-		u++;
-	}
 	fprintf(fp, "%.3Lg %s", bytes, units[u]);
 }
 
 static void print_bytes(FILE *fp, u64 bytes)
 {
-	static const char * const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
-					      "PiB", "EiB" };
-	double v = bytes;
-	int u = 0;
+	long double v = bytes;
+	int u = scale(&v);
 
-	while (v >= 1024 && u < (int)ARRAY_SIZE(units) - 1) {
-		v /= 1024;
-		u++;
-	}
 	if (u)
-		fprintf(fp, "%.1f %s", v, units[u]);
+		fprintf(fp, "%.1f %s", (double)v, units[u]);
 	else
 		fprintf(fp, "%" PRIu64 " B", bytes);
 }
@@ -377,15 +379,24 @@ static void write_head(struct kmem_map *map, FILE *fp, int height)
 	fputs("</text>\n", fp);
 }
 
-struct map_totals {
-	u64	allocated;	/* pageblocks allocated into */
-	u64	mixed;
-	u64	with_fallbacks;
-	u64	pinned;		/* pageblocks with pinning pages */
+/* What the pageblocks of a cell, or of the map, came to. */
+struct cell_sum {
+	u64			cell;
+	u64			allocs[KMEM_MAP_NR_TYPES];
+	u64			fallbacks;
+	u64			remote_frees;
+	u64			pinning;
+	u64			pinned;		/* blocks with pinning pages */
+	u64			blocks;		/* in the trace */
+	u64			allocated;	/* of them, allocated into */
+	u64			mixed;
+	u64			with_fallbacks;
+	int			node;	/* -2: blocks of several nodes */
+	const struct kmem_map_block *busiest;
 };
 
 static void write_subtitle(struct kmem_map *map, FILE *fp,
-			   const struct map_totals *t)
+			   const struct cell_sum *t)
 {
 	u64 last = map->layout.nr_cells - 1;
 
@@ -473,36 +484,23 @@ static void write_holes(struct kmem_map *map, FILE *fp)
 	fputs("</g>\n", fp);
 }
 
-struct cell_sum {
-	u64			cell;
-	u64			allocs[KMEM_MAP_NR_TYPES];
-	u64			fallbacks;
-	u64			remote_frees;
-	u64			pinning;
-	u64			pinned;		/* blocks with pinning pages */
-	u64			blocks;		/* in the trace */
-	u64			allocated;	/* of them, allocated into */
-	u64			mixed;
-	int			node;	/* -2: blocks of several nodes */
-	const struct kmem_map_block *busiest;
-};
-
-static u64 block_allocs(const struct kmem_map_block *b)
+/* The allocations by type of a block or a cell: their sum, their types. */
+static u64 sum_allocs(const u64 *allocs)
 {
 	u64 sum = 0;
 	int t;
 
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
-		sum += b->allocs[t];
+		sum += allocs[t];
 	return sum;
 }
 
-static int block_types(const struct kmem_map_block *b)
+static int nr_types(const u64 *allocs)
 {
 	int t, n = 0;
 
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
-		n += b->allocs[t] != 0;
+		n += allocs[t] != 0;
 	return n;
 }
 
@@ -513,17 +511,18 @@ static void add_to_cell(struct cell_sum *c, const struct kmem_map_block *b)
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
 		c->allocs[t] += b->allocs[t];
 	c->fallbacks += b->fallbacks;
+	c->with_fallbacks += b->fallbacks != 0;
 	c->remote_frees += b->remote_frees;
 	c->pinning += b->pinning;
 	c->pinned += b->pinning != 0;
 	c->blocks++;
-	c->allocated += block_allocs(b) > 0;
-	c->mixed += block_types(b) > 1;
+	c->allocated += sum_allocs(b->allocs) > 0;
+	c->mixed += nr_types(b->allocs) > 1;
 	if (c->blocks == 1)
 		c->node = b->node;
 	else if (c->node != b->node)
 		c->node = -2;
-	if (!c->busiest || block_allocs(b) > block_allocs(c->busiest))
+	if (!c->busiest || sum_allocs(b->allocs) > sum_allocs(c->busiest->allocs))
 		c->busiest = b;
 }
 
@@ -578,10 +577,9 @@ static void write_pin(FILE *fp, int x, int y)
 static void write_cell(struct kmem_map *map, FILE *fp,
 		       const struct cell_sum *c)
 {
-	int x = cell_x(c->cell), y = cell_y(c->cell), t, n = 0, k = 0;
+	int x = cell_x(c->cell), y = cell_y(c->cell), t, k = 0;
+	int n = nr_types(c->allocs);
 
-	for (t = 0; t < KMEM_MAP_NR_TYPES; t++)
-		n += c->allocs[t] != 0;
 	fputs("<g>", fp);
 	write_tooltip(map, fp, c);
 	for (t = 0; t < KMEM_MAP_NR_TYPES; t++) {
@@ -624,19 +622,13 @@ static void write_cells(struct kmem_map *map, FILE *fp)
 		write_cell(map, fp, &c);
 }
 
-static void count_totals(struct kmem_map *map, struct map_totals *t)
+/* The whole map as one cell: the subtitle's totals. */
+static void count_totals(struct kmem_map *map, struct cell_sum *t)
 {
 	struct rb_node *rb;
 
-	for (rb = rb_first(&map->blocks); rb; rb = rb_next(rb)) {
-		const struct kmem_map_block *b = &block_of(rb)->b;
-
-		/* A block may be in the trace for its fallbacks alone. */
-		t->allocated += block_allocs(b) > 0;
-		t->mixed += block_types(b) > 1;
-		t->with_fallbacks += b->fallbacks != 0;
-		t->pinned += b->pinning != 0;
-	}
+	for (rb = rb_first(&map->blocks); rb; rb = rb_next(rb))
+		add_to_cell(t, &block_of(rb)->b);
 }
 
 /* Row labels: the first pfn of every LABEL_EVERY-th row. */
@@ -815,7 +807,7 @@ static int write_xnode_panel(struct kmem_map *map, FILE *fp, int y)
 
 int kmem_map__write(struct kmem_map *map, FILE *fp)
 {
-	struct map_totals totals = { 0 };
+	struct cell_sum totals = { 0 };
 	int err = layout(map), y, height;
 
 	if (err)

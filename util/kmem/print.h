@@ -2,10 +2,7 @@
 #ifndef __PERF_KMEM_PRINT_H
 #define __PERF_KMEM_PRINT_H
 
-/*
- * The renderers of a report (report.h): text for people, a JSON document
- * for programs.  Both only read the report.
- */
+/* The renderers of a report (report.h), who only read it. */
 
 #include <stdio.h>
 
@@ -14,42 +11,24 @@
 struct kmem_interval;
 struct kmem_report;
 
-/**
- * kmem_report__text - print the report as text, to stdout
- * @r: the report
- */
+/* The report as text, to stdout. */
 void kmem_report__text(const struct kmem_report *r);
 
-/**
- * kmem_report__json - write the document
- * @r: what to write
- * @fp: where
- *
- * Return: 0; -EIO when @fp could not be written; -ENOMEM.
- */
+/* The JSON document, to @fp: 0; -EIO; -ENOMEM. */
 int kmem_report__json(const struct kmem_report *r, FILE *fp);
 
-/**
- * kmem_report__visit - walk the document without writing it
- * @r: what to walk
- * @fn: called with each scalar of the document and its path, in the order
- *	kmem_report__json() writes them
- * @arg: for @fn
- *
- * Return: 0; -EINVAL if the walk misused the JSON writer; -ENOMEM.
+/*
+ * The document's scalars and their paths to @fn, in the order
+ * kmem_report__json() writes them: 0; -EINVAL if the walk misused the
+ * JSON writer; -ENOMEM.
  */
 int kmem_report__visit(const struct kmem_report *r, kmem_json_visit_fn fn,
 		       void *arg);
 
-/**
- * kmem_print__interval_lines - -I rows as they close, as perf stat -I
- * @iv: the intervals of a live run, or NULL
- * @from: how many rows earlier calls printed
- *
- * A live run has no end to print its INTERVALS section at: each row is
- * one line when it closes, the first with a header, to stdout.
- *
- * Return: the rows printed so far, for the next call's @from.
+/*
+ * A live run's -I rows of @iv (or NULL) from @from on, a line each as
+ * perf stat -I prints them, the first with a header: it has no end to
+ * print its INTERVALS at.  Returns the rows printed, the next @from.
  */
 size_t kmem_print__interval_lines(const struct kmem_interval *iv, size_t from);
 

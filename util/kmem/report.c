@@ -110,12 +110,13 @@ const char *kmem_column__header(const struct kmem_column *col,
 	return col->header;
 }
 
-bool kmem_column__shown(const struct kmem_column *col,
-			const struct kmem_cell_ctx *ctx, int table)
+bool kmem_column__in(const struct kmem_column *col,
+		     const struct kmem_cell_ctx *ctx, int table, unsigned int where)
 {
 	if (!(col->tables & KMEM_TABLE_BIT(table)))
 		return false;
-	return kmem_report__holds(ctx, col->when);
+	return ((where & KMEM_IN_TEXT) && kmem_report__holds(ctx, col->when)) ||
+	       ((where & KMEM_IN_JSON) && col->json && kmem_report__holds(ctx, col->json_when));
 }
 
 /*

@@ -6,25 +6,15 @@
  * What perf kmem stat reports, described once: sections of named numbers
  * (struct kmem_field) and tables of rows (struct kmem_table) whose columns
  * (struct kmem_column) say how a value is printed, written as JSON,
- * compared, sorted and paired.  The text (print-text.c), the JSON document
- * (print-json.c) and perf kmem diff (print-diff.c) iterate these
- * descriptions: a number or a column added here is in all three.
- * Documentation/perf-kmem.schema.json describes the JSON; its "schema"
- * member is KMEM_REPORT_SCHEMA, raised when a member changes meaning or
- * goes.
+ * compared, sorted and paired.  The text, the JSON document, the CSV and
+ * perf kmem diff iterate these descriptions (report-desc.c): a number or
+ * a column added there is in all of them.  KMEM_REPORT_SCHEMA is the
+ * JSON's "schema" member, raised when a member changes meaning or goes.
  *
- * A struct kmem_report is what one finished run hands its renderers, who
- * only read it: the run (run.h) has finished every analysis, joined them
- * and sorted the tables.  Its values are where the analyses keep them
- * (their summaries and rows), found through the sources of enum
- * kmem_source, so that whatever fills an analysis is reported alike.
- *
- * The descriptions themselves, whose offsets are into the analyses'
- * summaries and rows, and the sorting of the tables are report-desc.c's;
- * the conditions, cells and sort keys report.c's.  This header needs no
- * analysis's summary or row (it declares the analyses, for pointers), so
- * that a renderer including it knows the model, not what each analysis
- * keeps.
+ * A struct kmem_report is what one finished run (run.h) hands its
+ * renderers, who only read it.  Its values are where the analyses keep
+ * them, found through enum kmem_source; this header declares no
+ * analysis's summary or row, so that a renderer knows the model only.
  */
 
 #include <linux/types.h>
@@ -37,7 +27,6 @@
 #include "table-live.h"
 
 #define KMEM_REPORT_SCHEMA	1
-/* The most sort keys -s takes. */
 #define KMEM_MAX_SORT_KEYS	8
 
 /* A -s argument split at its commas, once for all its readers. */
@@ -48,13 +37,9 @@ struct kmem_sort_keys {
 	bool		too_many;	/* it had more than KMEM_MAX_SORT_KEYS */
 };
 
-/**
- * kmem_sort_keys__split - split a -s argument into its keys
- * @keys: filled in; its names point into @str, which must outlive it
- * @str: "key[,key...]", or NULL: no keys
- *
- * Every piece is a key: an empty one ("a,,b", "a,") one of length 0,
- * which no table knows; "" has none.
+/*
+ * Split @str ("a,b", NULL: none) into @keys, which point into it.  An
+ * empty piece ("a,,b") is a key of length 0, which no table knows.
  */
 void kmem_sort_keys__split(struct kmem_sort_keys *keys, const char *str);
 
@@ -83,22 +68,19 @@ struct kmem_cell_ctx {
 	bool		callers_estimated;	/* from sampled stacks */
 	bool		slab_unpaired;	/* no slab object paired with its free */
 	bool		stalls;		/* the trace has stall events */
-	/* -x: cells as the JSON has their numbers, unformatted. */
-	bool		raw;
+	bool		raw;		/* -x: numbers as the JSON has them */
 	enum kmem_task_key task_key;	/* what kmem_page_row::task holds */
-	/* The command name of a task key under KMEM_TASK_COMM. */
 	const char	*(*comm_name)(void *arg, u32 task);
-	/* The recording kernel's names of a gfp value. */
 	const char	*(*gfp_name)(void *arg, u64 gfp);
-	/* A symbol and offset, "func+0x1a"; NULL if none covers @addr. */
+	/* "func+0x1a"; NULL if no symbol covers @addr. */
 	const char	*(*symbol)(void *arg, u64 addr, char *buf, size_t size);
-	/* A callsite as printed: a function, func+0xoff or an address. */
+	/* A function, func+0xoff or an address. */
 	const char	*(*callsite_name)(void *arg, u64 callsite, char *buf,
 					  size_t size);
 	void		*arg;
 };
 
-/* Where a report's values are: the structs its fields point into. */
+/* The structs a report's fields point into. */
 enum kmem_source {
 	KMEM_SRC_TRACE,		/* struct kmem_report_trace */
 	KMEM_SRC_PAGE,		/* struct kmem_page_summary */
@@ -135,16 +117,16 @@ enum kmem_when {
 	KMEM_IF_STALLS,		/* the trace has stall events */
 };
 
-/* What a field holds. */
+/* What a field holds: a u64 where not said. */
 enum kmem_unit {
-	KMEM_UNIT_NUMBER,	/* a u64 */
+	KMEM_UNIT_NUMBER,
 	KMEM_UNIT_COUNT,	/* a struct kmem_count: events and their bytes */
-	KMEM_UNIT_BYTES,	/* a u64 of bytes */
-	KMEM_UNIT_NS,		/* a u64 of ns: us in the text */
+	KMEM_UNIT_BYTES,
+	KMEM_UNIT_NS,		/* us in the text */
 	KMEM_UNIT_PERCENT,	/* a double */
 	KMEM_UNIT_TEXT,		/* a const char * */
-	KMEM_UNIT_BOOL,		/* a bool */
-	KMEM_UNIT_TIME,		/* a u64 of ns in the trace's clock: s.us in the text */
+	KMEM_UNIT_BOOL,
+	KMEM_UNIT_TIME,		/* ns in the trace's clock: s.us in the text */
 	KMEM_UNIT_GROUP,	/* nothing: the NESTED fields after it */
 };
 
@@ -155,7 +137,7 @@ enum kmem_unit {
 /* JSON: null, not left out, where json_when does not hold. */
 #define KMEM_FIELD_NULLABLE	0x4
 
-/* A number of a section: its JSON member, its line, where its value is. */
+/* A number of a section. */
 struct kmem_field {
 	const char	*name;		/* its JSON member */
 	const char	*label;		/* its line in the text and the diff */
@@ -169,10 +151,10 @@ struct kmem_field {
 	u8		flags;		/* KMEM_FIELD_* */
 	/* A row of columns (-I): its column's place in the text, from 1; 0: none. */
 	u8		column;
-	u8		width;		/* ...and that column's width */
+	u8		width;
 };
 
-/* Text only: shown where the value is not 0 (a text_when). */
+/* A text_when: shown where the value is not 0. */
 #define KMEM_IF_NONZERO		0xff
 
 /* Named numbers, written as one JSON object. */
@@ -225,7 +207,7 @@ enum kmem_cell_kind {
 	KMEM_CELL_NS,		/* a u64 of ns: "12,345" us in the text */
 };
 
-/* Cells flush left, and so is the header. */
+/* The cells, the header flush left. */
 #define KMEM_COL_LEFT		0x1
 #define KMEM_COL_HEADER_LEFT	0x2
 /* Names a row (not a measure): the diff pairs rows by these. */
@@ -233,7 +215,7 @@ enum kmem_cell_kind {
 /* The bytes of the KMEM_CELL_COUNT column before it (JSON: in that). */
 #define KMEM_COL_COUNT_BYTES	0x8
 
-/* A column of a table, described once. */
+/* A column of a table. */
 struct kmem_column {
 	const char	*key;		/* its -s name; NULL: not a sort key */
 	const char	*alias;		/* another -s name, or NULL */
@@ -246,9 +228,9 @@ struct kmem_column {
 	u8		kind;		/* enum kmem_cell_kind */
 	u8		width;		/* the least; 0: the header's */
 	u8		flags;		/* KMEM_COL_* */
-	u8		tables;		/* a bit per table that shows it */
+	u8		tables;		/* KMEM_TABLE_BIT() of those that show it */
 	u8		when;		/* enum kmem_when: in the text */
-	u8		json_when;	/* in the JSON */
+	u8		json_when;
 	u8		alt_when;
 	/* Optional, for tables of other renderers: the cell as text. */
 	void		(*cell)(const struct kmem_column *col,
@@ -256,7 +238,6 @@ struct kmem_column {
 				char *buf, size_t size);
 };
 
-/* Bits of kmem_column::tables. */
 #define KMEM_TABLE_BIT(t)	(1U << (t))
 
 /* A table of rows, all of one kind, and its columns. */
@@ -270,8 +251,7 @@ struct kmem_table {
 	/* The diff's: what a row is, and whether it shows without --caller. */
 	const char			*what;
 	bool				by_default;
-	/* The diff's two measures, as -s keys; NULL: "bytes,hit". */
-	const char			*diff_keys;
+	const char			*diff_keys;	/* NULL: "bytes,hit" */
 };
 
 enum kmem_report_table_id {
@@ -294,7 +274,7 @@ enum kmem_report_table_id {
 
 extern const struct kmem_table kmem_tables[KMEM_NR_TABLES];
 
-/* The fallback classes' JSON members, by enum kmem_frag_class; NULL after. */
+/* The fallback classes' JSON members, by enum kmem_frag_class. */
 extern const char * const kmem_frag_classes[];
 
 /* The trace, as the perf_data member says it. */
@@ -314,26 +294,19 @@ struct kmem_report_trace {
 	u64		events_lost;
 	const char	*sampled;	/* "": every event recorded */
 	bool		callsites_unresolved;	/* no kernel symbols at all */
-	/* The page analysis: its page size and --live. */
 	u64		page_size;
 	bool		live;
-	/* The cross-node status (kmem_cross_node_statuses) and nodes. */
+	/* The statuses of the sections (kmem_status__text()), and theirs. */
 	const char	*cross_node;
 	u64		nr_nodes;
-	/* The fragmentation's status, and its pageblock order or why not. */
 	const char	*fragmentation;
 	u64		pageblock_order;
 	const char	*pageblock_why;
-	/* The stalls' status, and the stall tracepoints the trace lacks. */
 	const char	*stalls;
-	const char	*stall_missing;	/* "a,b": their names; "" none */
+	const char	*stall_missing;	/* tracepoints: "a,b"; "" none */
 };
 
-/*
- * Where the numbers come from when they are not a recording's: perf kmem
- * stat -b counts in the kernel (bpf.c).  kmem_counted_section describes
- * it: the text prints it before the results, the JSON has it as "source".
- */
+/* Where perf kmem stat -b's numbers come from (bpf.c): not a recording. */
 struct kmem_report_source {
 	const char	*name;		/* "bpf" */
 	const char	*tasks;		/* whose events, in words */
@@ -366,12 +339,7 @@ struct kmem_report_source {
 	u64		prog_ns_per_run;
 };
 
-/*
- * The state of memory around a perf kmem stat -b run (bpf.c): the
- * /proc/vmstat counters of stalls over the run, and /proc/pagetypeinfo's
- * free lists at its start and end.  kmem_memory_section describes the
- * counters; the text and the JSON write the free lists themselves.
- */
+/* /proc/vmstat and /proc/pagetypeinfo around a stat -b run (bpf.c). */
 struct kmem_report_memory {
 	struct kmem_vmstat	delta;		/* end - start */
 	const char		*vmstat;	/* why not read; "": read */
@@ -382,21 +350,20 @@ struct kmem_report_memory {
 	const char		*pagetypeinfo;	/* "": read */
 };
 
-/* How to sort a table: -s's names and the keys they parsed to. */
+/* -s's names and the keys they parsed to. */
 struct kmem_report_sort {
 	const struct kmem_sort_keys *names;	/* -s split; NULL: none */
 	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
 	int			nr_keys;
 };
 
-/* The rows of a table, as the report has them. */
 struct kmem_report_table {
 	const void * const *rows;	/* sorted; NULL: not in the report */
 	size_t		nr;
 	struct kmem_sort_keys sort;	/* its keys: bytes, hit */
 };
 
-/* The results of one run, ready to render. */
+/* One finished run, for its renderers to read. */
 struct kmem_report {
 	struct kmem_report_trace	trace;
 	const struct kmem_cell_ctx	*ctx;
@@ -405,22 +372,14 @@ struct kmem_report {
 	const struct kmem_frag		*kf;	/* with kp */
 	const struct kmem_interval	*iv;	/* -I; NULL: none */
 	bool				slab;	/* a slab analysis */
-	/* Which nodes the trace has, for the node matrix; NULL: none. */
-	const bool			*has_node;
+	const bool			*has_node;	/* NULL: no nodes */
 	int				nr_node_ids;
 	struct kmem_report_table	tables[KMEM_NR_TABLES];
 	bool				caller;	/* --caller */
 	int				lines;	/* -l; -1: all, or the default */
 };
 
-/**
- * kmem_report__holds - does a condition hold in a report?
- * @ctx: the trace and options the report is of
- * @when: an enum kmem_when
- *
- * Return: whether it does; KMEM_IF_SET and KMEM_IF_NONZERO, conditions
- * on a value, are true here.
- */
+/* Does @when hold in @ctx?  Conditions on a value (IF_SET, NONZERO) do. */
 bool kmem_report__holds(const struct kmem_cell_ctx *ctx, int when);
 
 /* The value of @f in the sources @src, as a pointer to it. */
@@ -433,13 +392,22 @@ static inline const void *kmem_field__value(const struct kmem_field *f,
 /* Is the value of @f (a count's events) 0, NULL or ""? */
 bool kmem_field__is_zero(const struct kmem_field *f, const void *v);
 
-/* The header of @col for the trace of @ctx. */
 const char *kmem_column__header(const struct kmem_column *col,
 				const struct kmem_cell_ctx *ctx);
 
-/* Does @col appear in the text of table @table of the trace of @ctx? */
-bool kmem_column__shown(const struct kmem_column *col,
-			const struct kmem_cell_ctx *ctx, int table);
+/* The JSON member of @col: before v4.1 a pfn is a struct page's "page". */
+static inline const char *kmem_column__json(const struct kmem_column *col,
+					    const struct kmem_cell_ctx *ctx)
+{
+	return col->kind == KMEM_CELL_PFN && ctx->pfn_is_page ? "page" : col->json;
+}
+
+#define KMEM_IN_TEXT	0x1
+#define KMEM_IN_JSON	0x2
+
+/* Is @col in table @table of the trace of @ctx, in the text or the JSON? */
+bool kmem_column__in(const struct kmem_column *col,
+		     const struct kmem_cell_ctx *ctx, int table, unsigned int where);
 
 /* Does --live, and nothing else, leave @col out of the text? */
 bool kmem_column__hidden_by_live(const struct kmem_column *col);
@@ -447,38 +415,25 @@ bool kmem_column__hidden_by_live(const struct kmem_column *col);
 /* The u64 of the cell of @col in @row; 0 for a kind of an int or a name. */
 u64 kmem_column__u64(const struct kmem_column *col, const void *row);
 
-/*
- * The text of the cell of @col in @row; under @ctx->raw the number the
- * JSON has, without thousands separators: bytes and ns, a pfn in decimal.
- */
+/* The cell as text; under @ctx->raw a number as the JSON has it. */
 void kmem_column__cell(const struct kmem_column *col,
 		       const struct kmem_cell_ctx *ctx, const void *row,
 		       char *buf, size_t size);
 
-/*
- * The column that -s calls @key (@len bytes of it) among those of @t's
- * kind (of any of the tables that share them), or NULL.
- */
+/* The column of @t's kind that -s calls @key (@len bytes), or NULL. */
 const struct kmem_column *kmem_table__column(const struct kmem_table *t,
 					     const char *key, size_t len);
 
-/**
- * kmem_table__parse_sort - the sort keys of a -s argument for a table
- * @t: the table
- * @given: the argument, split
- * @keys: where the keys go, KMEM_MAX_SORT_KEYS of them
- * @bad: the unknown key, on -EINVAL
- * @bad_size: the size of @bad
- *
- * Return: the number of keys; -EINVAL for an unknown or empty key (the
- * first of them), else -E2BIG for more than KMEM_MAX_SORT_KEYS.
+/*
+ * The sort keys of @given for @t, into @keys: their number; -EINVAL for
+ * the first unknown key, named in @bad; -E2BIG for too many.
  */
 int kmem_table__parse_sort(const struct kmem_table *t,
 			   const struct kmem_sort_keys *given,
 			   struct kmem_sort_key *keys, char *bad,
 			   size_t bad_size);
 
-/* "key, key, ..." of the sort keys of @t's kind, into @buf. */
+/* "key, key, ..." of @t's kind, into @buf. */
 const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 			     size_t size);
 
@@ -494,20 +449,10 @@ struct kmem_report_analyses {
 	struct kmem_stall	*st;
 };
 
-/**
- * kmem_report__sort_table - the rows of a table, sorted
- * @t: where the rows and their sort keys go
- * @id: the table
- * @ctx: the trace and options: which columns it has
- * @a: the analyses whose rows these are
- * @sort: -s; NULL: the table's own keys; no keys (the diff's): the
- *	rows in identity order
- *
- * The keys are those of -s, then the table's own that the trace has a
- * column for and -s did not name: rows tied on every key of -s come in
- * the table's usual order, largest first.
- *
- * Return: 0; -EINVAL for a bad key; -ENOMEM.
+/*
+ * The rows of table @id of the analyses @a into @t, sorted by -s @sort
+ * (NULL: none; no keys, the diff's: in identity order), then by the
+ * table's own keys.  0; -EINVAL for a bad key; -ENOMEM.
  */
 int kmem_report__sort_table(struct kmem_report_table *t,
 			    enum kmem_report_table_id id,
@@ -515,7 +460,7 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 			    const struct kmem_report_analyses *a,
 			    const struct kmem_report_sort *sort);
 
-/* The text of a status of a section: the diff's words for it. */
+/* The diff's words for a status of a section. */
 const char *kmem_status__text(const char *name);
 
 #endif /* __PERF_KMEM_REPORT_H */
