@@ -10,7 +10,6 @@
  * perf session holds them, taken from this machine: tracefs, kallsyms and
  * sysfs.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -32,18 +30,17 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
-#include <perf/cpumap.h>
 #include <api/fs/fs.h>
 #include <api/fs/tracing_path.h>
 #include <traceevent/event-parse.h>
 
 #include "cgroup.h"
-#include "cputopo.h"
 #include "debug.h"
 #include "env.h"
 #include "evlist.h"
 #include "evsel.h"
 #include "hashmap.h"
+#include "header.h"
 #include "bpf.h"
 #include "bpf-fill.h"
 #include "count-frag.h"
@@ -60,7 +57,9 @@
 #include "sample.h"
 #include "session.h"
 #include "strlist.h"
+#include "synthetic-events.h"
 #include "time-utils.h"
+#include "tool.h"
 #include "trace-event.h"
 #include "tracepoint.h"
 
@@ -81,6 +80,7 @@ struct kmem_bpf_run {
 	struct kmem_bpf_config		config;
 	struct kmem_bpf			*skel;
 	/* This machine as a recording's header would describe it. */
+	struct perf_tool		tool;
 	struct perf_session		*session;
 	struct evlist			*evlist;
 	struct kmem_decoder		*dec;
@@ -199,103 +199,36 @@ static u64 read_max_pfn(void)
 	return max;
 }
 
-static int numa_nodes(struct perf_env *env)
+/* The features of a recording's header that describe its machine. */
+static const int machine_features[] = {
+	HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_ARCH, HEADER_NRCPUS,
+	HEADER_NUMA_TOPOLOGY, HEADER_MEM_TOPOLOGY,
+};
+
+static int read_feature(const struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample __maybe_unused,
+			struct machine *machine __maybe_unused)
 {
-	struct numa_topology *tp = numa_topology__new();
-	u32 i;
+	struct kmem_bpf_run *run = container_of(tool, struct kmem_bpf_run, tool);
 
-	if (!tp)
-		return -ENOMEM;
-	env->numa_nodes = calloc(tp->nr, sizeof(*env->numa_nodes));
-	if (!env->numa_nodes) {
-		numa_topology__delete(tp);
-		return -ENOMEM;
-	}
-	for (i = 0; i < tp->nr; i++) {
-		struct numa_node *n = &env->numa_nodes[i];
-
-		n->node = tp->nodes[i].node;
-		n->mem_total = tp->nodes[i].mem_total;
-		n->mem_free = tp->nodes[i].mem_free;
-		n->map = perf_cpu_map__new(tp->nodes[i].cpus);
-	}
-	env->nr_numa_nodes = tp->nr;
-	numa_topology__delete(tp);
-	return 0;
-}
-
-/* The memory blocks of node @node, as perf record's MEM_TOPOLOGY has them. */
-static int node_blocks(struct memory_node *mn, int node, u64 nr_blocks)
-{
-	char path[PATH_MAX];
-	struct dirent *d;
-	DIR *dir;
-	u64 b;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	mn->node = node;
-	mn->size = nr_blocks;
-	mn->set = bitmap_zalloc(nr_blocks);
-	if (!mn->set) {
-		closedir(dir);
-		return -ENOMEM;
-	}
-	while ((d = readdir(dir)) != NULL)
-		if (sscanf(d->d_name, "memory%" SCNu64, &b) == 1 && b < nr_blocks)
-			__set_bit(b, mn->set);
-	closedir(dir);
-	return 0;
-}
-
-static int memory_nodes(struct perf_env *env, u64 max_pfn, u64 page_size)
-{
-	unsigned long long bsize = 0;
-	FILE *fp = fopen("/sys/devices/system/memory/block_size_bytes", "r");
-	u64 nr_blocks;
-	int i, err;
-
-	if (!fp)
+	/* The end mark of the features is no feature. */
+	if (event->feat.feat_id >= HEADER_LAST_FEATURE)
 		return 0;
-	if (fscanf(fp, "%llx", &bsize) != 1)
-		bsize = 0;
-	fclose(fp);
-	if (!bsize || !env->nr_numa_nodes)
-		return 0;
-	nr_blocks = (max_pfn * page_size + bsize - 1) / bsize;
-	env->memory_nodes = calloc(env->nr_numa_nodes, sizeof(*env->memory_nodes));
-	if (!env->memory_nodes)
-		return -ENOMEM;
-	for (i = 0; i < env->nr_numa_nodes; i++) {
-		err = node_blocks(&env->memory_nodes[i],
-				  env->numa_nodes[i].node, nr_blocks);
-		if (err)
-			return err == -ENOMEM ? err : 0;
-		env->nr_memory_nodes = i + 1;
-	}
-	env->memory_bsize = bsize;
-	return 0;
+	return perf_event__process_feature(run->session, event);
 }
 
-/* What a recording's header says of the machine, of this one. */
-static int fill_env(struct kmem_bpf_run *run, struct perf_env *env)
+/*
+ * What a recording's header says of the machine, of this one: perf's own
+ * writers of those features, read back as a pipe's are.
+ */
+static int fill_env(struct kmem_bpf_run *run)
 {
-	struct utsname uts;
-	int err;
+	size_t i;
 
-	if (!uname(&uts)) {
-		env->os_release = strdup(uts.release);
-		env->hostname = strdup(uts.nodename);
-		env->arch = strdup(uts.machine);
-	}
-	env->nr_cpus_avail = sysconf(_SC_NPROCESSORS_CONF);
-	env->nr_cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
-	err = numa_nodes(env);
-	if (!err)
-		err = memory_nodes(env, run->max_pfn, run->page_size);
-	return err;
+	for (i = 0; i < ARRAY_SIZE(machine_features); i++)
+		perf_header__set_feat(&run->session->header, machine_features[i]);
+	return perf_event__synthesize_features(&run->tool, run->session,
+					       run->evlist, read_feature);
 }
 
 /* --- the tracepoints and the live session ----------------------------- */
@@ -481,14 +414,15 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 		.command = "stat",
 	};
 
-	run->session = perf_session__new(NULL, NULL);
+	perf_tool__init(&run->tool, false);
+	run->session = perf_session__new(NULL, &run->tool);
 	if (IS_ERR(run->session)) {
 		run->session = NULL;
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
 	run->evlist = evlist__new();
-	if (!run->evlist || fill_env(run, &run->session->header.env)) {
+	if (!run->evlist || fill_env(run)) {
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
