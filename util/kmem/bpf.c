@@ -25,7 +25,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -477,31 +476,18 @@ static void fill_log2_table(__u64 *table)
 				   4294967296.0);
 }
 
-/* Runs of each node's memory, for the node of a pfn in the kernel. */
-static void fill_node_ranges(struct kmem_bpf_run *run)
+/* A run of a node's memory, for the node of a pfn in the kernel. */
+static void add_node_range(int node, u64 start_pfn, u64 end_pfn, void *arg)
 {
-	const struct perf_env *env = &run->session->header.env;
-	u64 pages = env->memory_bsize / run->page_size;
-	struct kmem_bpf *skel = run->skel;
-	int i, n = 0;
+	struct kmem_bpf *skel = arg;
+	int n = skel->rodata->nr_ranges;
 
-	for (i = 0; pages && i < env->nr_memory_nodes; i++) {
-		const struct memory_node *mn = &env->memory_nodes[i];
-		u64 bit = 0, start;
-
-		while (n < KMEM_BPF_MAX_RANGES && bit < mn->size) {
-			bit = find_next_bit(mn->set, mn->size, bit);
-			if (bit >= mn->size)
-				break;
-			start = bit;
-			bit = find_next_zero_bit(mn->set, mn->size, bit);
-			skel->rodata->range_start[n] = start * pages;
-			skel->rodata->range_end[n] = bit * pages;
-			skel->rodata->range_node[n] = mn->node;
-			n++;
-		}
-	}
-	skel->rodata->nr_ranges = n;
+	if (n >= KMEM_BPF_MAX_RANGES)
+		return;
+	skel->rodata->range_start[n] = start_pfn;
+	skel->rodata->range_end[n] = end_pfn;
+	skel->rodata->range_node[n] = node;
+	skel->rodata->nr_ranges = n + 1;
 }
 
 static void set_entries(struct bpf_map *map, u32 nr)
@@ -568,7 +554,7 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->nr_nodes = run->nr_nodes > 1 ? run->nr_nodes : 1;
 	/* Before the load, rodata is plain memory of the skeleton's. */
 	fill_log2_table((__u64 *)skel->rodata->log2_table);
-	fill_node_ranges(run);
+	kmem_decoder__node_ranges(run->dec, add_node_range, skel);
 	size_maps(run);
 	skel->rodata->live_max = run->live_entries;
 	skel->rodata->nr_pfn_words = c->exact_live ? 0 : run->max_pfn / 64 + 1;
