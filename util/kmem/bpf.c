@@ -126,7 +126,7 @@ struct kmem_bpf_run {
 	u64				prog_runs, prog_ns;	/* bpf_stats */
 	/* The maps, read at the end; the snapshot points into these. */
 	struct kmem_bpf_snapshot	snap;
-	void				*bufs[8];
+	void				*bufs[9];
 	struct hashmap			*callsites;	/* stack id -> callsite */
 	struct hashmap			*stack_ips;	/* stack id -> frames */
 	struct strlist			*caches;	/* the cache names, once */
@@ -1101,18 +1101,6 @@ static int attach_page_programs(struct kmem_bpf_run *run)
 			    skel->progs.kmem_page_free);
 }
 
-static void free_keys(struct hashmap *map)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-
-	if (IS_ERR_OR_NULL(map))
-		return;
-	hashmap__for_each_entry(map, cur, bkt)
-		free(cur->pvalue);
-	hashmap__free(map);
-}
-
 void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 {
 	size_t i;
@@ -1134,7 +1122,7 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	callsite_resolver__delete(run->resolver);
 	callsite_resolver__delete(run->memcg_resolver);
 	hashmap__free(run->callsites);
-	free_keys(run->stack_ips);
+	hashmap__free(run->stack_ips);
 	strlist__delete(run->caches);
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
@@ -1257,7 +1245,9 @@ static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 	size_t ksize = bpf_map__key_size(map), vsize = bpf_map__value_size(map);
 	bool percpu = bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY ||
 		      bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_HASH;
-	size_t ncpu = percpu ? run->nr_cpus : 1, stride = ALIGN(vsize, 8) * ncpu;
+	/* The kernel rounds each CPU's value up to 8 bytes, no other. */
+	size_t ncpu = percpu ? run->nr_cpus : 1;
+	size_t stride = percpu ? ALIGN(vsize, 8) * ncpu : vsize;
 	size_t max = bpf_map__max_entries(map), i, j, c;
 	__u32 count = max;
 	u64 *out, batch = 0;
@@ -1351,35 +1341,21 @@ static int read_snapshot(struct kmem_bpf_run *run)
 	return err;
 }
 
-/* The frames of every stack the maps kept, by id. */
+/* The frames of every stack the maps kept, by id: read_map()'s keys. */
 static int read_stacks(struct kmem_bpf_run *run)
 {
-	int fd = bpf_map__fd(run->skel->maps.stacks);
-	size_t n = run->stack_depth;
-	u64 *key = calloc(2, n * sizeof(u64)), *next = key + n;
-	void *prev = NULL;
-	__u32 id;
+	size_t i, nr;
+	u64 *frames;
+	u32 *ids;
+	int err;
 
-	if (!key)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(fd, prev, next)) {
-		u64 *ips;
-
-		memcpy(key, next, n * sizeof(u64));
-		prev = key;
-		if (bpf_map_lookup_elem(fd, key, &id))
-			continue;
-		ips = malloc(n * sizeof(u64));
-		if (!ips) {
-			free(key);
-			return -ENOMEM;
-		}
-		memcpy(ips, key, n * sizeof(u64));
-		if (hashmap__add(run->stack_ips, id, ips))
-			free(ips);
-	}
-	free(key);
-	return 0;
+	hashmap__clear(run->stack_ips);
+	err = read_map(run, run->skel->maps.stacks, 8, (void **)&frames,
+		       (void **)&ids, &nr);
+	for (i = 0; !err && i < nr; i++)
+		err = hashmap__set(run->stack_ips, ids[i],
+				   frames + i * run->stack_depth, NULL, NULL);
+	return err;
 }
 
 /* --- naming ----------------------------------------------------------- */
