@@ -130,6 +130,7 @@ struct kmem_bpf_run {
 	struct hashmap			*callsites;	/* stack id -> callsite */
 	struct hashmap			*stack_ips;	/* stack id -> frames */
 	struct strlist			*caches;	/* the cache names, once */
+	struct strlist			*left_out;	/* kmem.bpf-leave-out */
 	/* The report: where its numbers come from, its tables. */
 	struct kmem_report_source	source;
 	struct kmem_cell_ctx		ctx;
@@ -242,20 +243,6 @@ static const char * const slab_events[] = {
 	"kmem:kmem_cache_free",
 };
 
-static bool left_out(const struct kmem_bpf_run *run, const char *name)
-{
-	const char *l = run->config.leave_out;
-	size_t len = strlen(name);
-
-	while (l && *l) {
-		if (!strncmp(l, name, len) && (l[len] == ',' || !l[len]))
-			return true;
-		l = strchr(l, ',');
-		l = l ? l + 1 : NULL;
-	}
-	return false;
-}
-
 /*
  * The text of the tracepoint's format, kept in the session as perf keeps
  * a recording's (trace_event__format()): the decoder reads
@@ -290,7 +277,8 @@ static int add_tracepoint(struct kmem_bpf_run *run, const char *event,
 	struct evsel *evsel;
 	char sys[32];
 
-	if (left_out(run, name) || !is_valid_tracepoint(event))
+	if (strlist__has_entry(run->left_out, name) ||
+	    !is_valid_tracepoint(event))
 		return 1;
 	snprintf(sys, sizeof(sys), "%.*s", (int)(name - 1 - event), event);
 	evsel = evsel__newtp(sys, name);
@@ -421,7 +409,8 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 		return -ENOMEM;
 	}
 	run->evlist = evlist__new();
-	if (!run->evlist || fill_env(run)) {
+	run->left_out = strlist__new(c->leave_out, NULL);
+	if (!run->evlist || !run->left_out || fill_env(run)) {
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
@@ -1124,6 +1113,7 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	hashmap__free(run->callsites);
 	hashmap__free(run->stack_ips);
 	strlist__delete(run->caches);
+	strlist__delete(run->left_out);
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
 		free(run->bufs[i]);
