@@ -23,7 +23,6 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -126,7 +125,7 @@ struct kmem_bpf_run {
 	u64				prog_runs, prog_ns;	/* bpf_stats */
 	/* The maps, read at the end; the snapshot points into these. */
 	struct kmem_bpf_snapshot	snap;
-	void				*bufs[9];
+	void				*bufs[10];
 	struct hashmap			*callsites;	/* stack id -> callsite */
 	struct hashmap			*stack_ips;	/* stack id -> frames */
 	struct strlist			*caches;	/* the cache names, once */
@@ -937,6 +936,57 @@ fail:
 	return NULL;
 }
 
+/* --- reading the maps ------------------------------------------------- */
+
+/*
+ * Every entry of a map, keys (unless @keys is NULL) and values (per-CPU
+ * values summed: they are all of u64 fields), through the lookup-batch
+ * call.  The arrays are the run's until it is deleted.
+ */
+static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
+		    void **keys, void **values, size_t *nr)
+{
+	size_t ksize = bpf_map__key_size(map), vsize = bpf_map__value_size(map);
+	bool percpu = bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY ||
+		      bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_HASH;
+	/* The kernel rounds each CPU's value up to 8 bytes, no other. */
+	size_t ncpu = percpu ? run->nr_cpus : 1;
+	size_t stride = percpu ? ALIGN(vsize, 8) * ncpu : vsize;
+	size_t max = bpf_map__max_entries(map), i, j, c;
+	__u32 count = max;
+	u64 *out, batch = 0;
+	char *k, *v;
+	int fd = bpf_map__fd(map), ret;
+
+	free(run->bufs[slot]);
+	/* The values after the keys, 8-byte aligned: they hold u64s. */
+	k = calloc(1, ALIGN(max * ksize, 8) + max * stride);
+	run->bufs[slot] = k;
+	if (!k)
+		return -ENOMEM;
+	v = k + ALIGN(max * ksize, 8);
+	ret = bpf_map_lookup_batch(fd, NULL, &batch, k, v, &count, NULL);
+	if (ret && errno != ENOENT)
+		return -EIO;
+	/* Sum the CPUs' values into the first's. */
+	for (i = 0; i < count && ncpu > 1; i++) {
+		out = (u64 *)(v + i * stride);
+		for (c = 1; c < ncpu; c++)
+			for (j = 0; j < vsize / 8; j++)
+				out[j] += ((u64 *)(v + i * stride + c * ALIGN(vsize, 8)))[j];
+	}
+	/* Packed: one value after the other. */
+	for (i = 1; i < count && stride != vsize; i++)
+		memmove(v + i * vsize, v + i * stride, vsize);
+	if (keys)
+		*keys = k;
+	*values = v;
+	*nr = count;
+	return 0;
+}
+
+/* --- attaching -------------------------------------------------------- */
+
 static void detach_pages(struct kmem_bpf_run *run)
 {
 	bpf_link__destroy(run->page_links[0]);
@@ -955,22 +1005,6 @@ static int attach_pages(struct kmem_bpf_run *run, struct bpf_program *alloc,
 		return 0;
 	detach_pages(run);
 	return -errno ?: -EINVAL;
-}
-
-/* The kernel's size of struct page, from its BTF; 0 if unknown. */
-static u64 page_struct_size(const char *btf_path)
-{
-	struct btf *btf = btf__parse(btf_path ?: "/sys/kernel/btf/vmlinux", NULL);
-	s32 id;
-	s64 size = 0;
-
-	if (!btf)
-		return 0;
-	id = btf__find_by_name_kind(btf, "page", BTF_KIND_STRUCT);
-	if (id > 0)
-		size = btf__resolve_size(btf, id);
-	btf__free(btf);
-	return size > 0 ? size : 0;
 }
 
 /* The pfns of @nr pages at @p, from /proc/self/pagemap (root sees them). */
@@ -1038,14 +1072,10 @@ static u64 vote_vmemmap(const u64 *ptrs, size_t nr_ptrs, const u64 *pfns,
 static u64 find_vmemmap(struct kmem_bpf_run *run)
 {
 	struct kmem_bpf *skel = run->skel;
-	u64 size = page_struct_size(run->config.btf), pfns[CALIB_PAGES];
-	u64 ptrs[KMEM_BPF_CALIB_PAGES];
 	size_t i, n, len = CALIB_PAGES * run->page_size;
-	int fd = bpf_map__fd(skel->maps.calib_pages);
+	u64 pfns[CALIB_PAGES], *ptrs, size;
 	char *p;
 
-	if (!size)
-		return 0;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
 	if (p == MAP_FAILED)
@@ -1055,16 +1085,13 @@ static u64 find_vmemmap(struct kmem_bpf_run *run)
 		p[i] = 1;
 	skel->bss->calib_tid = 0;
 	n = min_t(size_t, skel->bss->nr_calib, KMEM_BPF_CALIB_PAGES);
-	for (i = 0; i < n; i++) {
-		__u32 key = i;
-
-		if (bpf_map_lookup_elem(fd, &key, &ptrs[i]))
-			ptrs[i] = 0;
-	}
-	if (page_pfns(p, CALIB_PAGES, run->page_size, pfns))
+	/* The size the program divides by, as CO-RE relocated it. */
+	size = skel->bss->page_struct_size;
+	if (page_pfns(p, CALIB_PAGES, run->page_size, pfns) ||
+	    read_map(run, skel->maps.calib_pages, 9, NULL, (void **)&ptrs, &i))
 		n = 0;
 	munmap(p, len);
-	return n ? vote_vmemmap(ptrs, n, pfns, CALIB_PAGES, size) : 0;
+	return n && size ? vote_vmemmap(ptrs, n, pfns, CALIB_PAGES, size) : 0;
 }
 
 /*
@@ -1222,54 +1249,7 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 	return 0;
 }
 
-/* --- reading the maps ------------------------------------------------- */
-
-/*
- * Every entry of a map, keys (unless @keys is NULL) and values (per-CPU
- * values summed: they are all of u64 fields), through the lookup-batch
- * call.  The arrays are the run's until it is deleted.
- */
-static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
-		    void **keys, void **values, size_t *nr)
-{
-	size_t ksize = bpf_map__key_size(map), vsize = bpf_map__value_size(map);
-	bool percpu = bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY ||
-		      bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_HASH;
-	/* The kernel rounds each CPU's value up to 8 bytes, no other. */
-	size_t ncpu = percpu ? run->nr_cpus : 1;
-	size_t stride = percpu ? ALIGN(vsize, 8) * ncpu : vsize;
-	size_t max = bpf_map__max_entries(map), i, j, c;
-	__u32 count = max;
-	u64 *out, batch = 0;
-	char *k, *v;
-	int fd = bpf_map__fd(map), ret;
-
-	free(run->bufs[slot]);
-	/* The values after the keys, 8-byte aligned: they hold u64s. */
-	k = calloc(1, ALIGN(max * ksize, 8) + max * stride);
-	run->bufs[slot] = k;
-	if (!k)
-		return -ENOMEM;
-	v = k + ALIGN(max * ksize, 8);
-	ret = bpf_map_lookup_batch(fd, NULL, &batch, k, v, &count, NULL);
-	if (ret && errno != ENOENT)
-		return -EIO;
-	/* Sum the CPUs' values into the first's. */
-	for (i = 0; i < count && ncpu > 1; i++) {
-		out = (u64 *)(v + i * stride);
-		for (c = 1; c < ncpu; c++)
-			for (j = 0; j < vsize / 8; j++)
-				out[j] += ((u64 *)(v + i * stride + c * ALIGN(vsize, 8)))[j];
-	}
-	/* Packed: one value after the other. */
-	for (i = 1; i < count && stride != vsize; i++)
-		memmove(v + i * vsize, v + i * stride, vsize);
-	if (keys)
-		*keys = k;
-	*values = v;
-	*nr = count;
-	return 0;
-}
+/* --- the snapshot of the maps ----------------------------------------- */
 
 /* The counters alone, as each -I interval needs them. */
 static int read_counts(struct kmem_bpf_run *run)
