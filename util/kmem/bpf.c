@@ -2010,35 +2010,43 @@ static void name_statuses(struct kmem_bpf_run *run)
 								     rows[i]->status);
 }
 
-/* The STALLS tables, as a recording's. */
-static int sort_stall_tables(struct kmem_bpf_run *run)
+/* The rows of table @id sorted, by -s where @sort is given. */
+static int sort_table(struct kmem_bpf_run *run, enum kmem_report_table_id id,
+		      const struct kmem_report_sort *sort)
 {
-	const struct kmem_report_analyses a = { .kp = run->kp, .st = run->st };
+	const struct kmem_report_analyses a = {
+		.kp = run->kp, .kf = run->kf, .ks = run->ks, .st = run->st,
+	};
+
+	return kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
+				       sort);
+}
+
+/* The tables a recording of the same analyses shows. */
+static int sort_tables(struct kmem_bpf_run *run)
+{
+	const struct kmem_bpf_config *c = &run->config;
 	int id, err = 0;
 
-	name_statuses(run);
-	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
-		err = kmem_report__sort_table(&run->tables[id], id, &run->ctx,
-					      &a, NULL);
+	if (run->kp)
+		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
+	if (!err && run->kp)
+		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
+	if (!err && run->kp)
+		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
+	if (!err && run->ks)
+		err = sort_table(run, KMEM_SLAB_CALLERS, &c->slab_sort);
+	if (!err && run->ks)
+		err = sort_table(run, KMEM_SLAB_CACHES, &c->slab_sort);
+	for (id = KMEM_STALL_ORDERS; !err && run->st && id <= KMEM_STALL_MEMCG;
+	     id++)
+		err = sort_table(run, id, NULL);
 	return err;
 }
 
 /* Every analysis finished and joined, the tables sorted. */
 static int settle(struct kmem_bpf_run *run)
 {
-	const struct kmem_bpf_config *c = &run->config;
-	const struct kmem_report_analyses a = {
-		.kp = run->kp, .kf = run->kf, .ks = run->ks,
-	};
-	static const struct {
-		enum kmem_report_table_id	id;
-		bool				slab;
-	} tables[] = {
-		{ KMEM_PAGE_CALLERS, false }, { KMEM_FRAG_CALLERS, false },
-		{ KMEM_FRAG_FAILURES, false }, { KMEM_SLAB_CALLERS, true },
-		{ KMEM_SLAB_CACHES, true },
-	};
-	size_t i;
 	int node, err = 0;
 
 	if (run->settled)
@@ -2050,31 +2058,21 @@ static int settle(struct kmem_bpf_run *run)
 		kmem_page__finish(run->kp);
 		err = kmem_frag__finish(run->kf);
 	}
-	if (!err && run->kp && run->has_extfrag) {
+	if (!err && run->kp && run->has_extfrag)
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
 				     set_fragmenting, run->kf);
-	}
 	if (!err && run->st)
 		err = kmem_stall__finish(run->st);
-	if (!err && run->st)
+	if (!err && run->st) {
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall,
 				     run->st);
+		name_statuses(run);
+	}
 	run->ctx = cell_ctx(run);
 	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
 		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
 	fill_source(run);
-	for (i = 0; !err && i < ARRAY_SIZE(tables); i++) {
-		if (tables[i].slab ? !run->ks : !run->kp)
-			continue;
-		err = kmem_report__sort_table(&run->tables[tables[i].id],
-					      tables[i].id, &run->ctx, &a,
-					      tables[i].slab ? &c->slab_sort :
-					      tables[i].id == KMEM_PAGE_CALLERS ?
-					      &c->page_sort : NULL);
-	}
-	if (!err && run->st)
-		err = sort_stall_tables(run);
-	return err;
+	return err ?: sort_tables(run);
 }
 
 int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r)
