@@ -392,21 +392,20 @@ static int add_rare_row(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf,
 	const struct kmem_bpf_rare_key *k = &s->rare_keys[i];
 	u64 callsite = namer->callsite(k->stack_id, namer->arg);
 	u64 n = rare_estimate(s, k, &s->rare[i]);
-	struct kmem_bpf_fallback_key fk = {
+	struct kmem_frag_event ev = {
 		.alloc_order = k->order,
 		.fallback_order = k->fallback_order,
 		.alloc_migtype = k->migtype,
 		.fallback_migtype = k->fallback_migtype,
 		.change_ownership = k->change_ownership,
+		.callsite = callsite,
 	};
-	struct kmem_frag_event ev = fallback_event(&fk);
 
 	if (k->order >= KMEM_BPF_NR_ORDERS)
 		return 0;
 	if (k->kind == KMEM_BPF_RARE_FAIL)
 		return add_failures(kf, k->gfp, k->order, k->migtype, callsite,
 				    n, KMEM_FRAG_ROWS);
-	ev.callsite = callsite;
 	return kmem_frag__add_fallbacks(kf, &ev, n, KMEM_FRAG_ROWS);
 }
 

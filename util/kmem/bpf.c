@@ -793,9 +793,7 @@ static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
 		return chain;
 	if (run->profile)
 		return profile_stall(run, data, chain);
-	if (!run->config.folded_stall)
-		return 0;
-	if (chain < 0)
+	if (!run->config.folded_stall || chain < 0)
 		return 0;
 	return kmem_stacks__add(run->stacks, chain,
 				kmem_stall__ended_ns(run->st), 1);
@@ -1657,16 +1655,6 @@ int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
 
 /* --- the end ---------------------------------------------------------- */
 
-static struct kmem_bpf_namer namer(struct kmem_bpf_run *run)
-{
-	return (struct kmem_bpf_namer){
-		.callsite = stack_callsite,
-		.function = slab_function,
-		.cache = cache_name,
-		.arg = run,
-	};
-}
-
 static int advance(struct kmem_bpf_run *run, u64 t, bool last)
 {
 	struct kmem_page_summary ps;
@@ -1737,7 +1725,12 @@ static void read_prog_info(struct kmem_bpf_run *run)
 
 int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 {
-	struct kmem_bpf_namer n = namer(run);
+	const struct kmem_bpf_namer n = {
+		.callsite = stack_callsite,
+		.function = slab_function,
+		.cache = cache_name,
+		.arg = run,
+	};
 	int err;
 
 	detach_pages(run);
