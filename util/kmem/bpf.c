@@ -1879,19 +1879,16 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
 	const struct perf_env *env = &run->session->header.env;
 	const struct kmem_page_summary *ps = run->kp ? kmem_page__summary(run->kp) : NULL;
+	const struct kmem_slab_summary *ss = run->ks ? kmem_slab__summary(run->ks) : NULL;
 	u64 page = 0, slab = 0, extfrag = 0;
 	size_t i;
 
 	if (ps)
 		page = ps->alloc.nr + ps->fail.nr + ps->free.nr + ps->bad_order;
-
+	if (ss)
+		slab = ss->alloc.nr + ss->fail.nr + ss->zero_size.nr + ss->free;
 	for (i = 0; i < run->snap.nr_fallbacks; i++)
 		extfrag += run->snap.fallbacks[i];
-	for (i = 0; run->ks && i < run->snap.nr_slab; i++)
-		slab += run->snap.slab[i].hits + run->snap.slab[i].fails +
-			run->snap.slab[i].zero_size;
-	if (run->ks)
-		slab += count_of(run, KMEM_BPF_SLAB_FREE);
 	return (struct kmem_report_trace){
 		.path = "(bpf)",
 		.os_release = env->os_release,
