@@ -39,8 +39,8 @@ u64 kmem_bpf_fill__count(const struct kmem_bpf_snapshot *s,
 	return s->counts[KMEM_BPF_COUNTER_BASE + c];
 }
 
-u64 kmem_bpf_fill__order_count(const struct kmem_bpf_snapshot *s,
-			       enum kmem_bpf_order_counter c, int order)
+static u64 order_count(const struct kmem_bpf_snapshot *s,
+		       enum kmem_bpf_order_counter c, int order)
 {
 	return s->counts[KMEM_BPF_ORDER_BASE + c * KMEM_BPF_NR_ORDERS + order];
 }
@@ -91,7 +91,7 @@ static struct kmem_count order_total(const struct kmem_bpf_snapshot *s,
 	int order;
 
 	for (order = 0; order < KMEM_BPF_NR_ORDERS; order++) {
-		u64 n = kmem_bpf_fill__order_count(s, c, order);
+		u64 n = order_count(s, c, order);
 
 		total.nr += n;
 		total.bytes += n * order_bytes(s, order);
@@ -106,7 +106,7 @@ static struct kmem_count live_estimate(const struct kmem_bpf_snapshot *s,
 	int order;
 
 	for (order = 0; order < KMEM_BPF_NR_ORDERS; order++)
-		add_estimate(s, &e, order, kmem_bpf_fill__order_count(s, c, order));
+		add_estimate(s, &e, order, order_count(s, c, order));
 	return to_count(&e);
 }
 
@@ -117,9 +117,9 @@ static struct kmem_count still_live(const struct kmem_bpf_snapshot *s)
 	int order;
 
 	for (order = 0; order < KMEM_BPF_NR_ORDERS; order++) {
-		s64 n = kmem_bpf_fill__order_count(s, KMEM_BPF_TRACKED, order) -
-			kmem_bpf_fill__order_count(s, KMEM_BPF_FREED, order) -
-			kmem_bpf_fill__order_count(s, KMEM_BPF_DROPPED, order);
+		s64 n = order_count(s, KMEM_BPF_TRACKED, order) -
+			order_count(s, KMEM_BPF_FREED, order) -
+			order_count(s, KMEM_BPF_DROPPED, order);
 
 		/* A free may be read before the allocation it ends. */
 		if (n > 0)
