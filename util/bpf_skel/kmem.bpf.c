@@ -914,6 +914,7 @@ int kmem_page_alloc(struct trace_event_raw_mm_page_alloc___kmem *ctx)
 __u64 vmemmap;
 __u32 calib_tid;
 __u32 nr_calib;
+__u64 page_struct_size;
 
 MAP(ARRAY, __u32, __u64, KMEM_BPF_CALIB_PAGES) calib_pages SEC(".maps");
 
@@ -941,6 +942,7 @@ static __always_inline void calibrate(__u64 page)
 	if (slot)
 		*slot = page;
 	nr_calib = i + 1;
+	page_struct_size = bpf_core_type_size(struct page___kmem);
 }
 
 SEC("raw_tp/mm_page_alloc")

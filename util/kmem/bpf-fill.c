@@ -39,8 +39,8 @@ u64 kmem_bpf_fill__count(const struct kmem_bpf_snapshot *s,
 	return s->counts[KMEM_BPF_COUNTER_BASE + c];
 }
 
-u64 kmem_bpf_fill__order_count(const struct kmem_bpf_snapshot *s,
-			       enum kmem_bpf_order_counter c, int order)
+static u64 order_count(const struct kmem_bpf_snapshot *s,
+		       enum kmem_bpf_order_counter c, int order)
 {
 	return s->counts[KMEM_BPF_ORDER_BASE + c * KMEM_BPF_NR_ORDERS + order];
 }
@@ -91,7 +91,7 @@ static struct kmem_count order_total(const struct kmem_bpf_snapshot *s,
 	int order;
 
 	for (order = 0; order < KMEM_BPF_NR_ORDERS; order++) {
-		u64 n = kmem_bpf_fill__order_count(s, c, order);
+		u64 n = order_count(s, c, order);
 
 		total.nr += n;
 		total.bytes += n * order_bytes(s, order);
@@ -106,7 +106,7 @@ static struct kmem_count live_estimate(const struct kmem_bpf_snapshot *s,
 	int order;
 
 	for (order = 0; order < KMEM_BPF_NR_ORDERS; order++)
-		add_estimate(s, &e, order, kmem_bpf_fill__order_count(s, c, order));
+		add_estimate(s, &e, order, order_count(s, c, order));
 	return to_count(&e);
 }
 
@@ -117,9 +117,9 @@ static struct kmem_count still_live(const struct kmem_bpf_snapshot *s)
 	int order;
 
 	for (order = 0; order < KMEM_BPF_NR_ORDERS; order++) {
-		s64 n = kmem_bpf_fill__order_count(s, KMEM_BPF_TRACKED, order) -
-			kmem_bpf_fill__order_count(s, KMEM_BPF_FREED, order) -
-			kmem_bpf_fill__order_count(s, KMEM_BPF_DROPPED, order);
+		s64 n = order_count(s, KMEM_BPF_TRACKED, order) -
+			order_count(s, KMEM_BPF_FREED, order) -
+			order_count(s, KMEM_BPF_DROPPED, order);
 
 		/* A free may be read before the allocation it ends. */
 		if (n > 0)
@@ -392,21 +392,20 @@ static int add_rare_row(const struct kmem_bpf_snapshot *s, struct kmem_frag *kf,
 	const struct kmem_bpf_rare_key *k = &s->rare_keys[i];
 	u64 callsite = namer->callsite(k->stack_id, namer->arg);
 	u64 n = rare_estimate(s, k, &s->rare[i]);
-	struct kmem_bpf_fallback_key fk = {
+	struct kmem_frag_event ev = {
 		.alloc_order = k->order,
 		.fallback_order = k->fallback_order,
 		.alloc_migtype = k->migtype,
 		.fallback_migtype = k->fallback_migtype,
 		.change_ownership = k->change_ownership,
+		.callsite = callsite,
 	};
-	struct kmem_frag_event ev = fallback_event(&fk);
 
 	if (k->order >= KMEM_BPF_NR_ORDERS)
 		return 0;
 	if (k->kind == KMEM_BPF_RARE_FAIL)
 		return add_failures(kf, k->gfp, k->order, k->migtype, callsite,
 				    n, KMEM_FRAG_ROWS);
-	ev.callsite = callsite;
 	return kmem_frag__add_fallbacks(kf, &ev, n, KMEM_FRAG_ROWS);
 }
 

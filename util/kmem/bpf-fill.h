@@ -89,11 +89,9 @@ u64 kmem_bpf_fill__estimate(u64 nr, u64 bytes, u64 sample_bytes);
  */
 bool kmem_bpf_fill__lifetime_exact(const struct kmem_bpf_snapshot *s);
 
-/* A counter of the maps, summed; and one of an order. */
+/* A counter of the maps, summed over the CPUs. */
 u64 kmem_bpf_fill__count(const struct kmem_bpf_snapshot *s,
 			 enum kmem_bpf_counter c);
-u64 kmem_bpf_fill__order_count(const struct kmem_bpf_snapshot *s,
-			       enum kmem_bpf_order_counter c, int order);
 
 /**
  * kmem_bpf_fill__page_summary - the page summary of a snapshot

@@ -10,7 +10,6 @@
  * perf session holds them, taken from this machine: tracefs, kallsyms and
  * sysfs.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -23,27 +22,23 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
-#include <perf/cpumap.h>
 #include <api/fs/fs.h>
 #include <api/fs/tracing_path.h>
 #include <traceevent/event-parse.h>
 
 #include "cgroup.h"
-#include "cputopo.h"
 #include "debug.h"
 #include "env.h"
 #include "evlist.h"
 #include "evsel.h"
 #include "hashmap.h"
+#include "header.h"
 #include "bpf.h"
 #include "bpf-fill.h"
 #include "count-frag.h"
@@ -60,7 +55,9 @@
 #include "sample.h"
 #include "session.h"
 #include "strlist.h"
+#include "synthetic-events.h"
 #include "time-utils.h"
+#include "tool.h"
 #include "trace-event.h"
 #include "tracepoint.h"
 
@@ -81,6 +78,7 @@ struct kmem_bpf_run {
 	struct kmem_bpf_config		config;
 	struct kmem_bpf			*skel;
 	/* This machine as a recording's header would describe it. */
+	struct perf_tool		tool;
 	struct perf_session		*session;
 	struct evlist			*evlist;
 	struct kmem_decoder		*dec;
@@ -127,10 +125,11 @@ struct kmem_bpf_run {
 	u64				prog_runs, prog_ns;	/* bpf_stats */
 	/* The maps, read at the end; the snapshot points into these. */
 	struct kmem_bpf_snapshot	snap;
-	void				*bufs[8];
+	void				*bufs[10];
 	struct hashmap			*callsites;	/* stack id -> callsite */
 	struct hashmap			*stack_ips;	/* stack id -> frames */
 	struct strlist			*caches;	/* the cache names, once */
+	struct strlist			*left_out;	/* kmem.bpf-leave-out */
 	/* The report: where its numbers come from, its tables. */
 	struct kmem_report_source	source;
 	struct kmem_cell_ctx		ctx;
@@ -199,103 +198,36 @@ static u64 read_max_pfn(void)
 	return max;
 }
 
-static int numa_nodes(struct perf_env *env)
+/* The features of a recording's header that describe its machine. */
+static const int machine_features[] = {
+	HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_ARCH, HEADER_NRCPUS,
+	HEADER_NUMA_TOPOLOGY, HEADER_MEM_TOPOLOGY,
+};
+
+static int read_feature(const struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample __maybe_unused,
+			struct machine *machine __maybe_unused)
 {
-	struct numa_topology *tp = numa_topology__new();
-	u32 i;
+	struct kmem_bpf_run *run = container_of(tool, struct kmem_bpf_run, tool);
 
-	if (!tp)
-		return -ENOMEM;
-	env->numa_nodes = calloc(tp->nr, sizeof(*env->numa_nodes));
-	if (!env->numa_nodes) {
-		numa_topology__delete(tp);
-		return -ENOMEM;
-	}
-	for (i = 0; i < tp->nr; i++) {
-		struct numa_node *n = &env->numa_nodes[i];
-
-		n->node = tp->nodes[i].node;
-		n->mem_total = tp->nodes[i].mem_total;
-		n->mem_free = tp->nodes[i].mem_free;
-		n->map = perf_cpu_map__new(tp->nodes[i].cpus);
-	}
-	env->nr_numa_nodes = tp->nr;
-	numa_topology__delete(tp);
-	return 0;
-}
-
-/* The memory blocks of node @node, as perf record's MEM_TOPOLOGY has them. */
-static int node_blocks(struct memory_node *mn, int node, u64 nr_blocks)
-{
-	char path[PATH_MAX];
-	struct dirent *d;
-	DIR *dir;
-	u64 b;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	mn->node = node;
-	mn->size = nr_blocks;
-	mn->set = bitmap_zalloc(nr_blocks);
-	if (!mn->set) {
-		closedir(dir);
-		return -ENOMEM;
-	}
-	while ((d = readdir(dir)) != NULL)
-		if (sscanf(d->d_name, "memory%" SCNu64, &b) == 1 && b < nr_blocks)
-			__set_bit(b, mn->set);
-	closedir(dir);
-	return 0;
-}
-
-static int memory_nodes(struct perf_env *env, u64 max_pfn, u64 page_size)
-{
-	unsigned long long bsize = 0;
-	FILE *fp = fopen("/sys/devices/system/memory/block_size_bytes", "r");
-	u64 nr_blocks;
-	int i, err;
-
-	if (!fp)
+	/* The end mark of the features is no feature. */
+	if (event->feat.feat_id >= HEADER_LAST_FEATURE)
 		return 0;
-	if (fscanf(fp, "%llx", &bsize) != 1)
-		bsize = 0;
-	fclose(fp);
-	if (!bsize || !env->nr_numa_nodes)
-		return 0;
-	nr_blocks = (max_pfn * page_size + bsize - 1) / bsize;
-	env->memory_nodes = calloc(env->nr_numa_nodes, sizeof(*env->memory_nodes));
-	if (!env->memory_nodes)
-		return -ENOMEM;
-	for (i = 0; i < env->nr_numa_nodes; i++) {
-		err = node_blocks(&env->memory_nodes[i],
-				  env->numa_nodes[i].node, nr_blocks);
-		if (err)
-			return err == -ENOMEM ? err : 0;
-		env->nr_memory_nodes = i + 1;
-	}
-	env->memory_bsize = bsize;
-	return 0;
+	return perf_event__process_feature(run->session, event);
 }
 
-/* What a recording's header says of the machine, of this one. */
-static int fill_env(struct kmem_bpf_run *run, struct perf_env *env)
+/*
+ * What a recording's header says of the machine, of this one: perf's own
+ * writers of those features, read back as a pipe's are.
+ */
+static int fill_env(struct kmem_bpf_run *run)
 {
-	struct utsname uts;
-	int err;
+	size_t i;
 
-	if (!uname(&uts)) {
-		env->os_release = strdup(uts.release);
-		env->hostname = strdup(uts.nodename);
-		env->arch = strdup(uts.machine);
-	}
-	env->nr_cpus_avail = sysconf(_SC_NPROCESSORS_CONF);
-	env->nr_cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
-	err = numa_nodes(env);
-	if (!err)
-		err = memory_nodes(env, run->max_pfn, run->page_size);
-	return err;
+	for (i = 0; i < ARRAY_SIZE(machine_features); i++)
+		perf_header__set_feat(&run->session->header, machine_features[i]);
+	return perf_event__synthesize_features(&run->tool, run->session,
+					       run->evlist, read_feature);
 }
 
 /* --- the tracepoints and the live session ----------------------------- */
@@ -309,20 +241,6 @@ static const char * const slab_events[] = {
 	"kmem:kmalloc", "kmem:kfree", "kmem:kmem_cache_alloc",
 	"kmem:kmem_cache_free",
 };
-
-static bool left_out(const struct kmem_bpf_run *run, const char *name)
-{
-	const char *l = run->config.leave_out;
-	size_t len = strlen(name);
-
-	while (l && *l) {
-		if (!strncmp(l, name, len) && (l[len] == ',' || !l[len]))
-			return true;
-		l = strchr(l, ',');
-		l = l ? l + 1 : NULL;
-	}
-	return false;
-}
 
 /*
  * The text of the tracepoint's format, kept in the session as perf keeps
@@ -358,7 +276,8 @@ static int add_tracepoint(struct kmem_bpf_run *run, const char *event,
 	struct evsel *evsel;
 	char sys[32];
 
-	if (left_out(run, name) || !is_valid_tracepoint(event))
+	if (strlist__has_entry(run->left_out, name) ||
+	    !is_valid_tracepoint(event))
 		return 1;
 	snprintf(sys, sizeof(sys), "%.*s", (int)(name - 1 - event), event);
 	evsel = evsel__newtp(sys, name);
@@ -481,14 +400,16 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 		.command = "stat",
 	};
 
-	run->session = perf_session__new(NULL, NULL);
+	perf_tool__init(&run->tool, false);
+	run->session = perf_session__new(NULL, &run->tool);
 	if (IS_ERR(run->session)) {
 		run->session = NULL;
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
 	run->evlist = evlist__new();
-	if (!run->evlist || fill_env(run, &run->session->header.env)) {
+	run->left_out = strlist__new(c->leave_out, NULL);
+	if (!run->evlist || !run->left_out || fill_env(run)) {
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
@@ -543,31 +464,18 @@ static void fill_log2_table(__u64 *table)
 				   4294967296.0);
 }
 
-/* Runs of each node's memory, for the node of a pfn in the kernel. */
-static void fill_node_ranges(struct kmem_bpf_run *run)
+/* A run of a node's memory, for the node of a pfn in the kernel. */
+static void add_node_range(int node, u64 start_pfn, u64 end_pfn, void *arg)
 {
-	const struct perf_env *env = &run->session->header.env;
-	u64 pages = env->memory_bsize / run->page_size;
-	struct kmem_bpf *skel = run->skel;
-	int i, n = 0;
+	struct kmem_bpf *skel = arg;
+	int n = skel->rodata->nr_ranges;
 
-	for (i = 0; pages && i < env->nr_memory_nodes; i++) {
-		const struct memory_node *mn = &env->memory_nodes[i];
-		u64 bit = 0, start;
-
-		while (n < KMEM_BPF_MAX_RANGES && bit < mn->size) {
-			bit = find_next_bit(mn->set, mn->size, bit);
-			if (bit >= mn->size)
-				break;
-			start = bit;
-			bit = find_next_zero_bit(mn->set, mn->size, bit);
-			skel->rodata->range_start[n] = start * pages;
-			skel->rodata->range_end[n] = bit * pages;
-			skel->rodata->range_node[n] = mn->node;
-			n++;
-		}
-	}
-	skel->rodata->nr_ranges = n;
+	if (n >= KMEM_BPF_MAX_RANGES)
+		return;
+	skel->rodata->range_start[n] = start_pfn;
+	skel->rodata->range_end[n] = end_pfn;
+	skel->rodata->range_node[n] = node;
+	skel->rodata->nr_ranges = n + 1;
 }
 
 static void set_entries(struct bpf_map *map, u32 nr)
@@ -634,7 +542,7 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->nr_nodes = run->nr_nodes > 1 ? run->nr_nodes : 1;
 	/* Before the load, rodata is plain memory of the skeleton's. */
 	fill_log2_table((__u64 *)skel->rodata->log2_table);
-	fill_node_ranges(run);
+	kmem_decoder__node_ranges(run->dec, add_node_range, skel);
 	size_maps(run);
 	skel->rodata->live_max = run->live_entries;
 	skel->rodata->nr_pfn_words = c->exact_live ? 0 : run->max_pfn / 64 + 1;
@@ -885,9 +793,7 @@ static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
 		return chain;
 	if (run->profile)
 		return profile_stall(run, data, chain);
-	if (!run->config.folded_stall)
-		return 0;
-	if (chain < 0)
+	if (!run->config.folded_stall || chain < 0)
 		return 0;
 	return kmem_stacks__add(run->stacks, chain,
 				kmem_stall__ended_ns(run->st), 1);
@@ -1028,6 +934,57 @@ fail:
 	return NULL;
 }
 
+/* --- reading the maps ------------------------------------------------- */
+
+/*
+ * Every entry of a map, keys (unless @keys is NULL) and values (per-CPU
+ * values summed: they are all of u64 fields), through the lookup-batch
+ * call.  The arrays are the run's until it is deleted.
+ */
+static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
+		    void **keys, void **values, size_t *nr)
+{
+	size_t ksize = bpf_map__key_size(map), vsize = bpf_map__value_size(map);
+	bool percpu = bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY ||
+		      bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_HASH;
+	/* The kernel rounds each CPU's value up to 8 bytes, no other. */
+	size_t ncpu = percpu ? run->nr_cpus : 1;
+	size_t stride = percpu ? ALIGN(vsize, 8) * ncpu : vsize;
+	size_t max = bpf_map__max_entries(map), i, j, c;
+	__u32 count = max;
+	u64 *out, batch = 0;
+	char *k, *v;
+	int fd = bpf_map__fd(map), ret;
+
+	free(run->bufs[slot]);
+	/* The values after the keys, 8-byte aligned: they hold u64s. */
+	k = calloc(1, ALIGN(max * ksize, 8) + max * stride);
+	run->bufs[slot] = k;
+	if (!k)
+		return -ENOMEM;
+	v = k + ALIGN(max * ksize, 8);
+	ret = bpf_map_lookup_batch(fd, NULL, &batch, k, v, &count, NULL);
+	if (ret && errno != ENOENT)
+		return -EIO;
+	/* Sum the CPUs' values into the first's. */
+	for (i = 0; i < count && ncpu > 1; i++) {
+		out = (u64 *)(v + i * stride);
+		for (c = 1; c < ncpu; c++)
+			for (j = 0; j < vsize / 8; j++)
+				out[j] += ((u64 *)(v + i * stride + c * ALIGN(vsize, 8)))[j];
+	}
+	/* Packed: one value after the other. */
+	for (i = 1; i < count && stride != vsize; i++)
+		memmove(v + i * vsize, v + i * stride, vsize);
+	if (keys)
+		*keys = k;
+	*values = v;
+	*nr = count;
+	return 0;
+}
+
+/* --- attaching -------------------------------------------------------- */
+
 static void detach_pages(struct kmem_bpf_run *run)
 {
 	bpf_link__destroy(run->page_links[0]);
@@ -1046,22 +1003,6 @@ static int attach_pages(struct kmem_bpf_run *run, struct bpf_program *alloc,
 		return 0;
 	detach_pages(run);
 	return -errno ?: -EINVAL;
-}
-
-/* The kernel's size of struct page, from its BTF; 0 if unknown. */
-static u64 page_struct_size(const char *btf_path)
-{
-	struct btf *btf = btf__parse(btf_path ?: "/sys/kernel/btf/vmlinux", NULL);
-	s32 id;
-	s64 size = 0;
-
-	if (!btf)
-		return 0;
-	id = btf__find_by_name_kind(btf, "page", BTF_KIND_STRUCT);
-	if (id > 0)
-		size = btf__resolve_size(btf, id);
-	btf__free(btf);
-	return size > 0 ? size : 0;
 }
 
 /* The pfns of @nr pages at @p, from /proc/self/pagemap (root sees them). */
@@ -1129,14 +1070,10 @@ static u64 vote_vmemmap(const u64 *ptrs, size_t nr_ptrs, const u64 *pfns,
 static u64 find_vmemmap(struct kmem_bpf_run *run)
 {
 	struct kmem_bpf *skel = run->skel;
-	u64 size = page_struct_size(run->config.btf), pfns[CALIB_PAGES];
-	u64 ptrs[KMEM_BPF_CALIB_PAGES];
 	size_t i, n, len = CALIB_PAGES * run->page_size;
-	int fd = bpf_map__fd(skel->maps.calib_pages);
+	u64 pfns[CALIB_PAGES], *ptrs, size;
 	char *p;
 
-	if (!size)
-		return 0;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
 	if (p == MAP_FAILED)
@@ -1146,16 +1083,13 @@ static u64 find_vmemmap(struct kmem_bpf_run *run)
 		p[i] = 1;
 	skel->bss->calib_tid = 0;
 	n = min_t(size_t, skel->bss->nr_calib, KMEM_BPF_CALIB_PAGES);
-	for (i = 0; i < n; i++) {
-		__u32 key = i;
-
-		if (bpf_map_lookup_elem(fd, &key, &ptrs[i]))
-			ptrs[i] = 0;
-	}
-	if (page_pfns(p, CALIB_PAGES, run->page_size, pfns))
+	/* The size the program divides by, as CO-RE relocated it. */
+	size = skel->bss->page_struct_size;
+	if (page_pfns(p, CALIB_PAGES, run->page_size, pfns) ||
+	    read_map(run, skel->maps.calib_pages, 9, NULL, (void **)&ptrs, &i))
 		n = 0;
 	munmap(p, len);
-	return n ? vote_vmemmap(ptrs, n, pfns, CALIB_PAGES, size) : 0;
+	return n && size ? vote_vmemmap(ptrs, n, pfns, CALIB_PAGES, size) : 0;
 }
 
 /*
@@ -1181,18 +1115,6 @@ static int attach_page_programs(struct kmem_bpf_run *run)
 			    skel->progs.kmem_page_free);
 }
 
-static void free_keys(struct hashmap *map)
-{
-	struct hashmap_entry *cur;
-	size_t bkt;
-
-	if (IS_ERR_OR_NULL(map))
-		return;
-	hashmap__for_each_entry(map, cur, bkt)
-		free(cur->pvalue);
-	hashmap__free(map);
-}
-
 void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 {
 	size_t i;
@@ -1214,8 +1136,9 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	callsite_resolver__delete(run->resolver);
 	callsite_resolver__delete(run->memcg_resolver);
 	hashmap__free(run->callsites);
-	free_keys(run->stack_ips);
+	hashmap__free(run->stack_ips);
 	strlist__delete(run->caches);
+	strlist__delete(run->left_out);
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
 		free(run->bufs[i]);
@@ -1324,52 +1247,7 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 	return 0;
 }
 
-/* --- reading the maps ------------------------------------------------- */
-
-/*
- * Every entry of a map, keys (unless @keys is NULL) and values (per-CPU
- * values summed: they are all of u64 fields), through the lookup-batch
- * call.  The arrays are the run's until it is deleted.
- */
-static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
-		    void **keys, void **values, size_t *nr)
-{
-	size_t ksize = bpf_map__key_size(map), vsize = bpf_map__value_size(map);
-	bool percpu = bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY ||
-		      bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_HASH;
-	size_t ncpu = percpu ? run->nr_cpus : 1, stride = ALIGN(vsize, 8) * ncpu;
-	size_t max = bpf_map__max_entries(map), i, j, c;
-	__u32 count = max;
-	u64 *out, batch = 0;
-	char *k, *v;
-	int fd = bpf_map__fd(map), ret;
-
-	free(run->bufs[slot]);
-	/* The values after the keys, 8-byte aligned: they hold u64s. */
-	k = calloc(1, ALIGN(max * ksize, 8) + max * stride);
-	run->bufs[slot] = k;
-	if (!k)
-		return -ENOMEM;
-	v = k + ALIGN(max * ksize, 8);
-	ret = bpf_map_lookup_batch(fd, NULL, &batch, k, v, &count, NULL);
-	if (ret && errno != ENOENT)
-		return -EIO;
-	/* Sum the CPUs' values into the first's. */
-	for (i = 0; i < count && ncpu > 1; i++) {
-		out = (u64 *)(v + i * stride);
-		for (c = 1; c < ncpu; c++)
-			for (j = 0; j < vsize / 8; j++)
-				out[j] += ((u64 *)(v + i * stride + c * ALIGN(vsize, 8)))[j];
-	}
-	/* Packed: one value after the other. */
-	for (i = 1; i < count && stride != vsize; i++)
-		memmove(v + i * vsize, v + i * stride, vsize);
-	if (keys)
-		*keys = k;
-	*values = v;
-	*nr = count;
-	return 0;
-}
+/* --- the snapshot of the maps ----------------------------------------- */
 
 /* The counters alone, as each -I interval needs them. */
 static int read_counts(struct kmem_bpf_run *run)
@@ -1431,35 +1309,21 @@ static int read_snapshot(struct kmem_bpf_run *run)
 	return err;
 }
 
-/* The frames of every stack the maps kept, by id. */
+/* The frames of every stack the maps kept, by id: read_map()'s keys. */
 static int read_stacks(struct kmem_bpf_run *run)
 {
-	int fd = bpf_map__fd(run->skel->maps.stacks);
-	size_t n = run->stack_depth;
-	u64 *key = calloc(2, n * sizeof(u64)), *next = key + n;
-	void *prev = NULL;
-	__u32 id;
+	size_t i, nr;
+	u64 *frames;
+	u32 *ids;
+	int err;
 
-	if (!key)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(fd, prev, next)) {
-		u64 *ips;
-
-		memcpy(key, next, n * sizeof(u64));
-		prev = key;
-		if (bpf_map_lookup_elem(fd, key, &id))
-			continue;
-		ips = malloc(n * sizeof(u64));
-		if (!ips) {
-			free(key);
-			return -ENOMEM;
-		}
-		memcpy(ips, key, n * sizeof(u64));
-		if (hashmap__add(run->stack_ips, id, ips))
-			free(ips);
-	}
-	free(key);
-	return 0;
+	hashmap__clear(run->stack_ips);
+	err = read_map(run, run->skel->maps.stacks, 8, (void **)&frames,
+		       (void **)&ids, &nr);
+	for (i = 0; !err && i < nr; i++)
+		err = hashmap__set(run->stack_ips, ids[i],
+				   frames + i * run->stack_depth, NULL, NULL);
+	return err;
 }
 
 /* --- naming ----------------------------------------------------------- */
@@ -1791,16 +1655,6 @@ int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
 
 /* --- the end ---------------------------------------------------------- */
 
-static struct kmem_bpf_namer namer(struct kmem_bpf_run *run)
-{
-	return (struct kmem_bpf_namer){
-		.callsite = stack_callsite,
-		.function = slab_function,
-		.cache = cache_name,
-		.arg = run,
-	};
-}
-
 static int advance(struct kmem_bpf_run *run, u64 t, bool last)
 {
 	struct kmem_page_summary ps;
@@ -1871,7 +1725,12 @@ static void read_prog_info(struct kmem_bpf_run *run)
 
 int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 {
-	struct kmem_bpf_namer n = namer(run);
+	const struct kmem_bpf_namer n = {
+		.callsite = stack_callsite,
+		.function = slab_function,
+		.cache = cache_name,
+		.arg = run,
+	};
 	int err;
 
 	detach_pages(run);
@@ -2020,19 +1879,16 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
 	const struct perf_env *env = &run->session->header.env;
 	const struct kmem_page_summary *ps = run->kp ? kmem_page__summary(run->kp) : NULL;
+	const struct kmem_slab_summary *ss = run->ks ? kmem_slab__summary(run->ks) : NULL;
 	u64 page = 0, slab = 0, extfrag = 0;
 	size_t i;
 
 	if (ps)
 		page = ps->alloc.nr + ps->fail.nr + ps->free.nr + ps->bad_order;
-
+	if (ss)
+		slab = ss->alloc.nr + ss->fail.nr + ss->zero_size.nr + ss->free;
 	for (i = 0; i < run->snap.nr_fallbacks; i++)
 		extfrag += run->snap.fallbacks[i];
-	for (i = 0; run->ks && i < run->snap.nr_slab; i++)
-		slab += run->snap.slab[i].hits + run->snap.slab[i].fails +
-			run->snap.slab[i].zero_size;
-	if (run->ks)
-		slab += count_of(run, KMEM_BPF_SLAB_FREE);
 	return (struct kmem_report_trace){
 		.path = "(bpf)",
 		.os_release = env->os_release,
@@ -2144,35 +2000,43 @@ static void name_statuses(struct kmem_bpf_run *run)
 								     rows[i]->status);
 }
 
-/* The STALLS tables, as a recording's. */
-static int sort_stall_tables(struct kmem_bpf_run *run)
+/* The rows of table @id sorted, by -s where @sort is given. */
+static int sort_table(struct kmem_bpf_run *run, enum kmem_report_table_id id,
+		      const struct kmem_report_sort *sort)
 {
-	const struct kmem_report_analyses a = { .kp = run->kp, .st = run->st };
+	const struct kmem_report_analyses a = {
+		.kp = run->kp, .kf = run->kf, .ks = run->ks, .st = run->st,
+	};
+
+	return kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
+				       sort);
+}
+
+/* The tables a recording of the same analyses shows. */
+static int sort_tables(struct kmem_bpf_run *run)
+{
+	const struct kmem_bpf_config *c = &run->config;
 	int id, err = 0;
 
-	name_statuses(run);
-	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
-		err = kmem_report__sort_table(&run->tables[id], id, &run->ctx,
-					      &a, NULL);
+	if (run->kp)
+		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
+	if (!err && run->kp)
+		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
+	if (!err && run->kp)
+		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
+	if (!err && run->ks)
+		err = sort_table(run, KMEM_SLAB_CALLERS, &c->slab_sort);
+	if (!err && run->ks)
+		err = sort_table(run, KMEM_SLAB_CACHES, &c->slab_sort);
+	for (id = KMEM_STALL_ORDERS; !err && run->st && id <= KMEM_STALL_MEMCG;
+	     id++)
+		err = sort_table(run, id, NULL);
 	return err;
 }
 
 /* Every analysis finished and joined, the tables sorted. */
 static int settle(struct kmem_bpf_run *run)
 {
-	const struct kmem_bpf_config *c = &run->config;
-	const struct kmem_report_analyses a = {
-		.kp = run->kp, .kf = run->kf, .ks = run->ks,
-	};
-	static const struct {
-		enum kmem_report_table_id	id;
-		bool				slab;
-	} tables[] = {
-		{ KMEM_PAGE_CALLERS, false }, { KMEM_FRAG_CALLERS, false },
-		{ KMEM_FRAG_FAILURES, false }, { KMEM_SLAB_CALLERS, true },
-		{ KMEM_SLAB_CACHES, true },
-	};
-	size_t i;
 	int node, err = 0;
 
 	if (run->settled)
@@ -2184,31 +2048,21 @@ static int settle(struct kmem_bpf_run *run)
 		kmem_page__finish(run->kp);
 		err = kmem_frag__finish(run->kf);
 	}
-	if (!err && run->kp && run->has_extfrag) {
+	if (!err && run->kp && run->has_extfrag)
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
 				     set_fragmenting, run->kf);
-	}
 	if (!err && run->st)
 		err = kmem_stall__finish(run->st);
-	if (!err && run->st)
+	if (!err && run->st) {
 		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall,
 				     run->st);
+		name_statuses(run);
+	}
 	run->ctx = cell_ctx(run);
 	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
 		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
 	fill_source(run);
-	for (i = 0; !err && i < ARRAY_SIZE(tables); i++) {
-		if (tables[i].slab ? !run->ks : !run->kp)
-			continue;
-		err = kmem_report__sort_table(&run->tables[tables[i].id],
-					      tables[i].id, &run->ctx, &a,
-					      tables[i].slab ? &c->slab_sort :
-					      tables[i].id == KMEM_PAGE_CALLERS ?
-					      &c->page_sort : NULL);
-	}
-	if (!err && run->st)
-		err = sort_stall_tables(run);
-	return err;
+	return err ?: sort_tables(run);
 }
 
 int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r)

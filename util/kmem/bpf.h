@@ -47,7 +47,6 @@ struct kmem_bpf_config {
 	int		max_stack;	/* --max-stack */
 	u32		map_entries;	/* -M; 0: the defaults */
 	u64		interval;	/* -I, in ns; 0: none */
-	size_t		interval_callers;
 	const char	*alloc_regex;	/* --alloc-func */
 	const char	*alloc_regex_add; /* --alloc-func-add */
 	/* perf config kmem.bpf-leave-out: tracepoints taken as missing. */
