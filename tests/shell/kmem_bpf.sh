@@ -32,7 +32,8 @@
 # Each -b document validates against the schema (python3-jsonschema).
 # Then -a -I 200 --json: the intervals add up to the totals; -I 200
 # --pprof: a profile per interval line, adding up to the lines; -- CMD counts
-# CMD; the /proc/vmstat deltas of the five runs and of one that faults in
+# CMD; --slab -M 4 says the slab events it had no row for; the
+# /proc/vmstat deltas of the five runs and of one that faults in
 # huge pages (MADV_HUGEPAGE) lie within the test's own reads of
 # /proc/vmstat before they started and after they ended (0 <= delta <=
 # after - before), the huge page faults are among them, and each zone's
@@ -322,6 +323,26 @@ if got < 64 << 20 or 'the tasks followed' not in doc['source']['tasks']:
     print(f'FAIL: -- CMD: {got} bytes allocated for 64 MiB written; {doc["source"]["tasks"]}')
     sys.exit(1)
 PYEOF
+
+# --slab -M 4: the slab rows of a map of 4 entries per CPU; the events
+# that found it full are counted and said, never silently dropped.
+perf kmem stat --slab -b -M 4 --json -o "$dir/slabfull.json" -- \
+	sh -c 'ls -R /usr/share >/dev/null' 2>"$dir/slabfull.err" ||
+	fail "--slab -M 4: $(tail -n 1 "$dir/slabfull.err")"
+python3 - "$dir/slabfull.json" <<'PYEOF' || err=1
+import json
+import sys
+
+doc = json.load(open(sys.argv[1]))
+lost = doc['source'].get('slab_map_full', 0)
+rows = doc['slab']['callers']['nr_rows']
+if not lost or rows > 4:
+    print(f'FAIL: --slab -M 4: {lost} events said lost, {rows} callsite rows')
+    sys.exit(1)
+PYEOF
+perf kmem stat --slab -b -M 4 -- sh -c 'ls -R /usr/share >/dev/null' 2>&1 |
+	grep -q 'Slab events lost (map full, -M): *[1-9]' ||
+	fail "--slab -M 4: the text does not say the events lost"
 
 # The state of memory around a run: 6 MiB faulted in with MADV_HUGEPAGE.
 cp /proc/vmstat "$dir/thp.before"

@@ -1950,6 +1950,8 @@ static void fill_source(struct kmem_bpf_run *run)
 		.rows_map_full = count_of(run, KMEM_BPF_ROWS_FULL) +
 				 count_of(run, KMEM_BPF_RARE_FULL),
 		.tasks_map_full = count_of(run, KMEM_BPF_TASKS_FULL),
+		.slab_map_full = count_of(run, KMEM_BPF_SLAB_FULL),
+		.blocks_outside = count_of(run, KMEM_BPF_BLOCK_OUTSIDE),
 		.fallbacks = run->has_extfrag,
 		.no_fallbacks = run->has_extfrag ? "" :
 			"no kmem:mm_page_alloc_extfrag (or it was left out)",

@@ -232,6 +232,10 @@ const struct kmem_section kmem_counted_section = SECTION("source",
 	SRC(rows_map_full, "rows_map_full", "Sampled rows not kept (map full):", NONZERO, .note =
 	    " Those samples are in no callsite row."),
 	SRC(tasks_map_full, "tasks_map_full", "Forked tasks not followed (-M):", NONZERO),
+	SRC(slab_map_full, "slab_map_full", "Slab events lost (map full, -M):", NONZERO, .note =
+	    " They are in no row and no total."),
+	SRC(blocks_outside, "pages_past_pageblocks", "Pages past the pageblock map:", NONZERO,
+	    .note = " Memory added after the start: their pageblocks are not counted."),
 	SRC(events_missed, "events_missed", "Runs skipped by the kernel:", NONZERO, .note =
 	    " Events of any task that came while a program of perf kmem ran on their CPU."),
 	SRC(fallbacks, "fallbacks_counted", NULL, BOOL, NOT_IN_TEXT),

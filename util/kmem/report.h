@@ -328,6 +328,8 @@ struct kmem_report_source {
 	u64		stacks_map_full;
 	u64		rows_map_full;
 	u64		tasks_map_full;	/* forks not followed */
+	u64		slab_map_full;	/* slab events in no row, no total */
+	u64		blocks_outside;	/* pages past the pageblock map */
 	bool		fallbacks;	/* mm_page_alloc_extfrag counted */
 	const char	*no_fallbacks;	/* why not, in words; "": they are */
 	u64		map_bytes;	/* kernel memory of the BPF maps */
