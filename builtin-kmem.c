@@ -140,6 +140,20 @@ static bool slab_tracepoint_frees(const char *name)
 /* Thousands separators whatever the locale: "12,345,678". */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 
+/*
+ * What perf kmem cannot do as asked, said as pr_err() says it: the error
+ * of the request, -EINVAL, for the caller to return.
+ */
+static int __printf(1, 2) kmem_error(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	veprintf(0, verbose, fmt, args);
+	va_end(args);
+	return -EINVAL;
+}
+
 /* --- reading events -------------------------------------------------- */
 
 static int setup_streamed_analyses(struct kmem_input *in);
@@ -281,10 +295,10 @@ static void list_alloc_funcs(struct kmem_run *run)
 		pr_err("perf kmem: no kernel symbols to list allocator functions from\n");
 }
 
-static void pprof_needs_callchains(struct kmem_input *in)
+static int pprof_needs_callchains(struct kmem_input *in)
 {
-	pr_err("perf kmem: --pprof needs the callchains of the page allocations, which %s has not: record with perf kmem record --page\n",
-	       in->path);
+	return kmem_error("perf kmem: --pprof needs the callchains of the page allocations, which %s has not: record with perf kmem record --page\n",
+			  in->path);
 }
 
 /* Set up the analyses, or say why not. */
@@ -302,9 +316,8 @@ static int setup_analyses(struct kmem_input *in)
 	if (in->kmem->opts.page && info && info->has_page_alloc &&
 	    !info->has_callchains) {
 		if (in->kmem->pprof_name) {
-			pprof_needs_callchains(in);
 			in->setup_failed = true;
-			return -EINVAL;
+			return pprof_needs_callchains(in);
 		}
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
 		       in->path);
@@ -544,10 +557,8 @@ static int kmem_input__setup(struct kmem_input *in)
 	hold_perf_messages(in);
 	err = symbol__init(&in->session->header.env);
 	release_perf_messages(in);
-	if (err < 0) {
-		pr_err("perf kmem: cannot set up symbol resolution\n");
-		return -EINVAL;
-	}
+	if (err < 0)
+		return kmem_error("perf kmem: cannot set up symbol resolution\n");
 	config = kmem->opts;
 	config.path = in->path;
 	config.command = kmem->diff ? "diff" : "stat";
@@ -594,11 +605,9 @@ static int kmem_input__read(struct kmem_input *in, bool *stopped)
 	 * record that says its header records are all there (either sets the
 	 * analyses up).
 	 */
-	if (!in->set_up) {
-		pr_err("perf kmem: cannot read %s: %s before its first sample\n",
-		       in->path, err ? "corrupt data" : "the stream ended");
-		return -EINVAL;
-	}
+	if (!in->set_up)
+		return kmem_error("perf kmem: cannot read %s: %s before its first sample\n",
+				  in->path, err ? "corrupt data" : "the stream ended");
 	*stopped = err && err != -ENOMEM;
 	err = kmem_run__finish(in->run, err);
 	if (kmem_run__stats(in->run)->nr_queue_bounds)
@@ -687,21 +696,15 @@ static int print_folded(struct kmem_input *in, FILE *fp)
 					 KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
 	int err;
 
-	if (!info->has_callchains) {
-		pr_err("perf kmem: --folded needs the callchains of the page allocations: record with perf kmem record --page\n");
-		return -EINVAL;
-	}
-	if (folded_fallbacks(folded) && !info->has_extfrag) {
-		pr_err("perf kmem: --folded=%s needs the kmem:mm_page_alloc_extfrag events, which %s has not: record with perf kmem record --page\n",
-		       folded, in->path);
-		return -EINVAL;
-	}
+	if (!info->has_callchains)
+		return kmem_error("perf kmem: --folded needs the callchains of the page allocations: record with perf kmem record --page\n");
+	if (folded_fallbacks(folded) && !info->has_extfrag)
+		return kmem_error("perf kmem: --folded=%s needs the kmem:mm_page_alloc_extfrag events, which %s has not: record with perf kmem record --page\n",
+				  folded, in->path);
 	if (!strcmp(folded, "fragmenting") &&
-	    !kmem_frag__has_classes(kmem_run__frag(in->run))) {
-		pr_err("perf kmem: --folded=fragmenting needs the pageblock order: %s; --pageblock-order N gives it\n",
-		       info->pageblock_why);
-		return -EINVAL;
-	}
+	    !kmem_frag__has_classes(kmem_run__frag(in->run)))
+		return kmem_error("perf kmem: --folded=fragmenting needs the pageblock order: %s; --pageblock-order N gives it\n",
+				  info->pageblock_why);
 	err = kmem_run__write_folded(in->run, weight, fp);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing folded stacks\n");
@@ -731,14 +734,10 @@ static int check_pprof(const struct perf_kmem *kmem)
 	FILE *fp;
 	int err;
 
-	if (!kmem->opts.page) {
-		pr_err("perf kmem: --pprof writes the page analysis: add --page\n");
-		return -EINVAL;
-	}
-	if (kmem->json || kmem->folded || kmem->output_name) {
-		pr_err("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
-		return -EINVAL;
-	}
+	if (!kmem->opts.page)
+		return kmem_error("perf kmem: --pprof writes the page analysis: add --page\n");
+	if (kmem->json || kmem->folded || kmem->output_name)
+		return kmem_error("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
 	path = pprof_path(kmem, 0);
 	tmp = path ? tmp_name(path) : NULL;
 	created = tmp && access(tmp, F_OK);
@@ -846,10 +845,8 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 
 	if (in->kmem->folded)
 		return print_folded(in, out->fp);
-	if (in->kmem->pprof_name && !kmem_run__info(in->run)->has_callchains) {
-		pprof_needs_callchains(in);
-		return -EINVAL;
-	}
+	if (in->kmem->pprof_name && !kmem_run__info(in->run)->has_callchains)
+		return pprof_needs_callchains(in);
 	if (in->kmem->pprof_name)
 		return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
 				    run_profile, in->run);
@@ -885,14 +882,11 @@ static int parse_keys(const char *what, enum kmem_report_table_id table,
 		sort->names = names;
 		return 0;
 	}
-	if (nr == -E2BIG) {
-		pr_err("perf kmem: too many sort keys for --%s: at most %d\n",
-		       what, KMEM_MAX_SORT_KEYS);
-		return -EINVAL;
-	}
-	pr_err("perf kmem: unknown sort key '%s' for --%s: use %s\n", bad, what,
-	       kmem_table__keys(&kmem_tables[table], known, sizeof(known)));
-	return -EINVAL;
+	if (nr == -E2BIG)
+		return kmem_error("perf kmem: too many sort keys for --%s: at most %d\n",
+				  what, KMEM_MAX_SORT_KEYS);
+	return kmem_error("perf kmem: unknown sort key '%s' for --%s: use %s\n", bad, what,
+			  kmem_table__keys(&kmem_tables[table], known, sizeof(known)));
 }
 
 /* -s under --live: a key whose column --live leaves out sorts nothing. */
@@ -906,11 +900,9 @@ static int check_live_sort(const struct perf_kmem *kmem)
 		const struct kmem_column *col;
 
 		col = kmem_table__column(t, keys->name[i], keys->len[i]);
-		if (col && kmem_column__hidden_by_live(col)) {
-			pr_err("perf kmem: -s %.*s sorts by the %s column, which --live leaves out\n",
-			       (int)keys->len[i], keys->name[i], col->header);
-			return -EINVAL;
-		}
+		if (col && kmem_column__hidden_by_live(col))
+			return kmem_error("perf kmem: -s %.*s sorts by the %s column, which --live leaves out\n",
+					  (int)keys->len[i], keys->name[i], col->header);
 	}
 	return 0;
 }
@@ -930,20 +922,14 @@ static int check_csv(struct perf_kmem *kmem)
 		return 0;
 	if (!strcmp(kmem->field_sep, "\\t"))
 		kmem->field_sep = "\t";
-	if (other) {
-		pr_err("perf kmem: -x and %s are two output formats: use one of them\n",
-		       other);
-		return -EINVAL;
-	}
-	if (kmem->interval_str) {
-		pr_err("perf kmem: -x prints the tables, not the intervals of -I: use -I without -x\n");
-		return -EINVAL;
-	}
-	if (!kmem_csv__sep_ok(kmem->field_sep)) {
-		pr_err("perf kmem: -x '%s': a separator cannot hold '|', '+', '.' or ':', which the cells hold (GFP flags, callsite offsets, symbol names, percentages)\n",
-		       kmem->field_sep);
-		return -EINVAL;
-	}
+	if (other)
+		return kmem_error("perf kmem: -x and %s are two output formats: use one of them\n",
+				  other);
+	if (kmem->interval_str)
+		return kmem_error("perf kmem: -x prints the tables, not the intervals of -I: use -I without -x\n");
+	if (!kmem_csv__sep_ok(kmem->field_sep))
+		return kmem_error("perf kmem: -x '%s': a separator cannot hold '|', '+', '.' or ':', which the cells hold (GFP flags, callsite offsets, symbol names, percentages)\n",
+				  kmem->field_sep);
 	return 0;
 }
 
@@ -965,20 +951,15 @@ static int check_folded(const struct perf_kmem *kmem)
 		return 0;
 	if (!kmem->opts.page || kmem->json ||
 	    (strcmp(folded, "bytes") && strcmp(folded, "hits") && !stall &&
-	     !folded_fallbacks(folded))) {
-		pr_err("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
-		return -EINVAL;
-	}
-	if (kmem->opts.live && (stall || folded_fallbacks(folded))) {
-		pr_err("perf kmem: --folded=%s weighs %s, which --live has no part in\n",
-		       folded, stall ? "stalls" : "fallbacks");
-		return -EINVAL;
-	}
+	     !folded_fallbacks(folded)))
+		return kmem_error("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
+	if (kmem->opts.live && (stall || folded_fallbacks(folded)))
+		return kmem_error("perf kmem: --folded=%s weighs %s, which --live has no part in\n",
+				  folded, stall ? "stalls" : "fallbacks");
 	if (!opt)
 		return 0;
-	pr_err("perf kmem: --folded takes no %s: it writes the stacks of all the allocations, for flame graphs\n",
-	       opt);
-	return -EINVAL;
+	return kmem_error("perf kmem: --folded takes no %s: it writes the stacks of all the allocations, for flame graphs\n",
+			  opt);
 }
 
 /*
@@ -993,11 +974,9 @@ static int check_sort_syntax(const struct perf_kmem *kmem)
 
 	for (i = 0; kmem->sort_str && i < keys->nr; i++)
 		empty |= !keys->len[i];
-	if (empty) {
-		pr_err("perf kmem: invalid -s '%s': a sort key is empty: use key[,key...]\n",
-		       kmem->sort_str);
-		return -EINVAL;
-	}
+	if (empty)
+		return kmem_error("perf kmem: invalid -s '%s': a sort key is empty: use key[,key...]\n",
+				  kmem->sort_str);
 	return 0;
 }
 
@@ -1009,10 +988,8 @@ static int parse_sort_keys(struct perf_kmem *kmem)
 	if (check_sort_syntax(kmem))
 		return -EINVAL;
 
-	if (kmem_sort__task_key(&kmem->page_names, &o->tasks.key)) {
-		pr_err("perf kmem: -s takes one of pid and comm\n");
-		return -EINVAL;
-	}
+	if (kmem_sort__task_key(&kmem->page_names, &o->tasks.key))
+		return kmem_error("perf kmem: -s takes one of pid and comm\n");
 	if (o->page &&
 	    parse_keys("page", KMEM_PAGE_CALLERS, &kmem->page_names,
 		       &o->page_sort))
@@ -1039,21 +1016,17 @@ static bool svg_name(const char *path)
 }
 
 /* --map: the map needs the pageblock order, and one it can draw. */
-static bool map_unusable(struct kmem_input *in)
+static int check_map_order(struct kmem_input *in)
 {
 	const struct kmem_trace_info *info = kmem_run__info(in->run);
 
-	if (!kmem_frag__has_classes(kmem_run__frag(in->run))) {
-		pr_err("perf kmem: --map needs the pageblock order: %s; --pageblock-order N gives it\n",
-		       info->pageblock_why);
-		return true;
-	}
-	if (info->pageblock_order > KMEM_MAP_MAX_ORDER) {
-		pr_err("perf kmem: --map draws pageblocks of order %d at most, not %d\n",
-		       KMEM_MAP_MAX_ORDER, info->pageblock_order);
-		return true;
-	}
-	return false;
+	if (!kmem_frag__has_classes(kmem_run__frag(in->run)))
+		return kmem_error("perf kmem: --map needs the pageblock order: %s; --pageblock-order N gives it\n",
+				  info->pageblock_why);
+	if (info->pageblock_order > KMEM_MAP_MAX_ORDER)
+		return kmem_error("perf kmem: --map draws pageblocks of order %d at most, not %d\n",
+				  KMEM_MAP_MAX_ORDER, info->pageblock_order);
+	return 0;
 }
 
 static void add_node_range(int node, u64 start, u64 end, void *arg)
@@ -1125,14 +1098,12 @@ static int write_map(struct kmem_input *in, struct kmem_output *out)
 	size_t nr = 0;
 	int err;
 
-	if (map_unusable(in))
+	if (check_map_order(in))
 		return -EINVAL;
 	kmem_frag__pageblocks(kmem_run__frag(in->run), &nr);
-	if (!nr) {
-		pr_err("perf kmem: --map: %s has no page allocation to draw\n",
-		       in->path);
-		return -EINVAL;
-	}
+	if (!nr)
+		return kmem_error("perf kmem: --map: %s has no page allocation to draw\n",
+				  in->path);
 	snprintf(title, sizeof(title), "perf kmem: %s, kernel %s", in->path,
 		 in->session->header.env.os_release ?: "unknown");
 	map = kmem_map__new(&(struct kmem_map_config){
@@ -1184,8 +1155,7 @@ static int report_stop(struct kmem_input *in)
 	char line[PATH_MAX + 200];
 
 	stop_line(in, line, sizeof(line));
-	pr_err("%s\n", line);
-	return -EINVAL;
+	return kmem_error("%s\n", line);
 }
 
 /*
@@ -1202,11 +1172,9 @@ static int parse_int_arg(const char *opt, const char *str, int min, int max,
 		return 0;
 	errno = 0;
 	v = strtol(str, &end, 10);
-	if (errno || end == str || *end || v < min || v > max) {
-		pr_err("perf kmem: invalid %s '%s': use %d to %d\n", opt, str,
-		       min, max);
-		return -EINVAL;
-	}
+	if (errno || end == str || *end || v < min || v > max)
+		return kmem_error("perf kmem: invalid %s '%s': use %d to %d\n", opt, str,
+				  min, max);
 	*val = v;
 	return 0;
 }
@@ -1216,9 +1184,8 @@ static int check_readable(const char *opt, const char *path)
 {
 	if (!path || !access(path, R_OK))
 		return 0;
-	pr_err("perf kmem: cannot read %s %s: %s\n", opt, path,
-	       strerror(errno));
-	return -EINVAL;
+	return kmem_error("perf kmem: cannot read %s %s: %s\n", opt, path,
+			  strerror(errno));
 }
 
 /* Does @head begin as /proc/kallsyms lines do: "ffffffff81000000 T _text"? */
@@ -1258,11 +1225,9 @@ static int check_symbols_kind(const char *opt, const char *path,
 			head[0] = '\0';
 		fclose(fp);
 	}
-	if (!fp || !of_kind(head)) {
-		pr_err("perf kmem: cannot use %s %s: %s\n", opt, path,
-		       fp ? kind : strerror(errno));
-		return -EINVAL;
-	}
+	if (!fp || !of_kind(head))
+		return kmem_error("perf kmem: cannot use %s %s: %s\n", opt, path,
+				  fp ? kind : strerror(errno));
 	return 0;
 }
 
@@ -1284,11 +1249,9 @@ static int report_unused_symbols(struct kmem_input *in)
 		ks = kmem_kallsyms__read(kallsyms, why, sizeof(why));
 		kmem_kallsyms__delete(ks);
 		if (!ks)
-			pr_err("perf kmem: cannot use --kallsyms %s\n", why);
-		else
-			pr_err("perf kmem: no symbol of --kallsyms %s covers a callsite of %s: it is another kernel's\n",
-			       kallsyms, in->path);
-		return -EINVAL;
+			return kmem_error("perf kmem: cannot use --kallsyms %s\n", why);
+		return kmem_error("perf kmem: no symbol of --kallsyms %s covers a callsite of %s: it is another kernel's\n",
+				  kallsyms, in->path);
 	}
 	if (bid && filename__read_build_id(vmlinux, &id) > 0) {
 		build_id__sprintf(&id, file_bid);
@@ -1296,55 +1259,63 @@ static int report_unused_symbols(struct kmem_input *in)
 			snprintf(why, sizeof(why), "its build-id is %s, the recording kernel's %s",
 				 file_bid, bid);
 	}
-	pr_err("perf kmem: no symbol of --vmlinux %s covers a callsite of %s: %s\n",
-	       vmlinux, in->path, why);
-	return -EINVAL;
+	return kmem_error("perf kmem: no symbol of --vmlinux %s covers a callsite of %s: %s\n",
+			  vmlinux, in->path, why);
 }
 
-/* Were there kernel addresses, and no symbols for any of them? */
-static bool no_kernel_symbols(struct kmem_input *in)
+/* Kernel addresses, and no symbol for any of them: say why, or where to look. */
+static int check_kernel_symbols(struct kmem_input *in)
 {
 	struct callsite_resolver *resolver = kmem_run__resolver(in->run);
 
-	return resolver && callsite_resolver__named_none(resolver);
+	if (!resolver || !callsite_resolver__named_none(resolver))
+		return 0;
+	if (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name)
+		return report_unused_symbols(in);
+	/* Which kernel's symbols were looked for, where, how to get them. */
+	if (!in->kmem->diff)
+		pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
+			   in->session->header.env.os_release ?: "release unknown",
+			   kmem_run__kernel_build_id(in->run) ?: "unknown", buildid_dir);
+	else
+		pr_warning("perf kmem: no kernel symbols of the kernel that recorded %s: its callsites are addresses, which match no other boot's; give its --kallsyms or --vmlinux\n",
+			   in->path);
+	return 0;
 }
 
 /* --pid, --tid and --comm that chose no allocation: nothing to show. */
-static bool no_task_allocated(struct kmem_input *in)
+static int check_task_allocated(struct kmem_input *in)
 {
 	const struct kmem_page_summary *s;
 
 	s = kmem_page__summary(kmem_run__page(in->run));
 	if (s->alloc.nr || s->fail.nr)
-		return false;
-	pr_err("perf kmem: no page allocation in %s of the tasks of%s%s%s%s%s%s\n",
-	       in->path,
-	       symbol_conf.pid_list_str ? " --pid " : "",
-	       symbol_conf.pid_list_str ?: "",
-	       symbol_conf.tid_list_str ? " --tid " : "",
-	       symbol_conf.tid_list_str ?: "",
-	       symbol_conf.comm_list_str ? " --comm " : "",
-	       symbol_conf.comm_list_str ?: "");
-	return true;
+		return 0;
+	return kmem_error("perf kmem: no page allocation in %s of the tasks of%s%s%s%s%s%s\n",
+			  in->path,
+			  symbol_conf.pid_list_str ? " --pid " : "",
+			  symbol_conf.pid_list_str ?: "",
+			  symbol_conf.tid_list_str ? " --tid " : "",
+			  symbol_conf.tid_list_str ?: "",
+			  symbol_conf.comm_list_str ? " --comm " : "",
+			  symbol_conf.comm_list_str ?: "");
 }
 
 /* A --time span the trace's events are all outside of: say so. */
-static bool time_window_empty(struct kmem_input *in)
+static int check_time_window(struct kmem_input *in)
 {
 	const struct kmem_run_stats *stats = kmem_run__stats(in->run);
 	char first[32], last[32];
 
 	if (stats->nr_events || !stats->nr_outside_time)
-		return false;
+		return 0;
 	timestamp__scnprintf_usec(stats->first_outside, first, sizeof(first));
 	timestamp__scnprintf_usec(stats->last_outside, last, sizeof(last));
 	if (in->kmem->diff)
-		pr_err("perf kmem: no kmem event of %s in --time %s: its events are from %s to %s\n",
-		       in->path, in->kmem->opts.time_window, first, last);
-	else
-		pr_err("perf kmem: no kmem event in --time %s: the trace's are from %s to %s\n",
-		       in->kmem->opts.time_window, first, last);
-	return true;
+		return kmem_error("perf kmem: no kmem event of %s in --time %s: its events are from %s to %s\n",
+				  in->path, in->kmem->opts.time_window, first, last);
+	return kmem_error("perf kmem: no kmem event in --time %s: the trace's are from %s to %s\n",
+			  in->kmem->opts.time_window, first, last);
 }
 
 /*
@@ -1408,9 +1379,8 @@ static int parse_time(struct perf_kmem *kmem)
 	if (!str || time_shares(str) ||
 	    (!strchr(str, '%') && !perf_time__parse_str(&kmem->opts.ptime, str)))
 		return 0;
-	pr_err("perf kmem: invalid --time '%s': use start,stop in seconds, or shares of the trace's time as perf report takes them (10%%/2, 0%%-10%%)\n",
-	       str);
-	return -EINVAL;
+	return kmem_error("perf kmem: invalid --time '%s': use start,stop in seconds, or shares of the trace's time as perf report takes them (10%%/2, 0%%-10%%)\n",
+			  str);
 }
 
 /* What the analyses take that is not the value of one option. */
@@ -1451,11 +1421,9 @@ static int check_task_ids(const char *opt, const char *what,
 
 		errno = 0;
 		if (!len || digits != len || strtol(p, NULL, 10) > INT_MAX ||
-		    errno) {
-			pr_err("perf kmem: invalid %s '%s': '%.*s' is not a %s id: use %s[,%s...]\n",
-			       opt, list, (int)len, p, what, opt + 2, opt + 2);
-			return -EINVAL;
-		}
+		    errno)
+			return kmem_error("perf kmem: invalid %s '%s': '%.*s' is not a %s id: use %s[,%s...]\n",
+					  opt, list, (int)len, p, what, opt + 2, opt + 2);
 		p = p[len] ? p + len + 1 : NULL;
 	}
 	return 0;
@@ -1470,18 +1438,14 @@ static int check_options(struct perf_kmem *kmem)
 	if (parse_int_arg("-l", kmem->lines_str, 1, INT_MAX, &kmem->opts.lines) ||
 	    parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms))
 		return -EINVAL;
-	if (ms && !kmem->opts.page) {
-		pr_err("perf kmem: -I is for the page analysis: use --page\n");
-		return -EINVAL;
-	}
+	if (ms && !kmem->opts.page)
+		return kmem_error("perf kmem: -I is for the page analysis: use --page\n");
 	kmem->opts.interval = ms * 1000000ULL;
 	if (parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
 			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))
 		return -EINVAL;
-	if (kmem->opts.live && (kmem->opts.slab || !kmem->opts.page)) {
-		pr_err("perf kmem: --live is for the page analysis: use --page without --slab\n");
-		return -EINVAL;
-	}
+	if (kmem->opts.live && (kmem->opts.slab || !kmem->opts.page))
+		return kmem_error("perf kmem: --live is for the page analysis: use --page without --slab\n");
 	if (check_task_ids("--pid", "process", symbol_conf.pid_list_str) ||
 	    check_task_ids("--tid", "thread", symbol_conf.tid_list_str))
 		return -EINVAL;
@@ -1504,19 +1468,13 @@ static int check_stat_options(struct perf_kmem *kmem)
 	kmem->opts.task_filter = symbol_conf.pid_list_str ||
 				 symbol_conf.tid_list_str ||
 				 symbol_conf.comm_list_str;
-	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page)) {
-		pr_err("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
-		return -EINVAL;
-	}
-	if (kmem->map_name && !kmem->opts.page) {
-		pr_err("perf kmem: --map draws the page analysis: add --page\n");
-		return -EINVAL;
-	}
-	if (kmem->map_name && !svg_name(kmem->map_name)) {
-		pr_err("perf kmem: --map writes SVG, which %s does not name: use a .svg name\n",
-		       kmem->map_name);
-		return -EINVAL;
-	}
+	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page))
+		return kmem_error("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
+	if (kmem->map_name && !kmem->opts.page)
+		return kmem_error("perf kmem: --map draws the page analysis: add --page\n");
+	if (kmem->map_name && !svg_name(kmem->map_name))
+		return kmem_error("perf kmem: --map writes SVG, which %s does not name: use a .svg name\n",
+				  kmem->map_name);
 	if (check_csv(kmem) || check_folded(kmem) || check_live_sort(kmem) ||
 	    check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
@@ -1557,8 +1515,8 @@ static struct kmem_input *stat_input(struct perf_kmem *kmem,
 	if (!err)
 		err = kmem_input__setup(in);
 	/* A file's pageblock order is known before its events are read. */
-	if (!err && kmem->map_name && in->set_up && map_unusable(in))
-		err = -EINVAL;
+	if (!err && kmem->map_name && in->set_up)
+		err = check_map_order(in);
 	if (!err)
 		return in;
 	kmem_input__delete(in);
@@ -1583,18 +1541,12 @@ static int kmem_stat(struct perf_kmem *kmem)
 	if (!in)
 		return -EINVAL;
 	err = kmem_input__read(in, &stopped);
-	if (!err && time_window_empty(in))
-		err = -EINVAL;
-	if (!err && kmem->opts.task_filter && no_task_allocated(in))
-		err = -EINVAL;
-	if (!err && no_kernel_symbols(in) &&
-	    (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name))
-		err = report_unused_symbols(in);
-	/* Which kernel's symbols were looked for, where, how to get them. */
-	else if (!err && no_kernel_symbols(in))
-		pr_warning("perf kmem: no symbols of the recording kernel (%s, build-id %s) in the build-id cache %s or /proc/kallsyms: callsites are unresolved; give that kernel's --kallsyms or --vmlinux, or run perf archive where it was recorded\n",
-			   in->session->header.env.os_release ?: "release unknown",
-			   kmem_run__kernel_build_id(in->run) ?: "unknown", buildid_dir);
+	if (!err)
+		err = check_time_window(in);
+	if (!err && kmem->opts.task_filter)
+		err = check_task_allocated(in);
+	if (!err)
+		err = check_kernel_symbols(in);
 	if (!err && kmem_run__info(in->run)->sampled[0])
 		pr_warning("perf kmem: %s: counts are of sampled events, and allocations and frees cannot be paired\n",
 			   kmem_run__info(in->run)->sampled);
@@ -1658,9 +1610,8 @@ static int bpf_number(const char *opt, const char *str, u64 min, u64 max,
 		if (!*end && *val >= min && *val <= max)
 			return 0;
 	}
-	pr_err("perf kmem: invalid %s '%s': use a number from %" PRIu64 " to %" PRIu64 "\n",
-	       opt, str, min, max);
-	return -EINVAL;
+	return kmem_error("perf kmem: invalid %s '%s': use a number from %" PRIu64 " to %" PRIu64 "\n",
+			  opt, str, min, max);
 }
 
 static int bpf_options(struct perf_kmem *kmem, int argc)
@@ -1671,25 +1622,17 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		      !!(symbol_conf.pid_list_str || symbol_conf.tid_list_str);
 	u64 max_stack = KMEM_BPF_MAX_STACK_DEFAULT, entries = 0;
 
-	if (why) {
-		pr_err("perf kmem: %s\n", why);
-		return -EINVAL;
-	}
+	if (why)
+		return kmem_error("perf kmem: %s\n", why);
 	if (kmem->folded && (kmem->json || kmem->opts.slab ||
 			     (strcmp(kmem->folded, "bytes") &&
 			      strcmp(kmem->folded, "hits") &&
-			      strcmp(kmem->folded, "stall")))) {
-		pr_err("perf kmem: --folded takes bytes, hits or stall with -b, with --page and without --json\n");
-		return -EINVAL;
-	}
-	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live) {
-		pr_err("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
-		return -EINVAL;
-	}
-	if (targets > 1 || (!targets && !argc)) {
-		pr_err("perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD\n");
-		return -EINVAL;
-	}
+			      strcmp(kmem->folded, "stall"))))
+		return kmem_error("perf kmem: --folded takes bytes, hits or stall with -b, with --page and without --json\n");
+	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live)
+		return kmem_error("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
+	if (targets > 1 || (!targets && !argc))
+		return kmem_error("perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD\n");
 	c->sample_bytes = KMEM_BPF_SAMPLE_BYTES;
 	if (bpf_number("--sample-bytes", kmem->sample_bytes_str, 1, 1ULL << 40,
 		       &c->sample_bytes) ||
@@ -1735,12 +1678,10 @@ static int bpf_add_targets(struct kmem_bpf_run *run, struct perf_thread_map **th
 		return 0;
 	*threads = thread_map__new_str(symbol_conf.pid_list_str,
 				       symbol_conf.tid_list_str, UINT_MAX, false);
-	if (!*threads || !perf_thread_map__nr(*threads)) {
-		pr_err("perf kmem: no task of -p %s --tid %s\n",
-		       symbol_conf.pid_list_str ?: "-",
-		       symbol_conf.tid_list_str ?: "-");
-		return -EINVAL;
-	}
+	if (!*threads || !perf_thread_map__nr(*threads))
+		return kmem_error("perf kmem: no task of -p %s --tid %s\n",
+				  symbol_conf.pid_list_str ?: "-",
+				  symbol_conf.tid_list_str ?: "-");
 	for (i = 0; i < perf_thread_map__nr(*threads); i++) {
 		err = kmem_bpf_run__add_task(run, perf_thread_map__pid(*threads, i));
 		if (err) {
@@ -1949,10 +1890,8 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	if (bpf_options(kmem, argc))
 		return -EINVAL;
 	run = kmem_bpf_run__new(&kmem->bpf, why, sizeof(why));
-	if (!run) {
-		pr_err("perf kmem: %s\n", why);
-		return -EINVAL;
-	}
+	if (!run)
+		return kmem_error("perf kmem: %s\n", why);
 	err = bpf_add_targets(run, &threads);
 	if (!err)
 		err = bpf_workload(kmem->bpf.tasks ? run : NULL, &workload,
@@ -1963,10 +1902,8 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop, &old);
-	if (!err && kmem_bpf_run__start(run, why, sizeof(why))) {
-		pr_err("perf kmem: %s\n", why);
-		err = -EINVAL;
-	}
+	if (!err && kmem_bpf_run__start(run, why, sizeof(why)))
+		err = kmem_error("perf kmem: %s\n", why);
 	if (err)
 		goto out;
 	pr_debug("perf kmem: counting in the kernel\n");
@@ -2016,15 +1953,11 @@ static int check_diff_options(const struct perf_kmem *kmem)
 			  kmem->map_name ? "--map" :
 			  kmem->pprof_name ? "--pprof" : NULL;
 
-	if (kmem->input_name) {
-		pr_err("perf kmem: diff takes its traces as arguments, not -i: perf kmem diff [<options>] OLD.data NEW.data\n");
-		return -EINVAL;
-	}
-	if (opt) {
-		pr_err("perf kmem: diff takes no %s: it pairs the --caller rows and the numbers of two traces\n",
-		       opt);
-		return -EINVAL;
-	}
+	if (kmem->input_name)
+		return kmem_error("perf kmem: diff takes its traces as arguments, not -i: perf kmem diff [<options>] OLD.data NEW.data\n");
+	if (opt)
+		return kmem_error("perf kmem: diff takes no %s: it pairs the --caller rows and the numbers of two traces\n",
+				  opt);
 	return 0;
 }
 
@@ -2047,13 +1980,11 @@ static int check_diff_sort(const struct perf_kmem *kmem)
 						   sizeof(bad), known,
 						   sizeof(known));
 		if (err == -E2BIG)
-			pr_err("perf kmem: too many sort keys for --%s: at most %d\n",
-			       slab ? "slab" : "page", KMEM_MAX_SORT_KEYS);
-		else if (err)
-			pr_err("perf kmem: unknown sort key '%s' for diff --%s: use %s\n",
-			       bad, slab ? "slab" : "page", known);
+			return kmem_error("perf kmem: too many sort keys for --%s: at most %d\n",
+					  slab ? "slab" : "page", KMEM_MAX_SORT_KEYS);
 		if (err)
-			return -EINVAL;
+			return kmem_error("perf kmem: unknown sort key '%s' for diff --%s: use %s\n",
+					  bad, slab ? "slab" : "page", known);
 	}
 	return 0;
 }
@@ -2072,20 +2003,17 @@ static int diff_side(struct kmem_input *in, struct kmem_diff_report *d,
 	int err;
 
 	err = kmem_input__read(in, &stopped);
-	if (!err && time_window_empty(in))
-		return -EINVAL;
+	if (!err)
+		err = check_time_window(in);
 	if (err)
 		return err;
 	if (stopped && !kmem_run__stats(in->run)->nr_events)
 		return report_stop(in);
 	if (stopped)
 		stop_line(in, stop, stop_size);
-	if (no_kernel_symbols(in) &&
-	    (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name))
-		return report_unused_symbols(in);
-	if (no_kernel_symbols(in))
-		pr_warning("perf kmem: no kernel symbols of the kernel that recorded %s: its callsites are addresses, which match no other boot's; give its --kallsyms or --vmlinux\n",
-			   in->path);
+	err = check_kernel_symbols(in);
+	if (err)
+		return err;
 	kmem_run__report(in->run, &report);
 	err = kmem_diff_report__add(d, side, &report);
 	if (err == -ENOMEM)
@@ -2216,16 +2144,12 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 				      kmem->opts.page && !s[side].page ? "page" :
 				      kmem->opts.slab && !s[side].slab ? "slab" : NULL;
 
-		if (missing) {
-			pr_err("perf kmem: %s has no %s analysis: save it with perf kmem stat --%s --json\n",
-			       paths[side], missing, missing);
-			return -EINVAL;
-		}
+		if (missing)
+			return kmem_error("perf kmem: %s has no %s analysis: save it with perf kmem stat --%s --json\n",
+					  paths[side], missing, missing);
 	}
-	if ((texts[0] || texts[1]) && kmem->opts.time_window) {
-		pr_err("perf kmem: --time takes recordings, not saved reports\n");
-		return -EINVAL;
-	}
+	if ((texts[0] || texts[1]) && kmem->opts.time_window)
+		return kmem_error("perf kmem: --time takes recordings, not saved reports\n");
 	return 0;
 }
 
@@ -2305,10 +2229,8 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	/* As stat's, the lines about where a reader stopped come last. */
 	fflush(stdout);
 	for (side = 0; side < 2 && !err; side++) {
-		if (stops[side][0]) {
-			pr_err("%s\n", stops[side]);
-			err = -EINVAL;
-		}
+		if (stops[side][0])
+			err = kmem_error("%s\n", stops[side]);
 	}
 out:
 	for (side = 0; side < 2; side++) {
@@ -2327,14 +2249,12 @@ static int diff_traces(int argc, const char **argv)
 	if (argc == 2)
 		return 0;
 	if (!argc)
-		pr_err("perf kmem: diff needs two traces: %s\n", how);
-	else if (argc == 1)
-		pr_err("perf kmem: diff needs a second trace to compare %s with: %s\n",
-		       argv[0], how);
-	else
-		pr_err("perf kmem: diff compares two traces, not %d: %s\n",
-		       argc, how);
-	return -EINVAL;
+		return kmem_error("perf kmem: diff needs two traces: %s\n", how);
+	if (argc == 1)
+		return kmem_error("perf kmem: diff needs a second trace to compare %s with: %s\n",
+				  argv[0], how);
+	return kmem_error("perf kmem: diff compares two traces, not %d: %s\n",
+			  argc, how);
 }
 
 /* --- perf kmem record ------------------------------------------------ */
@@ -2613,24 +2533,20 @@ static int unknown_subcommand(const char *cmd,
 		}
 	}
 	if (best)
-		pr_err("perf kmem: unknown subcommand '%s': did you mean '%s'?\n",
-		       cmd, best);
-	else
-		pr_err("perf kmem: unknown subcommand '%s': use record, stat or diff\n",
-		       cmd);
-	return -EINVAL;
+		return kmem_error("perf kmem: unknown subcommand '%s': did you mean '%s'?\n",
+				  cmd, best);
+	return kmem_error("perf kmem: unknown subcommand '%s': use record, stat or diff\n",
+			  cmd);
 }
 
 /* What stat has left after its options: a trace it takes with -i. */
 static int stat_arguments(int argc, const char **argv)
 {
 	if (argc == 1)
-		pr_err("perf kmem: stat takes its trace with -i: perf kmem stat -i %s\n",
-		       argv[0]);
-	else
-		pr_err("perf kmem: stat takes one trace, with -i, not %d: perf kmem diff compares two\n",
-		       argc);
-	return -EINVAL;
+		return kmem_error("perf kmem: stat takes its trace with -i: perf kmem stat -i %s\n",
+				  argv[0]);
+	return kmem_error("perf kmem: stat takes one trace, with -i, not %d: perf kmem diff compares two\n",
+			  argc);
 }
 
 int cmd_kmem(int argc, const char **argv)
