@@ -729,28 +729,22 @@ static char *pprof_path(const struct perf_kmem *kmem, size_t i)
  */
 static int check_pprof(const struct perf_kmem *kmem)
 {
-	char *path, *tmp;
-	bool created;
-	FILE *fp;
+	char *path = pprof_path(kmem, 0);
+	struct kmem_output probe;
 	int err;
 
 	if (!kmem->opts.page)
-		return kmem_error("perf kmem: --pprof writes the page analysis: add --page\n");
-	if (kmem->json || kmem->folded || kmem->output_name)
-		return kmem_error("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
-	path = pprof_path(kmem, 0);
-	tmp = path ? tmp_name(path) : NULL;
-	created = tmp && access(tmp, F_OK);
-	fp = tmp ? fopen(tmp, "a") : NULL;
-	err = fp ? 0 : -errno ?: -ENOMEM;
-	if (fp)
-		fclose(fp);
-	if (fp && created)
-		unlink(tmp);
-	if (err)
+		err = kmem_error("perf kmem: --pprof writes the page analysis: add --page\n");
+	else if (kmem->json || kmem->folded || kmem->output_name)
+		err = kmem_error("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
+	else
+		err = path ? output_open(&probe, path) : -ENOMEM;
+	if (err == -ENOMEM)
 		pr_err("perf kmem: cannot write %s: %s\n", path ?: kmem->pprof_name,
-		       strerror(-err));
-	free(tmp);
+		       strerror(ENOMEM));
+	/* Not kept: what it wrote would be a profile of nothing. */
+	if (!err)
+		output_close(&probe, -EINVAL);
 	free(path);
 	return err;
 }
@@ -758,68 +752,55 @@ static int check_pprof(const struct perf_kmem *kmem)
 /* What gives profile @i of a run, a recording's or a -b run's. */
 typedef int (*pprof_view_fn)(void *run, size_t i, struct kmem_profile_view *v);
 
-/* Profile @i, rendered by print-pprof.h, into its temporary file. */
+/* Profile @i, rendered by print-pprof.h, into @out, open. */
 static int write_one_pprof(pprof_view_fn view, void *run, size_t i,
-			   const char *path, const char *tmp)
+			   struct kmem_output *out)
 {
-	FILE *fp = fopen(tmp, "w");
 	struct kmem_profile_view v;
 	struct kmem_pprof *pp = NULL;
-	int err;
+	int err = view(run, i, &v);
 
-	if (!fp) {
-		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
-		return -EIO;
-	}
-	err = view(run, i, &v);
 	if (!err) {
 		pp = kmem_profile__pprof(v.profile, v.period, v.stacks, &v.config);
-		err = pp ? kmem_pprof__write(pp, fp) : -ENOMEM;
+		err = pp ? kmem_pprof__write(pp, out->fp) : -ENOMEM;
 	}
 	kmem_pprof__delete(pp);
-	if (fclose(fp) && !err)
+	if (fflush(out->fp) && !err)
 		err = -EIO;
 	if (err == -ENOMEM)
-		pr_err("perf kmem: out of memory writing the profile %s\n", path);
+		pr_err("perf kmem: out of memory writing the profile %s\n", out->path);
 	else if (err)
-		pr_err("perf kmem: cannot write %s: %s\n", path, strerror(-err));
+		pr_err("perf kmem: cannot write %s: %s\n", out->path, strerror(-err));
 	return err;
 }
 
 /*
  * --pprof: every profile under a name of its own, renamed when all are
- * written, so that a failed run leaves none of them behind.
+ * written, so that a failed run leaves none of them behind.  A rename
+ * that fails leaves the files not renamed yet unwritten.
  */
 static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 			pprof_view_fn view, void *run)
 {
+	struct kmem_output *outs = calloc(nr + 1, sizeof(*outs));
 	char **paths = calloc(nr + 1, sizeof(*paths));
-	char **tmps = calloc(nr + 1, sizeof(*tmps));
-	int err = paths && tmps ? 0 : -ENOMEM;
+	int err = outs && paths ? 0 : -ENOMEM;
 	size_t i, done = 0;
 
 	for (i = 0; !err && i < nr; i++, done++) {
 		paths[i] = pprof_path(kmem, i);
-		tmps[i] = paths[i] ? tmp_name(paths[i]) : NULL;
-		err = tmps[i] ? write_one_pprof(view, run, i, paths[i], tmps[i]) :
-		      -ENOMEM;
+		err = paths[i] ? output_open(&outs[i], paths[i]) : -ENOMEM;
+		if (!err)
+			err = write_one_pprof(view, run, i, &outs[i]);
 	}
-	/* A rename that fails leaves the files not renamed yet unwritten. */
 	for (i = 0; i < done; i++) {
-		if (!err && strcmp(tmps[i], paths[i]) && rename(tmps[i], paths[i])) {
-			err = -errno;
-			pr_err("perf kmem: cannot write %s: %s\n", paths[i],
-			       strerror(errno));
-		}
-		if (err && tmps[i] && strcmp(tmps[i], paths[i]))
-			unlink(tmps[i]);
+		err = output_close(&outs[i], err);
 		free(paths[i]);
-		free(tmps[i]);
 	}
-	if (err == -ENOMEM && paths && tmps)
+	if (err == -ENOMEM && outs && paths)
 		pr_err("perf kmem: out of memory writing the profiles\n");
 	free(paths);
-	free(tmps);
+	free(outs);
 	return err;
 }
 
