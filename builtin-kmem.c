@@ -286,12 +286,10 @@ static void alloc_func_print(const char *name, void *arg __maybe_unused)
 /* After the events: the kernel map comes from the trace's own records. */
 static void list_alloc_funcs(struct kmem_run *run)
 {
-	struct callsite_resolver *resolver = kmem_run__resolver(run);
+	struct callsite_resolver *resolver = run ? kmem_run__resolver(run) : NULL;
 
-	if (verbose <= 0 || !resolver)
-		return;
-	if (callsite_resolver__list_alloc_funcs(resolver, alloc_func_print,
-						NULL))
+	if (verbose > 0 && resolver &&
+	    callsite_resolver__list_alloc_funcs(resolver, alloc_func_print, NULL))
 		pr_err("perf kmem: no kernel symbols to list allocator functions from\n");
 }
 
@@ -687,13 +685,17 @@ static bool folded_fallbacks(const char *folded)
 			  !strcmp(folded, "fragmenting"));
 }
 
+/* Of hits and of fallbacks a stack weighs its count; of the rest a sum. */
+static enum kmem_stacks_weight folded_weight(const char *folded)
+{
+	return strcmp(folded, "hits") && !folded_fallbacks(folded) ?
+	       KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
+}
+
 static int print_folded(struct kmem_input *in, FILE *fp)
 {
 	const struct kmem_trace_info *info = kmem_run__info(in->run);
 	const char *folded = in->kmem->folded;
-	enum kmem_stacks_weight weight = strcmp(folded, "hits") &&
-					 !folded_fallbacks(folded) ?
-					 KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
 	int err;
 
 	if (!info->has_callchains)
@@ -705,7 +707,7 @@ static int print_folded(struct kmem_input *in, FILE *fp)
 	    !kmem_frag__has_classes(kmem_run__frag(in->run)))
 		return kmem_error("perf kmem: --folded=fragmenting needs the pageblock order: %s; --pageblock-order N gives it\n",
 				  info->pageblock_why);
-	err = kmem_run__write_folded(in->run, weight, fp);
+	err = kmem_run__write_folded(in->run, folded_weight(folded), fp);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing folded stacks\n");
 	return err;
@@ -819,10 +821,35 @@ static int text_output(struct kmem_output *out)
 	return 0;
 }
 
+/*
+ * The report in the format asked: JSON, CSV or text.  @run: a recording's,
+ * whose allocator functions -v lists before the text, or NULL.
+ */
+static int print_report(const struct perf_kmem *kmem, struct kmem_run *run,
+			const struct kmem_report *report,
+			struct kmem_output *out)
+{
+	int err;
+
+	if (kmem->json) {
+		err = kmem_report__json(report, out->fp);
+	} else if (kmem->field_sep) {
+		err = kmem_report__csv(report, kmem->field_sep, out->fp);
+	} else {
+		err = text_output(out);
+		if (err)
+			return err;
+		list_alloc_funcs(run);
+		kmem_report__text(report);
+	}
+	if (err == -ENOMEM)
+		pr_err("perf kmem: out of memory writing the results\n");
+	return err;
+}
+
 static int print_results(struct kmem_input *in, struct kmem_output *out)
 {
 	struct kmem_report report;
-	int err = 0;
 
 	if (in->kmem->folded)
 		return print_folded(in, out->fp);
@@ -832,20 +859,7 @@ static int print_results(struct kmem_input *in, struct kmem_output *out)
 		return write_pprofs(in->kmem, kmem_run__nr_profiles(in->run),
 				    run_profile, in->run);
 	kmem_run__report(in->run, &report);
-	if (in->kmem->json) {
-		err = kmem_report__json(&report, out->fp);
-	} else if (in->kmem->field_sep) {
-		err = kmem_report__csv(&report, in->kmem->field_sep, out->fp);
-	} else {
-		err = text_output(out);
-		if (err)
-			return err;
-		list_alloc_funcs(in->run);
-		kmem_report__text(&report);
-	}
-	if (err == -ENOMEM)
-		pr_err("perf kmem: out of memory writing the results\n");
-	return err;
+	return print_report(in->kmem, in->run, &report, out);
 }
 
 /* -s for one analysis: its keys, or one line naming the unknown key. */
@@ -1749,12 +1763,9 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 
 	if (err)
 		return err;
-	if (kmem->folded) {
-		err = kmem_bpf_run__write_folded(run, strcmp(kmem->folded, "hits") ?
-						 KMEM_STACKS_BYTES : KMEM_STACKS_HITS,
-						 out.fp);
-		return output_close(&out, err);
-	}
+	if (kmem->folded)
+		return output_close(&out, kmem_bpf_run__write_folded(run,
+					folded_weight(kmem->folded), out.fp));
 	/* --pprof: one profile, or with -I one per interval, as stat's. */
 	if (kmem->pprof_name)
 		return output_close(&out, write_pprofs(kmem, kmem_bpf_run__nr_profiles(run),
@@ -1763,16 +1774,9 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 	/* The text printed the intervals as they ended. */
 	if (!kmem->json)
 		report.iv = NULL;
-	if (!err && kmem->json) {
-		err = kmem_report__json(&report, out.fp);
-	} else if (!err && kmem->field_sep) {
-		err = kmem_report__csv(&report, kmem->field_sep, out.fp);
-	} else if (!err) {
-		err = text_output(&out);
-		if (!err)
-			kmem_report__text(&report);
-	}
-	if (err == -ENOMEM)
+	if (!err)
+		err = print_report(kmem, NULL, &report, &out);
+	else if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing the results\n");
 	if (verbose > 0)
 		pr_err("perf kmem: the BPF maps took %" PRIu64 " kB of kernel memory\n",
