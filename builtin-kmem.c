@@ -219,6 +219,7 @@ static int process_feature(struct perf_session *session, union perf_event *event
 	return perf_event__process_feature(session, event);
 }
 
+/* Events the kernel lost, or samples it dropped (that did not fit the buffer). */
 static int process_lost_event(const struct perf_tool *tool,
 			      union perf_event *event,
 			      struct perf_sample *sample __maybe_unused,
@@ -226,19 +227,8 @@ static int process_lost_event(const struct perf_tool *tool,
 {
 	struct kmem_input *in = container_of(tool, struct kmem_input, tool.tool);
 
-	kmem_run__lost(in->run, event->lost.lost);
-	return 0;
-}
-
-/* Samples the kernel dropped, e.g. when they did not fit the buffer. */
-static int process_lost_samples_event(const struct perf_tool *tool,
-				      union perf_event *event,
-				      struct perf_sample *sample __maybe_unused,
-				      struct machine *machine __maybe_unused)
-{
-	struct kmem_input *in = container_of(tool, struct kmem_input, tool.tool);
-
-	kmem_run__lost(in->run, event->lost_samples.lost);
+	kmem_run__lost(in->run, event->header.type == PERF_RECORD_LOST ?
+		       event->lost.lost : event->lost_samples.lost);
 	return 0;
 }
 
@@ -248,31 +238,18 @@ static int process_lost_samples_event(const struct perf_tool *tool,
  * their comm events, would each create a thread, looking its namespaces up
  * on this machine: a tenth of the time on a system-wide trace, for nothing.
  */
-static bool user_space_event(union perf_event *event)
-{
-	u16 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-
-	return cpumode == PERF_RECORD_MISC_USER ||
-	       cpumode == PERF_RECORD_MISC_GUEST_USER;
-}
-
 static int process_kernel_mmap(const struct perf_tool *tool,
 			       union perf_event *event,
 			       struct perf_sample *sample,
 			       struct machine *machine)
 {
-	if (user_space_event(event))
-		return 0;
-	return perf_event__process_mmap(tool, event, sample, machine);
-}
+	u16 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-static int process_kernel_mmap2(const struct perf_tool *tool,
-				union perf_event *event,
-				struct perf_sample *sample,
-				struct machine *machine)
-{
-	if (user_space_event(event))
+	if (cpumode == PERF_RECORD_MISC_USER ||
+	    cpumode == PERF_RECORD_MISC_GUEST_USER)
 		return 0;
+	if (event->header.type == PERF_RECORD_MMAP)
+		return perf_event__process_mmap(tool, event, sample, machine);
 	return perf_event__process_mmap2(tool, event, sample, machine);
 }
 
@@ -474,9 +451,9 @@ static int open_session(struct kmem_input *in)
 	in->tool.tool.finished_round = process_finished_round;
 	in->tool.tool.sample = process_sample_event;
 	in->tool.tool.mmap = process_kernel_mmap;
-	in->tool.tool.mmap2 = process_kernel_mmap2;
+	in->tool.tool.mmap2 = process_kernel_mmap;
 	in->tool.tool.lost = process_lost_event;
-	in->tool.tool.lost_samples = process_lost_samples_event;
+	in->tool.tool.lost_samples = process_lost_event;
 	/* What a pipe has in records, a file in its header. */
 	in->tool.tool.attr = perf_event__process_attr;
 	in->tool.tool.event_update = perf_event__process_event_update;
