@@ -2134,44 +2134,29 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 
 	for (side = 0; side < 2; side++)
 		texts[side] = read_saved_report(paths[side], &lens[side]);
-	if (check_diff_options(kmem) || check_csv(kmem) || parse_time(kmem)) {
-		err = -EINVAL;
-		goto out;
-	}
+	err = check_diff_options(kmem) ?: check_csv(kmem) ?: parse_time(kmem);
 	/* The recordings open: the analysis is chosen from their events. */
-	for (side = 0; side < 2; side++) {
-		if (texts[side])
-			continue;
-		ins[side] = kmem_input__open(kmem, paths[side]);
-		if (!ins[side]) {
+	for (side = 0; side < 2 && !err; side++) {
+		if (!texts[side])
+			ins[side] = kmem_input__open(kmem, paths[side]);
+		if (!texts[side] && !ins[side])
 			err = -EINVAL;
-			goto out;
-		}
 	}
-	if (kmem->mode_from_trace && !(texts[0] && texts[1]))
+	if (!err && kmem->mode_from_trace && !(texts[0] && texts[1]))
 		choose_diff_analysis(kmem, ins, texts);
-	if (check_saved_sides(kmem, texts, lens, paths) ||
-	    check_sort_syntax(kmem) || check_diff_sort(kmem) ||
-	    check_options(kmem)) {
-		err = -EINVAL;
-		goto out;
+	if (!err)
+		err = check_saved_sides(kmem, texts, lens, paths) ?:
+		      check_sort_syntax(kmem) ?: check_diff_sort(kmem) ?:
+		      check_options(kmem) ?: output_open(&out, kmem->output_name);
+	if (!err) {
+		d = kmem_diff_report__new(kmem->opts.page, kmem->opts.slab);
+		if (!d)
+			pr_err("perf kmem: out of memory comparing the traces\n");
+		err = d ? 0 : -ENOMEM;
 	}
-	err = output_open(&out, kmem->output_name);
-	if (err)
-		goto out;
-	d = kmem_diff_report__new(kmem->opts.page, kmem->opts.slab);
-	if (!d) {
-		pr_err("perf kmem: out of memory comparing the traces\n");
-		err = -ENOMEM;
-		goto out;
-	}
-	for (side = 0; side < 2; side++) {
-		if (texts[side])
-			continue;
-		if (kmem_input__setup(ins[side])) {
+	for (side = 0; side < 2 && !err; side++) {
+		if (!texts[side] && kmem_input__setup(ins[side]))
 			err = -EINVAL;
-			goto out;
-		}
 	}
 	for (side = 0; side < 2 && !err; side++) {
 		if (texts[side]) {
@@ -2194,7 +2179,6 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		if (stops[side][0])
 			err = kmem_error("%s\n", stops[side]);
 	}
-out:
 	for (side = 0; side < 2; side++) {
 		kmem_input__delete(ins[side]);
 		free(texts[side]);
