@@ -1151,15 +1151,6 @@ static int parse_int_arg(const char *opt, const char *str, int min, int max,
 	return 0;
 }
 
-/* A symbols file that cannot be read would leave every callsite unresolved. */
-static int check_readable(const char *opt, const char *path)
-{
-	if (!path || !access(path, R_OK))
-		return 0;
-	return kmem_error("perf kmem: cannot read %s %s: %s\n", opt, path,
-			  strerror(errno));
-}
-
 /* Does @head begin as /proc/kallsyms lines do: "ffffffff81000000 T _text"? */
 static bool kallsyms_line(const char *head)
 {
@@ -1178,11 +1169,11 @@ static bool elf_file(const char *head)
 }
 
 /*
- * --kallsyms and --vmlinux: a file of the kind, by its first bytes.  Of
- * another, perf's loader finds no symbol, and every callsite would be an
- * address, blamed on the build-id cache.
+ * --kallsyms and --vmlinux: a file that can be read, of the kind, by its
+ * first bytes.  Of another, perf's loader finds no symbol, and every
+ * callsite would be an address, blamed on the build-id cache.
  */
-static int check_symbols_kind(const char *opt, const char *path,
+static int check_symbols_file(const char *opt, const char *path,
 			      bool (*of_kind)(const char *head),
 			      const char *kind)
 {
@@ -1192,14 +1183,15 @@ static int check_symbols_kind(const char *opt, const char *path,
 	if (!path)
 		return 0;
 	fp = fopen(path, "r");
-	if (fp) {
-		if (!fgets(head, sizeof(head), fp))
-			head[0] = '\0';
-		fclose(fp);
-	}
-	if (!fp || !of_kind(head))
+	if (!fp)
+		return kmem_error("perf kmem: cannot read %s %s: %s\n", opt, path,
+				  strerror(errno));
+	if (!fgets(head, sizeof(head), fp))
+		head[0] = '\0';
+	fclose(fp);
+	if (!of_kind(head))
 		return kmem_error("perf kmem: cannot use %s %s: %s\n", opt, path,
-				  fp ? kind : strerror(errno));
+				  kind);
 	return 0;
 }
 
@@ -1421,11 +1413,9 @@ static int check_options(struct perf_kmem *kmem)
 	if (check_task_ids("--pid", "process", symbol_conf.pid_list_str) ||
 	    check_task_ids("--tid", "thread", symbol_conf.tid_list_str))
 		return -EINVAL;
-	if (check_readable("--kallsyms", symbol_conf.kallsyms_name) ||
-	    check_readable("--vmlinux", symbol_conf.vmlinux_name) ||
-	    check_symbols_kind("--kallsyms", symbol_conf.kallsyms_name,
+	if (check_symbols_file("--kallsyms", symbol_conf.kallsyms_name,
 			       kallsyms_line, not_kallsyms) ||
-	    check_symbols_kind("--vmlinux", symbol_conf.vmlinux_name,
+	    check_symbols_file("--vmlinux", symbol_conf.vmlinux_name,
 			       elf_file, "not an ELF file"))
 		return -EINVAL;
 	set_derived_options(kmem);
