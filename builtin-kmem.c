@@ -131,12 +131,6 @@ static const char * const slab_tracepoints[] = {
 	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node",
 };
 
-/* The slab tracepoints that free: perf record keeps them of every task. */
-static bool slab_tracepoint_frees(const char *name)
-{
-	return strstr(name, "free");
-}
-
 /* Thousands separators whatever the locale: "12,345,678". */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 
@@ -2318,8 +2312,9 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	for (i = 0; kmem->opts.slab && i < (int)ARRAY_SIZE(slab_tracepoints); i++) {
 		if (!is_valid_tracepoint(slab_tracepoints[i]))
 			continue;
+		/* Frees are kept of every task, as the page frees are. */
 		add_event(rec_argv, &rec_argc, slab_tracepoints[i],
-			  keep_perf || slab_tracepoint_frees(slab_tracepoints[i]));
+			  keep_perf || strstr(slab_tracepoints[i], "free"));
 		nr_slab++;
 	}
 	/* Else perf record would quietly record cycles instead. */
