@@ -57,7 +57,6 @@
 #include "util/kmem/read-json.h"
 #include "util/kmem/read-kallsyms.h"
 #include "util/kmem/read-queue.h"
-#include "util/kmem/report-diff.h"
 #include "util/kmem/print.h"
 #include "util/kmem/report.h"
 #include "util/kmem/run.h"
@@ -1294,20 +1293,13 @@ static bool only_page_events(struct perf_session *session)
 }
 
 /*
- * diff without --page, --slab or kmem.default: as stat chooses for each
- * trace, the page allocator where both traces have only page events.
+ * Without --page, --slab or kmem.default: the page allocator's analysis
+ * where the input has only page events, else slab's (already chosen).
  */
-static void choose_diff_analysis(struct perf_kmem *kmem,
-				 struct kmem_input * const *ins,
-				 char * const *texts)
+static void choose_page_analysis(struct perf_kmem *kmem, bool only_page)
 {
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		/* A saved report says itself what it holds. */
-		if (!texts[i] && !only_page_events(ins[i]->session))
-			return;
-	}
+	if (!kmem->mode_from_trace || !only_page)
+		return;
 	kmem->opts.slab = false;
 	kmem->opts.page = true;
 }
@@ -1458,10 +1450,7 @@ static struct kmem_input *stat_input(struct perf_kmem *kmem,
 
 	if (!in)
 		return NULL;
-	if (kmem->mode_from_trace && only_page_events(in->session)) {
-		kmem->opts.slab = false;
-		kmem->opts.page = true;
-	}
+	choose_page_analysis(kmem, only_page_events(in->session));
 	err = check_stat_options(kmem);
 	/* An output that cannot be written is found before the trace is read. */
 	if (!err)
@@ -1598,10 +1587,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	c->max_stack = max_stack;
 	c->map_entries = entries;
 	/* Without --page or --slab: the page allocator. */
-	if (kmem->mode_from_trace) {
-		kmem->opts.page = true;
-		kmem->opts.slab = false;
-	}
+	choose_page_analysis(kmem, true);
 	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem) ||
 	    (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
@@ -2081,10 +2067,7 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 		page &= s[side].page;
 		slab |= s[side].slab;
 	}
-	if (kmem->mode_from_trace && page && !slab) {
-		kmem->opts.page = true;
-		kmem->opts.slab = false;
-	}
+	choose_page_analysis(kmem, page && !slab);
 	for (side = 0; side < 2; side++) {
 		const char *missing = !texts[side] ? NULL :
 				      kmem->opts.page && !s[side].page ? "page" :
@@ -2126,8 +2109,10 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 		if (!texts[side] && !ins[side])
 			err = -EINVAL;
 	}
-	if (!err && kmem->mode_from_trace && !(texts[0] && texts[1]))
-		choose_diff_analysis(kmem, ins, texts);
+	/* As stat chooses, where both recordings have only page events. */
+	if (!err && !(texts[0] && texts[1]))
+		choose_page_analysis(kmem, (!ins[0] || only_page_events(ins[0]->session)) &&
+				     (!ins[1] || only_page_events(ins[1]->session)));
 	if (!err)
 		err = check_saved_sides(kmem, texts, lens, paths) ?:
 		      check_sort_syntax(kmem) ?: check_diff_sort(kmem) ?:
