@@ -900,12 +900,16 @@ static int check_csv(struct perf_kmem *kmem)
 
 /*
  * --folded: a weight it knows, of the page analysis, and what it does not
- * do: one line, not an option ignored.
+ * do: one line, not an option ignored.  -b keeps no fallbacks' chains,
+ * and lets the table options be.
  */
 static int check_folded(const struct perf_kmem *kmem)
 {
 	const char *folded = kmem->folded;
 	bool stall = folded && !strcmp(folded, "stall");
+	bool known = folded && (!strcmp(folded, "bytes") ||
+				!strcmp(folded, "hits") || stall ||
+				(!kmem->use_bpf && folded_fallbacks(folded)));
 	const char *opt = kmem->opts.alloc ? "--alloc" :
 			  kmem->opts.caller ? "--caller" :
 			  kmem->interval_str ? "-I" :
@@ -914,14 +918,14 @@ static int check_folded(const struct perf_kmem *kmem)
 
 	if (!folded)
 		return 0;
-	if (!kmem->opts.page || kmem->json ||
-	    (strcmp(folded, "bytes") && strcmp(folded, "hits") && !stall &&
-	     !folded_fallbacks(folded)))
+	if (kmem->use_bpf && (kmem->json || kmem->opts.slab || !known))
+		return kmem_error("perf kmem: --folded takes bytes, hits or stall with -b, with --page and without --json\n");
+	if (!kmem->opts.page || kmem->json || !known)
 		return kmem_error("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
 	if (kmem->opts.live && (stall || folded_fallbacks(folded)))
 		return kmem_error("perf kmem: --folded=%s weighs %s, which --live has no part in\n",
 				  folded, stall ? "stalls" : "fallbacks");
-	if (!opt)
+	if (!opt || kmem->use_bpf)
 		return 0;
 	return kmem_error("perf kmem: --folded takes no %s: it writes the stacks of all the allocations, for flame graphs\n",
 			  opt);
@@ -1569,13 +1573,8 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 
 	if (why)
 		return kmem_error("perf kmem: %s\n", why);
-	if (kmem->folded && (kmem->json || kmem->opts.slab ||
-			     (strcmp(kmem->folded, "bytes") &&
-			      strcmp(kmem->folded, "hits") &&
-			      strcmp(kmem->folded, "stall"))))
-		return kmem_error("perf kmem: --folded takes bytes, hits or stall with -b, with --page and without --json\n");
-	if (kmem->folded && !strcmp(kmem->folded, "stall") && kmem->opts.live)
-		return kmem_error("perf kmem: --folded=stall weighs stalls, which --live has no part in\n");
+	if (check_folded(kmem))
+		return -EINVAL;
 	if (targets > 1 || (!targets && !argc))
 		return kmem_error("perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD\n");
 	c->sample_bytes = KMEM_BPF_SAMPLE_BYTES;
