@@ -2398,14 +2398,11 @@ static int kmem_config(const char *var, const char *value, void *cb)
 		kmem->opts.queue_size = size;
 		return 0;
 	}
-	if (!strcmp(var, "kmem.bpf-leave-out")) {
-		kmem->bpf.leave_out = strdup(value);
-		return kmem->bpf.leave_out ? 0 : -ENOMEM;
-	}
-	if (!strcmp(var, "kmem.bpf-btf")) {
-		kmem->bpf.btf = strdup(value);
-		return kmem->bpf.btf ? 0 : -ENOMEM;
-	}
+	/* perf keeps its config's values until it exits, as kmem.default's. */
+	if (!strcmp(var, "kmem.bpf-leave-out"))
+		kmem->bpf.leave_out = value;
+	if (!strcmp(var, "kmem.bpf-btf"))
+		kmem->bpf.btf = value;
 	if (strcmp(var, "kmem.default"))
 		return 0;
 	if (!strcmp(value, "page") || !strcmp(value, "slab")) {
