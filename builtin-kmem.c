@@ -2195,34 +2195,26 @@ static void add_event(const char **argv, int *argc, const char *event,
 }
 
 /*
- * perf record's -o among the options before a '--' (or a command's own
- * -o, which only costs the stream test below its answer); NULL: none.
- */
-static const char *record_output(int argc, const char **argv)
-{
-	int i;
-
-	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
-			return i + 1 < argc ? argv[i + 1] : NULL;
-		if (strstarts(argv[i], "--output="))
-			return argv[i] + strlen("--output=");
-		if (strstarts(argv[i], "-o"))
-			return argv[i] + 2;
-	}
-	return NULL;
-}
-
-/*
- * Does perf record write a stream, to a pipe on standard output?  Without
- * -o it does so when standard output is a pipe, but then names its output
- * "(null)": name it "-" for it.
+ * Does perf record write a stream, to a pipe on standard output?  With
+ * -o - among the options before a '--' (or a command's own -o, which
+ * only costs this answer), or without -o where standard output is a
+ * pipe, but then perf record names its output "(null)": *@name_it, name
+ * it "-" for it.
  */
 static bool record_to_pipe(int argc, const char **argv, bool *name_it)
 {
-	const char *output = record_output(argc, argv);
+	const char *output = NULL;
 	struct stat st;
+	int i;
 
+	for (i = 0; !output && i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+			output = i + 1 < argc ? argv[i + 1] : NULL;
+		else if (strstarts(argv[i], "--output="))
+			output = argv[i] + strlen("--output=");
+		else if (strstarts(argv[i], "-o"))
+			output = argv[i] + 2;
+	}
 	*name_it = !output && !fstat(STDOUT_FILENO, &st) &&
 		   S_ISFIFO(st.st_mode);
 	return *name_it || (output && !strcmp(output, "-"));
