@@ -635,11 +635,20 @@ static int output_close(struct kmem_output *out, int err)
 
 	if (!out->tmp)
 		return err;
-	if (fflush(stdout) || fclose(out->fp))
+	/*
+	 * The text went through stdout, the rest to the file: a write that
+	 * failed on the way leaves its error flag, though the last flush
+	 * may succeed.
+	 */
+	if (fflush(stdout) || fflush(out->fp))
+		werr = -errno ?: -EIO;
+	else if (ferror(stdout) || ferror(out->fp))
+		werr = -EIO;
+	if (fclose(out->fp) && !werr)
 		werr = -errno ?: -EIO;
 	if (!out->direct && !err && !werr && rename(out->tmp, out->path))
 		werr = -errno ?: -EIO;
-	if (!out->direct && werr)
+	if (werr)
 		pr_err("perf kmem: cannot write %s: %s\n", out->path,
 		       strerror(-werr));
 	if (!out->direct && (err || werr))

@@ -226,6 +226,11 @@ expect_line "--map x.png" \
 	perf kmem stat --page --map "$dir/x.png" -i "$good"
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
+# A device that takes no writes: said, in text as in JSON, not a silent
+# exit 1 or perf's own line about standard output.
+expect "-o /dev/full" "cannot write /dev/full: " "$good" --page -o /dev/full
+expect "--json -o /dev/full" "cannot write /dev/full: " "$good" \
+	--page --json -o /dev/full
 
 # --pid and --tid take decimal ids: perf's list reader said only "cannot
 # set up symbol resolution", and took -5 as a pid.
