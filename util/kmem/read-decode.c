@@ -404,11 +404,12 @@ static const char *field_bytes(struct tep_format_field *f,
  * damaged, and skipped rather than read beyond.
  */
 static bool too_short(struct kmem_decoder *dec, u32 raw_size,
-		      struct perf_sample *sample)
+		      struct perf_sample *sample, struct kmem_event *ev)
 {
 	if (sample->raw_size >= raw_size)
 		return false;
 	dec->nr_short++;
+	ev->kind = KMEM_EVENT_SKIPPED;
 	return true;
 }
 
@@ -879,7 +880,7 @@ static noinline int decode_any_page_alloc(struct kmem_decoder *dec,
 	struct kmem_page_event *page = &ev->page;
 	int err;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_PAGE_ALLOC;
 	decode_page_event(dec, evsel, sample, f, page);
@@ -895,7 +896,7 @@ static noinline int decode_any_page_alloc(struct kmem_decoder *dec,
 	page->task = 0;
 	if (!err && dec->config.stacks)
 		err = chain_tag(dec, sample, &page->tag);
-	return err ?: 1;
+	return err;
 }
 
 /*
@@ -929,7 +930,7 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	page->callsite = callsite;
 	page->tag = 0;
 	page->task = 0;
-	return 1;
+	return 0;
 }
 
 static noinline int decode_any_page_free(struct kmem_decoder *dec,
@@ -939,12 +940,12 @@ static noinline int decode_any_page_free(struct kmem_decoder *dec,
 {
 	const struct page_fields *f = &dec->page_free;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_PAGE_FREE;
 	ev->page = (struct kmem_page_event){ .migtype = -1 };
 	decode_page_event(dec, evsel, sample, f, &ev->page);
-	return 1;
+	return 0;
 }
 
 /*
@@ -962,7 +963,7 @@ static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
 	ev->kind = KMEM_EVENT_PAGE_FREE;
 	ev->page = (struct kmem_page_event){ .migtype = -1, .page_node = -1 };
 	decode_page_common(dec, evsel, sample, f, &ev->page);
-	return 1;
+	return 0;
 }
 
 static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
@@ -971,7 +972,7 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 	const struct extfrag_fields *f = &dec->extfrag;
 	struct kmem_frag_event *frag = &ev->extfrag;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_EXTFRAG;
 	*frag = (struct kmem_frag_event){
@@ -988,7 +989,7 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 							     sample->callchain);
 	if (dec->config.stacks && chain_tag(dec, sample, &frag->tag))
 		return -ENOMEM;
-	return 1;
+	return 0;
 }
 
 /* The callsite of a memcg reclaim, outside the charging functions. */
@@ -1007,7 +1008,7 @@ static int decode_stall(struct kmem_decoder *dec, struct evsel *evsel,
 	const struct stall_fields *f = evsel->priv;
 	struct kmem_stall_event *stall = &ev->stall;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_STALL;
 	*stall = (struct kmem_stall_event){
@@ -1021,10 +1022,10 @@ static int decode_stall(struct kmem_decoder *dec, struct evsel *evsel,
 	else if (f->value)
 		stall->value = field_val(f->value, sample, evsel);
 	if (f->type != KMEM_STALL_MEMCG_BEGIN)
-		return 1;
+		return 0;
 	stall->callsite = memcg_callsite(dec, sample);
 	/* Its rows name the GFP flags no allocation may have named. */
-	return note_gfp_name(dec, evsel, sample, stall->gfp) ?: 1;
+	return note_gfp_name(dec, evsel, sample, stall->gfp);
 }
 
 /* A number of a slab event; the sample holds it (see too_short()). */
@@ -1053,7 +1054,7 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	const char *cache = NULL, *bytes;
 	u32 len;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	bytes = f->name ? field_bytes(f->name, sample, evsel, &len) : NULL;
 	if (bytes) {
@@ -1072,7 +1073,7 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 		.cpu_node = cpu_to_node(dec, sample->cpu),
 		.node = slab_node(f, sample, evsel),
 	};
-	return 1;
+	return 0;
 }
 
 static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
@@ -1080,7 +1081,7 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 {
 	const struct slab_fields *f = evsel->priv;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_SLAB_FREE;
 	/* Nothing is counted by the freeing callsite: not even read. */
@@ -1088,7 +1089,7 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 		.ptr = slab_val(f, f->ptr, sample, evsel),
 		.cpu = sample->cpu,
 	};
-	return 1;
+	return 0;
 }
 
 /* --- binding to a session -------------------------------------------- */

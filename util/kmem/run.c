@@ -413,10 +413,11 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 			}
 		}
 	}
+	run->stats.nr_of_kind[ev->kind]++;
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 		/*
-		 * Only fallbacks owe: none is owed while none was queued, as
+		 * Only fallbacks owe: none is owed while none was delivered, as
 		 * on most traces, and the call is not made.
 		 */
 		if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
@@ -503,12 +504,6 @@ static bool outside_time(struct kmem_run *run, u64 time)
 }
 
 /*
- * The kind of a queued record whose sample was too short for its fields:
- * it delivers nothing.
- */
-#define KMEM_EVENT_SKIPPED	KMEM_NR_EVENT_KINDS
-
-/*
  * Is a sample of @time left out by --time?  Counted if it is.  Not
  * inline: the registers it needs would be saved for every sample.
  */
@@ -522,28 +517,6 @@ static noinline bool left_out(struct kmem_run *run, u64 time)
 		stats->first_outside = time;
 	stats->last_outside = time;
 	return true;
-}
-
-/*
- * A sample's numbers decoded where it waits in the queue, not copied
- * there: a page-only queue's records are as large as the events bound to
- * its decoder (below).  A sample decoded to nothing, too short, waits all
- * the same: the queue cannot take a record back, and such samples are
- * rare.
- */
-static __always_inline int decode_queued(struct kmem_run *run,
-					 struct evsel *evsel,
-					 struct perf_sample *sample,
-					 struct kmem_event *ev)
-{
-	int ret = kmem_decoder__decode(run->dec, evsel, sample, ev);
-
-	if (ret <= 0) {
-		ev->kind = KMEM_EVENT_SKIPPED;
-		return ret;
-	}
-	run->stats.nr_of_kind[ev->kind]++;
-	return 0;
 }
 
 /*
@@ -561,9 +534,17 @@ static noinline int queue_sample(struct kmem_run *run, struct evsel *evsel,
 		return 0;
 	run->stats.nr_events++;
 	ret = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
-	return ret ?: decode_queued(run, evsel, sample, queued);
+	return ret ?: kmem_decoder__decode(run->dec, evsel, sample, queued);
 }
 
+/*
+ * A sample's numbers decoded where it waits in the queue, not copied
+ * there: a page-only queue's records are as large as the events bound to
+ * its decoder (below).  A sample decoded to nothing, too short, waits all
+ * the same: the queue cannot take a record back, and such samples are
+ * rare.  The decoder's call is the last: a jump, and this function's frame
+ * saves no register for it.
+ */
 int kmem_run__sample(const struct perf_tool *tool,
 		     union perf_event *event __maybe_unused,
 		     struct perf_sample *sample, struct evsel *evsel,
@@ -581,7 +562,7 @@ int kmem_run__sample(const struct perf_tool *tool,
 	if (!ev)
 		return queue_sample(run, evsel, sample);
 	run->stats.nr_events++;
-	return decode_queued(run, evsel, sample, ev);
+	return kmem_decoder__decode(run->dec, evsel, sample, ev);
 }
 
 static enum kmem_event_kind task_event_kind(const union perf_event *event)
