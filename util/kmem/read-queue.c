@@ -126,6 +126,16 @@ static bool wrapped(const struct kmem_queue *q)
 }
 
 /* Where the free room after the newest record ends. */
+static size_t free_room_end(const struct kmem_queue *q)
+{
+	return wrapped(q) ? q->head : q->ring;
+}
+
+/*
+ * Where kmem_queue__add() stops adding without a look: at the end of the
+ * free room, short of the memory bound (the tail and the records waiting
+ * grow together), at once where the next record starts a run at 0.
+ */
 static void set_room_end(struct kmem_queue *q)
 {
 	if (!q->in.nr) {
@@ -133,7 +143,9 @@ static void set_room_end(struct kmem_queue *q)
 		q->in.tail = 0;
 		q->nr_runs = 0;
 	}
-	q->in.room_end = wrapped(q) ? q->head : q->ring;
+	q->in.room_end = q->in.tail ?
+			 min(free_room_end(q),
+			     q->in.tail + q->in.max_records - q->in.nr) : 0;
 }
 
 /* Move @run's records to begin at @to; they may overlap where they were. */
@@ -284,7 +296,7 @@ static int prepare_add(struct kmem_queue *q, u64 time, u32 source)
 		if (err)
 			return err;
 	}
-	if (q->in.tail == q->in.room_end && make_room(q))
+	if (q->in.tail == free_room_end(q) && make_room(q))
 		return -ENOMEM;
 	/* The newest run ends at the tail; at 0 there is none, or a wrap. */
 	if ((!q->in.tail || time < q->in.last_time) && new_run(q))
@@ -314,6 +326,7 @@ int kmem_queue__add_prepared(struct kmem_queue *q, u64 time, u32 source,
 	q->in.last_time = time;
 	if (time > q->in.max_time)
 		q->in.max_time = time;
+	set_room_end(q);
 	*slot = r;
 	return 0;
 }
