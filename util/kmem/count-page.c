@@ -85,7 +85,8 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 	if (!kp->config.page_size)
 		kp->config.page_size = 4096;
 	nr_nodes = kp->config.nr_nodes;
-	if (nr_nodes < 0 || nr_nodes > KMEM_PAGE_MAX_NODES) {
+	/* Between the nodes of one, nothing crosses: not followed. */
+	if (nr_nodes < 0 || nr_nodes == 1 || nr_nodes > KMEM_PAGE_MAX_NODES) {
 		nr_nodes = 0;
 		kp->config.nr_nodes = 0;
 	}
