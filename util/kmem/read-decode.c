@@ -915,9 +915,9 @@ static noinline int decode_any_page_alloc(struct kmem_decoder *dec,
 
 /*
  * A quick allocation (see kmem_decoder::quick_alloc), long enough, of the
- * gfp flags named last, whose callsite the last walk or the frames seen
- * give, is decoded without a call: most are.  Any other is decoded by a
- * function of its own, so that this one saves no register for the calls
+ * gfp flags named last, whose callsite the last walk gives, is decoded
+ * without a call: most are.  Any other is decoded by a function of its
+ * own, so that this one saves no register for the walk and the calls
  * that one may make.
  */
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
