@@ -116,10 +116,20 @@ void kmem_run__delete(struct kmem_run *run)
 
 /* --- delivering events to the analyses ------------------------------ */
 
-/* Start loading the live slot of an event delivered soon. */
+/*
+ * Start loading the live slot of an event delivered soon.  Of a run
+ * without slab events, a record is a page event but for a few (fallbacks,
+ * stalls, tasks), whose first word loads some slot for nothing: less than
+ * a look at every record's kind costs.
+ */
 static __always_inline void prefetch_queued(const struct kmem_run *run,
-					    const struct kmem_event *ev)
+					    const struct kmem_event *ev,
+					    bool page_only)
 {
+	if (page_only) {
+		kmem_live__prefetch(run->page_live, ev->page.pfn);
+		return;
+	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 	case KMEM_EVENT_PAGE_FREE:
@@ -473,10 +483,10 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 /* How many records on the delivery starts loading what one will touch. */
 #define DELIVERY_PREFETCH	8
 
-/* Queued events, each delivered inline: see kmem_queue_fn. */
-static int deliver_span(struct kmem_queue_span *span, void *arg)
+static __always_inline int deliver_records(struct kmem_run *run,
+					   struct kmem_queue_span *span,
+					   bool page_only)
 {
-	struct kmem_run *run = arg;
 	void **r = span->records, **end = r + span->nr;
 	/* Told ahead: the records DELIVERY_PREFETCH on, up to the end. */
 	void **ahead_end = end - min_t(size_t, span->nr, DELIVERY_PREFETCH);
@@ -485,11 +495,24 @@ static int deliver_span(struct kmem_queue_span *span, void *arg)
 	/* In locals: the analyses' calls would have the span read again. */
 	while (r < end && !err) {
 		if (r < ahead_end)
-			prefetch_queued(run, r[DELIVERY_PREFETCH]);
+			prefetch_queued(run, r[DELIVERY_PREFETCH], page_only);
 		err = deliver_queued(run, *r++);
 	}
 	span->done = r - span->records;
 	return err;
+}
+
+/*
+ * Queued events, each delivered inline: see kmem_queue_fn.  Whether the
+ * run has slab events is asked once a batch, not once a record.
+ */
+static int deliver_span(struct kmem_queue_span *span, void *arg)
+{
+	struct kmem_run *run = arg;
+
+	if (!run->slab_live)
+		return deliver_records(run, span, true);
+	return deliver_records(run, span, false);
 }
 
 /* --- taking records from perf's reader ------------------------------ */
