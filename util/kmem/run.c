@@ -117,10 +117,10 @@ void kmem_run__delete(struct kmem_run *run)
 /* --- delivering events to the analyses ------------------------------ */
 
 /*
- * Start loading the live slot of an event delivered soon.  Of a run
- * without slab events, a record is a page event but for a few (fallbacks,
- * stalls, tasks), whose first word loads some slot for nothing: less than
- * a look at every record's kind costs.
+ * Start loading the live slot of an event delivered soon.  Of a page_only
+ * run, without slab events, a record is a page event but for a few
+ * (fallbacks, stalls, tasks), whose first word loads some slot for
+ * nothing: less than a look at every record's kind costs.
  */
 static __always_inline void prefetch_queued(const struct kmem_run *run,
 					    const struct kmem_event *ev,
@@ -384,16 +384,19 @@ static int deliver_fallback(struct kmem_run *run,
 	return profile_fallback(run, f, task);
 }
 
-/* Analyses count the events they cannot take; only -ENOMEM stops. */
+/*
+ * Analyses count the events they cannot take; only -ENOMEM stops.  Of a
+ * page_only run (below), the extras are known to be none.
+ */
 static __always_inline int deliver_queued(struct kmem_run *run,
-					  struct kmem_event *ev)
+					  struct kmem_event *ev, bool page_only)
 {
 	struct kmem_frag_owed owed;
 	u32 task = 0;
 	int err;
 
 	/* Tested once an event: most runs have none of them. */
-	if (run->per_event_extras) {
+	if (!page_only && run->per_event_extras) {
 		if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
 				   ev->kind == KMEM_EVENT_EXTFRAG ||
 				   ev->kind == KMEM_EVENT_STALL)) {
@@ -496,7 +499,7 @@ static __always_inline int deliver_records(struct kmem_run *run,
 	while (r < end && !err) {
 		if (r < ahead_end)
 			prefetch_queued(run, r[DELIVERY_PREFETCH], page_only);
-		err = deliver_queued(run, *r++);
+		err = deliver_queued(run, *r++, page_only);
 	}
 	span->done = r - span->records;
 	return err;
@@ -504,13 +507,14 @@ static __always_inline int deliver_records(struct kmem_run *run,
 
 /*
  * Queued events, each delivered inline: see kmem_queue_fn.  Whether the
- * run has slab events is asked once a batch, not once a record.
+ * run is page_only, without slab events and per-event extras, is asked
+ * once a batch, not once a record.
  */
 static int deliver_span(struct kmem_queue_span *span, void *arg)
 {
 	struct kmem_run *run = arg;
 
-	if (!run->slab_live)
+	if (!run->slab_live && !run->per_event_extras)
 		return deliver_records(run, span, true);
 	return deliver_records(run, span, false);
 }
