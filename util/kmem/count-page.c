@@ -191,13 +191,18 @@ const struct kmem_live *kmem_page__live(const struct kmem_page *kp)
 	return &kp->live;
 }
 
-/* The first allocation of a row: its columns are the allocation's. */
+/*
+ * The first allocation of a row: its columns are the allocation's.  The
+ * key is made again here: where the caller's would be passed, it would
+ * be stored for every allocation, not kept in registers.
+ */
 static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
 					      const struct kmem_page_event *ev,
-					      const u64 *key)
+					      u64 pfn)
 {
+	u64 key[ROW_KEY_WORDS];
 	struct kmem_page_row row = {
-		.pfn = key[0],
+		.pfn = pfn,
 		.callsite = ev->callsite,
 		.gfp = ev->gfp,
 		.order = ev->order,
@@ -205,6 +210,7 @@ static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
 		.task = ev->task,
 	};
 
+	event_key(ev, pfn, key);
 	return kmem_rows__add(&kp->rows[table], key, &row);
 }
 
@@ -222,7 +228,7 @@ count_in_row(struct kmem_page *kp, enum kmem_page_table table,
 
 	event_key(ev, pfn, key);
 	row = kmem_rows__find(&kp->rows[table], key, ROW_KEY_WORDS) ?:
-	      add_row(kp, table, ev, key);
+	      add_row(kp, table, ev, pfn);
 	if (row) {
 		row->hits++;
 		row->fragmenting += fragmenting;
