@@ -386,7 +386,8 @@ static int deliver_fallback(struct kmem_run *run,
 
 /*
  * Analyses count the events they cannot take; only -ENOMEM stops.  Of a
- * page_only run (below), the extras are known to be none.
+ * page_only run (below), the extras, stacks and stalls are known to be
+ * none.
  */
 static __always_inline int deliver_queued(struct kmem_run *run,
 					  struct kmem_event *ev, bool page_only)
@@ -443,6 +444,8 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 						   owed.fell_back);
 		if (!err)
 			err = kmem_frag__alloc(run->kf, &ev->page);
+		if (page_only)
+			break;
 		if (!err && run->config.folded && !run->config.live &&
 		    !run->config.folded_stall && !run->config.folded_fallbacks)
 			count_stack(run, ev->page.tag, ev->page.order,
@@ -507,14 +510,15 @@ static __always_inline int deliver_records(struct kmem_run *run,
 
 /*
  * Queued events, each delivered inline: see kmem_queue_fn.  Whether the
- * run is page_only, without slab events and per-event extras, is asked
- * once a batch, not once a record.
+ * run is page_only, without slab events, per-event extras, --folded and
+ * stall events, is asked once a batch, not once a record.
  */
 static int deliver_span(struct kmem_queue_span *span, void *arg)
 {
 	struct kmem_run *run = arg;
 
-	if (!run->slab_live && !run->per_event_extras)
+	if (!run->slab_live && !run->per_event_extras &&
+	    !run->config.folded && !run->st)
 		return deliver_records(run, span, true);
 	return deliver_records(run, span, false);
 }
