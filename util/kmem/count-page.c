@@ -332,13 +332,12 @@ static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 {
 	struct kmem_page_summary *s = &kp->summary;
-	struct live_page *lp;
+	struct live_page *lp = kmem_live__find(&kp->live, ev->pfn);
 	u64 bytes;
 	int t;
 
 	/* Only the frees of the allocations counted. */
-	if (kp->config.allocations_filtered &&
-	    !kmem_live__find(&kp->live, ev->pfn))
+	if (!lp && kp->config.allocations_filtered)
 		return 0;
 	if (!kmem_page__valid_order(ev->order)) {
 		s->bad_order++;
@@ -347,8 +346,6 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	kmem_count__add(&s->free, order_bytes(kp, ev->order));
 	if (remote(kp, ev))
 		kmem_count__add(&s->free_remote, order_bytes(kp, ev->order));
-
-	lp = kmem_live__find(&kp->live, ev->pfn);
 	if (!lp) {
 		kmem_count__add(&s->free_only, order_bytes(kp, ev->order));
 		return 0;
