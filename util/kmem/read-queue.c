@@ -43,6 +43,7 @@ struct kmem_queue {
 	void		**batch;
 	u32		*batch_run;
 	u64		next_flush;	/* deliver up to here at a round's end */
+	u64		max_time;	/* latest time queued by the last flush */
 	u64		*times;		/* room to find the median time */
 	u64		nr_half_flushes;
 	kmem_queue_fn	fn;
@@ -324,8 +325,6 @@ int kmem_queue__add_prepared(struct kmem_queue *q, u64 time, u32 source,
 	q->in.nr++;
 	*(u64 *)r = time;
 	q->in.last_time = time;
-	if (time > q->in.max_time)
-		q->in.max_time = time;
 	set_room_end(q);
 	*slot = r;
 	return 0;
@@ -632,17 +631,34 @@ static int flush_limit(struct kmem_queue *q, enum kmem_queue_flush how,
 	}
 }
 
+/*
+ * The latest time queued so far: that of the last record of each run,
+ * which comes in time order, or of one delivered.  Found a round at a
+ * time, not kept for every record added.
+ */
+static u64 latest_time(struct kmem_queue *q)
+{
+	const struct run *r;
+
+	for (r = q->runs; r < q->runs + q->nr_runs; r++)
+		if (r->end > r->next)
+			q->max_time = max(q->max_time,
+					  time_of(record(q, r->end - 1)));
+	return q->max_time;
+}
+
 int kmem_queue__flush(struct kmem_queue *q, enum kmem_queue_flush how)
 {
-	u64 limit = 0;
+	u64 limit = 0, latest;
 	int err;
 
 	end_newest_run(q);
+	latest = latest_time(q);
 	err = flush_limit(q, how, &limit);
 
 	if (!err)
 		err = deliver_until(q, limit);
 	if (!err && how == KMEM_QUEUE_FLUSH__ROUND)
-		q->next_flush = q->in.max_time;
+		q->next_flush = latest;
 	return err;
 }

@@ -90,7 +90,6 @@ struct kmem_queue_in {
 	/* Records go at tail up to here, short of the bound; 0 at a wrap. */
 	size_t	room_end;
 	u64	last_time;	/* of the record queued last */
-	u64	max_time;	/* latest time queued so far */
 	u64	delivered_time;	/* latest time delivered so far */
 	u64	nr_late;
 	/* The latest time of each source (CPU), NO_TIME if none yet. */
@@ -124,8 +123,6 @@ static inline void *kmem_queue__add_common(struct kmem_queue *q, u64 time,
 	in->nr++;
 	*(u64 *)r = time;
 	in->last_time = time;
-	if (time > in->max_time)
-		in->max_time = time;
 	return r;
 }
 
