@@ -508,6 +508,19 @@ static __always_inline int deliver_records(struct kmem_run *run,
 	return err;
 }
 
+/* Each copy a function of its own: its registers are its own. */
+static noinline int deliver_page_records(struct kmem_run *run,
+					 struct kmem_queue_span *span)
+{
+	return deliver_records(run, span, true);
+}
+
+static noinline int deliver_any_records(struct kmem_run *run,
+					struct kmem_queue_span *span)
+{
+	return deliver_records(run, span, false);
+}
+
 /*
  * Queued events, each delivered inline: see kmem_queue_fn.  Whether the
  * run is page_only, without slab events, per-event extras, --folded and
@@ -519,8 +532,8 @@ static int deliver_span(struct kmem_queue_span *span, void *arg)
 
 	if (!run->slab_live && !run->per_event_extras &&
 	    !run->config.folded && !run->st)
-		return deliver_records(run, span, true);
-	return deliver_records(run, span, false);
+		return deliver_page_records(run, span);
+	return deliver_any_records(run, span);
 }
 
 /* --- taking records from perf's reader ------------------------------ */
