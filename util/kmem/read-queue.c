@@ -300,7 +300,8 @@ static int prepare_add(struct kmem_queue *q, u64 time, u32 source)
 	if (q->in.tail == free_room_end(q) && make_room(q))
 		return -ENOMEM;
 	/* The newest run ends at the tail; at 0 there is none, or a wrap. */
-	if ((!q->in.tail || time < q->in.last_time) && new_run(q))
+	if ((!q->in.tail || time < time_of(record(q, q->in.tail - 1))) &&
+	    new_run(q))
 		return -ENOMEM;
 	if (source >= q->in.nr_sources && source < QUEUE_MAX_SOURCES &&
 	    more_sources(q, source))
@@ -324,7 +325,7 @@ int kmem_queue__add_prepared(struct kmem_queue *q, u64 time, u32 source,
 	r = record(q, q->in.tail++);
 	q->in.nr++;
 	*(u64 *)r = time;
-	q->in.last_time = time;
+	q->in.last_time = max(time, q->in.delivered_time);
 	set_room_end(q);
 	*slot = r;
 	return 0;
@@ -486,6 +487,7 @@ static void keep_undelivered(struct kmem_queue *q)
 		q->in.tail = runs[n - 1].end;
 		q->in.last_time = time_of(record(q, q->in.tail - 1));
 	}
+	q->in.last_time = max(q->in.last_time, q->in.delivered_time);
 	set_room_end(q);
 }
 

@@ -89,7 +89,11 @@ struct kmem_queue_in {
 	size_t	tail;		/* after the newest record */
 	/* Records go at tail up to here, short of the bound; 0 at a wrap. */
 	size_t	room_end;
-	u64	last_time;	/* of the record queued last */
+	/*
+	 * Of the record queued last, or the latest delivered if later: a
+	 * record older starts a run or comes late, and needs more.
+	 */
+	u64	last_time;
 	u64	delivered_time;	/* latest time delivered so far */
 	u64	nr_late;
 	/* The latest time of each source (CPU), NO_TIME if none yet. */
@@ -117,8 +121,6 @@ static inline void *kmem_queue__add_common(struct kmem_queue *q, u64 time,
 		return NULL;
 	/* @source has come up to @time: its records come in time order. */
 	in->source_time[source] = time;
-	if (time < in->delivered_time)
-		in->nr_late++;
 	r = in->records + in->tail++ * in->record_size;
 	in->nr++;
 	*(u64 *)r = time;
