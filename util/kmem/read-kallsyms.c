@@ -170,7 +170,8 @@ static __always_inline bool parse_line(const char *text, size_t size,
 		return false;
 	*type = p[1];
 	name = p + 3;
-	tab = memchr(name, '\t', eol - name);
+	/* Only a module's symbol has a tab, and its line ends "[module]". */
+	tab = eol[-1] == ']' ? memchr(name, '\t', eol - name) : NULL;
 	if (!tab)
 		tab = eol;
 	if (tab == name || tab - name > KSYM_MAX_LEN ||
