@@ -384,6 +384,36 @@ static int deliver_fallback(struct kmem_run *run,
 	return profile_fallback(run, f, task);
 }
 
+/* A page allocation, to the page and fragmentation analyses. */
+static __always_inline int deliver_page_alloc(struct kmem_run *run,
+					      struct kmem_event *ev)
+{
+	struct kmem_frag_owed owed = { 0 };
+	int err;
+
+	/*
+	 * Only fallbacks owe: none is owed while none was delivered, as on
+	 * most traces, and the call is not made.
+	 */
+	if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
+		kmem_frag__take_owed(run->kf, ev->tid, &ev->page, &owed);
+	err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
+					   owed.fragmenting, owed.fell_back);
+	return err ?: kmem_frag__alloc(run->kf, &ev->page);
+}
+
+static __always_inline int deliver_page_free(struct kmem_run *run,
+					     struct kmem_event *ev)
+{
+	int err = kmem_page__free(run->kp, &ev->page);
+
+	/* Of a page of a known node: the fragmentation counts remote frees. */
+	if (!err && ev->page.page_node >= 0 &&
+	    ev->page.cpu_node != ev->page.page_node)
+		err = kmem_frag__free(run->kf, &ev->page);
+	return err;
+}
+
 /*
  * Analyses count the events they cannot take; only -ENOMEM stops.  Of a
  * page_only run (below), the extras, stacks and stalls are known to be
@@ -392,7 +422,6 @@ static int deliver_fallback(struct kmem_run *run,
 static __always_inline int deliver_queued(struct kmem_run *run,
 					  struct kmem_event *ev, bool page_only)
 {
-	struct kmem_frag_owed owed;
 	u32 task = 0;
 	int err;
 
@@ -428,24 +457,14 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 		}
 	}
 	run->stats.nr_of_kind[ev->kind]++;
+	/* Nearly all of a page_only run's events: two tests, not a table. */
+	if (page_only && ev->kind == KMEM_EVENT_PAGE_FREE)
+		return deliver_page_free(run, ev);
+	if (page_only && ev->kind == KMEM_EVENT_PAGE_ALLOC)
+		return deliver_page_alloc(run, ev);
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
-		/*
-		 * Only fallbacks owe: none is owed while none was delivered, as
-		 * on most traces, and the call is not made.
-		 */
-		if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
-			kmem_frag__take_owed(run->kf, ev->tid, &ev->page,
-					     &owed);
-		else
-			owed = (struct kmem_frag_owed){ 0 };
-		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
-						   owed.fragmenting,
-						   owed.fell_back);
-		if (!err)
-			err = kmem_frag__alloc(run->kf, &ev->page);
-		if (page_only)
-			break;
+		err = deliver_page_alloc(run, ev);
 		if (!err && run->config.folded && !run->config.live &&
 		    !run->config.folded_stall && !run->config.folded_fallbacks)
 			count_stack(run, ev->page.tag, ev->page.order,
@@ -463,11 +482,7 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
 		break;
 	case KMEM_EVENT_PAGE_FREE:
-		err = kmem_page__free(run->kp, &ev->page);
-		/* Of a page of a known node: the fragmentation counts remote frees. */
-		if (!err && ev->page.page_node >= 0 &&
-		    ev->page.cpu_node != ev->page.page_node)
-			err = kmem_frag__free(run->kf, &ev->page);
+		err = deliver_page_free(run, ev);
 		break;
 	case KMEM_EVENT_SLAB_ALLOC:
 		err = kmem_slab__alloc(run->ks, &ev->slab_alloc);
