@@ -20,7 +20,7 @@
 struct live_page {
 	u64			pfn;		/* the key */
 	struct kmem_page_row	*rows[KMEM_PAGE_NR_TABLES];
-	s16			cpu_node;	/* allocating CPU's node */
+	s16			cpu_node;	/* allocating CPU's, if valid_node() */
 	u8			order;
 	bool			fell_back;	/* kmem_page__walk_fallen() */
 	u32			tag;		/* the allocation's */
@@ -305,7 +305,7 @@ int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;
-	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
+	lp->cpu_node = ev->cpu_node;
 	lp->tag = ev->tag;
 	lp->fell_back = fell_back;
 	kp->nr_fell_back += fell_back;
