@@ -20,7 +20,7 @@
 struct live_page {
 	u64			pfn;		/* the key */
 	struct kmem_page_row	*rows[KMEM_PAGE_NR_TABLES];
-	s16			cpu_node;	/* allocating CPU's node */
+	s16			cpu_node;	/* allocating CPU's, if valid_node() */
 	u8			order;
 	bool			fell_back;	/* kmem_page__walk_fallen() */
 	u32			tag;		/* the allocation's */
@@ -85,7 +85,8 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 	if (!kp->config.page_size)
 		kp->config.page_size = 4096;
 	nr_nodes = kp->config.nr_nodes;
-	if (nr_nodes < 0 || nr_nodes > KMEM_PAGE_MAX_NODES) {
+	/* Between the nodes of one, nothing crosses: not followed. */
+	if (nr_nodes < 0 || nr_nodes == 1 || nr_nodes > KMEM_PAGE_MAX_NODES) {
 		nr_nodes = 0;
 		kp->config.nr_nodes = 0;
 	}
@@ -190,13 +191,18 @@ const struct kmem_live *kmem_page__live(const struct kmem_page *kp)
 	return &kp->live;
 }
 
-/* The first allocation of a row: its columns are the allocation's. */
+/*
+ * The first allocation of a row: its columns are the allocation's.  The
+ * key is made again here: where the caller's would be passed, it would
+ * be stored for every allocation, not kept in registers.
+ */
 static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
 					      const struct kmem_page_event *ev,
-					      const u64 *key)
+					      u64 pfn)
 {
+	u64 key[ROW_KEY_WORDS];
 	struct kmem_page_row row = {
-		.pfn = key[0],
+		.pfn = pfn,
 		.callsite = ev->callsite,
 		.gfp = ev->gfp,
 		.order = ev->order,
@@ -204,6 +210,7 @@ static noinline struct kmem_page_row *add_row(struct kmem_page *kp, int table,
 		.task = ev->task,
 	};
 
+	event_key(ev, pfn, key);
 	return kmem_rows__add(&kp->rows[table], key, &row);
 }
 
@@ -221,7 +228,7 @@ count_in_row(struct kmem_page *kp, enum kmem_page_table table,
 
 	event_key(ev, pfn, key);
 	row = kmem_rows__find(&kp->rows[table], key, ROW_KEY_WORDS) ?:
-	      add_row(kp, table, ev, key);
+	      add_row(kp, table, ev, pfn);
 	if (row) {
 		row->hits++;
 		row->fragmenting += fragmenting;
@@ -298,7 +305,7 @@ int kmem_page__alloc_fragmenting(struct kmem_page *kp,
 	if (!lp)
 		return -ENOMEM;
 	lp->order = ev->order;
-	lp->cpu_node = valid_node(kp, ev->cpu_node) ? ev->cpu_node : -1;
+	lp->cpu_node = ev->cpu_node;
 	lp->tag = ev->tag;
 	lp->fell_back = fell_back;
 	kp->nr_fell_back += fell_back;
@@ -325,13 +332,12 @@ static void count_free_nodes(struct kmem_page *kp, struct live_page *lp,
 int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 {
 	struct kmem_page_summary *s = &kp->summary;
-	struct live_page *lp;
+	struct live_page *lp = kmem_live__find(&kp->live, ev->pfn);
 	u64 bytes;
 	int t;
 
 	/* Only the frees of the allocations counted. */
-	if (kp->config.allocations_filtered &&
-	    !kmem_live__find(&kp->live, ev->pfn))
+	if (!lp && kp->config.allocations_filtered)
 		return 0;
 	if (!kmem_page__valid_order(ev->order)) {
 		s->bad_order++;
@@ -340,8 +346,6 @@ int kmem_page__free(struct kmem_page *kp, const struct kmem_page_event *ev)
 	kmem_count__add(&s->free, order_bytes(kp, ev->order));
 	if (remote(kp, ev))
 		kmem_count__add(&s->free_remote, order_bytes(kp, ev->order));
-
-	lp = kmem_live__find(&kp->live, ev->pfn);
 	if (!lp) {
 		kmem_count__add(&s->free_only, order_bytes(kp, ev->order));
 		return 0;

@@ -32,7 +32,7 @@ struct kmem_page_config {
 	bool	pre_v4_4_migtypes;	/* Reclaimable was 1, Movable 2 */
 	bool	want_alloc_table;	/* --alloc: rows per pfn too */
 	bool	live_only;		/* tables show pages live at the end */
-	int	nr_nodes;		/* 0: no NUMA topology in the trace */
+	int	nr_nodes;		/* 0: no NUMA topology; 1: no traffic */
 	/*
 	 * The allocations are a chosen part of the trace's (some tasks'):
 	 * a free of a page not allocated in the trace is not counted,

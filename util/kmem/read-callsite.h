@@ -194,43 +194,17 @@ static inline u64 callsite_resolver__callsite(struct callsite_resolver *r,
 }
 
 /*
- * As callsite_resolver__callsite(), into @callsite, but false where the
- * walk meets a frame not seen before: it makes no call.
+ * As callsite_resolver__callsite(), into @callsite, where @chain begins
+ * with the entries of the last walk: false where it needs a walk, which
+ * may meet a frame not seen before and make a call.  Allocations come in
+ * runs from one path: most need none.
  */
 static inline bool callsite_resolver__known_callsite(struct callsite_resolver *r,
 						     const struct ip_callchain *chain,
 						     u64 *callsite)
 {
-	const struct kmem_live *t = &r->frames;
-	const struct callsite_frame *frames = (struct callsite_frame *)t->slots;
-	u64 i;
-
-	*callsite = 0;
-	if (callsite_resolver__same_walk(r, chain)) {
-		*callsite = r->last_callsite;
-		return true;
-	}
-	for (i = 0; i < chain->nr; i++) {
-		u64 ip = chain->ips[i];
-		size_t k = kmem_live__home(t, ip);
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			if (ip == PERF_CONTEXT_USER)
-				break;
-			continue;
-		}
-		while (frames[k].ip != ip) {
-			if (frames[k].ip == KMEM_LIVE_EMPTY)
-				return false;
-			k = (k + 1) & t->mask;
-		}
-		if (!frames[k].is_alloc) {
-			*callsite = callsite_resolver__note_walk(r, chain, i,
-								 frames[k].callsite);
-			return true;
-		}
-	}
-	return true;
+	*callsite = r->last_callsite;
+	return callsite_resolver__same_walk(r, chain);
 }
 
 /**

@@ -194,6 +194,14 @@ struct kmem_decoder {
 	struct hashmap		*gfp_names;	/* gfp value -> char * */
 	u64			last_gfp;	/* named last; runs are common */
 	bool			named_a_gfp;
+	/*
+	 * May a page event be decoded without a call?  Its fields are plain,
+	 * its pages have no nodes; of an allocation, no stacks are kept and
+	 * a gfp value was named.  Settled by the full decoders, which decode
+	 * the first events: one test an event, not four.
+	 */
+	bool			quick_alloc;
+	bool			quick_free;
 	struct hashmap		*cache_names;	/* interned: name -> name */
 	struct recent_name	recent_names[1 << RECENT_NAMES_BITS];
 	u64			nr_short;
@@ -402,11 +410,12 @@ static const char *field_bytes(struct tep_format_field *f,
  * damaged, and skipped rather than read beyond.
  */
 static bool too_short(struct kmem_decoder *dec, u32 raw_size,
-		      struct perf_sample *sample)
+		      struct perf_sample *sample, struct kmem_event *ev)
 {
 	if (sample->raw_size >= raw_size)
 		return false;
 	dec->nr_short++;
+	ev->kind = KMEM_EVENT_SKIPPED;
 	return true;
 }
 
@@ -751,17 +760,21 @@ static __always_inline int raw_s32(bool plain, struct tep_format_field *field,
 	return v;
 }
 
-/* What every page event has, but for the node of its page. */
+/*
+ * What every page event has, but for the node of its page; @plain is
+ * f->plain, a constant where the caller knows it.
+ */
 static __always_inline void decode_page_common(struct kmem_decoder *dec,
 					       struct evsel *evsel,
 					       struct perf_sample *sample,
 					       const struct page_fields *f,
+					       bool plain,
 					       struct kmem_page_event *ev)
 {
-	ev->pfn = raw_u64(f->plain, f->pfn, sample, evsel);
+	ev->pfn = raw_u64(plain, f->pfn, sample, evsel);
 	if (ev->pfn == f->failed[0] || ev->pfn == f->failed[1])
 		ev->pfn = KMEM_PAGE_NO_PFN;
-	ev->order = to_s16(raw_s32(f->plain, f->order, sample, evsel));
+	ev->order = to_s16(raw_s32(plain, f->order, sample, evsel));
 	ev->cpu_node = cpu_to_node(dec, sample->cpu);
 }
 
@@ -770,7 +783,7 @@ static void decode_page_event(struct kmem_decoder *dec, struct evsel *evsel,
 			      const struct page_fields *f,
 			      struct kmem_page_event *ev)
 {
-	decode_page_common(dec, evsel, sample, f, ev);
+	decode_page_common(dec, evsel, sample, f, f->plain, ev);
 	ev->page_node = page_to_node(dec, ev->pfn);
 }
 
@@ -875,7 +888,7 @@ static noinline int decode_any_page_alloc(struct kmem_decoder *dec,
 	struct kmem_page_event *page = &ev->page;
 	int err;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_PAGE_ALLOC;
 	decode_page_event(dec, evsel, sample, f, page);
@@ -891,15 +904,17 @@ static noinline int decode_any_page_alloc(struct kmem_decoder *dec,
 	page->task = 0;
 	if (!err && dec->config.stacks)
 		err = chain_tag(dec, sample, &page->tag);
-	return err ?: 1;
+	dec->quick_alloc = f->plain && !dec->page_nodes && !dec->config.stacks &&
+			   dec->named_a_gfp;
+	return err;
 }
 
 /*
- * An allocation of plain fields, long enough, on a trace whose pages have
- * no nodes, of the gfp flags named last, whose callsite the last walk or
- * the frames seen give, without --folded or --pprof, is decoded without a
- * call: most are.  Any other is decoded by a function of its own, so that
- * this one saves no register for the calls that one may make.
+ * A quick allocation (see kmem_decoder::quick_alloc), long enough, of the
+ * gfp flags named last, whose callsite the last walk gives, is decoded
+ * without a call: most are.  Any other is decoded by a function of its
+ * own, so that this one saves no register for the walk and the calls
+ * that one may make.
  */
 static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 			     struct perf_sample *sample, struct kmem_event *ev)
@@ -908,8 +923,7 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	struct kmem_page_event *page = &ev->page;
 	u64 gfp, callsite = 0;
 
-	if (!f->plain || dec->page_nodes || dec->config.stacks ||
-	    sample->raw_size < f->raw_size || !dec->named_a_gfp)
+	if (!dec->quick_alloc || sample->raw_size < f->raw_size)
 		return decode_any_page_alloc(dec, evsel, sample, ev);
 	gfp = raw_u64(true, f->gfp, sample, evsel);
 	if (gfp != dec->last_gfp ||
@@ -918,14 +932,14 @@ static int decode_page_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 						sample->callchain, &callsite)))
 		return decode_any_page_alloc(dec, evsel, sample, ev);
 	ev->kind = KMEM_EVENT_PAGE_ALLOC;
-	decode_page_common(dec, evsel, sample, f, page);
+	decode_page_common(dec, evsel, sample, f, true, page);
 	page->page_node = -1;
 	page->migtype = to_s16(raw_s32(true, f->migtype, sample, evsel));
 	page->gfp = gfp;
 	page->callsite = callsite;
 	page->tag = 0;
 	page->task = 0;
-	return 1;
+	return 0;
 }
 
 static noinline int decode_any_page_free(struct kmem_decoder *dec,
@@ -935,30 +949,31 @@ static noinline int decode_any_page_free(struct kmem_decoder *dec,
 {
 	const struct page_fields *f = &dec->page_free;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_PAGE_FREE;
 	ev->page = (struct kmem_page_event){ .migtype = -1 };
 	decode_page_event(dec, evsel, sample, f, &ev->page);
-	return 1;
+	dec->quick_free = f->plain && !dec->page_nodes;
+	return 0;
 }
 
 /*
- * A free of plain fields, long enough, on a trace whose pages have no
- * nodes, is decoded without a call; any other in a function of its own,
- * so that this one saves no register for the calls that one may make.
+ * A quick free, long enough, is decoded without a call; any other in a
+ * function of its own, so that this one saves no register for the calls
+ * that one may make.
  */
 static int decode_page_free(struct kmem_decoder *dec, struct evsel *evsel,
 			    struct perf_sample *sample, struct kmem_event *ev)
 {
 	const struct page_fields *f = &dec->page_free;
 
-	if (!f->plain || dec->page_nodes || sample->raw_size < f->raw_size)
+	if (!dec->quick_free || sample->raw_size < f->raw_size)
 		return decode_any_page_free(dec, evsel, sample, ev);
 	ev->kind = KMEM_EVENT_PAGE_FREE;
 	ev->page = (struct kmem_page_event){ .migtype = -1, .page_node = -1 };
-	decode_page_common(dec, evsel, sample, f, &ev->page);
-	return 1;
+	decode_page_common(dec, evsel, sample, f, true, &ev->page);
+	return 0;
 }
 
 static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
@@ -967,7 +982,7 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 	const struct extfrag_fields *f = &dec->extfrag;
 	struct kmem_frag_event *frag = &ev->extfrag;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_EXTFRAG;
 	*frag = (struct kmem_frag_event){
@@ -984,7 +999,7 @@ static int decode_extfrag(struct kmem_decoder *dec, struct evsel *evsel,
 							     sample->callchain);
 	if (dec->config.stacks && chain_tag(dec, sample, &frag->tag))
 		return -ENOMEM;
-	return 1;
+	return 0;
 }
 
 /* The callsite of a memcg reclaim, outside the charging functions. */
@@ -1003,7 +1018,7 @@ static int decode_stall(struct kmem_decoder *dec, struct evsel *evsel,
 	const struct stall_fields *f = evsel->priv;
 	struct kmem_stall_event *stall = &ev->stall;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_STALL;
 	*stall = (struct kmem_stall_event){
@@ -1017,10 +1032,10 @@ static int decode_stall(struct kmem_decoder *dec, struct evsel *evsel,
 	else if (f->value)
 		stall->value = field_val(f->value, sample, evsel);
 	if (f->type != KMEM_STALL_MEMCG_BEGIN)
-		return 1;
+		return 0;
 	stall->callsite = memcg_callsite(dec, sample);
 	/* Its rows name the GFP flags no allocation may have named. */
-	return note_gfp_name(dec, evsel, sample, stall->gfp) ?: 1;
+	return note_gfp_name(dec, evsel, sample, stall->gfp);
 }
 
 /* A number of a slab event; the sample holds it (see too_short()). */
@@ -1049,7 +1064,7 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 	const char *cache = NULL, *bytes;
 	u32 len;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	bytes = f->name ? field_bytes(f->name, sample, evsel, &len) : NULL;
 	if (bytes) {
@@ -1068,7 +1083,7 @@ static int decode_slab_alloc(struct kmem_decoder *dec, struct evsel *evsel,
 		.cpu_node = cpu_to_node(dec, sample->cpu),
 		.node = slab_node(f, sample, evsel),
 	};
-	return 1;
+	return 0;
 }
 
 static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
@@ -1076,7 +1091,7 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 {
 	const struct slab_fields *f = evsel->priv;
 
-	if (too_short(dec, f->raw_size, sample))
+	if (too_short(dec, f->raw_size, sample, ev))
 		return 0;
 	ev->kind = KMEM_EVENT_SLAB_FREE;
 	/* Nothing is counted by the freeing callsite: not even read. */
@@ -1084,7 +1099,7 @@ static int decode_slab_free(struct kmem_decoder *dec, struct evsel *evsel,
 		.ptr = slab_val(f, f->ptr, sample, evsel),
 		.cpu = sample->cpu,
 	};
-	return 1;
+	return 0;
 }
 
 /* --- binding to a session -------------------------------------------- */

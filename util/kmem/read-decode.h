@@ -39,6 +39,8 @@ enum kmem_event_kind {
 	KMEM_EVENT_TASK_FORK,
 	KMEM_EVENT_TASK_EXIT,
 	KMEM_NR_EVENT_KINDS,
+	/* A sample too short for its fields: it delivers nothing. */
+	KMEM_EVENT_SKIPPED = KMEM_NR_EVENT_KINDS,
 };
 
 /* A COMM, FORK or EXIT record, as much of it as perf's tracking reads. */
@@ -153,16 +155,16 @@ typedef int (*kmem_decode_fn)(struct kmem_decoder *dec, struct evsel *evsel,
 /**
  * kmem_decoder__decode - decode one sample
  * @dec: the decoder
- * @evsel: the sample's event
+ * @evsel: the sample's event, one the decoder was bound to (a handler)
  * @sample: the sample
- * @ev: filled in when the sample is decoded
+ * @ev: filled in, but for its time (the queue's record has it)
  *
  * Inline: it runs for every sample of a trace, and is no more than a jump
- * to the function the decoder bound to the sample's event.
+ * to the function the decoder bound to the sample's event, which its
+ * caller can make as its last: nothing is left to do after it.
  *
- * Return: 1 when @ev holds the sample, 0 when the sample is not one the
- * decoder was bound to, or is too short for its fields (counted, see
- * kmem_decoder__nr_short()), -ENOMEM.
+ * Return: 0, with @ev of kind KMEM_EVENT_SKIPPED where the sample is too
+ * short for its fields (counted, see kmem_decoder__nr_short()); -ENOMEM.
  */
 static inline int kmem_decoder__decode(struct kmem_decoder *dec,
 				       struct evsel *evsel,
@@ -171,9 +173,6 @@ static inline int kmem_decoder__decode(struct kmem_decoder *dec,
 {
 	kmem_decode_fn decode = evsel->handler;
 
-	if (!decode)
-		return 0;
-	ev->time = sample->time;
 	ev->tid = sample->tid;
 	return decode(dec, evsel, sample, ev);
 }

@@ -170,7 +170,8 @@ static __always_inline bool parse_line(const char *text, size_t size,
 		return false;
 	*type = p[1];
 	name = p + 3;
-	tab = memchr(name, '\t', eol - name);
+	/* Only a module's symbol has a tab, and its line ends "[module]". */
+	tab = eol[-1] == ']' ? memchr(name, '\t', eol - name) : NULL;
 	if (!tab)
 		tab = eol;
 	if (tab == name || tab - name > KSYM_MAX_LEN ||
@@ -203,16 +204,29 @@ static int cmp_entry(const void *pa, const void *pb)
 	return a->name_off < b->name_off ? -1 : a->name_off > b->name_off;
 }
 
-static int collect_symbols(struct kmem_kallsyms *ks)
+/*
+ * The symbols of the file, in its order, but for those an alias right
+ * after hides (see keep_last_of_aliases()); *@sorted: they are in address
+ * order.
+ */
+static int collect_symbols(struct kmem_kallsyms *ks, bool *sorted)
 {
 	size_t pos = 0, alloc = 0;
 	struct ksym_entry e;
 	char type;
 
+	*sorted = true;
 	while (pos < ks->size) {
 		if (!parse_line(ks->text, ks->size, &pos, &e, &type) ||
 		    !wanted_type(type) || ks->text[e.name_off] == '$')
 			continue;
+		if (ks->nr && ks->syms[ks->nr - 1].start >= e.start) {
+			*sorted &= ks->syms[ks->nr - 1].start == e.start;
+			if (*sorted) {
+				ks->syms[ks->nr - 1] = e;
+				continue;
+			}
+		}
 		if (ks->nr == alloc) {
 			struct ksym_entry *more;
 
@@ -259,6 +273,7 @@ struct kmem_kallsyms *kmem_kallsyms__read(const char *path, char *err,
 					  size_t err_size)
 {
 	struct kmem_kallsyms *ks = zalloc(sizeof(*ks));
+	bool in_order;
 	int ret;
 
 	if (!ks) {
@@ -267,16 +282,17 @@ struct kmem_kallsyms *kmem_kallsyms__read(const char *path, char *err,
 	}
 	ret = load_text(ks, path);
 	if (!ret)
-		ret = collect_symbols(ks);
+		ret = collect_symbols(ks, &in_order);
 	if (ret) {
 		snprintf(err, err_size, "cannot read %s: %s", path,
 			 strerror(-ret));
 		kmem_kallsyms__delete(ks);
 		return NULL;
 	}
-	if (!sorted(ks))
+	if (!in_order) {
 		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_entry);
-	keep_last_of_aliases(ks);
+		keep_last_of_aliases(ks);
+	}
 	if (!ks->nr || all_zero(ks)) {
 		snprintf(err, err_size, "%s: %s", path, ks->nr ?
 			 "every address is 0 (kptr_restrict)" : "no symbols");

@@ -43,6 +43,7 @@ struct kmem_queue {
 	void		**batch;
 	u32		*batch_run;
 	u64		next_flush;	/* deliver up to here at a round's end */
+	u64		max_time;	/* latest time queued by the last flush */
 	u64		*times;		/* room to find the median time */
 	u64		nr_half_flushes;
 	kmem_queue_fn	fn;
@@ -126,6 +127,16 @@ static bool wrapped(const struct kmem_queue *q)
 }
 
 /* Where the free room after the newest record ends. */
+static size_t free_room_end(const struct kmem_queue *q)
+{
+	return wrapped(q) ? q->head : q->ring;
+}
+
+/*
+ * Where kmem_queue__add() stops adding without a look: at the end of the
+ * free room, short of the memory bound (the tail and the records waiting
+ * grow together), at once where the next record starts a run at 0.
+ */
 static void set_room_end(struct kmem_queue *q)
 {
 	if (!q->in.nr) {
@@ -133,7 +144,9 @@ static void set_room_end(struct kmem_queue *q)
 		q->in.tail = 0;
 		q->nr_runs = 0;
 	}
-	q->in.room_end = wrapped(q) ? q->head : q->ring;
+	q->in.room_end = q->in.tail ?
+			 min(free_room_end(q),
+			     q->in.tail + q->in.max_records - q->in.nr) : 0;
 }
 
 /* Move @run's records to begin at @to; they may overlap where they were. */
@@ -284,10 +297,11 @@ static int prepare_add(struct kmem_queue *q, u64 time, u32 source)
 		if (err)
 			return err;
 	}
-	if (q->in.tail == q->in.room_end && make_room(q))
+	if (q->in.tail == free_room_end(q) && make_room(q))
 		return -ENOMEM;
 	/* The newest run ends at the tail; at 0 there is none, or a wrap. */
-	if ((!q->in.tail || time < q->in.last_time) && new_run(q))
+	if ((!q->in.tail || time < time_of(record(q, q->in.tail - 1))) &&
+	    new_run(q))
 		return -ENOMEM;
 	if (source >= q->in.nr_sources && source < QUEUE_MAX_SOURCES &&
 	    more_sources(q, source))
@@ -311,9 +325,8 @@ int kmem_queue__add_prepared(struct kmem_queue *q, u64 time, u32 source,
 	r = record(q, q->in.tail++);
 	q->in.nr++;
 	*(u64 *)r = time;
-	q->in.last_time = time;
-	if (time > q->in.max_time)
-		q->in.max_time = time;
+	q->in.last_time = max(time, q->in.delivered_time);
+	set_room_end(q);
 	*slot = r;
 	return 0;
 }
@@ -474,6 +487,7 @@ static void keep_undelivered(struct kmem_queue *q)
 		q->in.tail = runs[n - 1].end;
 		q->in.last_time = time_of(record(q, q->in.tail - 1));
 	}
+	q->in.last_time = max(q->in.last_time, q->in.delivered_time);
 	set_room_end(q);
 }
 
@@ -619,17 +633,34 @@ static int flush_limit(struct kmem_queue *q, enum kmem_queue_flush how,
 	}
 }
 
+/*
+ * The latest time queued so far: that of the last record of each run,
+ * which comes in time order, or of one delivered.  Found a round at a
+ * time, not kept for every record added.
+ */
+static u64 latest_time(struct kmem_queue *q)
+{
+	const struct run *r;
+
+	for (r = q->runs; r < q->runs + q->nr_runs; r++)
+		if (r->end > r->next)
+			q->max_time = max(q->max_time,
+					  time_of(record(q, r->end - 1)));
+	return q->max_time;
+}
+
 int kmem_queue__flush(struct kmem_queue *q, enum kmem_queue_flush how)
 {
-	u64 limit = 0;
+	u64 limit = 0, latest;
 	int err;
 
 	end_newest_run(q);
+	latest = latest_time(q);
 	err = flush_limit(q, how, &limit);
 
 	if (!err)
 		err = deliver_until(q, limit);
 	if (!err && how == KMEM_QUEUE_FLUSH__ROUND)
-		q->next_flush = q->in.max_time;
+		q->next_flush = latest;
 	return err;
 }

@@ -87,9 +87,13 @@ struct kmem_queue_in {
 	size_t	nr;		/* records waiting */
 	size_t	max_records;	/* the memory bound */
 	size_t	tail;		/* after the newest record */
-	size_t	room_end;	/* records go at tail up to here */
-	u64	last_time;	/* of the record queued last */
-	u64	max_time;	/* latest time queued so far */
+	/* Records go at tail up to here, short of the bound; 0 at a wrap. */
+	size_t	room_end;
+	/*
+	 * Of the record queued last, or the latest delivered if later: a
+	 * record older starts a run or comes late, and needs more.
+	 */
+	u64	last_time;
 	u64	delivered_time;	/* latest time delivered so far */
 	u64	nr_late;
 	/* The latest time of each source (CPU), NO_TIME if none yet. */
@@ -112,19 +116,15 @@ static inline void *kmem_queue__add_common(struct kmem_queue *q, u64 time,
 	struct kmem_queue_in *in = (struct kmem_queue_in *)q;
 	char *r;
 
-	if (in->nr == in->max_records || in->tail == in->room_end ||
-	    !in->tail || time < in->last_time || source >= in->nr_sources)
+	if (in->tail == in->room_end || time < in->last_time ||
+	    source >= in->nr_sources)
 		return NULL;
 	/* @source has come up to @time: its records come in time order. */
 	in->source_time[source] = time;
-	if (time < in->delivered_time)
-		in->nr_late++;
 	r = in->records + in->tail++ * in->record_size;
 	in->nr++;
 	*(u64 *)r = time;
 	in->last_time = time;
-	if (time > in->max_time)
-		in->max_time = time;
 	return r;
 }
 

@@ -116,10 +116,20 @@ void kmem_run__delete(struct kmem_run *run)
 
 /* --- delivering events to the analyses ------------------------------ */
 
-/* Start loading the live slot of an event delivered soon. */
+/*
+ * Start loading the live slot of an event delivered soon.  Of a page_only
+ * run, without slab events, a record is a page event but for a few
+ * (fallbacks, stalls, tasks), whose first word loads some slot for
+ * nothing: less than a look at every record's kind costs.
+ */
 static __always_inline void prefetch_queued(const struct kmem_run *run,
-					    const struct kmem_event *ev)
+					    const struct kmem_event *ev,
+					    bool page_only)
 {
+	if (page_only) {
+		kmem_live__prefetch(run->page_live, ev->page.pfn);
+		return;
+	}
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
 	case KMEM_EVENT_PAGE_FREE:
@@ -374,16 +384,49 @@ static int deliver_fallback(struct kmem_run *run,
 	return profile_fallback(run, f, task);
 }
 
-/* Analyses count the events they cannot take; only -ENOMEM stops. */
-static __always_inline int deliver_queued(struct kmem_run *run,
-					  struct kmem_event *ev)
+/* A page allocation, to the page and fragmentation analyses. */
+static __always_inline int deliver_page_alloc(struct kmem_run *run,
+					      struct kmem_event *ev)
 {
-	struct kmem_frag_owed owed;
+	struct kmem_frag_owed owed = { 0 };
+	int err;
+
+	/*
+	 * Only fallbacks owe: none is owed while none was delivered, as on
+	 * most traces, and the call is not made.
+	 */
+	if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
+		kmem_frag__take_owed(run->kf, ev->tid, &ev->page, &owed);
+	err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
+					   owed.fragmenting, owed.fell_back);
+	return err ?: kmem_frag__alloc(run->kf, &ev->page);
+}
+
+static __always_inline int deliver_page_free(struct kmem_run *run,
+					     struct kmem_event *ev)
+{
+	int err = kmem_page__free(run->kp, &ev->page);
+
+	/* Of a page of a known node: the fragmentation counts remote frees. */
+	if (!err && ev->page.page_node >= 0 &&
+	    ev->page.cpu_node != ev->page.page_node)
+		err = kmem_frag__free(run->kf, &ev->page);
+	return err;
+}
+
+/*
+ * Analyses count the events they cannot take; only -ENOMEM stops.  Of a
+ * page_only run (below), the extras, stacks and stalls are known to be
+ * none.
+ */
+static __always_inline int deliver_queued(struct kmem_run *run,
+					  struct kmem_event *ev, bool page_only)
+{
 	u32 task = 0;
 	int err;
 
 	/* Tested once an event: most runs have none of them. */
-	if (run->per_event_extras) {
+	if (!page_only && run->per_event_extras) {
 		if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
 				   ev->kind == KMEM_EVENT_EXTFRAG ||
 				   ev->kind == KMEM_EVENT_STALL)) {
@@ -413,22 +456,15 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 			}
 		}
 	}
+	run->stats.nr_of_kind[ev->kind]++;
+	/* Nearly all of a page_only run's events: two tests, not a table. */
+	if (page_only && ev->kind == KMEM_EVENT_PAGE_FREE)
+		return deliver_page_free(run, ev);
+	if (page_only && ev->kind == KMEM_EVENT_PAGE_ALLOC)
+		return deliver_page_alloc(run, ev);
 	switch (ev->kind) {
 	case KMEM_EVENT_PAGE_ALLOC:
-		/*
-		 * Only fallbacks owe: none is owed while none was queued, as
-		 * on most traces, and the call is not made.
-		 */
-		if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
-			kmem_frag__take_owed(run->kf, ev->tid, &ev->page,
-					     &owed);
-		else
-			owed = (struct kmem_frag_owed){ 0 };
-		err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
-						   owed.fragmenting,
-						   owed.fell_back);
-		if (!err)
-			err = kmem_frag__alloc(run->kf, &ev->page);
+		err = deliver_page_alloc(run, ev);
 		if (!err && run->config.folded && !run->config.live &&
 		    !run->config.folded_stall && !run->config.folded_fallbacks)
 			count_stack(run, ev->page.tag, ev->page.order,
@@ -446,11 +482,7 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
 		break;
 	case KMEM_EVENT_PAGE_FREE:
-		err = kmem_page__free(run->kp, &ev->page);
-		/* Of a page of a known node: the fragmentation counts remote frees. */
-		if (!err && ev->page.page_node >= 0 &&
-		    ev->page.cpu_node != ev->page.page_node)
-			err = kmem_frag__free(run->kf, &ev->page);
+		err = deliver_page_free(run, ev);
 		break;
 	case KMEM_EVENT_SLAB_ALLOC:
 		err = kmem_slab__alloc(run->ks, &ev->slab_alloc);
@@ -472,10 +504,10 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 /* How many records on the delivery starts loading what one will touch. */
 #define DELIVERY_PREFETCH	8
 
-/* Queued events, each delivered inline: see kmem_queue_fn. */
-static int deliver_span(struct kmem_queue_span *span, void *arg)
+static __always_inline int deliver_records(struct kmem_run *run,
+					   struct kmem_queue_span *span,
+					   bool page_only)
 {
-	struct kmem_run *run = arg;
 	void **r = span->records, **end = r + span->nr;
 	/* Told ahead: the records DELIVERY_PREFETCH on, up to the end. */
 	void **ahead_end = end - min_t(size_t, span->nr, DELIVERY_PREFETCH);
@@ -484,11 +516,39 @@ static int deliver_span(struct kmem_queue_span *span, void *arg)
 	/* In locals: the analyses' calls would have the span read again. */
 	while (r < end && !err) {
 		if (r < ahead_end)
-			prefetch_queued(run, r[DELIVERY_PREFETCH]);
-		err = deliver_queued(run, *r++);
+			prefetch_queued(run, r[DELIVERY_PREFETCH], page_only);
+		err = deliver_queued(run, *r++, page_only);
 	}
 	span->done = r - span->records;
 	return err;
+}
+
+/* Each copy a function of its own: its registers are its own. */
+static noinline int deliver_page_records(struct kmem_run *run,
+					 struct kmem_queue_span *span)
+{
+	return deliver_records(run, span, true);
+}
+
+static noinline int deliver_any_records(struct kmem_run *run,
+					struct kmem_queue_span *span)
+{
+	return deliver_records(run, span, false);
+}
+
+/*
+ * Queued events, each delivered inline: see kmem_queue_fn.  Whether the
+ * run is page_only, without slab events, per-event extras, --folded and
+ * stall events, is asked once a batch, not once a record.
+ */
+static int deliver_span(struct kmem_queue_span *span, void *arg)
+{
+	struct kmem_run *run = arg;
+
+	if (!run->slab_live && !run->per_event_extras &&
+	    !run->config.folded && !run->st)
+		return deliver_page_records(run, span);
+	return deliver_any_records(run, span);
 }
 
 /* --- taking records from perf's reader ------------------------------ */
@@ -501,12 +561,6 @@ static bool outside_time(struct kmem_run *run, u64 time)
 						     run->nr_time_ranges, time);
 	return perf_time__skip_sample(&run->config.ptime, time);
 }
-
-/*
- * The kind of a queued record whose sample was too short for its fields:
- * it delivers nothing.
- */
-#define KMEM_EVENT_SKIPPED	KMEM_NR_EVENT_KINDS
 
 /*
  * Is a sample of @time left out by --time?  Counted if it is.  Not
@@ -525,28 +579,6 @@ static noinline bool left_out(struct kmem_run *run, u64 time)
 }
 
 /*
- * A sample's numbers decoded where it waits in the queue, not copied
- * there: a page-only queue's records are as large as the events bound to
- * its decoder (below).  A sample decoded to nothing, too short, waits all
- * the same: the queue cannot take a record back, and such samples are
- * rare.
- */
-static __always_inline int decode_queued(struct kmem_run *run,
-					 struct evsel *evsel,
-					 struct perf_sample *sample,
-					 struct kmem_event *ev)
-{
-	int ret = kmem_decoder__decode(run->dec, evsel, sample, ev);
-
-	if (ret <= 0) {
-		ev->kind = KMEM_EVENT_SKIPPED;
-		return ret;
-	}
-	run->stats.nr_of_kind[ev->kind]++;
-	return 0;
-}
-
-/*
  * A sample of a run with --time, or one for which the queue needs more
  * room or a new run: out of the line of kmem_run__sample(), whose frame
  * would save the registers these calls need for every sample.
@@ -561,9 +593,17 @@ static noinline int queue_sample(struct kmem_run *run, struct evsel *evsel,
 		return 0;
 	run->stats.nr_events++;
 	ret = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
-	return ret ?: decode_queued(run, evsel, sample, queued);
+	return ret ?: kmem_decoder__decode(run->dec, evsel, sample, queued);
 }
 
+/*
+ * A sample's numbers decoded where it waits in the queue, not copied
+ * there: a page-only queue's records are as large as the events bound to
+ * its decoder (below).  A sample decoded to nothing, too short, waits all
+ * the same: the queue cannot take a record back, and such samples are
+ * rare.  The decoder's call is the last: a jump, and this function's frame
+ * saves no register for it.
+ */
 int kmem_run__sample(const struct perf_tool *tool,
 		     union perf_event *event __maybe_unused,
 		     struct perf_sample *sample, struct evsel *evsel,
@@ -581,7 +621,7 @@ int kmem_run__sample(const struct perf_tool *tool,
 	if (!ev)
 		return queue_sample(run, evsel, sample);
 	run->stats.nr_events++;
-	return decode_queued(run, evsel, sample, ev);
+	return kmem_decoder__decode(run->dec, evsel, sample, ev);
 }
 
 static enum kmem_event_kind task_event_kind(const union perf_event *event)

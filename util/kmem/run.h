@@ -91,7 +91,8 @@ struct kmem_run_stats {
 	u64	last_outside;		/* and of the last */
 	u64	nr_lost;		/* events the kernel lost */
 	u64	nr_queue_bounds;	/* the queue reached queue_size */
-	u64	nr_of_kind[KMEM_NR_EVENT_KINDS];	/* decoded */
+	/* Delivered, by kind; those too short for their fields too. */
+	u64	nr_of_kind[KMEM_EVENT_SKIPPED + 1];
 };
 
 struct kmem_run;
