@@ -1858,22 +1858,6 @@ static u64 count_of(const struct kmem_bpf_run *run, enum kmem_bpf_counter c)
 	return kmem_bpf_fill__count(&run->snap, c);
 }
 
-/* As a recording's (run.c): the kernel's topology is the trace's. */
-static const char *cross_node_status(const struct kmem_bpf_run *run)
-{
-	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
-
-	if (info->topology_corrupt)
-		return "corrupt_topology";
-	if (!info->nr_nodes || !info->has_mem2node)
-		return "no_topology";
-	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
-		return "one_node";
-	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
-		return "too_many_nodes";
-	return "analysed";
-}
-
 static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 {
 	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
@@ -1902,7 +1886,7 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 		.sampled = "",
 		.page_size = run->page_size,
 		.live = run->config.live,
-		.cross_node = cross_node_status(run),
+		.cross_node = kmem_decoder__cross_node_status(run->dec),
 		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
 		.fragmentation = run->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,

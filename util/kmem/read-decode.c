@@ -17,6 +17,7 @@
 #include <perf/cpumap.h>
 #include <traceevent/event-parse.h>
 
+#include "count-page.h"
 #include "count-stacks.h"
 #include "env.h"
 #include "event.h"
@@ -499,6 +500,21 @@ bool kmem_decoder__has_node(const struct kmem_decoder *dec, int node)
 int kmem_decoder__nr_trace_nodes(const struct kmem_decoder *dec)
 {
 	return dec->session->header.env.nr_numa_nodes;
+}
+
+const char *kmem_decoder__cross_node_status(const struct kmem_decoder *dec)
+{
+	const struct kmem_trace_info *info = &dec->info;
+
+	if (info->topology_corrupt)
+		return "corrupt_topology";
+	if (!info->nr_nodes || !info->has_mem2node)
+		return "no_topology";
+	if (kmem_decoder__nr_trace_nodes(dec) == 1)
+		return "one_node";
+	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
+		return "too_many_nodes";
+	return "analysed";
 }
 
 static int cpu_to_node(struct kmem_decoder *dec, u32 cpu)

@@ -208,6 +208,11 @@ u64 kmem_decoder__nr_short(const struct kmem_decoder *dec);
 bool kmem_decoder__has_node(const struct kmem_decoder *dec, int node);
 /* The number of NUMA nodes of the trace. */
 int kmem_decoder__nr_trace_nodes(const struct kmem_decoder *dec);
+/*
+ * Whether memory can cross between the trace's nodes, as the report
+ * says it: "analysed", or why not ("one_node", "no_topology", ...).
+ */
+const char *kmem_decoder__cross_node_status(const struct kmem_decoder *dec);
 
 /* The NUMA node of page @pfn, by the trace's memory topology; -1. */
 int kmem_decoder__page_node(struct kmem_decoder *dec, u64 pfn);

@@ -1055,22 +1055,6 @@ static const char *frame_name(u64 ip, void *arg)
 	return strncmp(run->frame, "0x", 2) ? run->frame : NULL;
 }
 
-/* Whether the trace has nodes that memory can cross between, and if not why. */
-static const char *cross_node_status(const struct kmem_run *run)
-{
-	const struct kmem_trace_info *info = run->info;
-
-	if (info->topology_corrupt)
-		return "corrupt_topology";
-	if (!info->nr_nodes || !info->has_mem2node)
-		return "no_topology";
-	if (kmem_decoder__nr_trace_nodes(run->dec) == 1)
-		return "one_node";
-	if (info->nr_nodes > KMEM_PAGE_MAX_NODES)
-		return "too_many_nodes";
-	return "analysed";
-}
-
 static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 {
 	const struct kmem_trace_info *info = run->info;
@@ -1082,7 +1066,7 @@ static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
 		.pfn_is_page = info->pfn_is_page,
 		.live = run->config.live,
 		.sampled = info->sampled[0],
-		.xnode = !strcmp(cross_node_status(run), "analysed"),
+		.xnode = !strcmp(kmem_decoder__cross_node_status(run->dec), "analysed"),
 		.cpu_nodes = info->has_cpu_nodes,
 		.callchains = info->has_callchains,
 		.pageblocks = pageblocks,
@@ -1241,7 +1225,7 @@ static struct kmem_report_trace report_trace(const struct kmem_run *run)
 		.sampled = info->sampled,
 		.page_size = info->page_size,
 		.live = run->config.live,
-		.cross_node = cross_node_status(run),
+		.cross_node = kmem_decoder__cross_node_status(run->dec),
 		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
 		.fragmentation = info->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
