@@ -51,6 +51,7 @@
 #include "util/kmem/count-profile.h"
 #include "util/kmem/print-csv.h"
 #include "util/kmem/print-diff.h"
+#include "util/kmem/print-layout.h"
 #include "util/kmem/print-map.h"
 #include "util/kmem/print-pprof.h"
 #include "util/kmem/read-callsite.h"
@@ -129,9 +130,6 @@ static const char * const slab_tracepoints[] = {
 	/* Merged into kmalloc and kmem_cache_alloc in v6.1. */
 	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node",
 };
-
-/* Thousands separators whatever the locale: "12,345,678". */
-#define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 
 /*
  * What perf kmem cannot do as asked, said as pr_err() says it: the error

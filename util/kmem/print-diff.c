@@ -463,14 +463,6 @@ static void print_line(const char *label, const struct kmem_diff_value *count,
 		       b[2], b[3]);
 }
 
-static void print_title(const char *title)
-{
-	int width = printf("\n %s\n", title);
-
-	printf(" %.*s\n\n", width - 3,
-	       "================================================================");
-}
-
 enum {
 	BYTES	= 1,	/* a byte count: the bytes columns */
 	HIDE	= 2,	/* said elsewhere */
@@ -707,15 +699,6 @@ static void ident_cell(const struct kmem_column *col,
 	snprintf(buf, size, "%s", row->ident[col->offset]);
 }
 
-/* Rows shown: -l, else all (@all: --caller, -x, JSON), else the top 20. */
-static size_t rows_shown(const struct kmem_diff_report_options *o, size_t nr,
-			 bool all)
-{
-	int lines = o->lines < 0 && !all ? DEFAULT_TABLE_LINES : o->lines;
-
-	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
-}
-
 /*
  * The delta, %, old and new columns of the member of the -s @key column;
  * for -x (@raw) old, new, delta and delta percent, named as the JSON's
@@ -807,7 +790,7 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
 		};
 	}
-	shown = rows_shown(o, t->nr_rows, sep || o->caller);
+	shown = kmem_print__rows_shown(o->lines, t->nr_rows, !sep && !o->caller);
 	if (sep)
 		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
 				      (const void * const *)t->rows, shown);
@@ -917,7 +900,7 @@ static bool print_analysed(struct printing *p, const char *title,
 {
 	char status[64];
 
-	print_title(title);
+	kmem_print__title("%s", title);
 	snprintf(status, sizeof(status), "%s.status", prefix);
 	if (!print_status(p->dr->d, status)) {
 		print_numbers(p, prefix);
@@ -931,7 +914,7 @@ static bool print_analysed(struct printing *p, const char *title,
 
 static void print_cross_node(struct printing *p)
 {
-	print_title("CROSS-NODE TRAFFIC");
+	kmem_print__title("CROSS-NODE TRAFFIC");
 	print_status(p->dr->d, "page.cross_node.status");
 	printf("\n");
 	print_heads(kmem_diff__scalar(p->dr->d,
@@ -969,7 +952,7 @@ static void print_traces(struct printing *p)
 static void print_slab(struct printing *p)
 {
 	print_views(p, KMEM_SLAB_CALLERS, KMEM_SLAB_CACHES);
-	print_title("SUMMARY (slab allocator)");
+	kmem_print__title("SUMMARY (slab allocator)");
 	print_heads(true);
 	print_numbers(p, kmem_slab_summary_section.path);
 }
@@ -977,7 +960,7 @@ static void print_slab(struct printing *p)
 static void print_page(struct printing *p)
 {
 	print_views(p, KMEM_PAGE_CALLERS, KMEM_PAGE_CALLERS);
-	print_title("SUMMARY (page allocator)");
+	kmem_print__title("SUMMARY (page allocator)");
 	print_heads(true);
 	print_numbers(p, kmem_page_summary_section.path);
 	print_grid(p->dr->d);
@@ -1016,7 +999,7 @@ int kmem_diff_report__text(const struct kmem_diff_report *dr,
 	/* Numbers stat does not print, by their path: none is left out. */
 	for (i = 0; i < p.nr; i++) {
 		if (!p.printed[i] && p.scalars[i].is_number) {
-			print_title("OTHER NUMBERS");
+			kmem_print__title("OTHER NUMBERS");
 			print_heads(true);
 			print_numbers(&p, "");
 			break;
@@ -1168,9 +1151,10 @@ static void json_row(struct kmem_json *j, const struct kmem_diff_table *t,
 static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 		       const struct kmem_diff_report_options *o)
 {
-	bool limited = strcmp(t->spec->name, grid_spec.name) &&
-		       strcmp(t->spec->name, matrix_spec.name);
-	size_t i, shown = limited ? rows_shown(o, t->nr_rows, true) : t->nr_rows;
+	/* -l limits the tables, not the grid and the matrix. */
+	int lines = strcmp(t->spec->name, grid_spec.name) &&
+		    strcmp(t->spec->name, matrix_spec.name) ? o->lines : -1;
+	size_t i, shown = kmem_print__rows_shown(lines, t->nr_rows, false);
 	char key[64];
 
 	kmem_json__key_object(j, t->spec->name);

@@ -2,12 +2,32 @@
 /*
  * perf kmem's tables as text; see print-layout.h.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/kernel.h>
 #include <perf/event.h>
 
 #include "print-layout.h"
+
+void kmem_print__title(const char *fmt, ...)
+{
+	char title[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(title, sizeof(title), fmt, ap);
+	va_end(ap);
+	printf("\n %s\n %.*s\n\n", title, (int)strlen(title),
+	       "================================================================");
+}
+
+size_t kmem_print__rows_shown(int lines, size_t nr, bool by_default)
+{
+	if (lines < 0 && by_default)
+		lines = DEFAULT_TABLE_LINES;
+	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
+}
 
 /* A line of @width dashes. */
 static void rule(int width)

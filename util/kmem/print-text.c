@@ -5,7 +5,6 @@
  * cross-node sections.  The numbers and columns are report-desc.c's.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,32 +104,6 @@ static void print_section(const struct kmem_report *r, const struct kmem_section
 	print_fields(r, s, 0, s->nr_fields);
 }
 
-/* A section's title, ruled under with as many '='. */
-static void __printf(1, 2) print_title(const char *fmt, ...)
-{
-	char title[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(title, sizeof(title), fmt, ap);
-	va_end(ap);
-	printf("\n %s\n %.*s\n\n", title, (int)strlen(title),
-	       "================================================================");
-}
-
-/*
- * Rows a table shows: -l, else all of a table asked for by name, and the
- * top DEFAULT_TABLE_LINES of one shown by default.
- */
-static size_t rows_to_show(const struct kmem_report *r, size_t nr, bool by_default)
-{
-	int lines = r->lines;
-
-	if (lines < 0 && by_default)
-		lines = DEFAULT_TABLE_LINES;
-	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
-}
-
 static void print_table(const struct kmem_report *r, enum kmem_report_table_id id,
 			bool by_default)
 {
@@ -140,7 +113,7 @@ static void print_table(const struct kmem_report *r, enum kmem_report_table_id i
 	if (!t->rows || (!t->nr && !desc->user_sort))
 		return;
 	kmem_print__table(r->ctx, desc->cols, desc->nr_cols, desc->bit, t->rows,
-			  t->nr, rows_to_show(r, t->nr, by_default));
+			  t->nr, kmem_print__rows_shown(r->lines, t->nr, by_default));
 }
 
 /* --- page ------------------------------------------------------------ */
@@ -223,7 +196,7 @@ static void print_cross_node(const struct kmem_report *r)
 
 	if (print_no_cross_node(r))
 		return;
-	print_title("CROSS-NODE TRAFFIC (%" PRIu64 " NUMA nodes)", r->trace.nr_nodes);
+	kmem_print__title("CROSS-NODE TRAFFIC (%" PRIu64 " NUMA nodes)", r->trace.nr_nodes);
 	print_section(r, &kmem_cross_node_section);
 	printf("\n Remote memory: the page is on another node than the CPU that allocates\n"
 	       " or frees it.  Freed on another node: the freeing CPU is on another node\n"
@@ -322,11 +295,11 @@ static void print_fragmentation(const struct kmem_report *r)
 	bool blocks = r->ctx->pageblocks;
 
 	if (blocks)
-		print_title("FRAGMENTATION (pageblocks of order %" PRIu64 ", %s KiB)",
-			    r->trace.pageblock_order,
-			    COMMAS((r->ctx->page_size << r->trace.pageblock_order) >> 10));
+		kmem_print__title("FRAGMENTATION (pageblocks of order %" PRIu64 ", %s KiB)",
+				  r->trace.pageblock_order,
+				  COMMAS((r->ctx->page_size << r->trace.pageblock_order) >> 10));
 	else
-		print_title("FRAGMENTATION");
+		kmem_print__title("FRAGMENTATION");
 	if (!recorded)
 		printf(" No fallbacks: the trace has no kmem:mm_page_alloc_extfrag events (perf kmem\n"
 		       " record --page records them where the kernel has the tracepoint).\n");
@@ -416,7 +389,7 @@ static bool nothing_stalled(const struct kmem_report *r)
 
 static void print_stalls(const struct kmem_report *r)
 {
-	print_title("STALLS (allocations that waited in direct reclaim or compaction)");
+	kmem_print__title("STALLS (allocations that waited in direct reclaim or compaction)");
 	if (!r->src[KMEM_SRC_STALL]) {
 		printf(" No stalls: %s (perf kmem record\n"
 		       " --page records them where the kernel has the tracepoints).\n",
@@ -518,7 +491,7 @@ static void print_intervals(const struct kmem_report *r)
 	u64 length = kmem_interval__length(r->iv);
 	size_t i;
 
-	print_title("INTERVALS (every %s ms of trace time)", COMMAS(length / 1000000));
+	kmem_print__title("INTERVALS (every %s ms of trace time)", COMMAS(length / 1000000));
 	print_interval(r, NULL);
 	for (i = 0; i < kmem_interval__nr_rows(r->iv); i++)
 		print_interval(r, kmem_interval__row(r->iv, i));
@@ -553,7 +526,7 @@ static void print_page(const struct kmem_report *r)
 {
 	print_table(r, KMEM_PAGE_CALLERS, !r->caller);
 	print_table(r, KMEM_PAGE_ALLOCS, false);
-	print_title("SUMMARY (page allocator)");
+	kmem_print__title("SUMMARY (page allocator)");
 	print_section(r, &kmem_page_summary_section);
 	print_section(r, &kmem_trace_section);
 	print_grid(r);
@@ -573,7 +546,7 @@ static void print_slab(const struct kmem_report *r)
 	if (r->tables[KMEM_SLAB_CACHES].nr)
 		print_table(r, KMEM_SLAB_CACHES, !r->caller);
 	print_table(r, KMEM_SLAB_ALLOCS, false);
-	print_title("SUMMARY (slab allocator)");
+	kmem_print__title("SUMMARY (slab allocator)");
 	print_section(r, &kmem_slab_summary_section);
 	print_section(r, &kmem_trace_section);
 }
@@ -657,7 +630,7 @@ static void print_memory(const struct kmem_report *r)
 	const struct kmem_report_memory *m = r->src[KMEM_SRC_MEMORY];
 	int i;
 
-	print_title("MEMORY AROUND THE RUN (/proc/vmstat, /proc/pagetypeinfo)");
+	kmem_print__title("MEMORY AROUND THE RUN (/proc/vmstat, /proc/pagetypeinfo)");
 	printf(" Counters of stalls, their change over the run (/proc/vmstat):\n\n");
 	print_section(r, &kmem_memory_section);
 	if (!m->free_start || !m->free_end) {
@@ -685,7 +658,7 @@ void kmem_report__text(const struct kmem_report *r)
 {
 	/* Not a recording: where the numbers come from, before them. */
 	if (r->src[KMEM_SRC_COUNTED]) {
-		print_title("COUNTED IN THE KERNEL (perf kmem stat -b)");
+		kmem_print__title("COUNTED IN THE KERNEL (perf kmem stat -b)");
 		print_section(r, &kmem_counted_section);
 	}
 	if (r->slab)
