@@ -533,8 +533,8 @@ static int kmem_input__setup(struct kmem_input *in)
 		config.caller = true;
 		config.alloc = false;
 		config.lines = -1;
-		config.page_sort.nr_keys = 0;
-		config.slab_sort.nr_keys = 0;
+		config.page_sort.unsorted = true;
+		config.slab_sort.unsorted = true;
 	}
 	/* symbol__init() made these of --pid, --tid and --comm. */
 	config.tasks.pids = symbol_conf.pid_list;
@@ -844,13 +844,13 @@ static int parse_keys(const char *what, enum kmem_report_table_id table,
 		      const struct kmem_sort_keys *names,
 		      struct kmem_report_sort *sort)
 {
+	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	char bad[64], known[256];
 	int nr;
 
-	nr = kmem_table__parse_sort(&kmem_tables[table], names, sort->keys, bad,
+	nr = kmem_table__parse_sort(&kmem_tables[table], names, keys, bad,
 				    sizeof(bad));
 	if (nr >= 0) {
-		sort->nr_keys = nr;
 		sort->names = names;
 		return 0;
 	}

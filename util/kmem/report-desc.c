@@ -634,10 +634,8 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 	char bad[32];
 	int nr_keys = 0;
 
-	if (sort && !sort->nr_keys) {
+	if (sort && sort->unsorted) {
 		kmem_sort_keys__split(&t->sort, NULL);
-		if (sort->names)
-			t->sort = *sort->names;
 	} else {
 		sort_names(ctx, desc, sort ? sort->names : NULL, &t->sort);
 		nr_keys = kmem_table__parse_sort(desc, &t->sort, keys, bad,

@@ -352,11 +352,10 @@ struct kmem_report_memory {
 	const char		*pagetypeinfo;	/* "": read */
 };
 
-/* -s's names and the keys they parsed to. */
+/* -s's names, each known to the tables (kmem_table__parse_sort()). */
 struct kmem_report_sort {
 	const struct kmem_sort_keys *names;	/* -s split; NULL: none */
-	struct kmem_sort_key	keys[KMEM_MAX_SORT_KEYS];
-	int			nr_keys;
+	bool			unsorted;	/* the diff's: rows as they come */
 };
 
 struct kmem_report_table {
@@ -453,7 +452,7 @@ struct kmem_report_analyses {
 
 /*
  * The rows of table @id of the analyses @a into @t, sorted by -s @sort
- * (NULL: none; no keys, the diff's: in identity order), then by the
+ * (NULL: none; unsorted, the diff's: in identity order), then by the
  * table's own keys.  0; -EINVAL for a bad key; -ENOMEM.
  */
 int kmem_report__sort_table(struct kmem_report_table *t,
