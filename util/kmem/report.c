@@ -242,7 +242,7 @@ void kmem_column__cell(const struct kmem_column *col,
 static const struct {
 	u8	kind;		/* enum kmem_sort_kind */
 	bool	ascending;
-} sorts[] = {
+} sorts[KMEM_NR_CELL_KINDS] = {
 	[KMEM_CELL_ORDER] = { KMEM_SORT_U32, false },
 	[KMEM_CELL_MIGTYPE] = { KMEM_SORT_U32, true },
 	[KMEM_CELL_PID] = { KMEM_SORT_U32, true },
@@ -253,7 +253,6 @@ static const struct {
 	[KMEM_CELL_CALLSITE] = { KMEM_SORT_U64, true },
 	[KMEM_CELL_STRING] = { KMEM_SORT_STRING, true },
 	[KMEM_CELL_WASTE] = { KMEM_SORT_WASTE, false },
-	[KMEM_CELL_NS] = { KMEM_SORT_U64, false },
 };
 
 static struct kmem_sort_key sort_key(const struct kmem_column *col)

@@ -205,6 +205,7 @@ enum kmem_cell_kind {
 	KMEM_CELL_STRING,	/* a const char * */
 	KMEM_CELL_WASTE,
 	KMEM_CELL_NS,		/* a u64 of ns: "12,345" us in the text */
+	KMEM_NR_CELL_KINDS,
 };
 
 /* The cells, the header flush left. */
