@@ -105,16 +105,13 @@ static void csv_visit(void *arg, const char *path,
 	for (id = 0; id < KMEM_NR_TABLES; id++) {
 		const struct kmem_table *desc = &kmem_tables[id];
 		const struct kmem_report_table *t = &r->tables[id];
-		size_t shown = t->nr;
 
 		if (!strstarts(path, desc->path) ||
 		    strcmp(path + strlen(desc->path), ".nr_rows"))
 			continue;
-		if (r->lines >= 0 && (size_t)r->lines < shown)
-			shown = r->lines;
 		kmem_print__csv_table(w->fp, r->ctx, w->sep, desc->path,
-				      desc->cols, desc->nr_cols, desc->bit,
-				      t->rows, shown);
+				      desc->cols, desc->nr_cols, desc->bit, t->rows,
+				      kmem_report__rows_shown(r->lines, t->nr, false));
 	}
 }
 

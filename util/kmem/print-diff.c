@@ -790,7 +790,7 @@ static void print_table(const struct kmem_diff_report *dr, int id,
 			.flags = col->flags & (KMEM_COL_LEFT | KMEM_COL_HEADER_LEFT),
 		};
 	}
-	shown = kmem_print__rows_shown(o->lines, t->nr_rows, !sep && !o->caller);
+	shown = kmem_report__rows_shown(o->lines, t->nr_rows, !sep && !o->caller);
 	if (sep)
 		kmem_print__csv_table(fp, &ctx, sep, desc->path, cols, nr, 0,
 				      (const void * const *)t->rows, shown);
@@ -1154,7 +1154,7 @@ static void json_table(struct kmem_json *j, const struct kmem_diff_table *t,
 	/* -l limits the tables, not the grid and the matrix. */
 	int lines = strcmp(t->spec->name, grid_spec.name) &&
 		    strcmp(t->spec->name, matrix_spec.name) ? o->lines : -1;
-	size_t i, shown = kmem_print__rows_shown(lines, t->nr_rows, false);
+	size_t i, shown = kmem_report__rows_shown(lines, t->nr_rows, false);
 	char key[64];
 
 	kmem_json__key_object(j, t->spec->name);

@@ -247,13 +247,11 @@ static void write_table(struct kmem_json *j, const struct kmem_report *r,
 	const struct kmem_report_table *t = &r->tables[id];
 	const struct kmem_table *desc = &kmem_tables[id];
 	const char *name = strrchr(desc->path, '.') + 1;
-	size_t i, shown = t->nr;
+	size_t i, shown = kmem_report__rows_shown(r->lines, t->nr, false);
 	int k;
 
 	if (!t->rows)
 		return;
-	if (r->lines >= 0 && (size_t)r->lines < shown)
-		shown = r->lines;
 	kmem_json__key_object(j, name);
 	/* The keys bytes and hit as ["bytes", "hit"]. */
 	kmem_json__key_array(j, "sort");

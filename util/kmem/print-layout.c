@@ -22,13 +22,6 @@ void kmem_print__title(const char *fmt, ...)
 	       "================================================================");
 }
 
-size_t kmem_print__rows_shown(int lines, size_t nr, bool by_default)
-{
-	if (lines < 0 && by_default)
-		lines = DEFAULT_TABLE_LINES;
-	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
-}
-
 /* A line of @width dashes. */
 static void rule(int width)
 {

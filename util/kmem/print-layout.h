@@ -7,7 +7,6 @@
  * stdout: a rule, the header, a rule, the rows, a rule.
  */
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <linux/compiler.h>
 
@@ -20,17 +19,8 @@
  */
 #define COMMAS(v) kmem_commas((v), (char [32]) { 0 }, 32)
 
-/* Rows of a table shown by default when no table was asked for. */
-#define DEFAULT_TABLE_LINES	20
-
 /* A section's title, ruled under with as many '='. */
 void __printf(1, 2) kmem_print__title(const char *fmt, ...);
-
-/*
- * Rows a table of @nr shows: -l (@lines), else all, or the top
- * DEFAULT_TABLE_LINES of one shown @by_default.
- */
-size_t kmem_print__rows_shown(int lines, size_t nr, bool by_default);
 
 /*
  * Table @table of the kind of @cols: the first @shown of its @nr sorted

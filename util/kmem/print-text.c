@@ -113,7 +113,7 @@ static void print_table(const struct kmem_report *r, enum kmem_report_table_id i
 	if (!t->rows || (!t->nr && !desc->user_sort))
 		return;
 	kmem_print__table(r->ctx, desc->cols, desc->nr_cols, desc->bit, t->rows,
-			  t->nr, kmem_print__rows_shown(r->lines, t->nr, by_default));
+			  t->nr, kmem_report__rows_shown(r->lines, t->nr, by_default));
 }
 
 /* --- page ------------------------------------------------------------ */

@@ -38,6 +38,13 @@ const char *kmem_status__text(const char *name)
 
 /* --- conditions, cells and sort keys -------------------------------- */
 
+size_t kmem_report__rows_shown(int lines, size_t nr, bool by_default)
+{
+	if (lines < 0 && by_default)
+		lines = DEFAULT_TABLE_LINES;
+	return lines >= 0 && (size_t)lines < nr ? (size_t)lines : nr;
+}
+
 bool kmem_report__holds(const struct kmem_cell_ctx *c, int when)
 {
 	bool frag_totals = c->frag_classes && c->callchains && !c->live;

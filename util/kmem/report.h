@@ -381,6 +381,15 @@ struct kmem_report {
 	int				lines;	/* -l; -1: all, or the default */
 };
 
+/* Rows of a table shown by default when no table was asked for. */
+#define DEFAULT_TABLE_LINES	20
+
+/*
+ * Rows a table of @nr shows: -l (@lines), else all, or the top
+ * DEFAULT_TABLE_LINES of one shown @by_default.
+ */
+size_t kmem_report__rows_shown(int lines, size_t nr, bool by_default);
+
 /* Does @when hold in @ctx?  Conditions on a value (IF_SET, NONZERO) do. */
 bool kmem_report__holds(const struct kmem_cell_ctx *ctx, int when);
 
