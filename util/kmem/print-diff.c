@@ -807,32 +807,39 @@ static const struct kmem_diff_value *member(const struct kmem_diff_row *row,
 	return m >= 0 ? &row->values[m] : &no_value;
 }
 
+/* A member's key: a grid cell's by the name of its column. */
+static const char *member_key(const struct kmem_diff_table *t, size_t m,
+			      char *buf, size_t size)
+{
+	unsigned int col;
+
+	if (!strcmp(t->spec->name, grid_spec.name) &&
+	    sscanf(t->members[m], "counts.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
+		snprintf(buf, size, "%s", kmem_migtype_columns[col]);
+		return buf;
+	}
+	return t->members[m];
+}
+
 /* Grid cells, those with allocations in either trace. */
 static void print_grid(struct kmem_diff *d)
 {
 	struct kmem_diff_table *t = kmem_diff__table(d, grid_spec.name);
 	char label[64], name[16];
-	size_t r;
-	int col;
+	size_t r, m;
 
 	if (!t || !t->nr_rows)
 		return;
 	printf("\n Allocations by order and migration type, cells '.' in both traces left out:\n\n");
 	print_heads(false);
 	for (r = 0; r < t->nr_rows; r++) {
-		const struct kmem_diff_row *row = t->rows[r];
+		for (m = 0; m < t->nr_members; m++) {
+			const struct kmem_diff_value *v = &t->rows[r]->values[m];
 
-		for (col = 0; col < KMEM_NR_MIGTYPE_COLUMNS; col++) {
-			const struct kmem_diff_value *v;
-			int m;
-
-			snprintf(name, sizeof(name), "counts.%d", col);
-			m = kmem_diff_table__member(t, name);
-			v = member(row, m);
-			if (m < 0 || is_zero(v))
+			if (is_zero(v))
 				continue;
-			snprintf(label, sizeof(label), "order %s, %s:",
-				 row->ident[0], kmem_migtype_columns[col]);
+			snprintf(label, sizeof(label), "order %s, %s:", t->rows[r]->ident[0],
+				 member_key(t, m, name, sizeof(name)));
 			print_line(label, v, NULL);
 		}
 	}
@@ -1107,20 +1114,6 @@ static void json_scalars(struct kmem_json *j, const struct kmem_diff_scalar *s,
 static void json_ident_key(char *buf, size_t size, const char *spec)
 {
 	snprintf(buf, size, "%.*s", (int)strcspn(spec, ".|"), spec);
-}
-
-/* A member's key: a grid cell's by the name of its column. */
-static const char *member_key(const struct kmem_diff_table *t, size_t m,
-			      char *buf, size_t size)
-{
-	unsigned int col;
-
-	if (!strcmp(t->spec->name, grid_spec.name) &&
-	    sscanf(t->members[m], "counts.%u", &col) == 1 && col < KMEM_NR_MIGTYPE_COLUMNS) {
-		snprintf(buf, size, "%s", kmem_migtype_columns[col]);
-		return buf;
-	}
-	return t->members[m];
 }
 
 static void json_row(struct kmem_json *j, const struct kmem_diff_table *t,
