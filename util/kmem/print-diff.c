@@ -454,13 +454,10 @@ static void print_line(const char *label, const struct kmem_diff_value *count,
 		if (bytes)
 			text_cell(bytes, i, b[i], sizeof(b[i]));
 	}
-	if (!bytes)
-		printf(" %-*s %13s %13s %13s %9s\n", LABEL_WIDTH, label, c[0],
-		       c[1], c[2], c[3]);
-	else
-		printf(" %-*s %13s %13s %13s %9s   %17s %17s %17s %9s\n",
-		       LABEL_WIDTH, label, c[0], c[1], c[2], c[3], b[0], b[1],
-		       b[2], b[3]);
+	printf(" %-*s %13s %13s %13s %9s", LABEL_WIDTH, label, c[0], c[1], c[2], c[3]);
+	if (bytes)
+		printf("   %17s %17s %17s %9s", b[0], b[1], b[2], b[3]);
+	printf("\n");
 }
 
 enum {
