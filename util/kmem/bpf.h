@@ -6,13 +6,14 @@
  * perf kmem stat -b: the page (and slab) allocator counted in the running
  * kernel by a BPF program (util/bpf_skel/kmem.bpf.c), nothing recorded.
  *
- * A kmem_bpf_run is the live counterpart of a kmem_run (kmem-run.h): it
+ * A kmem_bpf_run is the live counterpart of a kmem_run (run.h): it
  * loads and attaches the program, follows the tasks asked for, reads the
- * maps and fills the same analyses a recording fills (kmem-page.h,
- * kmem-frag.h, kmem-slab.h) through kmem/bpf-fill.h, and gives the same
- * report (kmem-report.h), so that text, JSON and folded stacks are
- * shared.  The builtin owns the options, the workload and the output.
- * No global state, no printing: what goes wrong comes back as one line.
+ * maps and fills the same analyses a recording fills (count-page.h,
+ * count-frag.h, count-slab.h) through bpf-fill.h, and settles them into
+ * the same report (report.h) with a recording's struct kmem_run_core, so
+ * that text, JSON and folded stacks are shared.  The builtin owns the
+ * options, the workload and the output.  No global state, no printing:
+ * what goes wrong comes back as one line.
  */
 
 #include <stdbool.h>
