@@ -337,7 +337,7 @@ static int add_stall_tracepoints(struct kmem_bpf_run *run, char *err,
 
 static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
-	const struct kmem_bpf_config *c = &run->config;
+	const struct kmem_run_config *c = &run->config.stat;
 
 	if (c->page && (add_allocator(run, page_events, ARRAY_SIZE(page_events),
 				      2, "page", err, err_size) ||
@@ -361,7 +361,7 @@ static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 static int setup_memcg_resolver(struct kmem_bpf_run *run, char *err,
 				size_t err_size)
 {
-	const struct kmem_bpf_config *c = &run->config;
+	const struct kmem_run_config *c = &run->config.stat;
 	const char *user = c->alloc_regex_add ?: c->alloc_regex;
 
 	if (!(run->stall_programs & (1U << KMEM_STALL_MEMCG_BEGIN)))
@@ -384,8 +384,8 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
 	const struct kmem_bpf_config *c = &run->config;
 	struct kmem_decode_config dc = {
-		.page = c->page,
-		.slab = c->slab,
+		.page = c->stat.page,
+		.slab = c->stat.slab,
 		.pageblock_order = -1,
 		.command = "stat",
 	};
@@ -407,8 +407,8 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 	if (add_tracepoints(run, err, err_size))
 		return -EINVAL;
 	run->core.resolver = callsite_resolver__new(&run->session->machines.host,
-						    c->alloc_regex_add ?: c->alloc_regex,
-						    c->alloc_regex_add, c->raw_ip,
+						    c->stat.alloc_regex_add ?: c->stat.alloc_regex,
+						    c->stat.alloc_regex_add, c->stat.raw_ip,
 						    err, err_size);
 	if (!run->core.resolver)
 		return -EINVAL;
@@ -497,15 +497,15 @@ static void size_maps(struct kmem_bpf_run *run)
 	run->live_entries = c->map_entries ?: c->exact_live ?
 			    KMEM_BPF_EXACT_LIVE_ENTRIES : KMEM_BPF_MAP_ENTRIES;
 	bpf_map__set_key_size(skel->maps.stacks, run->stack_depth * sizeof(__u64));
-	set_entries(skel->maps.stacks, c->page ? entries : 0);
-	set_entries(skel->maps.rows, c->page ? entries : 0);
-	set_entries(skel->maps.rare_rows, c->page ? entries : 0);
-	set_entries(skel->maps.live, c->page ? run->live_entries : 0);
+	set_entries(skel->maps.stacks, c->stat.page ? entries : 0);
+	set_entries(skel->maps.rows, c->stat.page ? entries : 0);
+	set_entries(skel->maps.rare_rows, c->stat.page ? entries : 0);
+	set_entries(skel->maps.live, c->stat.page ? run->live_entries : 0);
 	set_entries(skel->maps.blocks, run->nr_blocks);
-	set_entries(skel->maps.live_pfns, c->page && !c->exact_live ?
+	set_entries(skel->maps.live_pfns, c->stat.page && !c->exact_live ?
 		    run->max_pfn / 64 + 1 : 0);
 	set_entries(skel->maps.tasks, c->tasks ? entries : 0);
-	set_entries(skel->maps.slab_rows, c->slab ? entries : 0);
+	set_entries(skel->maps.slab_rows, c->stat.slab ? entries : 0);
 	set_entries(skel->maps.node_bytes,
 		    nodes * nodes * KMEM_BPF_NR_ORDERS);
 	bpf_map__set_max_entries(skel->maps.stall_events, stall_ring_bytes(run));
@@ -550,7 +550,7 @@ static bool want_program(const struct kmem_bpf_run *run,
 	char name[96], *slash;
 
 	if (strstarts(sec, "raw_tp/"))
-		return run->config.page;
+		return run->config.stat.page;
 	if (!strcmp(sec, "tp_btf/sched_process_exit"))
 		return run->stall_programs;
 	if (strstarts(sec, "tp_btf/"))
@@ -847,12 +847,12 @@ static int setup_analyses(struct kmem_bpf_run *run)
 	run->caches = strlist__new(NULL, NULL);
 	if (IS_ERR(run->callsites) || IS_ERR(run->stack_ips) || !run->caches)
 		return -ENOMEM;
-	if (c->slab) {
+	if (c->stat.slab) {
 		run->core.ks = kmem_slab__new(&(struct kmem_slab_config){ 0 });
 		if (!run->core.ks)
 			return -ENOMEM;
 	}
-	if (!c->page)
+	if (!c->stat.page)
 		return 0;
 	if (c->folded) {
 		run->stacks = kmem_stacks__new();
@@ -861,7 +861,7 @@ static int setup_analyses(struct kmem_bpf_run *run)
 	}
 	run->core.kp = kmem_page__new(&(struct kmem_page_config){
 		.page_size = run->page_size,
-		.live_only = c->live,
+		.live_only = c->stat.live,
 		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
 	});
 	run->core.kf = kmem_frag__new(&(struct kmem_frag_config){
@@ -877,10 +877,10 @@ static int setup_analyses(struct kmem_bpf_run *run)
 		if (!run->profile)
 			return -ENOMEM;
 	}
-	if (!c->interval)
+	if (!c->stat.interval)
 		return 0;
 	run->core.iv = kmem_interval__new(&(struct kmem_interval_config){
-		.length = c->interval,
+		.length = c->stat.interval,
 		.stalls = run->core.st ? &kmem_stall__summary(run->core.st)->all : NULL,
 	});
 	return run->core.iv ? 0 : -ENOMEM;
@@ -897,11 +897,11 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 	}
 	run->config = *config;
 	run->config.max_stack = min(run->config.max_stack, KMEM_BPF_MAX_STACK);
-	run->core.caller = config->caller;
-	run->core.offsets = config->offsets;
-	run->core.lines = config->lines;
-	run->core.page_sort = &run->config.page_sort;
-	run->core.slab_sort = &run->config.slab_sort;
+	run->core.caller = config->stat.caller;
+	run->core.offsets = config->stat.offsets;
+	run->core.lines = config->stat.lines;
+	run->core.page_sort = &run->config.stat.page_sort;
+	run->core.slab_sort = &run->config.stat.slab_sort;
 	run->core.no_callsite = "(no stack)";
 	run->page_size = sysconf(_SC_PAGESIZE);
 	run->snap.page_size = run->page_size;
@@ -1225,7 +1225,7 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
 	int ret = kmem_bpf__attach(run->skel);
 
-	if (!ret && run->config.page)
+	if (!ret && run->config.stat.page)
 		ret = attach_page_programs(run);
 	if (ret) {
 		snprintf(err, err_size, "cannot attach the BPF program: %s",
@@ -1293,7 +1293,7 @@ static int read_snapshot(struct kmem_bpf_run *run)
 	if (!err && run->nr_blocks)
 		err = read_map(run, run->skel->maps.blocks, 5, NULL,
 			       (void **)&s->blocks, &s->nr_blocks);
-	if (!err && run->config.slab)
+	if (!err && run->config.stat.slab)
 		err = read_map(run, run->skel->maps.slab_rows, 6,
 			       (void **)&s->slab_keys, (void **)&s->slab,
 			       &s->nr_slab);
@@ -1430,7 +1430,7 @@ static int fold_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 	u64 n = v->samples, hits;
 	int id;
 
-	if (run->config.live)
+	if (run->config.stat.live)
 		n = n > v->freed + v->dropped ? n - v->freed - v->dropped : 0;
 	hits = kmem_bpf_fill__estimate(n, run->page_size << k->order,
 				       run->config.sample_bytes);
@@ -1807,7 +1807,7 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 		.nr_extfrag_events = extfrag,
 		.sampled = "",
 		.page_size = run->page_size,
-		.live = run->config.live,
+		.live = run->config.stat.live,
 		.cross_node = kmem_decoder__cross_node_status(run->core.dec),
 		.nr_nodes = kmem_decoder__nr_trace_nodes(run->core.dec),
 		.fragmentation = run->core.extfrag ? "analysed" : "not_recorded",
@@ -1909,7 +1909,7 @@ static int settle(struct kmem_bpf_run *run)
 				     set_fragmenting, run->core.kf);
 	run->core.ctx = (struct kmem_cell_ctx){
 		.page_size = run->page_size,
-		.live = run->config.live,
+		.live = run->config.stat.live,
 		.callchains = true,
 		.callers_estimated = run->config.sample_bytes > 1,
 		.slab_unpaired = true,

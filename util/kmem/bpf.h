@@ -24,21 +24,18 @@
 
 #include "count-stacks.h"
 #include "report.h"
+#include "run.h"
 
 /* What perf kmem stat -b's options ask. */
 struct kmem_bpf_config {
-	bool		page;		/* --page */
-	bool		slab;		/* --slab */
-	bool		caller;		/* --caller */
-	bool		live;		/* --live */
+	/*
+	 * The options a recording's run takes too: --page, --slab,
+	 * --caller, --live, --raw-ip, -l, -s, -I, --alloc-func...
+	 */
+	struct kmem_run_config	stat;
 	bool		folded;		/* --folded: keep the sampled stacks */
 	bool		folded_stall;	/* --folded=stall: the stalls' stacks instead */
 	bool		pprof;		/* --pprof: a profile, per -I interval */
-	bool		raw_ip;		/* --raw-ip */
-	bool		offsets;	/* callsites as func+0xoff */
-	int		lines;		/* -l; -1: all */
-	struct kmem_report_sort	page_sort;
-	struct kmem_report_sort	slab_sort;
 	/* Whose events: all, tasks added with kmem_bpf_run__add_task(), a cgroup. */
 	bool		system_wide;	/* -a */
 	bool		tasks;		/* -p, -t or a workload */
@@ -47,9 +44,6 @@ struct kmem_bpf_config {
 	bool		exact_live;	/* --exact-live */
 	int		max_stack;	/* --max-stack */
 	u32		map_entries;	/* -M; 0: the defaults */
-	u64		interval;	/* -I, in ns; 0: none */
-	const char	*alloc_regex;	/* --alloc-func */
-	const char	*alloc_regex_add; /* --alloc-func-add */
 	/* perf config kmem.bpf-leave-out: tracepoints taken as missing. */
 	const char	*leave_out;
 	const char	*btf;		/* kmem.bpf-btf; NULL: the kernel's */
