@@ -1486,13 +1486,6 @@ static int grow_estimates(struct kmem_bpf_run *run, int id)
 	return 0;
 }
 
-static const char *profile_migtype(int migtype, char *buf, size_t size,
-				   void *arg __maybe_unused)
-{
-	/* A kernel that runs BPF programs has the v4.4 migration types. */
-	return kmem_migtype__name(migtype, false, buf, size);
-}
-
 /*
  * A row's sampled stack as a sample: the allocations and bytes it stands
  * for so far, into the estimates of its key, and of them those still
@@ -1622,12 +1615,7 @@ int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
 				.limit = ~0ULL,
 				.file = "[kernel.kallsyms]",
 			},
-			.names = {
-				.frame = kmem_run_core__frame,
-				.gfp = kmem_run_core__gfp,
-				.migtype = profile_migtype,
-				.arg = &run->core,
-			},
+			.names = kmem_run_core__profile_names(&run->core),
 		},
 	};
 	return 0;

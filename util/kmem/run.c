@@ -1055,9 +1055,34 @@ const char *kmem_run_core__frame(u64 ip, void *arg)
 	return strncmp(core->frame, "0x", 2) ? core->frame : NULL;
 }
 
-const char *kmem_run_core__gfp(u64 gfp, void *arg)
+static const char *profile_gfp(u64 gfp, void *arg)
 {
 	return gfp_name(arg, gfp);
+}
+
+static const char *profile_migtype(int migtype, char *buf, size_t size,
+				   void *arg)
+{
+	struct kmem_run_core *core = arg;
+
+	return kmem_migtype__name(migtype, kmem_decoder__info(core->dec)->pre_v4_4,
+				  buf, size);
+}
+
+static const char *profile_comm(u32 task, void *arg)
+{
+	return comm_name(arg, task);
+}
+
+struct kmem_profile_names kmem_run_core__profile_names(struct kmem_run_core *core)
+{
+	return (struct kmem_profile_names){
+		.frame = kmem_run_core__frame,
+		.gfp = profile_gfp,
+		.migtype = profile_migtype,
+		.comm = profile_comm,
+		.arg = core,
+	};
 }
 
 /*
@@ -1300,20 +1325,6 @@ size_t kmem_run__nr_profiles(const struct kmem_run *run)
 	return run->profile ? kmem_profile__nr_periods(run->profile) : 0;
 }
 
-static const char *profile_migtype(int migtype, char *buf, size_t size,
-				   void *arg)
-{
-	struct kmem_run_core *core = arg;
-
-	return kmem_migtype__name(migtype, kmem_decoder__info(core->dec)->pre_v4_4,
-				  buf, size);
-}
-
-static const char *profile_comm(u32 task, void *arg)
-{
-	return comm_name(arg, task);
-}
-
 /* The kernel's image: the range of its map, and its build-id. */
 static void kernel_mapping(struct kmem_run *run, struct kmem_profile_image *m)
 {
@@ -1384,13 +1395,7 @@ int kmem_run__profile(struct kmem_run *run, size_t i,
 			.fallbacks = run->info->has_extfrag,
 			.stalls = !!run->core.st,
 			.comments = run->pprof_comments,
-			.names = {
-				.frame = kmem_run_core__frame,
-				.gfp = kmem_run_core__gfp,
-				.migtype = profile_migtype,
-				.comm = profile_comm,
-				.arg = &run->core,
-			},
+			.names = kmem_run_core__profile_names(&run->core),
 		},
 	};
 	if (env->clock.enabled)

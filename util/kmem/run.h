@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "count-page.h"
+#include "count-profile.h"
 #include "count-stacks.h"
 #include "count-tasks.h"
 #include "read-decode.h"
@@ -160,8 +161,8 @@ void kmem_run_core__report(const struct kmem_run_core *core,
 /* A frame of a folded stack or a profile, named by @arg, a core. */
 const char *kmem_run_core__frame(u64 ip, void *arg);
 
-/* The GFP flags a profile's sample names, by @arg, a core. */
-const char *kmem_run_core__gfp(u64 gfp, void *arg);
+/* What names a profile's samples: frames, GFP flags, migration types, tasks. */
+struct kmem_profile_names kmem_run_core__profile_names(struct kmem_run_core *core);
 
 struct kmem_run;
 
