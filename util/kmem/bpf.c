@@ -897,11 +897,7 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 	}
 	run->config = *config;
 	run->config.max_stack = min(run->config.max_stack, KMEM_BPF_MAX_STACK);
-	run->core.caller = config->stat.caller;
-	run->core.offsets = config->stat.offsets;
-	run->core.lines = config->stat.lines;
-	run->core.page_sort = &run->config.stat.page_sort;
-	run->core.slab_sort = &run->config.stat.slab_sort;
+	run->core.config = &run->config.stat;
 	run->core.no_callsite = "(no stack)";
 	run->page_size = sysconf(_SC_PAGESIZE);
 	run->snap.page_size = run->page_size;
@@ -1897,7 +1893,6 @@ static int settle(struct kmem_bpf_run *run)
 				     set_fragmenting, run->core.kf);
 	run->core.ctx = (struct kmem_cell_ctx){
 		.page_size = run->page_size,
-		.live = run->config.stat.live,
 		.callchains = true,
 		.callers_estimated = run->config.sample_bytes > 1,
 		.slab_unpaired = true,

@@ -78,12 +78,7 @@ struct kmem_run *kmem_run__new(const struct kmem_run_config *config)
 	if (!run)
 		return NULL;
 	run->config = *config;
-	run->core.caller = config->caller;
-	run->core.alloc = config->alloc;
-	run->core.offsets = config->offsets;
-	run->core.lines = config->lines;
-	run->core.page_sort = &run->config.page_sort;
-	run->core.slab_sort = &run->config.slab_sort;
+	run->core.config = &run->config;
 	return run;
 }
 
@@ -1024,7 +1019,7 @@ static const char *callsite_name(void *arg, u64 callsite, char *buf,
 		return buf;
 	}
 	return callsite_resolver__name(core->resolver, callsite,
-				       core->offsets, buf, size);
+				       core->config->offsets, buf, size);
 }
 
 /* A callsite's symbol, with an offset into it, or NULL. */
@@ -1094,6 +1089,7 @@ static void settle_ctx(struct kmem_run_core *core)
 	const struct kmem_trace_info *info = kmem_decoder__info(core->dec);
 	struct kmem_cell_ctx *ctx = &core->ctx;
 
+	ctx->live = core->config->live;
 	ctx->xnode = !strcmp(kmem_decoder__cross_node_status(core->dec), "analysed");
 	ctx->cpu_nodes = info->has_cpu_nodes;
 	ctx->pageblocks = core->kf && kmem_frag__has_classes(core->kf);
@@ -1168,6 +1164,7 @@ static int add_pinning(u64 pfn, int order, u64 callsite, u32 task, void *arg)
 
 static int settle_page(struct kmem_run_core *core)
 {
+	const struct kmem_run_config *c = core->config;
 	int err;
 
 	kmem_page__finish(core->kp);
@@ -1178,10 +1175,10 @@ static int settle_page(struct kmem_run_core *core)
 	if (!err && core->st)
 		err = settle_stalls(core);
 	settle_ctx(core);
-	if (!err && (core->caller || !core->alloc))
-		err = sort_table(core, KMEM_PAGE_CALLERS, core->page_sort);
-	if (!err && core->alloc)
-		err = sort_table(core, KMEM_PAGE_ALLOCS, core->page_sort);
+	if (!err && (c->caller || !c->alloc))
+		err = sort_table(core, KMEM_PAGE_CALLERS, &c->page_sort);
+	if (!err && c->alloc)
+		err = sort_table(core, KMEM_PAGE_ALLOCS, &c->page_sort);
 	if (!err)
 		err = sort_table(core, KMEM_FRAG_CALLERS, NULL);
 	if (!err)
@@ -1193,16 +1190,17 @@ static int settle_page(struct kmem_run_core *core)
 
 static int settle_slab(struct kmem_run_core *core)
 {
+	const struct kmem_run_config *c = core->config;
 	int err = 0;
 
 	kmem_slab__finish(core->ks);
-	if (core->caller || !core->alloc) {
-		err = sort_table(core, KMEM_SLAB_CALLERS, core->slab_sort);
+	if (c->caller || !c->alloc) {
+		err = sort_table(core, KMEM_SLAB_CALLERS, &c->slab_sort);
 		if (!err)
-			err = sort_table(core, KMEM_SLAB_CACHES, core->slab_sort);
+			err = sort_table(core, KMEM_SLAB_CACHES, &c->slab_sort);
 	}
-	if (!err && core->alloc)
-		err = sort_table(core, KMEM_SLAB_ALLOCS, core->slab_sort);
+	if (!err && c->alloc)
+		err = sort_table(core, KMEM_SLAB_ALLOCS, &c->slab_sort);
 	return err;
 }
 
@@ -1231,8 +1229,8 @@ void kmem_run_core__report(const struct kmem_run_core *core,
 		.slab = core->ks,
 		.has_node = core->has_node,
 		.nr_node_ids = kmem_decoder__info(core->dec)->nr_nodes,
-		.caller = core->caller,
-		.lines = core->lines,
+		.caller = core->config->caller,
+		.lines = core->config->lines,
 	};
 	r->src[KMEM_SRC_TRACE] = &r->trace;
 	if (core->kp)
@@ -1259,7 +1257,6 @@ static int settle_report(struct kmem_run *run)
 		.page_size = info->page_size,
 		.pre_v4_4 = info->pre_v4_4,
 		.pfn_is_page = info->pfn_is_page,
-		.live = run->config.live,
 		.sampled = info->sampled[0],
 		.callchains = info->has_callchains,
 		.task_key = run->config.tasks.key,

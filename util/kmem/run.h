@@ -106,7 +106,7 @@ struct kmem_run_stats {
  * What a report is built from, in a recording's run and in perf kmem stat
  * -b's (bpf.h) alike: each fills the same analyses its own way, and the
  * report is settled from them the same way.  The run that embeds it
- * creates and frees the analyses, and sets what the report asks and the
+ * creates and frees the analyses, points it at the options, and sets the
  * cell context's fields of its source before kmem_run_core__settle().
  */
 struct kmem_run_core {
@@ -118,13 +118,8 @@ struct kmem_run_core {
 	struct kmem_stall		*st;		/* with kp, of stall events */
 	struct kmem_slab		*ks;
 	struct kmem_interval		*iv;		/* -I */
-	/* What the report asks. */
-	bool				caller;		/* --caller */
-	bool				alloc;		/* --alloc */
-	bool				offsets;	/* callsites as func+0xoff */
-	int				lines;		/* -1: all */
-	const struct kmem_report_sort	*page_sort;	/* -s */
-	const struct kmem_report_sort	*slab_sort;
+	/* What the report asks: --caller, --alloc, --live, -s, -l... */
+	const struct kmem_run_config	*config;
 	/* The name of callsite 0, -b's allocations of no stack; NULL: none. */
 	const char			*no_callsite;
 	bool				extfrag;	/* fallbacks counted */
@@ -141,7 +136,7 @@ struct kmem_run_core {
 /**
  * kmem_run_core__settle - finish the analyses and sort their tables
  * @core: its analyses filled, and in its ctx the fields of its source
- *	(page_size, live, sampled...)
+ *	(page_size, sampled...)
  *
  * Finishes every analysis, gives each page row the stall time of its
  * callsite, completes the cell context with what the analyses found and
