@@ -1597,22 +1597,11 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem) ||
 	    (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
-	c->page = kmem->opts.page;
-	c->slab = kmem->opts.slab;
-	c->caller = kmem->opts.caller;
-	c->live = kmem->opts.live;
+	c->stat = kmem->opts;
 	/* A profile is of the sampled stacks too. */
 	c->folded = kmem->folded || kmem->pprof_name;
 	c->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
 	c->pprof = !!kmem->pprof_name;
-	c->raw_ip = kmem->opts.raw_ip;
-	c->offsets = kmem->opts.offsets;
-	c->lines = kmem->opts.lines;
-	c->page_sort = kmem->opts.page_sort;
-	c->slab_sort = kmem->opts.slab_sort;
-	c->interval = kmem->opts.interval;
-	c->alloc_regex = kmem->opts.alloc_regex;
-	c->alloc_regex_add = kmem->opts.alloc_regex_add;
 	c->tasks = !c->system_wide && !c->cgroup;
 	return 0;
 }
@@ -1683,7 +1672,7 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 		    struct perf_thread_map *threads, const sigset_t *stop,
 		    size_t *printed)
 {
-	u64 tick = kmem->bpf.interval ?: BPF_POLL_NS;
+	u64 tick = kmem->opts.interval ?: BPF_POLL_NS;
 	u64 deadline = rdclock() + tick;
 	int err = 0;
 
@@ -1694,7 +1683,7 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 			deadline += tick;
 		} while (deadline <= rdclock());
 		err = kmem_bpf_run__tick(run);
-		if (!err && kmem->bpf.interval && !kmem->json)
+		if (!err && kmem->opts.interval && !kmem->json)
 			*printed = kmem_print__interval_lines(kmem_bpf_run__intervals(run),
 							      *printed);
 		if (bpf_targets_gone(threads))

@@ -52,6 +52,7 @@
 #include "read-callsite.h"
 #include "read-decode.h"
 #include "read-procmem.h"
+#include "run.h"
 #include "sample.h"
 #include "session.h"
 #include "strlist.h"
@@ -81,13 +82,7 @@ struct kmem_bpf_run {
 	struct perf_tool		tool;
 	struct perf_session		*session;
 	struct evlist			*evlist;
-	struct kmem_decoder		*dec;
-	struct callsite_resolver	*resolver;
 	struct cgroup			*cgrp;
-	struct kmem_page		*kp;
-	struct kmem_frag		*kf;
-	struct kmem_slab		*ks;
-	struct kmem_interval		*iv;
 	struct kmem_stacks		*stacks;	/* --folded, --pprof */
 	struct kmem_profile		*profile;	/* --pprof */
 	struct kmem_bpf_estimate	*estimates;	/* by profile key */
@@ -98,7 +93,6 @@ struct kmem_bpf_run {
 	char				pprof_line[200];
 	const char			*pprof_comments[1];
 	/* Allocation stalls, from the records of the ring as they come. */
-	struct kmem_stall		*st;
 	struct ring_buffer		*stall_ring;
 	struct callsite_resolver	*memcg_resolver;
 	u32				stall_programs;	/* 1 << type: loaded */
@@ -116,7 +110,6 @@ struct kmem_bpf_run {
 	bool				raw_pages;	/* the raw tracepoints */
 	/* The page programs' links: raw or not, chosen at the start. */
 	struct bpf_link			*page_links[2];
-	bool				has_extfrag;
 	bool				finished;
 	u64				start_ns;
 	u64				stop_ns;
@@ -130,13 +123,10 @@ struct kmem_bpf_run {
 	struct hashmap			*stack_ips;	/* stack id -> frames */
 	struct strlist			*caches;	/* the cache names, once */
 	struct strlist			*left_out;	/* kmem.bpf-leave-out */
-	/* The report: where its numbers come from, its tables. */
+	/* The analyses, the report: where its numbers come from. */
+	struct kmem_run_core		core;
 	struct kmem_report_source	source;
-	struct kmem_cell_ctx		ctx;
-	struct kmem_report_table	tables[KMEM_NR_TABLES];
-	bool				has_node[KMEM_PAGE_MAX_NODES];
 	bool				settled;
-	char				frame[KSYM_NAME_LEN + 32];
 	/* /proc/vmstat and /proc/pagetypeinfo at the start and the end. */
 	struct kmem_vmstat		vmstat[2];
 	int				vmstat_err[2];
@@ -347,13 +337,13 @@ static int add_stall_tracepoints(struct kmem_bpf_run *run, char *err,
 
 static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
-	const struct kmem_bpf_config *c = &run->config;
+	const struct kmem_run_config *c = &run->config.stat;
 
 	if (c->page && (add_allocator(run, page_events, ARRAY_SIZE(page_events),
 				      2, "page", err, err_size) ||
 			add_stall_tracepoints(run, err, err_size)))
 		return -EINVAL;
-	run->has_extfrag = c->page &&
+	run->core.extfrag = c->page &&
 		evlist__find_tracepoint_by_name(run->evlist, page_events[2]);
 	if (c->slab && add_allocator(run, slab_events, ARRAY_SIZE(slab_events),
 				     ARRAY_SIZE(slab_events), "slab", err,
@@ -371,7 +361,7 @@ static int add_tracepoints(struct kmem_bpf_run *run, char *err, size_t err_size)
 static int setup_memcg_resolver(struct kmem_bpf_run *run, char *err,
 				size_t err_size)
 {
-	const struct kmem_bpf_config *c = &run->config;
+	const struct kmem_run_config *c = &run->config.stat;
 	const char *user = c->alloc_regex_add ?: c->alloc_regex;
 
 	if (!(run->stall_programs & (1U << KMEM_STALL_MEMCG_BEGIN)))
@@ -394,8 +384,8 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
 	const struct kmem_bpf_config *c = &run->config;
 	struct kmem_decode_config dc = {
-		.page = c->page,
-		.slab = c->slab,
+		.page = c->stat.page,
+		.slab = c->stat.slab,
 		.pageblock_order = -1,
 		.command = "stat",
 	};
@@ -416,18 +406,18 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 	run->session->evlist = run->evlist;
 	if (add_tracepoints(run, err, err_size))
 		return -EINVAL;
-	run->resolver = callsite_resolver__new(&run->session->machines.host,
-					       c->alloc_regex_add ?: c->alloc_regex,
-					       c->alloc_regex_add, c->raw_ip,
-					       err, err_size);
-	if (!run->resolver)
+	run->core.resolver = callsite_resolver__new(&run->session->machines.host,
+						    c->stat.alloc_regex_add ?: c->stat.alloc_regex,
+						    c->stat.alloc_regex_add, c->stat.raw_ip,
+						    err, err_size);
+	if (!run->core.resolver)
 		return -EINVAL;
-	callsite_resolver__use_kallsyms(run->resolver, "/proc/kallsyms");
+	callsite_resolver__use_kallsyms(run->core.resolver, "/proc/kallsyms");
 	if (setup_memcg_resolver(run, err, err_size))
 		return -EINVAL;
-	dc.resolver = run->resolver;
-	run->dec = kmem_decoder__new(run->session, &dc, err, err_size);
-	return run->dec ? 0 : -EINVAL;
+	dc.resolver = run->core.resolver;
+	run->core.dec = kmem_decoder__new(run->session, &dc, err, err_size);
+	return run->core.dec ? 0 : -EINVAL;
 }
 
 /* --- sizing and loading the program ---------------------------------- */
@@ -507,15 +497,15 @@ static void size_maps(struct kmem_bpf_run *run)
 	run->live_entries = c->map_entries ?: c->exact_live ?
 			    KMEM_BPF_EXACT_LIVE_ENTRIES : KMEM_BPF_MAP_ENTRIES;
 	bpf_map__set_key_size(skel->maps.stacks, run->stack_depth * sizeof(__u64));
-	set_entries(skel->maps.stacks, c->page ? entries : 0);
-	set_entries(skel->maps.rows, c->page ? entries : 0);
-	set_entries(skel->maps.rare_rows, c->page ? entries : 0);
-	set_entries(skel->maps.live, c->page ? run->live_entries : 0);
+	set_entries(skel->maps.stacks, c->stat.page ? entries : 0);
+	set_entries(skel->maps.rows, c->stat.page ? entries : 0);
+	set_entries(skel->maps.rare_rows, c->stat.page ? entries : 0);
+	set_entries(skel->maps.live, c->stat.page ? run->live_entries : 0);
 	set_entries(skel->maps.blocks, run->nr_blocks);
-	set_entries(skel->maps.live_pfns, c->page && !c->exact_live ?
+	set_entries(skel->maps.live_pfns, c->stat.page && !c->exact_live ?
 		    run->max_pfn / 64 + 1 : 0);
 	set_entries(skel->maps.tasks, c->tasks ? entries : 0);
-	set_entries(skel->maps.slab_rows, c->slab ? entries : 0);
+	set_entries(skel->maps.slab_rows, c->stat.slab ? entries : 0);
 	set_entries(skel->maps.node_bytes,
 		    nodes * nodes * KMEM_BPF_NR_ORDERS);
 	bpf_map__set_max_entries(skel->maps.stall_events, stall_ring_bytes(run));
@@ -526,7 +516,7 @@ static void size_maps(struct kmem_bpf_run *run)
 static void configure(struct kmem_bpf_run *run)
 {
 	const struct kmem_bpf_config *c = &run->config;
-	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	const struct kmem_trace_info *info = kmem_decoder__info(run->core.dec);
 	struct kmem_bpf *skel = run->skel;
 
 	skel->rodata->filter = c->cgroup ? KMEM_BPF_FILTER_CGROUP :
@@ -542,7 +532,7 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->nr_nodes = run->nr_nodes > 1 ? run->nr_nodes : 1;
 	/* Before the load, rodata is plain memory of the skeleton's. */
 	fill_log2_table((__u64 *)skel->rodata->log2_table);
-	kmem_decoder__node_ranges(run->dec, add_node_range, skel);
+	kmem_decoder__node_ranges(run->core.dec, add_node_range, skel);
 	size_maps(run);
 	skel->rodata->live_max = run->live_entries;
 	skel->rodata->nr_pfn_words = c->exact_live ? 0 : run->max_pfn / 64 + 1;
@@ -560,7 +550,7 @@ static bool want_program(const struct kmem_bpf_run *run,
 	char name[96], *slash;
 
 	if (strstarts(sec, "raw_tp/"))
-		return run->config.page;
+		return run->config.stat.page;
 	if (!strcmp(sec, "tp_btf/sched_process_exit"))
 		return run->stall_programs;
 	if (strstarts(sec, "tp_btf/"))
@@ -677,7 +667,7 @@ static bool bpf_side_frame(struct kmem_bpf_run *run, u64 ip)
 	char name[KSYM_NAME_LEN + 32];
 	size_t i;
 
-	callsite_resolver__name(run->resolver, ip, false, name, sizeof(name));
+	callsite_resolver__name(run->core.resolver, ip, false, name, sizeof(name));
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
@@ -716,7 +706,7 @@ static void id_chain(struct kmem_bpf_run *run, u32 id, struct ip_callchain *cc)
 static int keep_stack(struct kmem_bpf_run *run, const struct ip_callchain *cc)
 {
 	u64 ips[KMEM_BPF_MAX_STACK];
-	size_t nr = callsite_resolver__frames(run->resolver, cc, ips,
+	size_t nr = callsite_resolver__frames(run->core.resolver, cc, ips,
 					      ARRAY_SIZE(ips));
 	int id;
 
@@ -745,7 +735,7 @@ static u64 stall_frames_callsite(const u64 *ips, size_t nr, bool memcg,
 
 	to_chain(run, ips, nr, true, cc);
 	return callsite_resolver__callsite(memcg && run->memcg_resolver ?
-					   run->memcg_resolver : run->resolver,
+					   run->memcg_resolver : run->core.resolver,
 					   cc);
 }
 
@@ -777,7 +767,7 @@ static int profile_stall(struct kmem_bpf_run *run, const struct kmem_bpf_stall *
 	if (id < 0)
 		return id;
 	return kmem_profile__add(run->profile, id, KMEM_PROFILE_STALL,
-				 kmem_stall__ended_ns(run->st));
+				 kmem_stall__ended_ns(run->core.st));
 }
 
 /*
@@ -796,7 +786,7 @@ static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
 	if (!run->config.folded_stall || chain < 0)
 		return 0;
 	return kmem_stacks__add(run->stacks, chain,
-				kmem_stall__ended_ns(run->st), 1);
+				kmem_stall__ended_ns(run->core.st), 1);
 }
 
 static int name_gfp(struct kmem_bpf_run *run, u64 gfp);
@@ -815,7 +805,7 @@ static int stall_record(void *ctx, void *data, size_t size)
 				   r->type == KMEM_BPF_STALL_MEMCG_BEGIN))
 		err = name_gfp(run, r->gfp);
 	if (!err)
-		err = kmem_bpf_fill__stall(run->st, data, size,
+		err = kmem_bpf_fill__stall(run->core.st, data, size,
 					   stall_frames_callsite, run);
 	if (err > 0 && run->stacks)
 		err = stall_ended(run, data, size);
@@ -828,8 +818,8 @@ static int stall_record(void *ctx, void *data, size_t size)
 
 static int setup_stalls(struct kmem_bpf_run *run)
 {
-	run->st = kmem_stall__new();
-	if (!run->st)
+	run->core.st = kmem_stall__new();
+	if (!run->core.st)
 		return -ENOMEM;
 	run->stall_ring = ring_buffer__new(bpf_map__fd(run->skel->maps.stall_events),
 					   stall_record, run, NULL);
@@ -849,7 +839,7 @@ static int drain_stalls(struct kmem_bpf_run *run)
 
 static int setup_analyses(struct kmem_bpf_run *run)
 {
-	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	const struct kmem_trace_info *info = kmem_decoder__info(run->core.dec);
 	const struct kmem_bpf_config *c = &run->config;
 
 	run->callsites = hashmap__new(u64_hash, u64_equal, NULL);
@@ -857,28 +847,28 @@ static int setup_analyses(struct kmem_bpf_run *run)
 	run->caches = strlist__new(NULL, NULL);
 	if (IS_ERR(run->callsites) || IS_ERR(run->stack_ips) || !run->caches)
 		return -ENOMEM;
-	if (c->slab) {
-		run->ks = kmem_slab__new(&(struct kmem_slab_config){ 0 });
-		if (!run->ks)
+	if (c->stat.slab) {
+		run->core.ks = kmem_slab__new(&(struct kmem_slab_config){ 0 });
+		if (!run->core.ks)
 			return -ENOMEM;
 	}
-	if (!c->page)
+	if (!c->stat.page)
 		return 0;
 	if (c->folded) {
 		run->stacks = kmem_stacks__new();
 		if (!run->stacks)
 			return -ENOMEM;
 	}
-	run->kp = kmem_page__new(&(struct kmem_page_config){
+	run->core.kp = kmem_page__new(&(struct kmem_page_config){
 		.page_size = run->page_size,
-		.live_only = c->live,
+		.live_only = c->stat.live,
 		.nr_nodes = info->has_mem2node ? info->nr_nodes : 0,
 	});
-	run->kf = kmem_frag__new(&(struct kmem_frag_config){
+	run->core.kf = kmem_frag__new(&(struct kmem_frag_config){
 		.page_size = run->page_size,
 		.pageblock_order = info->pageblock_order,
 	});
-	if (!run->kp || !run->kf)
+	if (!run->core.kp || !run->core.kf)
 		return -ENOMEM;
 	if (run->stall_programs && setup_stalls(run))
 		return -ENOMEM;
@@ -887,13 +877,13 @@ static int setup_analyses(struct kmem_bpf_run *run)
 		if (!run->profile)
 			return -ENOMEM;
 	}
-	if (!c->interval)
+	if (!c->stat.interval)
 		return 0;
-	run->iv = kmem_interval__new(&(struct kmem_interval_config){
-		.length = c->interval,
-		.stalls = run->st ? &kmem_stall__summary(run->st)->all : NULL,
+	run->core.iv = kmem_interval__new(&(struct kmem_interval_config){
+		.length = c->stat.interval,
+		.stalls = run->core.st ? &kmem_stall__summary(run->core.st)->all : NULL,
 	});
-	return run->iv ? 0 : -ENOMEM;
+	return run->core.iv ? 0 : -ENOMEM;
 }
 
 struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
@@ -907,6 +897,8 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 	}
 	run->config = *config;
 	run->config.max_stack = min(run->config.max_stack, KMEM_BPF_MAX_STACK);
+	run->core.config = &run->config.stat;
+	run->core.no_callsite = "(no stack)";
 	run->page_size = sysconf(_SC_PAGESIZE);
 	run->snap.page_size = run->page_size;
 	run->snap.sample_bytes = run->config.sample_bytes;
@@ -917,8 +909,8 @@ struct kmem_bpf_run *kmem_bpf_run__new(const struct kmem_bpf_config *config,
 		goto fail;
 	run->stack_depth = min(run->config.max_stack + KMEM_BPF_RAW_FRAMES,
 			       KMEM_BPF_MAX_STACK);
-	run->nr_nodes = kmem_decoder__info(run->dec)->nr_nodes;
-	run->snap.pageblock_order = kmem_decoder__info(run->dec)->pageblock_order;
+	run->nr_nodes = kmem_decoder__info(run->core.dec)->nr_nodes;
+	run->snap.pageblock_order = kmem_decoder__info(run->core.dec)->pageblock_order;
 	if (run->snap.pageblock_order >= 0)
 		run->nr_blocks = (run->max_pfn >> run->snap.pageblock_order) + 1;
 	if (open_and_load(run, err, err_size) ||
@@ -1123,17 +1115,17 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 		return;
 	detach_pages(run);
 	kmem_bpf__destroy(run->skel);
-	kmem_page__delete(run->kp);
-	kmem_frag__delete(run->kf);
-	kmem_slab__delete(run->ks);
-	kmem_interval__delete(run->iv);
+	kmem_page__delete(run->core.kp);
+	kmem_frag__delete(run->core.kf);
+	kmem_slab__delete(run->core.ks);
+	kmem_interval__delete(run->core.iv);
 	kmem_stacks__delete(run->stacks);
 	ring_buffer__free(run->stall_ring);
-	kmem_stall__delete(run->st);
+	kmem_stall__delete(run->core.st);
 	kmem_profile__delete(run->profile);
 	free(run->estimates);
-	kmem_decoder__delete(run->dec);
-	callsite_resolver__delete(run->resolver);
+	kmem_decoder__delete(run->core.dec);
+	callsite_resolver__delete(run->core.resolver);
 	callsite_resolver__delete(run->memcg_resolver);
 	hashmap__free(run->callsites);
 	hashmap__free(run->stack_ips);
@@ -1229,7 +1221,7 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
 	int ret = kmem_bpf__attach(run->skel);
 
-	if (!ret && run->config.page)
+	if (!ret && run->config.stat.page)
 		ret = attach_page_programs(run);
 	if (ret) {
 		snprintf(err, err_size, "cannot attach the BPF program: %s",
@@ -1238,11 +1230,11 @@ int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
 	}
 	read_memory(run, 0);
 	run->start_ns = rdclock();
-	if (run->iv) {
+	if (run->core.iv) {
 		struct kmem_page_summary ps = { .alloc = { 0, 0 } };
 		struct kmem_frag_summary fs = { .fallbacks = { 0, 0 } };
 
-		kmem_interval__advance(run->iv, 0, &ps, &fs);
+		kmem_interval__advance(run->core.iv, 0, &ps, &fs);
 	}
 	return 0;
 }
@@ -1297,7 +1289,7 @@ static int read_snapshot(struct kmem_bpf_run *run)
 	if (!err && run->nr_blocks)
 		err = read_map(run, run->skel->maps.blocks, 5, NULL,
 			       (void **)&s->blocks, &s->nr_blocks);
-	if (!err && run->config.slab)
+	if (!err && run->config.stat.slab)
 		err = read_map(run, run->skel->maps.slab_rows, 6,
 			       (void **)&s->slab_keys, (void **)&s->slab,
 			       &s->nr_slab);
@@ -1338,7 +1330,7 @@ static u64 stack_callsite(u32 id, void *arg)
 	if (hashmap__find(run->callsites, id, &callsite))
 		return callsite;
 	id_chain(run, id, cc);
-	callsite = cc->nr ? callsite_resolver__callsite(run->resolver, cc) : 0;
+	callsite = cc->nr ? callsite_resolver__callsite(run->core.resolver, cc) : 0;
 	hashmap__add(run->callsites, id, callsite);
 	return callsite;
 }
@@ -1347,7 +1339,7 @@ static u64 slab_function(u64 call_site, void *arg)
 {
 	struct kmem_bpf_run *run = arg;
 
-	return callsite_resolver__function(run->resolver, call_site);
+	return callsite_resolver__function(run->core.resolver, call_site);
 }
 
 static const char *cache_name(const char *name, void *arg)
@@ -1406,7 +1398,7 @@ static int name_gfp(struct kmem_bpf_run *run, u64 gfp)
 		return 0;
 	set_field(alloc, "common_type", raw, sizeof(raw), alloc->tp_format->id);
 	set_field(alloc, "gfp_flags", raw, sizeof(raw), gfp);
-	return kmem_decoder__decode(run->dec, alloc, &sample, &ev) < 0 ?
+	return kmem_decoder__decode(run->core.dec, alloc, &sample, &ev) < 0 ?
 	       -ENOMEM : 0;
 }
 
@@ -1434,7 +1426,7 @@ static int fold_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 	u64 n = v->samples, hits;
 	int id;
 
-	if (run->config.live)
+	if (run->config.stat.live)
 		n = n > v->freed + v->dropped ? n - v->freed - v->dropped : 0;
 	hits = kmem_bpf_fill__estimate(n, run->page_size << k->order,
 				       run->config.sample_bytes);
@@ -1445,15 +1437,6 @@ static int fold_row(struct kmem_bpf_run *run, const struct kmem_bpf_row_key *k,
 		return id == -ENOMEM ? id : 0;
 	return kmem_stacks__add(run->stacks, id, hits * (run->page_size << k->order),
 				hits);
-}
-
-static const char *frame_name(u64 ip, void *arg)
-{
-	struct kmem_bpf_run *run = arg;
-
-	callsite_resolver__name(run->resolver, ip, false, run->frame,
-				sizeof(run->frame));
-	return strncmp(run->frame, "0x", 2) ? run->frame : NULL;
 }
 
 int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
@@ -1470,8 +1453,8 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 		if (err)
 			return err;
 	}
-	return kmem_stacks__write(run->stacks, weight, frame_name, run, fp,
-				  NULL);
+	return kmem_stacks__write(run->stacks, weight, kmem_run_core__frame,
+				  &run->core, fp, NULL);
 }
 
 /* --- a memory profile (--pprof) --------------------------------------- */
@@ -1497,20 +1480,6 @@ static int grow_estimates(struct kmem_bpf_run *run, int id)
 	       (id + 1 - run->nr_estimates) * sizeof(*e));
 	run->nr_estimates = id + 1;
 	return 0;
-}
-
-static const char *profile_gfp(u64 gfp, void *arg)
-{
-	struct kmem_bpf_run *run = arg;
-
-	return kmem_decoder__gfp_name(run->dec, gfp);
-}
-
-static const char *profile_migtype(int migtype, char *buf, size_t size,
-				   void *arg __maybe_unused)
-{
-	/* A kernel that runs BPF programs has the v4.4 migration types. */
-	return kmem_migtype__name(migtype, false, buf, size);
 }
 
 /*
@@ -1592,13 +1561,13 @@ static int profile_period(struct kmem_bpf_run *run, u64 start, u64 length)
 /* -I: a period of the profile for each interval closed since the last. */
 static int profile_intervals(struct kmem_bpf_run *run)
 {
-	size_t nr = kmem_interval__nr_rows(run->iv);
-	u64 length = kmem_interval__length(run->iv);
+	size_t nr = kmem_interval__nr_rows(run->core.iv);
+	u64 length = kmem_interval__length(run->core.iv);
 	int err = 0;
 
 	for (; !err && run->profiled < nr; run->profiled++)
 		err = profile_period(run, run->start_ns +
-				     kmem_interval__row(run->iv, run->profiled)->start,
+				     kmem_interval__row(run->core.iv, run->profiled)->start,
 				     length);
 	return err;
 }
@@ -1634,7 +1603,7 @@ int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
 		.config = {
 			.page_size = run->page_size,
 			.task = KMEM_PROFILE_TASK_NONE,
-			.stalls = !!run->st,
+			.stalls = !!run->core.st,
 			.time_offset = run->wall_offset,
 			.comments = run->pprof_comments,
 			.nr_comments = ARRAY_SIZE(run->pprof_comments),
@@ -1642,12 +1611,7 @@ int kmem_bpf_run__profile(struct kmem_bpf_run *run, size_t i,
 				.limit = ~0ULL,
 				.file = "[kernel.kallsyms]",
 			},
-			.names = {
-				.frame = frame_name,
-				.gfp = profile_gfp,
-				.migtype = profile_migtype,
-				.arg = run,
-			},
+			.names = kmem_run_core__profile_names(&run->core),
 		},
 	};
 	return 0;
@@ -1666,8 +1630,8 @@ static int advance(struct kmem_bpf_run *run, u64 t, bool last)
 	kmem_bpf_fill__page_summary(&run->snap, &ps);
 	kmem_bpf_fill__frag_totals(&run->snap, &fs);
 	if (last)
-		return kmem_interval__finish(run->iv, &ps, &fs);
-	return kmem_interval__advance(run->iv, t, &ps, &fs);
+		return kmem_interval__finish(run->core.iv, &ps, &fs);
+	return kmem_interval__advance(run->core.iv, t, &ps, &fs);
 }
 
 int kmem_bpf_run__tick(struct kmem_bpf_run *run)
@@ -1675,12 +1639,12 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run)
 	int err;
 
 	err = drain_stalls(run);
-	if (err || !run->iv)
+	if (err || !run->core.iv)
 		return err;
 	err = advance(run, rdclock() - run->start_ns, false);
 	/* The rows and stacks after the counters: never fewer than they say. */
 	if (!err && run->profile &&
-	    run->profiled < kmem_interval__nr_rows(run->iv)) {
+	    run->profiled < kmem_interval__nr_rows(run->core.iv)) {
 		err = read_rows(run);
 		if (!err)
 			err = read_stacks(run);
@@ -1692,7 +1656,7 @@ int kmem_bpf_run__tick(struct kmem_bpf_run *run)
 
 const struct kmem_interval *kmem_bpf_run__intervals(const struct kmem_bpf_run *run)
 {
-	return run->iv;
+	return run->core.iv;
 }
 
 /*
@@ -1742,7 +1706,7 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	read_prog_info(run);
 	run->finished = true;
 	err = drain_stalls(run);
-	if (!err && run->iv)
+	if (!err && run->core.iv)
 		err = advance(run, run->stop_ns - run->start_ns, true);
 	if (!err)
 		err = read_snapshot(run);
@@ -1751,15 +1715,15 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	if (!err)
 		err = name_gfps(run);
 	if (!err && run->profile)
-		err = run->iv ? profile_intervals(run) :
+		err = run->core.iv ? profile_intervals(run) :
 		      profile_period(run, run->start_ns,
 				     run->stop_ns - run->start_ns);
-	if (!err && run->kp)
-		err = kmem_bpf_fill__page(&run->snap, run->kp, &n);
-	if (!err && run->kf)
-		err = kmem_bpf_fill__frag(&run->snap, run->kf, &n);
-	if (!err && run->ks)
-		err = kmem_bpf_fill__slab(&run->snap, run->ks, &n);
+	if (!err && run->core.kp)
+		err = kmem_bpf_fill__page(&run->snap, run->core.kp, &n);
+	if (!err && run->core.kf)
+		err = kmem_bpf_fill__frag(&run->snap, run->core.kf, &n);
+	if (!err && run->core.ks)
+		err = kmem_bpf_fill__slab(&run->snap, run->core.ks, &n);
 	return err;
 }
 
@@ -1790,67 +1754,9 @@ u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run)
 
 /* --- the report ------------------------------------------------------- */
 
-static const char *gfp_name(void *arg, u64 gfp)
-{
-	struct kmem_bpf_run *run = arg;
-
-	return kmem_decoder__gfp_name(run->dec, gfp);
-}
-
-static const char *callsite_name(void *arg, u64 callsite, char *buf,
-				 size_t size)
-{
-	struct kmem_bpf_run *run = arg;
-
-	if (!callsite) {
-		snprintf(buf, size, "(no stack)");
-		return buf;
-	}
-	return callsite_resolver__name(run->resolver, callsite,
-				       run->config.offsets, buf, size);
-}
-
-static const char *symbol_name(void *arg, u64 addr, char *buf, size_t size)
-{
-	struct kmem_bpf_run *run = arg;
-
-	if (!addr)
-		return NULL;
-	callsite_resolver__name(run->resolver, addr, true, buf, size);
-	return strncmp(buf, "0x", 2) ? buf : NULL;
-}
-
 static void set_fragmenting(struct kmem_page_row *row, void *arg)
 {
 	row->fragmenting = kmem_frag__callsite_fragmenting(arg, row->callsite);
-}
-
-static struct kmem_cell_ctx cell_ctx(struct kmem_bpf_run *run)
-{
-	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
-	bool pageblocks = run->kf && kmem_frag__has_classes(run->kf);
-
-	return (struct kmem_cell_ctx){
-		.page_size = run->page_size,
-		.live = run->config.live,
-		.xnode = kmem_decoder__nr_trace_nodes(run->dec) > 1 &&
-			 info->has_mem2node &&
-			 info->nr_nodes <= KMEM_PAGE_MAX_NODES,
-		.cpu_nodes = info->has_cpu_nodes,
-		.callchains = true,
-		.pageblocks = pageblocks,
-		.frag_classes = run->has_extfrag && pageblocks,
-		.fragmenting = run->kf &&
-			       kmem_frag__summary(run->kf)->fragmenting.nr,
-		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
-		.callers_estimated = run->config.sample_bytes > 1,
-		.slab_unpaired = true,
-		.task_key = KMEM_TASK_NONE,
-		.gfp_name = gfp_name,
-		.symbol = symbol_name,
-		.callsite_name = callsite_name,
-		.arg = run,
-	};
 }
 
 static u64 count_of(const struct kmem_bpf_run *run, enum kmem_bpf_counter c)
@@ -1860,10 +1766,10 @@ static u64 count_of(const struct kmem_bpf_run *run, enum kmem_bpf_counter c)
 
 static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 {
-	const struct kmem_trace_info *info = kmem_decoder__info(run->dec);
+	const struct kmem_trace_info *info = kmem_decoder__info(run->core.dec);
 	const struct perf_env *env = &run->session->header.env;
-	const struct kmem_page_summary *ps = run->kp ? kmem_page__summary(run->kp) : NULL;
-	const struct kmem_slab_summary *ss = run->ks ? kmem_slab__summary(run->ks) : NULL;
+	const struct kmem_page_summary *ps = run->core.kp ? kmem_page__summary(run->core.kp) : NULL;
+	const struct kmem_slab_summary *ss = run->core.ks ? kmem_slab__summary(run->core.ks) : NULL;
 	u64 page = 0, slab = 0, extfrag = 0;
 	size_t i;
 
@@ -1885,13 +1791,13 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 		.nr_extfrag_events = extfrag,
 		.sampled = "",
 		.page_size = run->page_size,
-		.live = run->config.live,
-		.cross_node = kmem_decoder__cross_node_status(run->dec),
-		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
-		.fragmentation = run->has_extfrag ? "analysed" : "not_recorded",
+		.live = run->config.stat.live,
+		.cross_node = kmem_decoder__cross_node_status(run->core.dec),
+		.nr_nodes = kmem_decoder__nr_trace_nodes(run->core.dec),
+		.fragmentation = run->core.extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
 		.pageblock_why = info->pageblock_why,
-		.stalls = run->st ? "analysed" : "no_stall_events",
+		.stalls = run->core.st ? "analysed" : "no_stall_events",
 		.stall_missing = run->stall_missing,
 	};
 }
@@ -1910,7 +1816,7 @@ static void fill_source(struct kmem_bpf_run *run)
 {
 	struct kmem_report_source *src = &run->source;
 	bool every = run->config.sample_bytes <= 1;
-	bool life = run->kp && kmem_bpf_fill__lifetime_exact(&run->snap);
+	bool life = run->core.kp && kmem_bpf_fill__lifetime_exact(&run->snap);
 
 	*src = (struct kmem_report_source){
 		.name = "bpf",
@@ -1936,8 +1842,8 @@ static void fill_source(struct kmem_bpf_run *run)
 		.tasks_map_full = count_of(run, KMEM_BPF_TASKS_FULL),
 		.slab_map_full = count_of(run, KMEM_BPF_SLAB_FULL),
 		.blocks_outside = count_of(run, KMEM_BPF_BLOCK_OUTSIDE),
-		.fallbacks = run->has_extfrag,
-		.no_fallbacks = run->has_extfrag ? "" :
+		.fallbacks = run->core.extfrag,
+		.no_fallbacks = run->core.extfrag ? "" :
 			"no kmem:mm_page_alloc_extfrag (or it was left out)",
 		.map_bytes = kmem_bpf_run__map_bytes(run),
 		.stall_events_lost = count_of(run, KMEM_BPF_STALL_LOST) +
@@ -1947,139 +1853,65 @@ static void fill_source(struct kmem_bpf_run *run)
 		.prog_ns = run->prog_ns,
 		.prog_ns_per_run = run->prog_runs ? run->prog_ns / run->prog_runs : 0,
 	};
-	if (!run->kp)
+	if (!run->core.kp)
 		src->exact = "the slab counts by callsite and cache";
 	else if (every && life)
 		src->exact = "every number: every stack was taken";
 	else if (life)
 		src->exact =
 			"the totals, grid, failures, fallbacks, pageblocks and lifetime groups";
-	if (run->st) {
+	if (run->core.st) {
 		snprintf(run->exact, sizeof(run->exact), "%s; the stalls", src->exact);
 		src->exact = run->exact;
 	}
-	if (run->kp && !every && life)
+	if (run->core.kp && !every && life)
 		src->estimated = "the callsite rows, from the sampled stacks";
-	else if (run->kp && !every)
+	else if (run->core.kp && !every)
 		src->estimated =
 			"the callsite rows and lifetime groups, from the sampled allocations";
-	else if (run->kp && !life)
+	else if (run->core.kp && !life)
 		src->estimated =
 			"the lifetime groups, from the allocations the live-page map tracked";
 }
 
-static void set_stall(struct kmem_page_row *row, void *arg)
-{
-	row->stall_ns = kmem_stall__callsite_ns(arg, row->callsite);
-}
-
-/* mm_compaction_end's statuses, named by the format's print fmt. */
-static void name_statuses(struct kmem_bpf_run *run)
-{
-	struct kmem_stall_status_row * const *rows;
-	size_t i, nr;
-
-	rows = kmem_stall__status_rows(run->st, &nr);
-	for (i = 0; i < nr; i++)
-		if (rows[i]->status < KMEM_STALL_NR_STATUS - 1)
-			rows[i]->name = kmem_decoder__compact_status(run->dec,
-								     rows[i]->status);
-}
-
-/* The rows of table @id sorted, by -s where @sort is given. */
-static int sort_table(struct kmem_bpf_run *run, enum kmem_report_table_id id,
-		      const struct kmem_report_sort *sort)
-{
-	const struct kmem_report_analyses a = {
-		.kp = run->kp, .kf = run->kf, .ks = run->ks, .st = run->st,
-	};
-
-	return kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
-				       sort);
-}
-
-/* The tables a recording of the same analyses shows. */
-static int sort_tables(struct kmem_bpf_run *run)
-{
-	const struct kmem_bpf_config *c = &run->config;
-	int id, err = 0;
-
-	if (run->kp)
-		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
-	if (!err && run->kp)
-		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
-	if (!err && run->kp)
-		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
-	if (!err && run->ks)
-		err = sort_table(run, KMEM_SLAB_CALLERS, &c->slab_sort);
-	if (!err && run->ks)
-		err = sort_table(run, KMEM_SLAB_CACHES, &c->slab_sort);
-	for (id = KMEM_STALL_ORDERS; !err && run->st && id <= KMEM_STALL_MEMCG;
-	     id++)
-		err = sort_table(run, id, NULL);
-	return err;
-}
-
-/* Every analysis finished and joined, the tables sorted. */
+/*
+ * Every analysis finished and joined, the tables sorted as a recording's.
+ * A recording's page rows count their fragmenting fallbacks as they come;
+ * here they are the callsite's, once the fallbacks are read.
+ */
 static int settle(struct kmem_bpf_run *run)
 {
-	int node, err = 0;
+	int err = 0;
 
 	if (run->settled)
 		return 0;
 	run->settled = true;
-	if (run->ks)
-		kmem_slab__finish(run->ks);
-	if (run->kp) {
-		kmem_page__finish(run->kp);
-		err = kmem_frag__finish(run->kf);
-	}
-	if (!err && run->kp && run->has_extfrag)
-		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER,
-				     set_fragmenting, run->kf);
-	if (!err && run->st)
-		err = kmem_stall__finish(run->st);
-	if (!err && run->st) {
-		kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall,
-				     run->st);
-		name_statuses(run);
-	}
-	run->ctx = cell_ctx(run);
-	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
-		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
+	if (run->core.kp)
+		err = kmem_frag__finish(run->core.kf);
+	if (!err && run->core.kp && run->core.extfrag)
+		kmem_page__walk_rows(run->core.kp, KMEM_PAGE_TABLE_CALLER,
+				     set_fragmenting, run->core.kf);
+	run->core.ctx = (struct kmem_cell_ctx){
+		.page_size = run->page_size,
+		.callchains = true,
+		.callers_estimated = run->config.sample_bytes > 1,
+		.slab_unpaired = true,
+		.task_key = KMEM_TASK_NONE,
+	};
+	if (!err)
+		err = kmem_run_core__settle(&run->core);
 	fill_source(run);
-	return err ?: sort_tables(run);
+	return err;
 }
 
 int kmem_bpf_run__report(struct kmem_bpf_run *run, struct kmem_report *r)
 {
-	const struct kmem_bpf_config *c = &run->config;
 	int err = settle(run);
 
-	*r = (struct kmem_report){
-		.trace = report_trace(run),
-		.ctx = &run->ctx,
-		.kp = run->kp,
-		.kf = run->kf,
-		.iv = run->iv,
-		.slab = run->ks,
-		.has_node = run->has_node,
-		.nr_node_ids = kmem_decoder__info(run->dec)->nr_nodes,
-		.caller = c->caller,
-		.lines = c->lines,
-	};
-	r->src[KMEM_SRC_TRACE] = &r->trace;
+	kmem_run_core__report(&run->core, r);
+	r->trace = report_trace(run);
 	r->src[KMEM_SRC_COUNTED] = &run->source;
 	settle_memory(run);
 	r->src[KMEM_SRC_MEMORY] = &run->memory;
-	if (run->kp)
-		r->src[KMEM_SRC_PAGE] = kmem_page__summary(run->kp);
-	if (run->kf)
-		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
-	if (run->ks)
-		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
-	if (run->st)
-		r->src[KMEM_SRC_STALL] = kmem_stall__summary(run->st);
-	memcpy(r->tables, run->tables, sizeof(r->tables));
 	return err;
 }

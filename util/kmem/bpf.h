@@ -6,13 +6,14 @@
  * perf kmem stat -b: the page (and slab) allocator counted in the running
  * kernel by a BPF program (util/bpf_skel/kmem.bpf.c), nothing recorded.
  *
- * A kmem_bpf_run is the live counterpart of a kmem_run (kmem-run.h): it
+ * A kmem_bpf_run is the live counterpart of a kmem_run (run.h): it
  * loads and attaches the program, follows the tasks asked for, reads the
- * maps and fills the same analyses a recording fills (kmem-page.h,
- * kmem-frag.h, kmem-slab.h) through kmem/bpf-fill.h, and gives the same
- * report (kmem-report.h), so that text, JSON and folded stacks are
- * shared.  The builtin owns the options, the workload and the output.
- * No global state, no printing: what goes wrong comes back as one line.
+ * maps and fills the same analyses a recording fills (count-page.h,
+ * count-frag.h, count-slab.h) through bpf-fill.h, and settles them into
+ * the same report (report.h) with a recording's struct kmem_run_core, so
+ * that text, JSON and folded stacks are shared.  The builtin owns the
+ * options, the workload and the output.  No global state, no printing:
+ * what goes wrong comes back as one line.
  */
 
 #include <stdbool.h>
@@ -23,21 +24,18 @@
 
 #include "count-stacks.h"
 #include "report.h"
+#include "run.h"
 
 /* What perf kmem stat -b's options ask. */
 struct kmem_bpf_config {
-	bool		page;		/* --page */
-	bool		slab;		/* --slab */
-	bool		caller;		/* --caller */
-	bool		live;		/* --live */
+	/*
+	 * The options a recording's run takes too: --page, --slab,
+	 * --caller, --live, --raw-ip, -l, -s, -I, --alloc-func...
+	 */
+	struct kmem_run_config	stat;
 	bool		folded;		/* --folded: keep the sampled stacks */
 	bool		folded_stall;	/* --folded=stall: the stalls' stacks instead */
 	bool		pprof;		/* --pprof: a profile, per -I interval */
-	bool		raw_ip;		/* --raw-ip */
-	bool		offsets;	/* callsites as func+0xoff */
-	int		lines;		/* -l; -1: all */
-	struct kmem_report_sort	page_sort;
-	struct kmem_report_sort	slab_sort;
 	/* Whose events: all, tasks added with kmem_bpf_run__add_task(), a cgroup. */
 	bool		system_wide;	/* -a */
 	bool		tasks;		/* -p, -t or a workload */
@@ -46,9 +44,6 @@ struct kmem_bpf_config {
 	bool		exact_live;	/* --exact-live */
 	int		max_stack;	/* --max-stack */
 	u32		map_entries;	/* -M; 0: the defaults */
-	u64		interval;	/* -I, in ns; 0: none */
-	const char	*alloc_regex;	/* --alloc-func */
-	const char	*alloc_regex_add; /* --alloc-func-add */
 	/* perf config kmem.bpf-leave-out: tracepoints taken as missing. */
 	const char	*leave_out;
 	const char	*btf;		/* kmem.bpf-btf; NULL: the kernel's */

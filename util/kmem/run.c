@@ -42,16 +42,13 @@
 struct kmem_run {
 	struct kmem_run_config		config;
 	struct perf_session		*session;	/* not owned */
-	struct callsite_resolver	*resolver;
-	struct kmem_decoder		*dec;
+	/* The analyses, -s pid/comm's tasks, the report once finished. */
+	struct kmem_run_core		core;
 	const struct kmem_trace_info	*info;
 	struct kmem_queue		*queue;
-	struct kmem_page		*kp;
 	/* kp's and ks's live tables, for an event's prefetch: no call. */
 	const struct kmem_live		*page_live;
 	const struct kmem_live		*slab_live;
-	struct kmem_frag		*kf;		/* with kp */
-	struct kmem_stall		*st;		/* with kp, of stall events */
 	struct callsite_resolver	*memcg_resolver;	/* with st */
 	struct kmem_stacks		*stacks;	/* folded, pprof */
 	struct kmem_profile		*profile;	/* pprof */
@@ -59,10 +56,7 @@ struct kmem_run {
 	u64				profile_last;
 	bool				profile_started;
 	size_t				profile_rows;	/* -I: closed */
-	struct kmem_tasks		*tasks;		/* -s pid/comm, --pid... */
-	struct kmem_interval		*iv;		/* -I */
 	bool				per_event_extras; /* tasks, iv or profile */
-	struct kmem_slab		*ks;
 	char				*recorded_kallsyms;
 	/* --time in shares of the trace's span: its windows. */
 	struct perf_time_interval	*time_ranges;
@@ -70,17 +64,11 @@ struct kmem_run {
 	/* Of the trace's kernel, from its build-id records; "": none yet. */
 	char				kernel_build_id[SBUILD_ID_SIZE];
 	struct kmem_run_stats		stats;
-	/* The report, settled by kmem_run__finish(). */
-	struct kmem_cell_ctx		ctx;
-	struct kmem_report_table	tables[KMEM_NR_TABLES];
-	bool				has_node[KMEM_PAGE_MAX_NODES];
 	/* The stall tracepoints the trace lacks, "a,b", for the report. */
 	char				stall_missing[512];
 	/* The strings of the last kmem_run__profile()'s view. */
 	char				pprof_lines[4][PATH_MAX + 160];
 	const char			*pprof_comments[4];
-	/* What frame_name() returns: the stack writer keeps no two. */
-	char				frame[KSYM_NAME_LEN + 32];
 };
 
 struct kmem_run *kmem_run__new(const struct kmem_run_config *config)
@@ -90,6 +78,7 @@ struct kmem_run *kmem_run__new(const struct kmem_run_config *config)
 	if (!run)
 		return NULL;
 	run->config = *config;
+	run->core.config = &run->config;
 	return run;
 }
 
@@ -98,17 +87,17 @@ void kmem_run__delete(struct kmem_run *run)
 	if (!run)
 		return;
 	kmem_queue__delete(run->queue);
-	kmem_slab__delete(run->ks);
-	kmem_page__delete(run->kp);
-	kmem_frag__delete(run->kf);
-	kmem_stall__delete(run->st);
+	kmem_slab__delete(run->core.ks);
+	kmem_page__delete(run->core.kp);
+	kmem_frag__delete(run->core.kf);
+	kmem_stall__delete(run->core.st);
 	callsite_resolver__delete(run->memcg_resolver);
 	kmem_stacks__delete(run->stacks);
 	kmem_profile__delete(run->profile);
-	kmem_tasks__delete(run->tasks);
-	kmem_interval__delete(run->iv);
-	kmem_decoder__delete(run->dec);
-	callsite_resolver__delete(run->resolver);
+	kmem_tasks__delete(run->core.tasks);
+	kmem_interval__delete(run->core.iv);
+	kmem_decoder__delete(run->core.dec);
+	callsite_resolver__delete(run->core.resolver);
 	free(run->recorded_kallsyms);
 	free(run->time_ranges);
 	free(run);
@@ -161,7 +150,7 @@ static void count_stack(struct kmem_run *run, u32 tag, int order, bool got)
  */
 static int count_stall_stack(struct kmem_run *run, u32 tag)
 {
-	u64 ns = kmem_stall__ended_ns(run->st);
+	u64 ns = kmem_stall__ended_ns(run->core.st);
 
 	if (!tag)
 		return 0;
@@ -210,8 +199,8 @@ static int deliver_task_event(struct kmem_run *run, const struct kmem_event *ev)
 		      machine__process_fork_event(machine, &event, &sample) :
 		      machine__process_exit_event(machine, &event, &sample);
 	}
-	if (run->tasks && ev->kind != KMEM_EVENT_TASK_EXIT)
-		kmem_tasks__forget(run->tasks, ev->task.tid);
+	if (run->core.tasks && ev->kind != KMEM_EVENT_TASK_EXIT)
+		kmem_tasks__forget(run->core.tasks, ev->task.tid);
 	return err;
 }
 
@@ -261,7 +250,7 @@ static int profile_fallback(struct kmem_run *run,
 		.migtype = f->alloc_migtype >= 0 &&
 			   f->alloc_migtype <= KMEM_PAGE_MAX_MIGTYPE ?
 			   f->alloc_migtype : SHRT_MAX,
-		.node = kmem_decoder__page_node(run->dec, f->pfn),
+		.node = kmem_decoder__page_node(run->core.dec, f->pfn),
 		.task = task,
 	};
 	int id = kmem_profile__key(run->profile, &key);
@@ -284,20 +273,20 @@ static void profile_live_page(u32 tag, int order, void *arg)
 /* The end of a period: what is live then, and the sums kept. */
 static int profile_close(struct kmem_run *run, u64 start, u64 length)
 {
-	kmem_page__walk_live(run->kp, profile_live_page, run);
+	kmem_page__walk_live(run->core.kp, profile_live_page, run);
 	return kmem_profile__close(run->profile, start, length);
 }
 
 /* -I: a profile for each interval the last event closed. */
 static int profile_intervals(struct kmem_run *run)
 {
-	size_t nr = kmem_interval__nr_rows(run->iv);
-	u64 length = kmem_interval__length(run->iv);
+	size_t nr = kmem_interval__nr_rows(run->core.iv);
+	u64 length = kmem_interval__length(run->core.iv);
 	int err = 0;
 
 	for (; !err && run->profile_rows < nr; run->profile_rows++)
 		err = profile_close(run, run->profile_first +
-				    kmem_interval__row(run->iv,
+				    kmem_interval__row(run->core.iv,
 						       run->profile_rows)->start,
 				    length);
 	return err;
@@ -315,7 +304,7 @@ static void profile_time(struct kmem_run *run, u64 time)
 
 static int profile_finish(struct kmem_run *run)
 {
-	if (run->iv)
+	if (run->core.iv)
 		return profile_intervals(run);
 	return profile_close(run, run->profile_first,
 			     run->profile_last - run->profile_first);
@@ -330,15 +319,15 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 	const struct kmem_page_event *page = &ev->page;
 	int err;
 
-	err = kmem_interval__advance(run->iv, ev->time, kmem_page__summary(run->kp),
-				     kmem_frag__summary(run->kf));
+	err = kmem_interval__advance(run->core.iv, ev->time, kmem_page__summary(run->core.kp),
+				     kmem_frag__summary(run->core.kf));
 	if (!err && run->profile)
 		err = profile_intervals(run);
 	if (err || ev->kind != KMEM_EVENT_PAGE_ALLOC ||
 	    page->pfn == KMEM_PAGE_NO_PFN ||
 	    !kmem_page__valid_order(page->order))
 		return err;
-	return kmem_interval__alloc(run->iv, page->callsite,
+	return kmem_interval__alloc(run->core.iv, page->callsite,
 				    run->info->page_size << page->order);
 }
 
@@ -346,7 +335,7 @@ static int interval_event(struct kmem_run *run, const struct kmem_event *ev)
 /* Converted and polluted fallbacks so far: the fragmenting ones. */
 static u64 nr_fragmenting(struct kmem_run *run)
 {
-	const struct kmem_frag_summary *s = kmem_frag__summary(run->kf);
+	const struct kmem_frag_summary *s = kmem_frag__summary(run->core.kf);
 
 	return s->classes[KMEM_FRAG_CONVERTED].nr +
 	       s->classes[KMEM_FRAG_POLLUTED].nr;
@@ -370,12 +359,12 @@ static void count_fallback_stack(struct kmem_run *run,
 static int deliver_fallback(struct kmem_run *run,
 			    const struct kmem_frag_event *f, u32 tid, u32 task)
 {
-	u64 taken = kmem_frag__summary(run->kf)->fallbacks.nr;
+	u64 taken = kmem_frag__summary(run->core.kf)->fallbacks.nr;
 	u64 fragmenting = nr_fragmenting(run);
-	int err = kmem_frag__fallback_thread(run->kf, f, task, tid);
+	int err = kmem_frag__fallback_thread(run->core.kf, f, task, tid);
 	bool frags;
 
-	if (err || kmem_frag__summary(run->kf)->fallbacks.nr == taken)
+	if (err || kmem_frag__summary(run->core.kf)->fallbacks.nr == taken)
 		return err;
 	frags = nr_fragmenting(run) != fragmenting;
 	count_fallback_stack(run, f, frags);
@@ -396,21 +385,21 @@ static __always_inline int deliver_page_alloc(struct kmem_run *run,
 	 * most traces, and the call is not made.
 	 */
 	if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
-		kmem_frag__take_owed(run->kf, ev->tid, &ev->page, &owed);
-	err = kmem_page__alloc_fragmenting(run->kp, &ev->page,
+		kmem_frag__take_owed(run->core.kf, ev->tid, &ev->page, &owed);
+	err = kmem_page__alloc_fragmenting(run->core.kp, &ev->page,
 					   owed.fragmenting, owed.fell_back);
-	return err ?: kmem_frag__alloc(run->kf, &ev->page);
+	return err ?: kmem_frag__alloc(run->core.kf, &ev->page);
 }
 
 static __always_inline int deliver_page_free(struct kmem_run *run,
 					     struct kmem_event *ev)
 {
-	int err = kmem_page__free(run->kp, &ev->page);
+	int err = kmem_page__free(run->core.kp, &ev->page);
 
 	/* Of a page of a known node: the fragmentation counts remote frees. */
 	if (!err && ev->page.page_node >= 0 &&
 	    ev->page.cpu_node != ev->page.page_node)
-		err = kmem_frag__free(run->kf, &ev->page);
+		err = kmem_frag__free(run->core.kf, &ev->page);
 	return err;
 }
 
@@ -427,10 +416,10 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 
 	/* Tested once an event: most runs have none of them. */
 	if (!page_only && run->per_event_extras) {
-		if (run->tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-				   ev->kind == KMEM_EVENT_EXTFRAG ||
-				   ev->kind == KMEM_EVENT_STALL)) {
-			err = kmem_tasks__key(run->tasks, ev->tid, ev->time,
+		if (run->core.tasks && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+					ev->kind == KMEM_EVENT_EXTFRAG ||
+					ev->kind == KMEM_EVENT_STALL)) {
+			err = kmem_tasks__key(run->core.tasks, ev->tid, ev->time,
 					      &task);
 			/* Of a task --pid, --tid or --comm leaves out. */
 			if (err)
@@ -438,9 +427,9 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 			if (ev->kind == KMEM_EVENT_PAGE_ALLOC)
 				ev->page.task = task;
 		}
-		if (run->iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
-				ev->kind == KMEM_EVENT_PAGE_FREE ||
-				ev->kind == KMEM_EVENT_EXTFRAG)) {
+		if (run->core.iv && (ev->kind == KMEM_EVENT_PAGE_ALLOC ||
+				     ev->kind == KMEM_EVENT_PAGE_FREE ||
+				     ev->kind == KMEM_EVENT_EXTFRAG)) {
 			err = interval_event(run, ev);
 			if (err)
 				return err;
@@ -469,8 +458,8 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 		    !run->config.folded_stall && !run->config.folded_fallbacks)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
-		if (!err && run->st)
-			err = kmem_stall__alloc(run->st, ev->tid, ev->time,
+		if (!err && run->core.st)
+			err = kmem_stall__alloc(run->core.st, ev->tid, ev->time,
 						&ev->page);
 		if (err > 0)
 			err = count_stall_stack(run, ev->page.tag);
@@ -479,16 +468,16 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 		err = deliver_fallback(run, &ev->extfrag, ev->tid, task);
 		break;
 	case KMEM_EVENT_STALL:
-		err = kmem_stall__event(run->st, ev->tid, ev->time, &ev->stall);
+		err = kmem_stall__event(run->core.st, ev->tid, ev->time, &ev->stall);
 		break;
 	case KMEM_EVENT_PAGE_FREE:
 		err = deliver_page_free(run, ev);
 		break;
 	case KMEM_EVENT_SLAB_ALLOC:
-		err = kmem_slab__alloc(run->ks, &ev->slab_alloc);
+		err = kmem_slab__alloc(run->core.ks, &ev->slab_alloc);
 		break;
 	case KMEM_EVENT_SLAB_FREE:
-		err = kmem_slab__free(run->ks, &ev->slab_free);
+		err = kmem_slab__free(run->core.ks, &ev->slab_free);
 		break;
 	case KMEM_EVENT_TASK_COMM:
 	case KMEM_EVENT_TASK_FORK:
@@ -546,7 +535,7 @@ static int deliver_span(struct kmem_queue_span *span, void *arg)
 	struct kmem_run *run = arg;
 
 	if (!run->slab_live && !run->per_event_extras &&
-	    !run->config.folded && !run->st)
+	    !run->config.folded && !run->core.st)
 		return deliver_page_records(run, span);
 	return deliver_any_records(run, span);
 }
@@ -593,7 +582,7 @@ static noinline int queue_sample(struct kmem_run *run, struct evsel *evsel,
 		return 0;
 	run->stats.nr_events++;
 	ret = kmem_queue__add(run->queue, sample->time, sample->cpu, &queued);
-	return ret ?: kmem_decoder__decode(run->dec, evsel, sample, queued);
+	return ret ?: kmem_decoder__decode(run->core.dec, evsel, sample, queued);
 }
 
 /*
@@ -621,7 +610,7 @@ int kmem_run__sample(const struct perf_tool *tool,
 	if (!ev)
 		return queue_sample(run, evsel, sample);
 	run->stats.nr_events++;
-	return kmem_decoder__decode(run->dec, evsel, sample, ev);
+	return kmem_decoder__decode(run->core.dec, evsel, sample, ev);
 }
 
 static enum kmem_event_kind task_event_kind(const union perf_event *event)
@@ -686,9 +675,9 @@ int kmem_run__finish(struct kmem_run *run, int read_err)
 
 	if (err != -ENOMEM)
 		err = kmem_queue__flush(run->queue, KMEM_QUEUE_FLUSH__FINAL);
-	if (!err && run->iv)
-		err = kmem_interval__finish(run->iv, kmem_page__summary(run->kp),
-					    kmem_frag__summary(run->kf));
+	if (!err && run->core.iv)
+		err = kmem_interval__finish(run->core.iv, kmem_page__summary(run->core.kp),
+					    kmem_frag__summary(run->core.kf));
 	if (!err && run->profile)
 		err = profile_finish(run);
 	run->stats.nr_queue_bounds = kmem_queue__nr_half_flushes(run->queue);
@@ -741,14 +730,14 @@ static int setup_resolver(struct kmem_run *run, char *err, size_t err_size)
 {
 	const struct kmem_run_config *c = &run->config;
 
-	run->resolver = callsite_resolver__new(&run->session->machines.host,
-					       c->alloc_regex_add ?: c->alloc_regex,
-					       c->alloc_regex_add, c->raw_ip,
-					       err, err_size);
-	if (!run->resolver)
+	run->core.resolver = callsite_resolver__new(&run->session->machines.host,
+						    c->alloc_regex_add ?: c->alloc_regex,
+						    c->alloc_regex_add, c->raw_ip,
+						    err, err_size);
+	if (!run->core.resolver)
 		return -EINVAL;
 	find_kernel_build_id(run);
-	return use_kallsyms(run, run->resolver);
+	return use_kallsyms(run, run->core.resolver);
 }
 
 /*
@@ -765,7 +754,7 @@ static int setup_memcg_resolver(struct kmem_run *run, char *err,
 
 	begin = evlist__find_tracepoint_by_name(run->session->evlist,
 						"vmscan:mm_vmscan_memcg_reclaim_begin");
-	if (!run->resolver || !begin || !evsel__has_callchain(begin))
+	if (!run->core.resolver || !begin || !evsel__has_callchain(begin))
 		return 0;
 	run->memcg_resolver =
 		callsite_resolver__new_memcg(&run->session->machines.host, user,
@@ -821,14 +810,14 @@ static int setup_page_analysis(struct kmem_run *run)
 		.no_pfns = info->pfn_is_page,
 	};
 
-	run->kp = kmem_page__new(&config);
-	run->kf = kmem_frag__new(&frag);
-	if (!run->kp || !run->kf)
+	run->core.kp = kmem_page__new(&config);
+	run->core.kf = kmem_frag__new(&frag);
+	if (!run->core.kp || !run->core.kf)
 		return -ENOMEM;
-	run->page_live = kmem_page__live(run->kp);
+	run->page_live = kmem_page__live(run->core.kp);
 	if (info->stall_events) {
-		run->st = kmem_stall__new();
-		if (!run->st)
+		run->core.st = kmem_stall__new();
+		if (!run->core.st)
 			return -ENOMEM;
 		note_stall_missing(run);
 	}
@@ -836,17 +825,17 @@ static int setup_page_analysis(struct kmem_run *run)
 		struct kmem_interval_config iv = {
 			.length = c->interval,
 			.nr_callers = c->interval_callers,
-			.stalls = run->st ? &kmem_stall__summary(run->st)->all : NULL,
+			.stalls = run->core.st ? &kmem_stall__summary(run->core.st)->all : NULL,
 		};
 
-		run->iv = kmem_interval__new(&iv);
-		if (!run->iv)
+		run->core.iv = kmem_interval__new(&iv);
+		if (!run->core.iv)
 			return -ENOMEM;
 	}
 	if (!c->follow_tasks)
 		return 0;
-	run->tasks = kmem_tasks__new(&run->session->machines.host, &c->tasks);
-	return run->tasks ? 0 : -ENOMEM;
+	run->core.tasks = kmem_tasks__new(&run->session->machines.host, &c->tasks);
+	return run->core.tasks ? 0 : -ENOMEM;
 }
 
 /*
@@ -893,14 +882,14 @@ static int setup_slab_analysis(struct kmem_run *run)
 {
 	struct kmem_slab_config config = {
 		.want_alloc_table = run->config.alloc,
-		.callsite = run->resolver ? slab_callsite : NULL,
-		.callsite_arg = run->resolver,
+		.callsite = run->core.resolver ? slab_callsite : NULL,
+		.callsite_arg = run->core.resolver,
 	};
 
-	run->ks = kmem_slab__new(&config);
-	if (!run->ks)
+	run->core.ks = kmem_slab__new(&config);
+	if (!run->core.ks)
 		return -ENOMEM;
-	run->slab_live = kmem_slab__live(run->ks);
+	run->slab_live = kmem_slab__live(run->core.ks);
 	return 0;
 }
 
@@ -936,24 +925,24 @@ int kmem_run__setup(struct kmem_run *run, struct perf_session *session,
 		if (ret)
 			return ret;
 	}
-	config.resolver = run->resolver;
+	config.resolver = run->core.resolver;
 	if (c->page) {
 		ret = setup_memcg_resolver(run, err, err_size);
 		if (ret)
 			return ret;
 		config.memcg_resolver = run->memcg_resolver;
 	}
-	run->dec = kmem_decoder__new(session, &config, err, err_size);
-	if (!run->dec)
+	run->core.dec = kmem_decoder__new(session, &config, err, err_size);
+	if (!run->core.dec)
 		return -EINVAL;
-	run->info = kmem_decoder__info(run->dec);
+	run->info = kmem_decoder__info(run->core.dec);
 	if (c->slab)
 		ret = setup_slab_analysis(run);
 	if (!ret && c->page)
 		ret = setup_page_analysis(run);
 	if (ret)
 		return ret;
-	run->per_event_extras = run->tasks || run->iv || run->profile;
+	run->per_event_extras = run->core.tasks || run->core.iv || run->profile;
 	/* A page-only analysis queues records no larger than a page event. */
 	run->queue = kmem_queue__new(c->slab ? sizeof(struct kmem_event) :
 						KMEM_PAGE_EVENT_SIZE,
@@ -983,137 +972,169 @@ const char *kmem_run__kernel_build_id(struct kmem_run *run)
 
 struct callsite_resolver *kmem_run__resolver(const struct kmem_run *run)
 {
-	return run->resolver;
+	return run->core.resolver;
 }
 
 struct kmem_page *kmem_run__page(const struct kmem_run *run)
 {
-	return run->kp;
+	return run->core.kp;
 }
 
 struct kmem_frag *kmem_run__frag(const struct kmem_run *run)
 {
-	return run->kf;
+	return run->core.kf;
 }
 
 struct kmem_decoder *kmem_run__decoder(const struct kmem_run *run)
 {
-	return run->dec;
+	return run->core.dec;
 }
+
+/* --- the report, of either run ------------------------------------- */
 
 static const char *gfp_name(void *arg, u64 gfp)
 {
-	struct kmem_run *run = arg;
+	struct kmem_run_core *core = arg;
 
-	return kmem_decoder__gfp_name(run->dec, gfp);
+	return kmem_decoder__gfp_name(core->dec, gfp);
 }
 
 /* A function, with -v or --raw-ip func+0xoff, or a bare address. */
 static const char *callsite_name(void *arg, u64 callsite, char *buf,
 				 size_t size)
 {
-	struct kmem_run *run = arg;
+	struct kmem_run_core *core = arg;
 
-	if (!run->resolver) {
+	if (!callsite && core->no_callsite) {
+		snprintf(buf, size, "%s", core->no_callsite);
+		return buf;
+	}
+	if (!core->resolver) {
 		snprintf(buf, size, "%#" PRIx64, callsite);
 		return buf;
 	}
 	/* Not an allocator address shown as if it were a callsite. */
-	if (callsite_resolver__named_none(run->resolver)) {
+	if (callsite_resolver__named_none(core->resolver)) {
 		snprintf(buf, size, "(unresolved) %#" PRIx64, callsite);
 		return buf;
 	}
-	return callsite_resolver__name(run->resolver, callsite,
-				       run->config.offsets, buf, size);
+	return callsite_resolver__name(core->resolver, callsite,
+				       core->config->offsets, buf, size);
 }
 
 /* A callsite's symbol, with an offset into it, or NULL. */
 static const char *symbol_name(void *arg, u64 addr, char *buf, size_t size)
 {
-	struct kmem_run *run = arg;
+	struct kmem_run_core *core = arg;
 
-	if (!run->resolver || !addr)
+	if (!core->resolver || !addr)
 		return NULL;
-	callsite_resolver__name(run->resolver, addr, true, buf, size);
+	callsite_resolver__name(core->resolver, addr, true, buf, size);
 	return strncmp(buf, "0x", 2) ? buf : NULL;
 }
 
 static const char *comm_name(void *arg, u32 task)
 {
-	struct kmem_run *run = arg;
+	struct kmem_run_core *core = arg;
 
-	return kmem_tasks__comm(run->tasks, task);
+	return kmem_tasks__comm(core->tasks, task);
 }
 
 /* A frame of a folded stack, or a map cell's callsite: its function. */
-static const char *frame_name(u64 ip, void *arg)
+const char *kmem_run_core__frame(u64 ip, void *arg)
 {
-	struct kmem_run *run = arg;
+	struct kmem_run_core *core = arg;
 
-	callsite_resolver__name(run->resolver, ip, false, run->frame,
-				sizeof(run->frame));
-	return strncmp(run->frame, "0x", 2) ? run->frame : NULL;
+	callsite_resolver__name(core->resolver, ip, false, core->frame,
+				sizeof(core->frame));
+	return strncmp(core->frame, "0x", 2) ? core->frame : NULL;
 }
 
-static struct kmem_cell_ctx cell_ctx(struct kmem_run *run)
+static const char *profile_gfp(u64 gfp, void *arg)
 {
-	const struct kmem_trace_info *info = run->info;
-	bool pageblocks = run->kf && kmem_frag__has_classes(run->kf);
+	return gfp_name(arg, gfp);
+}
 
-	return (struct kmem_cell_ctx){
-		.page_size = info->page_size,
-		.pre_v4_4 = info->pre_v4_4,
-		.pfn_is_page = info->pfn_is_page,
-		.live = run->config.live,
-		.sampled = info->sampled[0],
-		.xnode = !strcmp(kmem_decoder__cross_node_status(run->dec), "analysed"),
-		.cpu_nodes = info->has_cpu_nodes,
-		.callchains = info->has_callchains,
-		.pageblocks = pageblocks,
-		.frag_classes = info->has_extfrag && pageblocks,
-		.fragmenting = run->kf &&
-			       kmem_frag__summary(run->kf)->fragmenting.nr,
-		.pinning = info->has_extfrag && pageblocks && !info->pfn_is_page,
-		.stalls = run->st && kmem_stall__summary(run->st)->all.stalls,
-		.task_key = run->config.tasks.key,
-		.gfp_name = gfp_name,
-		.symbol = symbol_name,
-		.callsite_name = callsite_name,
-		.comm_name = comm_name,
-		.arg = run,
+static const char *profile_migtype(int migtype, char *buf, size_t size,
+				   void *arg)
+{
+	struct kmem_run_core *core = arg;
+
+	return kmem_migtype__name(migtype, kmem_decoder__info(core->dec)->pre_v4_4,
+				  buf, size);
+}
+
+static const char *profile_comm(u32 task, void *arg)
+{
+	return comm_name(arg, task);
+}
+
+struct kmem_profile_names kmem_run_core__profile_names(struct kmem_run_core *core)
+{
+	return (struct kmem_profile_names){
+		.frame = kmem_run_core__frame,
+		.gfp = profile_gfp,
+		.migtype = profile_migtype,
+		.comm = profile_comm,
+		.arg = core,
 	};
+}
+
+/*
+ * The cell context's fields of what the analyses found, and its names:
+ * the fields of the source are the run's.
+ */
+static void settle_ctx(struct kmem_run_core *core)
+{
+	const struct kmem_trace_info *info = kmem_decoder__info(core->dec);
+	struct kmem_cell_ctx *ctx = &core->ctx;
+
+	ctx->live = core->config->live;
+	ctx->xnode = !strcmp(kmem_decoder__cross_node_status(core->dec), "analysed");
+	ctx->cpu_nodes = info->has_cpu_nodes;
+	ctx->pageblocks = core->kf && kmem_frag__has_classes(core->kf);
+	ctx->frag_classes = core->extfrag && ctx->pageblocks;
+	ctx->fragmenting = core->kf &&
+			   kmem_frag__summary(core->kf)->fragmenting.nr;
+	ctx->pinning = core->pinning && ctx->frag_classes;
+	ctx->stalls = core->st && kmem_stall__summary(core->st)->all.stalls;
+	ctx->gfp_name = gfp_name;
+	ctx->symbol = symbol_name;
+	ctx->callsite_name = callsite_name;
+	ctx->comm_name = comm_name;
+	ctx->arg = core;
 }
 
 /*
  * The names of the statuses of mm_compaction_end, as the trace has them:
  * set in the analysis's rows, which the report shows read-only.
  */
-static void name_statuses(struct kmem_run *run)
+static void name_statuses(struct kmem_run_core *core)
 {
 	struct kmem_stall_status_row * const *rows;
 	size_t i, nr;
 
-	rows = kmem_stall__status_rows(run->st, &nr);
+	rows = kmem_stall__status_rows(core->st, &nr);
 	for (i = 0; i < nr; i++) {
 		if (rows[i]->status < KMEM_STALL_NR_STATUS - 1)
-			rows[i]->name = kmem_decoder__compact_status(run->dec,
+			rows[i]->name = kmem_decoder__compact_status(core->dec,
 								     rows[i]->status);
 	}
 }
 
 /* The rows of a table, sorted by -s or by the table's own keys. */
-static int sort_table(struct kmem_run *run, enum kmem_report_table_id id,
+static int sort_table(struct kmem_run_core *core, enum kmem_report_table_id id,
 		      const struct kmem_report_sort *sort)
 {
 	const struct kmem_report_analyses a = {
-		.kp = run->kp, .kf = run->kf, .ks = run->ks, .st = run->st,
+		.kp = core->kp, .kf = core->kf, .ks = core->ks, .st = core->st,
 	};
 	int err;
 
-	err = kmem_report__sort_table(&run->tables[id], id, &run->ctx, &a,
+	err = kmem_report__sort_table(&core->tables[id], id, &core->ctx, &a,
 				      sort);
-	if (!err && id == KMEM_STALL_STATUSES && run->st)
-		name_statuses(run);
+	if (!err && id == KMEM_STALL_STATUSES && core->st)
+		name_statuses(core);
 	return err;
 }
 
@@ -1123,16 +1144,16 @@ static void set_stall(struct kmem_page_row *row, void *arg)
 }
 
 /* The stall analysis settled, its tables sorted, -s stall's values set. */
-static int settle_stalls(struct kmem_run *run)
+static int settle_stalls(struct kmem_run_core *core)
 {
-	int id, err = kmem_stall__finish(run->st);
+	int id, err = kmem_stall__finish(core->st);
 
 	if (err)
 		return err;
-	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_CALLER, set_stall, run->st);
-	kmem_page__walk_rows(run->kp, KMEM_PAGE_TABLE_ALLOC, set_stall, run->st);
+	kmem_page__walk_rows(core->kp, KMEM_PAGE_TABLE_CALLER, set_stall, core->st);
+	kmem_page__walk_rows(core->kp, KMEM_PAGE_TABLE_ALLOC, set_stall, core->st);
 	for (id = KMEM_STALL_ORDERS; !err && id <= KMEM_STALL_MEMCG; id++)
-		err = sort_table(run, id, NULL);
+		err = sort_table(core, id, NULL);
 	return err;
 }
 
@@ -1141,61 +1162,106 @@ static int add_pinning(u64 pfn, int order, u64 callsite, u32 task, void *arg)
 	return kmem_frag__add_pinning(arg, pfn, order, callsite, task);
 }
 
-static int settle_page(struct kmem_run *run)
+static int settle_page(struct kmem_run_core *core)
 {
-	const struct kmem_run_config *c = &run->config;
+	const struct kmem_run_config *c = core->config;
 	int err;
 
-	kmem_page__finish(run->kp);
+	kmem_page__finish(core->kp);
 	/* The pages that fell back and stay, before the pageblocks settle. */
-	err = kmem_page__walk_fallen(run->kp, add_pinning, run->kf);
+	err = kmem_page__walk_fallen(core->kp, add_pinning, core->kf);
 	if (!err)
-		err = kmem_frag__finish(run->kf);
-	if (!err && run->st)
-		err = settle_stalls(run);
-	run->ctx = cell_ctx(run);
+		err = kmem_frag__finish(core->kf);
+	if (!err && core->st)
+		err = settle_stalls(core);
+	settle_ctx(core);
 	if (!err && (c->caller || !c->alloc))
-		err = sort_table(run, KMEM_PAGE_CALLERS, &c->page_sort);
+		err = sort_table(core, KMEM_PAGE_CALLERS, &c->page_sort);
 	if (!err && c->alloc)
-		err = sort_table(run, KMEM_PAGE_ALLOCS, &c->page_sort);
+		err = sort_table(core, KMEM_PAGE_ALLOCS, &c->page_sort);
 	if (!err)
-		err = sort_table(run, KMEM_FRAG_CALLERS, NULL);
+		err = sort_table(core, KMEM_FRAG_CALLERS, NULL);
 	if (!err)
-		err = sort_table(run, KMEM_FRAG_FAILURES, NULL);
-	if (!err && run->ctx.pinning)
-		err = sort_table(run, KMEM_FRAG_PINNED, NULL);
+		err = sort_table(core, KMEM_FRAG_FAILURES, NULL);
+	if (!err && core->ctx.pinning)
+		err = sort_table(core, KMEM_FRAG_PINNED, NULL);
 	return err;
 }
 
-static int settle_slab(struct kmem_run *run)
+static int settle_slab(struct kmem_run_core *core)
 {
-	const struct kmem_run_config *c = &run->config;
+	const struct kmem_run_config *c = core->config;
 	int err = 0;
 
-	kmem_slab__finish(run->ks);
+	kmem_slab__finish(core->ks);
 	if (c->caller || !c->alloc) {
-		err = sort_table(run, KMEM_SLAB_CALLERS, &c->slab_sort);
+		err = sort_table(core, KMEM_SLAB_CALLERS, &c->slab_sort);
 		if (!err)
-			err = sort_table(run, KMEM_SLAB_CACHES, &c->slab_sort);
+			err = sort_table(core, KMEM_SLAB_CACHES, &c->slab_sort);
 	}
 	if (!err && c->alloc)
-		err = sort_table(run, KMEM_SLAB_ALLOCS, &c->slab_sort);
+		err = sort_table(core, KMEM_SLAB_ALLOCS, &c->slab_sort);
 	return err;
 }
+
+int kmem_run_core__settle(struct kmem_run_core *core)
+{
+	int node, err = 0;
+
+	settle_ctx(core);
+	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
+		core->has_node[node] = kmem_decoder__has_node(core->dec, node);
+	if (core->ks)
+		err = settle_slab(core);
+	if (!err && core->kp)
+		err = settle_page(core);
+	return err;
+}
+
+void kmem_run_core__report(const struct kmem_run_core *core,
+			   struct kmem_report *r)
+{
+	*r = (struct kmem_report){
+		.ctx = &core->ctx,
+		.kp = core->kp,
+		.kf = core->kf,
+		.iv = core->iv,
+		.slab = core->ks,
+		.has_node = core->has_node,
+		.nr_node_ids = kmem_decoder__info(core->dec)->nr_nodes,
+		.caller = core->config->caller,
+		.lines = core->config->lines,
+	};
+	r->src[KMEM_SRC_TRACE] = &r->trace;
+	if (core->kp)
+		r->src[KMEM_SRC_PAGE] = kmem_page__summary(core->kp);
+	if (core->kf)
+		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(core->kf);
+	if (core->ks)
+		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(core->ks);
+	if (core->st)
+		r->src[KMEM_SRC_STALL] = kmem_stall__summary(core->st);
+	memcpy(r->tables, core->tables, sizeof(r->tables));
+}
+
+/* --- the report of a recording -------------------------------------- */
 
 /* Every analysis finished and joined, the tables sorted. */
 static int settle_report(struct kmem_run *run)
 {
-	int node, err = 0;
+	const struct kmem_trace_info *info = run->info;
 
-	run->ctx = cell_ctx(run);
-	for (node = 0; node < KMEM_PAGE_MAX_NODES; node++)
-		run->has_node[node] = kmem_decoder__has_node(run->dec, node);
-	if (run->ks)
-		err = settle_slab(run);
-	if (!err && run->kp)
-		err = settle_page(run);
-	return err;
+	run->core.extfrag = info->has_extfrag;
+	run->core.pinning = !info->pfn_is_page;
+	run->core.ctx = (struct kmem_cell_ctx){
+		.page_size = info->page_size,
+		.pre_v4_4 = info->pre_v4_4,
+		.pfn_is_page = info->pfn_is_page,
+		.sampled = info->sampled[0],
+		.callchains = info->has_callchains,
+		.task_key = run->config.tasks.key,
+	};
+	return kmem_run_core__settle(&run->core);
 }
 
 static struct kmem_report_trace report_trace(const struct kmem_run *run)
@@ -1218,80 +1284,42 @@ static struct kmem_report_trace report_trace(const struct kmem_run *run)
 				  nr[KMEM_EVENT_SLAB_FREE],
 		.nr_extfrag_events = nr[KMEM_EVENT_EXTFRAG],
 		.events_lost = run->stats.nr_lost,
-		.events_too_short = kmem_decoder__nr_short(run->dec),
+		.events_too_short = kmem_decoder__nr_short(run->core.dec),
 		.events_out_of_order = kmem_queue__nr_late(run->queue),
-		.callsites_unresolved = run->resolver &&
-			callsite_resolver__named_none(run->resolver),
+		.callsites_unresolved = run->core.resolver &&
+			callsite_resolver__named_none(run->core.resolver),
 		.sampled = info->sampled,
 		.page_size = info->page_size,
 		.live = run->config.live,
-		.cross_node = kmem_decoder__cross_node_status(run->dec),
-		.nr_nodes = kmem_decoder__nr_trace_nodes(run->dec),
+		.cross_node = kmem_decoder__cross_node_status(run->core.dec),
+		.nr_nodes = kmem_decoder__nr_trace_nodes(run->core.dec),
 		.fragmentation = info->has_extfrag ? "analysed" : "not_recorded",
 		.pageblock_order = info->pageblock_order,
 		.pageblock_why = info->pageblock_why,
-		.stalls = run->st ? "analysed" : "no_stall_events",
+		.stalls = run->core.st ? "analysed" : "no_stall_events",
 		.stall_missing = run->stall_missing,
 	};
 }
 
 void kmem_run__report(const struct kmem_run *run, struct kmem_report *r)
 {
-	*r = (struct kmem_report){
-		.trace = report_trace(run),
-		.ctx = &run->ctx,
-		.kp = run->kp,
-		.kf = run->kf,
-		.iv = run->iv,
-		.slab = run->ks,
-		.has_node = run->has_node,
-		.nr_node_ids = run->info->nr_nodes,
-		.caller = run->config.caller,
-		.lines = run->config.lines,
-	};
-	r->src[KMEM_SRC_TRACE] = &r->trace;
-	if (run->kp)
-		r->src[KMEM_SRC_PAGE] = kmem_page__summary(run->kp);
-	if (run->kf)
-		r->src[KMEM_SRC_FRAG] = kmem_frag__summary(run->kf);
-	if (run->ks)
-		r->src[KMEM_SRC_SLAB] = kmem_slab__summary(run->ks);
-	if (run->st)
-		r->src[KMEM_SRC_STALL] = kmem_stall__summary(run->st);
-	memcpy(r->tables, run->tables, sizeof(r->tables));
+	kmem_run_core__report(&run->core, r);
+	r->trace = report_trace(run);
 }
 
 int kmem_run__write_folded(struct kmem_run *run,
 			   enum kmem_stacks_weight weight, FILE *fp)
 {
-	kmem_page__finish(run->kp);
+	kmem_page__finish(run->core.kp);
 	if (run->config.live)
-		kmem_page__walk_live(run->kp, count_live_stack, run);
-	return kmem_stacks__write(run->stacks, weight, frame_name, run, fp,
-				  NULL);
+		kmem_page__walk_live(run->core.kp, count_live_stack, run);
+	return kmem_stacks__write(run->stacks, weight, kmem_run_core__frame,
+				  &run->core, fp, NULL);
 }
 
 size_t kmem_run__nr_profiles(const struct kmem_run *run)
 {
 	return run->profile ? kmem_profile__nr_periods(run->profile) : 0;
-}
-
-static const char *profile_gfp(u64 gfp, void *arg)
-{
-	return gfp_name(arg, gfp);
-}
-
-static const char *profile_migtype(int migtype, char *buf, size_t size,
-				   void *arg)
-{
-	struct kmem_run *run = arg;
-
-	return kmem_migtype__name(migtype, run->info->pre_v4_4, buf, size);
-}
-
-static const char *profile_comm(u32 task, void *arg)
-{
-	return comm_name(arg, task);
 }
 
 /* The kernel's image: the range of its map, and its build-id. */
@@ -1325,7 +1353,7 @@ static size_t profile_comments(struct kmem_run *run, size_t i,
 	snprintf(lines[n++], sizeof(lines[0]), "recorded on %s, kernel %s",
 		 env->hostname ?: "an unknown host",
 		 env->os_release ?: "unknown");
-	if (run->iv)
+	if (run->core.iv)
 		snprintf(lines[n++], sizeof(lines[0]),
 			 "interval %zu of -I %" PRIu64 " ms: %.9f s to %.9f s of the trace clock",
 			 i, run->config.interval / 1000000, p->start / 1e9,
@@ -1362,15 +1390,9 @@ int kmem_run__profile(struct kmem_run *run, size_t i,
 			.page_size = run->info->page_size,
 			.task = profile_task(run),
 			.fallbacks = run->info->has_extfrag,
-			.stalls = !!run->st,
+			.stalls = !!run->core.st,
 			.comments = run->pprof_comments,
-			.names = {
-				.frame = frame_name,
-				.gfp = profile_gfp,
-				.migtype = profile_migtype,
-				.comm = profile_comm,
-				.arg = run,
-			},
+			.names = kmem_run_core__profile_names(&run->core),
 		},
 	};
 	if (env->clock.enabled)

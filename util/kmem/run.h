@@ -27,10 +27,13 @@
  */
 
 #include <linux/types.h>
+#include <perf/event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "count-page.h"
+#include "count-profile.h"
 #include "count-stacks.h"
 #include "count-tasks.h"
 #include "read-decode.h"
@@ -40,7 +43,11 @@
 
 struct callsite_resolver;
 struct evsel;
+struct kmem_frag;
+struct kmem_interval;
 struct kmem_profile_view;
+struct kmem_slab;
+struct kmem_stall;
 struct perf_sample;
 struct perf_session;
 union perf_event;
@@ -94,6 +101,63 @@ struct kmem_run_stats {
 	/* Delivered, by kind; those too short for their fields too. */
 	u64	nr_of_kind[KMEM_EVENT_SKIPPED + 1];
 };
+
+/*
+ * What a report is built from, in a recording's run and in perf kmem stat
+ * -b's (bpf.h) alike: each fills the same analyses its own way, and the
+ * report is settled from them the same way.  The run that embeds it
+ * creates and frees the analyses, points it at the options, and sets the
+ * cell context's fields of its source before kmem_run_core__settle().
+ */
+struct kmem_run_core {
+	struct kmem_decoder		*dec;
+	struct callsite_resolver	*resolver;	/* NULL: addresses */
+	struct kmem_tasks		*tasks;		/* names the task keys */
+	struct kmem_page		*kp;
+	struct kmem_frag		*kf;		/* with kp */
+	struct kmem_stall		*st;		/* with kp, of stall events */
+	struct kmem_slab		*ks;
+	struct kmem_interval		*iv;		/* -I */
+	/* What the report asks: --caller, --alloc, --live, -s, -l... */
+	const struct kmem_run_config	*config;
+	/* The name of callsite 0, -b's allocations of no stack; NULL: none. */
+	const char			*no_callsite;
+	bool				extfrag;	/* fallbacks counted */
+	/* Which pages fell back is known: a recording's pfns. */
+	bool				pinning;
+	/* The report, settled. */
+	struct kmem_cell_ctx		ctx;
+	struct kmem_report_table	tables[KMEM_NR_TABLES];
+	bool				has_node[KMEM_PAGE_MAX_NODES];
+	/* What kmem_run_core__frame() returns: the stack writer keeps no two. */
+	char				frame[KSYM_NAME_LEN + 32];
+};
+
+/**
+ * kmem_run_core__settle - finish the analyses and sort their tables
+ * @core: its analyses filled, and in its ctx the fields of its source
+ *	(page_size, sampled...)
+ *
+ * Finishes every analysis, gives each page row the stall time of its
+ * callsite, completes the cell context with what the analyses found and
+ * the names of rows, and sorts the tables asked for.
+ *
+ * Return: 0; -EINVAL for a bad sort key; -ENOMEM.
+ */
+int kmem_run_core__settle(struct kmem_run_core *core);
+
+/*
+ * The report of a settled core, for the renderers; @r->trace is the
+ * caller's to fill.  @r points into @core.
+ */
+void kmem_run_core__report(const struct kmem_run_core *core,
+			   struct kmem_report *r);
+
+/* A frame of a folded stack or a profile, named by @arg, a core. */
+const char *kmem_run_core__frame(u64 ip, void *arg);
+
+/* What names a profile's samples: frames, GFP flags, migration types, tasks. */
+struct kmem_profile_names kmem_run_core__profile_names(struct kmem_run_core *core);
 
 struct kmem_run;
 
