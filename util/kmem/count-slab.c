@@ -48,15 +48,6 @@ struct kmem_slab {
 	int				finish_err;
 };
 
-static int cmp_cache(const char *a, const char *b)
-{
-	if (a == b)
-		return 0;
-	if (!a || !b)
-		return a ? 1 : -1;
-	return strcmp(a, b);
-}
-
 #define ROW_KEY_WORDS	3
 /* Allocations from a callsite of a cache: the key of a row of ks->sites. */
 #define SITE_KEY_WORDS	2
@@ -81,7 +72,7 @@ static int row_cmp_key(const void *pa, const void *pb)
 		return a->callsite < b->callsite ? -1 : 1;
 	if (a->ptr != b->ptr)
 		return a->ptr < b->ptr ? -1 : 1;
-	return cmp_cache(a->cache, b->cache);
+	return kmem_sort__cmp_strings(a->cache, b->cache);
 }
 
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)

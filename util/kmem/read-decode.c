@@ -19,6 +19,7 @@
 
 #include "count-page.h"
 #include "count-stacks.h"
+#include "count-tasks.h"
 #include "env.h"
 #include "event.h"
 #include "evlist.h"
@@ -569,16 +570,6 @@ static size_t u64_hash(long key, void *ctx __maybe_unused)
 static bool u64_equal(long a, long b, void *ctx __maybe_unused)
 {
 	return a == b;
-}
-
-static size_t name_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool name_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
 }
 
 /* The "gfp_flags=..." part of the sample as the recording kernel prints it. */
@@ -1416,7 +1407,7 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,
 					     slab_handlers))
 		return -EINVAL;
-	dec->cache_names = hashmap__new(name_hash, name_equal, NULL);
+	dec->cache_names = hashmap__new(kmem_name_hash, kmem_name_equal, NULL);
 	if (IS_ERR(dec->cache_names)) {
 		dec->cache_names = NULL;
 		return -ENOMEM;
