@@ -818,15 +818,9 @@ static int new_chain_tag(struct kmem_decoder *dec,
 /* Remember what raw chain @raw, new, became. */
 static int note_raw_tag(struct kmem_decoder *dec, int raw, u32 tag)
 {
-	if ((size_t)raw >= dec->max_raw_tags) {
-		size_t max = dec->max_raw_tags ? 2 * dec->max_raw_tags : 256;
-		u32 *tags = realloc(dec->raw_tags, max * sizeof(*tags));
-
-		if (!tags)
-			return -ENOMEM;
-		dec->raw_tags = tags;
-		dec->max_raw_tags = max;
-	}
+	if (kmem_grow(&dec->raw_tags, &dec->max_raw_tags, raw, 1,
+		      sizeof(*dec->raw_tags)))
+		return -ENOMEM;
 	dec->raw_tags[raw] = tag;
 	dec->nr_raw_tags = raw + 1;
 	return 0;
