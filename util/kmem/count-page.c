@@ -90,16 +90,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		nr_nodes = 0;
 		kp->config.nr_nodes = 0;
 	}
-	if (nr_nodes) {
+	if (nr_nodes)
 		kp->node_matrix = calloc(nr_nodes * nr_nodes, sizeof(u64));
-		if (!kp->node_matrix) {
-			free(kp);
-			return NULL;
-		}
-	}
-	if (kmem_live__init(&kp->live, sizeof(struct live_page))) {
-		free(kp->node_matrix);
-		free(kp);
+	if ((nr_nodes && !kp->node_matrix) ||
+	    kmem_live__init(&kp->live, sizeof(struct live_page))) {
+		kmem_page__delete(kp);
 		return NULL;
 	}
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {

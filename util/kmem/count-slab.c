@@ -83,11 +83,8 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 	if (!ks)
 		return NULL;
 	ks->config = *config;
-	if (kmem_live__init(&ks->objects, sizeof(struct object))) {
-		free(ks);
-		return NULL;
-	}
-	err = kmem_rows__init(&ks->sites, sizeof(struct kmem_slab_row),
+	err = kmem_live__init(&ks->objects, sizeof(struct object)) ?:
+	      kmem_rows__init(&ks->sites, sizeof(struct kmem_slab_row),
 			      SITE_KEY_WORDS, row_cmp_key) ?:
 	      kmem_rows__init(&ks->by_object, sizeof(struct kmem_slab_row),
 			      ROW_KEY_WORDS, row_cmp_key);
