@@ -314,29 +314,31 @@ static u64 callsite_of(const struct kmem_slab *ks, u64 call_site)
 	return ks->config.callsite(call_site, ks->config.callsite_arg);
 }
 
+/* @from, added to the row of @table that its columns make. */
+static void sum_into(struct kmem_slab *ks, enum kmem_slab_table table,
+		     u64 callsite, u64 ptr, const char *cache,
+		     const struct kmem_slab_row *from)
+{
+	struct kmem_slab_row *row = find_row(&ks->rows[table], callsite, ptr,
+					     cache);
+
+	if (row)
+		sum_row(row, from);
+	else
+		ks->finish_err = -ENOMEM;
+}
+
 /* A row of call_site and cache, added to its callsite's and its cache's. */
 static void sum_site(void *r, void *arg)
 {
 	const struct kmem_slab_row *site = r;
 	struct kmem_slab *ks = arg;
-	struct kmem_slab_row *row;
 
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CALLER],
-		       callsite_of(ks, site->callsite), 0, NULL);
-	if (!row) {
-		ks->finish_err = -ENOMEM;
-		return;
-	}
-	sum_row(row, site);
+	sum_into(ks, KMEM_SLAB_TABLE_CALLER, callsite_of(ks, site->callsite),
+		 0, NULL, site);
 	/* kmalloc does not say which cache it took the object from. */
-	if (!site->cache)
-		return;
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CACHE], 0, 0, site->cache);
-	if (!row) {
-		ks->finish_err = -ENOMEM;
-		return;
-	}
-	sum_row(row, site);
+	if (site->cache)
+		sum_into(ks, KMEM_SLAB_TABLE_CACHE, 0, 0, site->cache, site);
 }
 
 /* A row of object and call_site, added to its object and callsite's. */
@@ -344,15 +346,9 @@ static void sum_object(void *r, void *arg)
 {
 	const struct kmem_slab_row *from = r;
 	struct kmem_slab *ks = arg;
-	struct kmem_slab_row *row;
 
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_ALLOC],
-		       callsite_of(ks, from->callsite), from->ptr, NULL);
-	if (!row) {
-		ks->finish_err = -ENOMEM;
-		return;
-	}
-	sum_row(row, from);
+	sum_into(ks, KMEM_SLAB_TABLE_ALLOC, callsite_of(ks, from->callsite),
+		 from->ptr, NULL, from);
 }
 
 void kmem_slab__finish(struct kmem_slab *ks)
