@@ -68,11 +68,9 @@ static int row_cmp_key(const void *pa, const void *pb)
 {
 	const struct kmem_slab_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->ptr != b->ptr)
-		return a->ptr < b->ptr ? -1 : 1;
-	return kmem_sort__cmp_strings(a->cache, b->cache);
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->ptr, b->ptr) ?:
+	       kmem_sort__cmp_strings(a->cache, b->cache);
 }
 
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
