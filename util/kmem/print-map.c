@@ -445,9 +445,7 @@ static int cmp_range(const void *a, const void *b)
 {
 	const struct node_range *x = a, *y = b;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->node - y->node;
+	return kmem_cmp(x->start, y->start) ?: kmem_cmp(x->node, y->node);
 }
 
 /* Whole cells in no node's range: holes.  Only with node ranges. */
