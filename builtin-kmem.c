@@ -1025,7 +1025,6 @@ static int add_map_block(struct kmem_run *run, struct kmem_map *map,
 		.node = kmem_decoder__page_node(kmem_run__decoder(run), pb->pfn),
 	};
 
-	BUILD_BUG_ON((int)KMEM_MAP_NR_TYPES != (int)KMEM_NR_MIGTYPE_COLUMNS);
 	memcpy(b.allocs, pb->allocs, sizeof(b.allocs));
 	/* An address the kernel's symbols do not name is left unnamed. */
 	if (pb->main_callsite) {

@@ -44,19 +44,12 @@ static int row_cmp_key(const void *pa, const void *pb)
 {
 	const struct kmem_page_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->pfn != b->pfn)
-		return a->pfn < b->pfn ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->migtype != b->migtype)
-		return a->migtype < b->migtype ? -1 : 1;
-	if (a->gfp != b->gfp)
-		return a->gfp < b->gfp ? -1 : 1;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return 0;
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->pfn, b->pfn) ?:
+	       kmem_cmp(a->order, b->order) ?:
+	       kmem_cmp(a->migtype, b->migtype) ?:
+	       kmem_cmp(a->gfp, b->gfp) ?:
+	       kmem_cmp(a->task, b->task);
 }
 
 #define ROW_KEY_WORDS	5
@@ -90,16 +83,11 @@ struct kmem_page *kmem_page__new(const struct kmem_page_config *config)
 		nr_nodes = 0;
 		kp->config.nr_nodes = 0;
 	}
-	if (nr_nodes) {
+	if (nr_nodes)
 		kp->node_matrix = calloc(nr_nodes * nr_nodes, sizeof(u64));
-		if (!kp->node_matrix) {
-			free(kp);
-			return NULL;
-		}
-	}
-	if (kmem_live__init(&kp->live, sizeof(struct live_page))) {
-		free(kp->node_matrix);
-		free(kp);
+	if ((nr_nodes && !kp->node_matrix) ||
+	    kmem_live__init(&kp->live, sizeof(struct live_page))) {
+		kmem_page__delete(kp);
 		return NULL;
 	}
 	for (t = 0; t < KMEM_PAGE_NR_TABLES; t++) {

@@ -48,15 +48,6 @@ struct kmem_slab {
 	int				finish_err;
 };
 
-static int cmp_cache(const char *a, const char *b)
-{
-	if (a == b)
-		return 0;
-	if (!a || !b)
-		return a ? 1 : -1;
-	return strcmp(a, b);
-}
-
 #define ROW_KEY_WORDS	3
 /* Allocations from a callsite of a cache: the key of a row of ks->sites. */
 #define SITE_KEY_WORDS	2
@@ -77,11 +68,9 @@ static int row_cmp_key(const void *pa, const void *pb)
 {
 	const struct kmem_slab_row *a = pa, *b = pb;
 
-	if (a->callsite != b->callsite)
-		return a->callsite < b->callsite ? -1 : 1;
-	if (a->ptr != b->ptr)
-		return a->ptr < b->ptr ? -1 : 1;
-	return cmp_cache(a->cache, b->cache);
+	return kmem_cmp(a->callsite, b->callsite) ?:
+	       kmem_cmp(a->ptr, b->ptr) ?:
+	       kmem_sort__cmp_strings(a->cache, b->cache);
 }
 
 struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
@@ -92,11 +81,8 @@ struct kmem_slab *kmem_slab__new(const struct kmem_slab_config *config)
 	if (!ks)
 		return NULL;
 	ks->config = *config;
-	if (kmem_live__init(&ks->objects, sizeof(struct object))) {
-		free(ks);
-		return NULL;
-	}
-	err = kmem_rows__init(&ks->sites, sizeof(struct kmem_slab_row),
+	err = kmem_live__init(&ks->objects, sizeof(struct object)) ?:
+	      kmem_rows__init(&ks->sites, sizeof(struct kmem_slab_row),
 			      SITE_KEY_WORDS, row_cmp_key) ?:
 	      kmem_rows__init(&ks->by_object, sizeof(struct kmem_slab_row),
 			      ROW_KEY_WORDS, row_cmp_key);
@@ -326,29 +312,31 @@ static u64 callsite_of(const struct kmem_slab *ks, u64 call_site)
 	return ks->config.callsite(call_site, ks->config.callsite_arg);
 }
 
+/* @from, added to the row of @table that its columns make. */
+static void sum_into(struct kmem_slab *ks, enum kmem_slab_table table,
+		     u64 callsite, u64 ptr, const char *cache,
+		     const struct kmem_slab_row *from)
+{
+	struct kmem_slab_row *row = find_row(&ks->rows[table], callsite, ptr,
+					     cache);
+
+	if (row)
+		sum_row(row, from);
+	else
+		ks->finish_err = -ENOMEM;
+}
+
 /* A row of call_site and cache, added to its callsite's and its cache's. */
 static void sum_site(void *r, void *arg)
 {
 	const struct kmem_slab_row *site = r;
 	struct kmem_slab *ks = arg;
-	struct kmem_slab_row *row;
 
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CALLER],
-		       callsite_of(ks, site->callsite), 0, NULL);
-	if (!row) {
-		ks->finish_err = -ENOMEM;
-		return;
-	}
-	sum_row(row, site);
+	sum_into(ks, KMEM_SLAB_TABLE_CALLER, callsite_of(ks, site->callsite),
+		 0, NULL, site);
 	/* kmalloc does not say which cache it took the object from. */
-	if (!site->cache)
-		return;
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_CACHE], 0, 0, site->cache);
-	if (!row) {
-		ks->finish_err = -ENOMEM;
-		return;
-	}
-	sum_row(row, site);
+	if (site->cache)
+		sum_into(ks, KMEM_SLAB_TABLE_CACHE, 0, 0, site->cache, site);
 }
 
 /* A row of object and call_site, added to its object and callsite's. */
@@ -356,15 +344,9 @@ static void sum_object(void *r, void *arg)
 {
 	const struct kmem_slab_row *from = r;
 	struct kmem_slab *ks = arg;
-	struct kmem_slab_row *row;
 
-	row = find_row(&ks->rows[KMEM_SLAB_TABLE_ALLOC],
-		       callsite_of(ks, from->callsite), from->ptr, NULL);
-	if (!row) {
-		ks->finish_err = -ENOMEM;
-		return;
-	}
-	sum_row(row, from);
+	sum_into(ks, KMEM_SLAB_TABLE_ALLOC, callsite_of(ks, from->callsite),
+		 from->ptr, NULL, from);
 }
 
 void kmem_slab__finish(struct kmem_slab *ks)

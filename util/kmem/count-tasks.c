@@ -45,12 +45,12 @@ struct kmem_tasks {
 	struct cached_task	cache[1 << CACHE_BITS];
 };
 
-static size_t name_hash(long key, void *ctx __maybe_unused)
+size_t kmem_name_hash(long key, void *ctx __maybe_unused)
 {
 	return str_hash((const char *)key);
 }
 
-static bool name_equal(long a, long b, void *ctx __maybe_unused)
+bool kmem_name_equal(long a, long b, void *ctx __maybe_unused)
 {
 	return !strcmp((const char *)a, (const char *)b);
 }
@@ -64,7 +64,7 @@ struct kmem_tasks *kmem_tasks__new(struct machine *machine,
 		return NULL;
 	tasks->config = *config;
 	tasks->machine = machine;
-	tasks->comm_ids = hashmap__new(name_hash, name_equal, NULL);
+	tasks->comm_ids = hashmap__new(kmem_name_hash, kmem_name_equal, NULL);
 	if (IS_ERR(tasks->comm_ids)) {
 		free(tasks);
 		return NULL;

@@ -14,6 +14,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct intlist;
 struct machine;
@@ -69,5 +70,9 @@ const char *kmem_tasks__comm(const struct kmem_tasks *tasks, u32 id);
  * have an end now.  Call it after perf's thread tracking took the record.
  */
 void kmem_tasks__forget(struct kmem_tasks *tasks, u32 tid);
+
+/* The hash and equality of perf's hashmaps keyed by a name (char *). */
+size_t kmem_name_hash(long key, void *ctx);
+bool kmem_name_equal(long a, long b, void *ctx);
 
 #endif /* __PERF_KMEM_COUNT_TASKS_H */

@@ -63,6 +63,7 @@ struct kmem_map {
 	size_t			nr_blocks;
 	struct node_range	*ranges;
 	size_t			nr_ranges;
+	size_t			max_ranges;	/* allocated */
 	u64			*xnode;		/* [from * MAX_NODES + to] */
 	int			nr_xnodes;	/* highest node set + 1 */
 	struct layout		layout;
@@ -139,14 +140,11 @@ int kmem_map__add_block(struct kmem_map *map, const struct kmem_map_block *b)
 int kmem_map__add_node_range(struct kmem_map *map, int node, u64 start,
 			     u64 end)
 {
-	struct node_range *r;
-
 	if (node < 0 || node >= KMEM_MAP_MAX_NODES || end <= start)
 		return -EINVAL;
-	r = realloc(map->ranges, (map->nr_ranges + 1) * sizeof(*r));
-	if (!r)
+	if (kmem_grow(&map->ranges, &map->max_ranges, map->nr_ranges, 1,
+		      sizeof(*map->ranges)))
 		return -ENOMEM;
-	map->ranges = r;
 	map->ranges[map->nr_ranges++] = (struct node_range){
 		.node = node, .start = start, .end = end,
 	};
@@ -445,9 +443,7 @@ static int cmp_range(const void *a, const void *b)
 {
 	const struct node_range *x = a, *y = b;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->node - y->node;
+	return kmem_cmp(x->start, y->start) ?: kmem_cmp(x->node, y->node);
 }
 
 /* Whole cells in no node's range: holes.  Only with node ranges. */

@@ -19,6 +19,7 @@
 
 #include "count-page.h"
 #include "count-stacks.h"
+#include "count-tasks.h"
 #include "env.h"
 #include "event.h"
 #include "evlist.h"
@@ -571,16 +572,6 @@ static bool u64_equal(long a, long b, void *ctx __maybe_unused)
 	return a == b;
 }
 
-static size_t name_hash(long key, void *ctx __maybe_unused)
-{
-	return str_hash((const char *)key);
-}
-
-static bool name_equal(long a, long b, void *ctx __maybe_unused)
-{
-	return !strcmp((const char *)a, (const char *)b);
-}
-
 /* The "gfp_flags=..." part of the sample as the recording kernel prints it. */
 static char *print_gfp_name(struct evsel *evsel, struct perf_sample *sample)
 {
@@ -827,15 +818,9 @@ static int new_chain_tag(struct kmem_decoder *dec,
 /* Remember what raw chain @raw, new, became. */
 static int note_raw_tag(struct kmem_decoder *dec, int raw, u32 tag)
 {
-	if ((size_t)raw >= dec->max_raw_tags) {
-		size_t max = dec->max_raw_tags ? 2 * dec->max_raw_tags : 256;
-		u32 *tags = realloc(dec->raw_tags, max * sizeof(*tags));
-
-		if (!tags)
-			return -ENOMEM;
-		dec->raw_tags = tags;
-		dec->max_raw_tags = max;
-	}
+	if (kmem_grow(&dec->raw_tags, &dec->max_raw_tags, raw, 1,
+		      sizeof(*dec->raw_tags)))
+		return -ENOMEM;
 	dec->raw_tags[raw] = tag;
 	dec->nr_raw_tags = raw + 1;
 	return 0;
@@ -1416,7 +1401,7 @@ static int setup_slab(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (evlist__set_tracepoints_handlers(dec->session->evlist,
 					     slab_handlers))
 		return -EINVAL;
-	dec->cache_names = hashmap__new(name_hash, name_equal, NULL);
+	dec->cache_names = hashmap__new(kmem_name_hash, kmem_name_equal, NULL);
 	if (IS_ERR(dec->cache_names)) {
 		dec->cache_names = NULL;
 		return -ENOMEM;

@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 
+#include "count.h"
 #include "read-kallsyms.h"
 
 /* Where a symbol's name, and its module's, sit in the file. */
@@ -199,9 +200,8 @@ static int cmp_entry(const void *pa, const void *pb)
 {
 	const struct ksym_entry *a = pa, *b = pb;
 
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->name_off < b->name_off ? -1 : a->name_off > b->name_off;
+	return kmem_cmp(a->start, b->start) ?:
+	       kmem_cmp(a->name_off, b->name_off);
 }
 
 /*

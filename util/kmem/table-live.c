@@ -306,15 +306,6 @@ struct sort_spec {
 
 #define FIELD(row, offset, type) (*(const type *)((const char *)(row) + (offset)))
 
-static int cmp_strings(const char *a, const char *b)
-{
-	if (a == b)
-		return 0;
-	if (!a || !b)
-		return a ? 1 : -1;
-	return strcmp(a, b);
-}
-
 static int cmp_key(const struct kmem_sort_key *key, const void *a,
 		   const void *b)
 {
@@ -326,8 +317,8 @@ static int cmp_key(const struct kmem_sort_key *key, const void *a,
 					  FIELD(b, key->offset, u32),
 					  key->descending);
 	case KMEM_SORT_STRING:
-		return cmp_strings(FIELD(a, key->offset, char *),
-				   FIELD(b, key->offset, char *));
+		return kmem_sort__cmp_strings(FIELD(a, key->offset, char *),
+					      FIELD(b, key->offset, char *));
 	case KMEM_SORT_WASTE:
 		wa = kmem_sort__waste(FIELD(a, key->offset, u64),
 				      FIELD(a, key->offset2, u64));

@@ -366,6 +366,16 @@ static inline int kmem_sort__cmp_u64(u64 a, u64 b, bool descending)
 	return (a < b) != descending ? -1 : 1;
 }
 
+/* Names in strcmp() order, a missing one (NULL) first. */
+static inline int kmem_sort__cmp_strings(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return a ? 1 : -1;
+	return strcmp(a, b);
+}
+
 /* 100 * (1 - @part / @whole), in percent; 0 for nothing allocated. */
 double kmem_sort__waste(u64 part, u64 whole);
 
