@@ -1285,11 +1285,7 @@ static int check_time_window(struct kmem_input *in)
 			  in->kmem->opts.time_window, first, last);
 }
 
-/*
- * Without --page, --slab or kmem.default: slab if the trace has slab
- * events, as perf kmem always did, the page allocator if it has only
- * page events.  A pipe has no events before its records are read: slab.
- */
+/* Page events and no slab event; a pipe has none before its records. */
 static bool only_page_events(struct perf_session *session)
 {
 	size_t i;
@@ -1304,7 +1300,8 @@ static bool only_page_events(struct perf_session *session)
 
 /*
  * Without --page, --slab or kmem.default: the page allocator's analysis
- * where the input has only page events, else slab's (already chosen).
+ * where the input has only page events, else slab's (already chosen), as
+ * perf kmem always did.  A pipe has no events before its records: slab.
  */
 static void choose_page_analysis(struct perf_kmem *kmem, bool only_page)
 {
