@@ -342,6 +342,7 @@ run_asan_bpf() {
 # report, a signal, a hang or a non-zero exit without a message fails;
 # more than three lines on stderr are perf kmem's own noise, left to its
 # builtin, and only listed.  Reproducers stay in build/fuzz-files-test.
+# Two mutants at a time, one a CPU, as the fuzz targets run.
 run_fuzz_files() {
 	local log="$logdir/fuzz-files.log"
 
@@ -353,7 +354,7 @@ run_fuzz_files() {
 		skip "fuzz-files: recording needs root"
 		return
 	fi
-	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-128}" --seed 1 \
+	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-128}" --seed 1 -j 2 \
 		--perf "$asan_perf" --record-perf "$perf" \
 		--out "$top/build/fuzz-files-test" \
 		--fail-on sanitizer,signal,hang,silent >"$log" 2>&1; then
