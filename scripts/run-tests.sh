@@ -114,16 +114,28 @@ run_c_suite() {
 	fi
 }
 
+# Is shell test $1 one that perf test runs alone ("(exclusive)" ends its
+# description, line 2): one that records the whole machine or measures it?
+exclusive() {
+	sed -n 2p "$1" | grep -q '(exclusive)$'
+}
+
 # (b) Shell tests run directly, with our perf first in PATH; with
-# --sanitize, kmem_corrupt.sh also runs the ASan+UBSan perf.
+# --sanitize, kmem_corrupt.sh also runs the ASan+UBSan perf.  $1 says
+# which: "exclusive" ones, run while nothing else runs, or "shared" ones.
 run_shell_tests() {
-	local t name log rc start asan=
+	local kind=$1 t name log rc start asan=
 
 	if [ "$sanitize" = 1 ] && [ -x "$asan_perf" ]; then
 		asan=$asan_perf
 	fi
 	for t in tests/shell/*.sh; do
 		[ -e "$t" ] || continue
+		if exclusive "$t"; then
+			[ "$kind" = exclusive ] || continue
+		else
+			[ "$kind" = shared ] || continue
+		fi
 		name="shell: $(basename "$t")"
 		log="$logdir/$(basename "$t").log"
 		start=$SECONDS
@@ -138,6 +150,14 @@ run_shell_tests() {
 		*) fail "$name (exit $rc)"; show "$log" 40 ;;
 		esac
 	done
+}
+
+run_exclusive_shell_tests() {
+	run_shell_tests exclusive
+}
+
+run_shared_shell_tests() {
+	run_shell_tests shared
 }
 
 # Our C files: the ones in the tree, wherever they are.
@@ -342,6 +362,7 @@ run_asan_bpf() {
 # report, a signal, a hang or a non-zero exit without a message fails;
 # more than three lines on stderr are perf kmem's own noise, left to its
 # builtin, and only listed.  Reproducers stay in build/fuzz-files-test.
+# Two mutants at a time, one a CPU, as the fuzz targets run.
 run_fuzz_files() {
 	local log="$logdir/fuzz-files.log"
 
@@ -353,7 +374,7 @@ run_fuzz_files() {
 		skip "fuzz-files: recording needs root"
 		return
 	fi
-	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-128}" --seed 1 \
+	if scripts/mutate-perf-data.py -n "${FUZZ_FILES:-128}" --seed 1 -j 2 \
 		--perf "$asan_perf" --record-perf "$perf" \
 		--out "$top/build/fuzz-files-test" \
 		--fail-on sanitizer,signal,hang,silent >"$log" 2>&1; then
@@ -439,6 +460,20 @@ run_fuzz() {
 	done
 }
 
+# The results of a part that ran in a subshell, printed and counted here.
+replay() {
+	local line
+
+	while IFS= read -r line; do
+		case $line in
+		"PASS "*) passed=$((passed + 1)) ;;
+		"FAIL "*) failed=$((failed + 1)) ;;
+		"SKIP "*) skipped=$((skipped + 1)) ;;
+		esac
+		printf '%s\n' "$line"
+	done <"$1"
+}
+
 # Each part's time, so that make test's budget can be kept.
 timed() {
 	local start=$SECONDS
@@ -456,10 +491,20 @@ timed run_c_suite "$perf" "" "" diff
 timed run_c_suite "$perf" "" "" stall
 timed run_c_suite "$perf" "" "" pprof
 timed run_c_suite "$perf" "" "" bpf
-timed run_shell_tests
+timed run_exclusive_shell_tests
+# From here on nothing measures the machine: what runs on one CPU runs
+# beside the rest, in a second lane whose results are counted when it
+# ends.  The fuzz targets, which run for a time, run last and alone.
+lane="$logdir/lane"
+(
+	timed run_shared_shell_tests
+	timed run_series
+	timed run_shellcheck
+	timed run_valgrind
+) >"$lane" 2>&1 &
+lane_pid=$!
 timed run_checkpatch
 timed run_kerneldoc
-timed run_series
 if [ "$sanitize" = 1 ]; then
 	# Leaks count too: perf kmem stat and the suite run leak free.
 	export ASAN_OPTIONS=detect_leaks=1
@@ -477,8 +522,8 @@ if [ "$sanitize" = 1 ]; then
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	timed run_fuzz_files
 fi
-timed run_shellcheck
-timed run_valgrind
+wait "$lane_pid"
+replay "$lane"
 timed run_fuzz
 
 if [ "$skipped" -gt 0 ]; then

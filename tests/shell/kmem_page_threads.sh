@@ -21,9 +21,10 @@ kmem_scratch page-threads
 data="$dir/threads.data"
 
 # Pipe traffic: every 64 KiB written allocates pages, read frees them.
+# Enough that each CPU's file is many of the reader's 2 MiB turns long.
 kmem_record_or_skip "$data" --page --threads -- sh -c '
 	for i in 1 2; do
-		dd if=/dev/zero bs=64k count=25000 status=none | cat >/dev/null &
+		dd if=/dev/zero bs=64k count=5000 status=none | cat >/dev/null &
 	done
 	wait'
 if [ ! -d "$data" ]; then
