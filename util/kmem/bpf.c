@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 #include <api/fs/fs.h>
@@ -86,7 +87,7 @@ struct kmem_bpf_run {
 	struct kmem_stacks		*stacks;	/* --folded, --pprof */
 	struct kmem_profile		*profile;	/* --pprof */
 	struct kmem_bpf_estimate	*estimates;	/* by profile key */
-	size_t				nr_estimates, max_estimates;
+	size_t				nr_estimates;
 	size_t				profiled;	/* -I intervals in it */
 	s64				wall_offset;	/* at the end */
 	/* The comment of kmem_bpf_run__profile()'s view. */
@@ -1459,26 +1460,23 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 
 /* --- a memory profile (--pprof) --------------------------------------- */
 
-/* Room for the estimates of key @id. */
+/*
+ * Room for the estimates of key @id.  The array holds the power of two
+ * at or above their number, so that realloc() grows it by doubling.
+ */
 static int grow_estimates(struct kmem_bpf_run *run, int id)
 {
-	size_t max = run->max_estimates ? run->max_estimates : 64;
+	size_t nr = id + 1;
 	struct kmem_bpf_estimate *e;
 
-	if ((size_t)id < run->nr_estimates)
+	if (nr <= run->nr_estimates)
 		return 0;
-	if ((size_t)id >= run->max_estimates) {
-		while (max <= (size_t)id)
-			max *= 2;
-		e = realloc(run->estimates, max * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		run->estimates = e;
-		run->max_estimates = max;
-	}
-	memset(run->estimates + run->nr_estimates, 0,
-	       (id + 1 - run->nr_estimates) * sizeof(*e));
-	run->nr_estimates = id + 1;
+	e = realloc(run->estimates, roundup_pow_of_two(nr) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	memset(e + run->nr_estimates, 0, (nr - run->nr_estimates) * sizeof(*e));
+	run->estimates = e;
+	run->nr_estimates = nr;
 	return 0;
 }
 
