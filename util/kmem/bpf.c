@@ -784,7 +784,7 @@ static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
 		return chain;
 	if (run->profile)
 		return profile_stall(run, data, chain);
-	if (!run->config.folded_stall || chain < 0)
+	if (!run->config.stat.folded_stall || chain < 0)
 		return 0;
 	return kmem_stacks__add(run->stacks, chain,
 				kmem_stall__ended_ns(run->core.st), 1);
@@ -855,7 +855,8 @@ static int setup_analyses(struct kmem_bpf_run *run)
 	}
 	if (!c->stat.page)
 		return 0;
-	if (c->folded) {
+	/* A profile is of the sampled stacks too. */
+	if (c->stat.folded || c->stat.pprof) {
 		run->stacks = kmem_stacks__new();
 		if (!run->stacks)
 			return -ENOMEM;
@@ -873,7 +874,7 @@ static int setup_analyses(struct kmem_bpf_run *run)
 		return -ENOMEM;
 	if (run->stall_programs && setup_stalls(run))
 		return -ENOMEM;
-	if (c->pprof) {
+	if (c->stat.pprof) {
 		run->profile = kmem_profile__new();
 		if (!run->profile)
 			return -ENOMEM;
@@ -1447,7 +1448,7 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 	int err;
 
 	/* The stalls' stacks were added as their records came. */
-	for (i = 0; !run->config.folded_stall && i < run->snap.nr_rows; i++) {
+	for (i = 0; !run->config.stat.folded_stall && i < run->snap.nr_rows; i++) {
 		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
 			continue;
 		err = fold_row(run, &run->snap.row_keys[i], &run->snap.rows[i]);
