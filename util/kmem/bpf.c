@@ -131,7 +131,7 @@ struct kmem_bpf_run {
 	/* /proc/vmstat and /proc/pagetypeinfo at the start and the end. */
 	struct kmem_vmstat		vmstat[2];
 	int				vmstat_err[2];
-	struct kmem_pagetypeinfo	*free_lists[2];
+	struct kmem_pagetypeinfo	free_lists[2];
 	int				free_err[2];
 	struct kmem_report_memory	memory;
 	char				memory_why[2][NOTE_SIZE];
@@ -1136,8 +1136,6 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
 		free(run->bufs[i]);
-	free(run->free_lists[0]);
-	free(run->free_lists[1]);
 	evlist__delete(run->evlist);
 	if (run->session)
 		run->session->evlist = NULL;
@@ -1166,13 +1164,9 @@ static void read_memory(struct kmem_bpf_run *run, int end)
 	run->vmstat_err[end] = text ? kmem_vmstat__parse(&run->vmstat[end], text) :
 			       -errno;
 	free(text);
-	run->free_err[end] = -ENOMEM;
-	run->free_lists[end] = calloc(1, sizeof(*run->free_lists[end]));
-	if (!run->free_lists[end])
-		return;
 	text = kmem_proc__read("/proc/pagetypeinfo");
 	run->free_err[end] = text ?
-		kmem_pagetypeinfo__parse(run->free_lists[end], text) : -errno;
+		kmem_pagetypeinfo__parse(&run->free_lists[end], text) : -errno;
 	free(text);
 }
 
@@ -1215,8 +1209,8 @@ static void settle_memory(struct kmem_bpf_run *run)
 		m->pagetypeinfo = read_why(err, run->memory_why[1], NOTE_SIZE);
 		return;
 	}
-	m->free_start = run->free_lists[0];
-	m->free_end = run->free_lists[1];
+	m->free_start = &run->free_lists[0];
+	m->free_end = &run->free_lists[1];
 }
 
 int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
