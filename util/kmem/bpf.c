@@ -479,13 +479,10 @@ static u32 stall_ring_bytes(const struct kmem_bpf_run *run)
 {
 	u64 want = (u64)(run->config.map_entries ?: KMEM_BPF_MAP_ENTRIES) *
 		   KMEM_BPF_STALL_RING_PER_ENTRY;
-	u64 bytes = run->page_size;
 
 	if (!run->stall_programs)
-		return bytes;
-	while (bytes < want && bytes < (1ULL << 30))
-		bytes <<= 1;
-	return bytes;
+		return run->page_size;
+	return clamp((u64)roundup_pow_of_two(want), run->page_size, (u64)1 << 30);
 }
 
 static void size_maps(struct kmem_bpf_run *run)
