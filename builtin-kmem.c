@@ -1594,10 +1594,6 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	    (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
 	c->stat = kmem->opts;
-	/* A profile is of the sampled stacks too. */
-	c->folded = kmem->folded || kmem->pprof_name;
-	c->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
-	c->pprof = !!kmem->pprof_name;
 	c->tasks = !c->system_wide && !c->cgroup;
 	return 0;
 }

@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 #include <api/fs/fs.h>
@@ -86,7 +87,7 @@ struct kmem_bpf_run {
 	struct kmem_stacks		*stacks;	/* --folded, --pprof */
 	struct kmem_profile		*profile;	/* --pprof */
 	struct kmem_bpf_estimate	*estimates;	/* by profile key */
-	size_t				nr_estimates, max_estimates;
+	size_t				nr_estimates;
 	size_t				profiled;	/* -I intervals in it */
 	s64				wall_offset;	/* at the end */
 	/* The comment of kmem_bpf_run__profile()'s view. */
@@ -130,7 +131,7 @@ struct kmem_bpf_run {
 	/* /proc/vmstat and /proc/pagetypeinfo at the start and the end. */
 	struct kmem_vmstat		vmstat[2];
 	int				vmstat_err[2];
-	struct kmem_pagetypeinfo	*free_lists[2];
+	struct kmem_pagetypeinfo	free_lists[2];
 	int				free_err[2];
 	struct kmem_report_memory	memory;
 	char				memory_why[2][NOTE_SIZE];
@@ -478,13 +479,10 @@ static u32 stall_ring_bytes(const struct kmem_bpf_run *run)
 {
 	u64 want = (u64)(run->config.map_entries ?: KMEM_BPF_MAP_ENTRIES) *
 		   KMEM_BPF_STALL_RING_PER_ENTRY;
-	u64 bytes = run->page_size;
 
 	if (!run->stall_programs)
-		return bytes;
-	while (bytes < want && bytes < (1ULL << 30))
-		bytes <<= 1;
-	return bytes;
+		return run->page_size;
+	return clamp((u64)roundup_pow_of_two(want), run->page_size, (u64)1 << 30);
 }
 
 static void size_maps(struct kmem_bpf_run *run)
@@ -783,7 +781,7 @@ static int stall_ended(struct kmem_bpf_run *run, const void *data, size_t size)
 		return chain;
 	if (run->profile)
 		return profile_stall(run, data, chain);
-	if (!run->config.folded_stall || chain < 0)
+	if (!run->config.stat.folded_stall || chain < 0)
 		return 0;
 	return kmem_stacks__add(run->stacks, chain,
 				kmem_stall__ended_ns(run->core.st), 1);
@@ -854,7 +852,8 @@ static int setup_analyses(struct kmem_bpf_run *run)
 	}
 	if (!c->stat.page)
 		return 0;
-	if (c->folded) {
+	/* A profile is of the sampled stacks too. */
+	if (c->stat.folded || c->stat.pprof) {
 		run->stacks = kmem_stacks__new();
 		if (!run->stacks)
 			return -ENOMEM;
@@ -872,7 +871,7 @@ static int setup_analyses(struct kmem_bpf_run *run)
 		return -ENOMEM;
 	if (run->stall_programs && setup_stalls(run))
 		return -ENOMEM;
-	if (c->pprof) {
+	if (c->stat.pprof) {
 		run->profile = kmem_profile__new();
 		if (!run->profile)
 			return -ENOMEM;
@@ -1134,8 +1133,6 @@ void kmem_bpf_run__delete(struct kmem_bpf_run *run)
 	cgroup__put(run->cgrp);
 	for (i = 0; i < ARRAY_SIZE(run->bufs); i++)
 		free(run->bufs[i]);
-	free(run->free_lists[0]);
-	free(run->free_lists[1]);
 	evlist__delete(run->evlist);
 	if (run->session)
 		run->session->evlist = NULL;
@@ -1164,13 +1161,9 @@ static void read_memory(struct kmem_bpf_run *run, int end)
 	run->vmstat_err[end] = text ? kmem_vmstat__parse(&run->vmstat[end], text) :
 			       -errno;
 	free(text);
-	run->free_err[end] = -ENOMEM;
-	run->free_lists[end] = calloc(1, sizeof(*run->free_lists[end]));
-	if (!run->free_lists[end])
-		return;
 	text = kmem_proc__read("/proc/pagetypeinfo");
 	run->free_err[end] = text ?
-		kmem_pagetypeinfo__parse(run->free_lists[end], text) : -errno;
+		kmem_pagetypeinfo__parse(&run->free_lists[end], text) : -errno;
 	free(text);
 }
 
@@ -1213,8 +1206,8 @@ static void settle_memory(struct kmem_bpf_run *run)
 		m->pagetypeinfo = read_why(err, run->memory_why[1], NOTE_SIZE);
 		return;
 	}
-	m->free_start = run->free_lists[0];
-	m->free_end = run->free_lists[1];
+	m->free_start = &run->free_lists[0];
+	m->free_end = &run->free_lists[1];
 }
 
 int kmem_bpf_run__start(struct kmem_bpf_run *run, char *err, size_t err_size)
@@ -1446,7 +1439,7 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 	int err;
 
 	/* The stalls' stacks were added as their records came. */
-	for (i = 0; !run->config.folded_stall && i < run->snap.nr_rows; i++) {
+	for (i = 0; !run->config.stat.folded_stall && i < run->snap.nr_rows; i++) {
 		if (run->snap.row_keys[i].order >= KMEM_BPF_NR_ORDERS)
 			continue;
 		err = fold_row(run, &run->snap.row_keys[i], &run->snap.rows[i]);
@@ -1459,26 +1452,23 @@ int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 
 /* --- a memory profile (--pprof) --------------------------------------- */
 
-/* Room for the estimates of key @id. */
+/*
+ * Room for the estimates of key @id.  The array holds the power of two
+ * at or above their number, so that realloc() grows it by doubling.
+ */
 static int grow_estimates(struct kmem_bpf_run *run, int id)
 {
-	size_t max = run->max_estimates ? run->max_estimates : 64;
+	size_t nr = id + 1;
 	struct kmem_bpf_estimate *e;
 
-	if ((size_t)id < run->nr_estimates)
+	if (nr <= run->nr_estimates)
 		return 0;
-	if ((size_t)id >= run->max_estimates) {
-		while (max <= (size_t)id)
-			max *= 2;
-		e = realloc(run->estimates, max * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		run->estimates = e;
-		run->max_estimates = max;
-	}
-	memset(run->estimates + run->nr_estimates, 0,
-	       (id + 1 - run->nr_estimates) * sizeof(*e));
-	run->nr_estimates = id + 1;
+	e = realloc(run->estimates, roundup_pow_of_two(nr) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	memset(e + run->nr_estimates, 0, (nr - run->nr_estimates) * sizeof(*e));
+	run->estimates = e;
+	run->nr_estimates = nr;
 	return 0;
 }
 

@@ -30,12 +30,9 @@
 struct kmem_bpf_config {
 	/*
 	 * The options a recording's run takes too: --page, --slab,
-	 * --caller, --live, --raw-ip, -l, -s, -I, --alloc-func...
+	 * --caller, --live, --raw-ip, -l, -s, -I, --folded, --pprof...
 	 */
 	struct kmem_run_config	stat;
-	bool		folded;		/* --folded: keep the sampled stacks */
-	bool		folded_stall;	/* --folded=stall: the stalls' stacks instead */
-	bool		pprof;		/* --pprof: a profile, per -I interval */
 	/* Whose events: all, tasks added with kmem_bpf_run__add_task(), a cgroup. */
 	bool		system_wide;	/* -a */
 	bool		tasks;		/* -p, -t or a workload */
