@@ -81,7 +81,9 @@ want = collections.defaultdict(lambda: collections.Counter())
 for t, ev, pfn, order in events:
     c = want[(t - first) // length]
     size = 4096 << order
-    if ev == 'mm_page_alloc' and pfn == '-1':
+    # A failure has no pfn: the raw -1UL, which the format prints as
+    # pfn=0x0 (v4.x+; older kernels print -1).
+    if ev == 'mm_page_alloc' and pfn in ('-1', '0x0', '0'):
         c['fail'] += 1
         c['fail_bytes'] += size
     elif ev == 'mm_page_alloc':
