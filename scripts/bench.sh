@@ -29,8 +29,9 @@
 # kmem record --page, as stock perf records it (callchains of every event,
 # user frames too), while page cache, fork/exec, pipe and anonymous memory
 # work runs, in build/bench/mixed-1m.data.  Upstream perf kmem resolves the
-# callchain of each allocation sample itself, so it needs the callchains:
-# the script checks that it runs on the file before timing anything.
+# callchain of each allocation sample itself, so it needs the callchains.
+# Where it fails on a trace (it runs out of memory on some), the bench
+# says so, with its last line, and times ours and the floor alone.
 #
 # Time: wall clock of each run, output to /dev/null, median of the runs.
 # The three commands take turns round by round, so that a load change on
@@ -443,22 +444,20 @@ millions() {
 	awk -v n="$1" 'BEGIN { printf "%\047.0f", n / 1e6 }'
 }
 
-# bench FILE page|slab [optional]: time and measure the three commands on
-# FILE; sets OURS_MS.  With "optional", upstream failing on FILE is
-# reported, not fatal.
+# bench FILE page|slab: time and measure the three commands on FILE; sets
+# OURS_MS.  Upstream failing on FILE is reported, not fatal: its perf kmem
+# runs out of memory on some large traces, and our ratio to the floor is
+# what the bench is for.
 bench() {
-	local file=$1 mode=$2 up_optional=${3:-} n r name up=yes
+	local file=$1 mode=$2 n r name up=yes
 	local -a floor_cmd ours_cmd up_cmd
 	floor_cmd=("$OURS" report --stats -i "$file")
 	ours_cmd=("$OURS" kmem "--$mode" --caller -i "$file" stat)
 	up_cmd=("$UPSTREAM" kmem "--$mode" --caller -i "$file" stat)
 	n=$(count_samples "$file")
 
-	# Upstream must be able to read what we recorded.
 	if ! "${up_cmd[@]}" >"$BENCH_DIR/upstream.out" 2>&1 ||
 	   ! grep -q 'SUMMARY' "$BENCH_DIR/upstream.out"; then
-		[ -n "$up_optional" ] ||
-			die "upstream perf kmem fails on $file: see $BENCH_DIR/upstream.out"
 		echo "bench: upstream perf kmem fails on $file: $(tail -n 1 "$BENCH_DIR/upstream.out")" >&2
 		up=
 	fi
@@ -586,7 +585,7 @@ main() {
 	base_ms=$OURS_MS
 	base_n=$BENCH_N
 	file=$(trace_for "$SAMPLES")
-	bench "$file" page optional
+	bench "$file" page
 	big_ms=$OURS_MS
 	big_n=$BENCH_N
 	per_base=$(awk -v t="$base_ms" -v n="$base_n" 'BEGIN { printf "%.3f", 1000 * t / n }')
