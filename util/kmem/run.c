@@ -458,7 +458,9 @@ static __always_inline int deliver_queued(struct kmem_run *run,
 		    !run->config.folded_stall && !run->config.folded_fallbacks)
 			count_stack(run, ev->page.tag, ev->page.order,
 				    ev->page.pfn != KMEM_PAGE_NO_PFN);
-		if (!err && run->core.st)
+		/* No stall is open while none began: most traces have none. */
+		if (!err && run->core.st &&
+		    run->stats.nr_of_kind[KMEM_EVENT_STALL])
 			err = kmem_stall__alloc(run->core.st, ev->tid, ev->time,
 						&ev->page);
 		if (err > 0)
