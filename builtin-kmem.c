@@ -591,10 +591,11 @@ static int kmem_input__read(struct kmem_input *in, bool *stopped)
  * and renamed when complete, so that a failed run leaves no half of it.
  */
 struct kmem_output {
-	const char	*path;
+	const char	*path;		/* NULL: stdout */
 	char		*tmp;
 	FILE		*fp;
 	bool		direct;		/* a device or a pipe, written as is */
+	int		werr;		/* the errno of its first failed write */
 };
 
 /* Where @path is written first: a regular file is renamed after. */
@@ -626,33 +627,39 @@ static int output_open(struct kmem_output *out, const char *path)
 	return -errno ?: -EIO;
 }
 
-/* @err: of the analysis; the output is kept only without one. */
+/*
+ * A write that failed on the way left the stream's error flag, and errno
+ * as it set it, though the last flush may succeed (glibc drops what it
+ * could not write): the first errno, kept until the output is closed.
+ */
+static void output_flush(struct kmem_output *out)
+{
+	if (out->fp && !out->werr && (fflush(out->fp) || ferror(out->fp)))
+		out->werr = errno ?: EIO;
+}
+
+/*
+ * @err: of the analysis, said; the output is kept only without one.  A
+ * write of it that failed, on the way or at its end, is said here, once.
+ */
 static int output_close(struct kmem_output *out, int err)
 {
-	int werr = 0;
+	bool replace = out->tmp && !out->direct;
 
-	if (!out->tmp)
+	if (!out->fp)
 		return err;
-	/*
-	 * The text went through stdout, the rest to the file: a write that
-	 * failed on the way leaves its error flag, though the last flush
-	 * may succeed.
-	 */
-	if (fflush(stdout) || fflush(out->fp))
-		werr = -errno ?: -EIO;
-	else if (ferror(stdout) || ferror(out->fp))
-		werr = -EIO;
-	if (fclose(out->fp) && !werr)
-		werr = -errno ?: -EIO;
-	if (!out->direct && !err && !werr && rename(out->tmp, out->path))
-		werr = -errno ?: -EIO;
-	if (werr)
-		pr_err("perf kmem: cannot write %s: %s\n", out->path,
-		       strerror(-werr));
-	if (!out->direct && (err || werr))
+	output_flush(out);
+	if (out->fp != stdout && fclose(out->fp) && !out->werr)
+		out->werr = errno ?: EIO;
+	if (replace && !err && !out->werr && rename(out->tmp, out->path))
+		out->werr = errno ?: EIO;
+	if (out->werr)
+		pr_err("perf kmem: cannot write %s: %s\n",
+		       out->path ?: "standard output", strerror(out->werr));
+	if (replace && (err || out->werr))
 		unlink(out->tmp);
 	zfree(&out->tmp);
-	return err ?: werr;
+	return err ?: -out->werr;
 }
 
 /* --folded=fallbacks or =fragmenting: the chains of the fallbacks. */
@@ -744,13 +751,10 @@ static int write_one_pprof(pprof_view_fn view, void *run, size_t i,
 		err = pp ? kmem_pprof__write(pp, out->fp) : -ENOMEM;
 	}
 	kmem_pprof__delete(pp);
-	if (fflush(out->fp) && !err)
-		err = -EIO;
+	output_flush(out);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing the profile %s\n", out->path);
-	else if (err)
-		pr_err("perf kmem: cannot write %s: %s\n", out->path, strerror(-err));
-	return err;
+	return err ?: -out->werr;
 }
 
 /*
@@ -788,13 +792,16 @@ static int run_profile(void *run, size_t i, struct kmem_profile_view *v)
 	return kmem_run__profile(run, i, v);
 }
 
-/* Text goes to stdout: the pager, or for -o the file. */
+/* Text goes to stdout: the pager, or for -o the file, through stdout. */
 static int text_output(struct kmem_output *out)
 {
 	if (out->fp == stdout)
 		setup_pager();
 	else if (fflush(stdout) || dup2(fileno(out->fp), STDOUT_FILENO) < 0)
 		return -errno;
+	if (out->fp != stdout)
+		fclose(out->fp);
+	out->fp = stdout;
 	return 0;
 }
 
@@ -1511,7 +1518,7 @@ static int kmem_stat(struct perf_kmem *kmem)
 	 * stopped) comes after the results, also where the two are one
 	 * pipe (2>&1 | less).
 	 */
-	fflush(stdout);
+	output_flush(&out);
 	if (!err && kmem->map_name && analysed)
 		err = write_map(in, &map);
 	if (kmem->map_name)
@@ -1843,8 +1850,10 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 		pr_err("perf kmem: out of memory reading the BPF maps\n");
 	else if (err)
 		pr_err("perf kmem: cannot read the BPF maps: %s\n", strerror(-err));
+	/* -I's lines went to stdout: a write of them that failed, first. */
 	if (!err)
-		err = bpf_print(kmem, run);
+		err = output_close(&(struct kmem_output){ .fp = stdout }, 0) ?:
+		      bpf_print(kmem, run);
 out:
 	if (workload)
 		evlist__delete(workload);
@@ -2130,7 +2139,7 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 	if (!err)
 		err = print_diff(kmem, d, &out);
 	/* As stat's, the lines about where a reader stopped come last. */
-	fflush(stdout);
+	output_flush(&out);
 	for (side = 0; side < 2 && !err; side++) {
 		if (stops[side][0])
 			err = kmem_error("%s\n", stops[side]);

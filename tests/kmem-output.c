@@ -319,7 +319,7 @@ static int test__kmem_output_json_io_error(struct test_suite *t __maybe_unused,
 	ret = kmem_json__finish(j);
 	kmem_json__delete(j);
 	fclose(fp);
-	TEST_ASSERT_VAL("a full disk is -EIO", ret == -EIO);
+	TEST_ASSERT_VAL("a full disk is -ENOSPC", ret == -ENOSPC);
 	return TEST_OK;
 }
 

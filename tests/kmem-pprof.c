@@ -654,7 +654,7 @@ static int test__kmem_pprof_write_error(struct test_suite *t __maybe_unused,
 	err = kmem_pprof__write(p, fp);
 	fclose(fp);
 	kmem_pprof__delete(p);
-	TEST_ASSERT_VAL("-EIO on a full device", err == -EIO);
+	TEST_ASSERT_VAL("-ENOSPC on a full device", err == -ENOSPC);
 	return TEST_OK;
 }
 

@@ -226,11 +226,72 @@ expect_line "--map x.png" \
 	perf kmem stat --page --map "$dir/x.png" -i "$good"
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
-# A device that takes no writes: said, in text as in JSON, not a silent
-# exit 1 or perf's own line about standard output.
-expect "-o /dev/full" "cannot write /dev/full: " "$good" --page -o /dev/full
-expect "--json -o /dev/full" "cannot write /dev/full: " "$good" \
-	--page --json -o /dev/full
+# A write that failed, of any output: one line with the reason the write
+# got, and exit 1.  It was perf's own line about standard output without
+# a newline, no line at all (-j, -x, --folded), the line twice (--pprof),
+# or "Input/output error" for a full disk.
+# out_to FILE COMMAND...: COMMAND with its standard output to FILE.
+# shellcheck disable=SC2317 # run by expect_line
+out_to() {
+	local file=$1
+
+	shift
+	"$@" >"$file"
+}
+nospc="No space left on device"
+for fmt in --caller "--caller --json" "--caller -x ," --folded "-I 100" \
+	   "-I 100 --json"; do
+	# shellcheck disable=SC2086 # $fmt is options
+	expect_line "stat $fmt >/dev/full" \
+		"perf kmem: cannot write standard output: $nospc" \
+		out_to /dev/full perf kmem stat --page $fmt -i "$good"
+	# shellcheck disable=SC2086 # $fmt is options
+	expect_line "stat $fmt -o /dev/full" \
+		"perf kmem: cannot write /dev/full: $nospc" \
+		perf kmem stat --page $fmt -o /dev/full -i "$good"
+done
+for fmt in --caller "--caller --json" "--caller -x ,"; do
+	# shellcheck disable=SC2086 # $fmt is options
+	expect_line "diff $fmt >/dev/full" \
+		"perf kmem: cannot write standard output: $nospc" \
+		out_to /dev/full perf kmem diff --page $fmt "$good" "$good"
+	# shellcheck disable=SC2086 # $fmt is options
+	expect_line "diff $fmt -o /dev/full" \
+		"perf kmem: cannot write /dev/full: $nospc" \
+		perf kmem diff --page $fmt -o /dev/full "$good" "$good"
+done
+expect_line "--pprof /dev/full" "perf kmem: cannot write /dev/full: $nospc" \
+	perf kmem stat --page --pprof /dev/full -i "$good"
+# --map takes a .svg name, -I --pprof writes FILE.0...: links to /dev/full.
+ln -s /dev/full "$dir/full.svg"
+ln -s /dev/full "$dir/full.pb.gz.0"
+expect_line "--map to /dev/full" \
+	"perf kmem: cannot write $dir/full.svg: $nospc" \
+	out_to /dev/null perf kmem stat --page --map "$dir/full.svg" -i "$good"
+expect_line "-I 100 --pprof, FILE.0 to /dev/full" \
+	"perf kmem: cannot write $dir/full.pb.gz.0: $nospc" \
+	perf kmem stat --page -I 100 --pprof "$dir/full.pb.gz" -i "$good"
+# A full disk: the same line, and no part of the file left, under its
+# name or the one it is written under.
+tiny="$dir/tiny"
+mkdir "$tiny"
+if mount -t tmpfs -o size=64k tmpfs "$tiny" 2>/dev/null; then
+	# shellcheck disable=SC2064 # $tiny and $dir are known now
+	trap "umount '$tiny'; rm -rf '$dir'" EXIT
+	dd if=/dev/zero of="$tiny/fill" bs=1k count=100 status=none 2>/dev/null
+	for out in "-o $tiny/c.txt" "--json -o $tiny/c.json" \
+		   "-x , -o $tiny/c.csv" "--folded -o $tiny/c.folded" \
+		   "--pprof $tiny/c.pb.gz" "--map $tiny/c.svg"; do
+		# shellcheck disable=SC2086 # $out is options
+		expect_line "full disk, $out" \
+			"perf kmem: cannot write ${out##* }: $nospc" \
+			out_to /dev/null perf kmem stat --page $out -i "$good"
+		left=$(cd "$tiny" && echo *)
+		[ "$left" = fill ] || fail "full disk, $out: left $left"
+	done
+else
+	echo "skip full disk: no tmpfs can be mounted here"
+fi
 
 # --pid and --tid take decimal ids: perf's list reader said only "cannot
 # set up symbol resolution", and took -5 as a pid.

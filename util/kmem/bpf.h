@@ -130,7 +130,7 @@ u64 kmem_bpf_run__map_bytes(const struct kmem_bpf_run *run);
  * folded_stall, instead, the stack of each allocation that ended a stall,
  * its stall's length in ns as the bytes (exact, as the stalls are).
  *
- * Return: 0; -ENOMEM; -EIO when @fp could not be written.
+ * Return: 0; -ENOMEM; -errno when @fp could not be written.
  */
 int kmem_bpf_run__write_folded(struct kmem_bpf_run *run,
 			       enum kmem_stacks_weight weight, FILE *fp);

@@ -336,7 +336,7 @@ int kmem_stacks__write(struct kmem_stacks *st, enum kmem_stacks_weight weight,
 	if (!err) {
 		written = write_lines(&f, fp);
 		if (fflush(fp) || ferror(fp))
-			err = -EIO;
+			err = -errno ?: -EIO;
 	}
 	folding_exit(&f);
 	if (nr_lines)

@@ -62,7 +62,7 @@ int kmem_stacks__add(struct kmem_stacks *st, int id, u64 bytes, u64 hits);
 
 /*
  * Write the folded lines of @weight to @fp, naming frames with @name_of.
- * 0, -ENOMEM, or -EIO if @fp failed.  Lines written: *@nr_lines if not
+ * 0, -ENOMEM, or -errno if @fp failed.  Lines written: *@nr_lines if not
  * NULL.
  */
 int kmem_stacks__write(struct kmem_stacks *st, enum kmem_stacks_weight weight,

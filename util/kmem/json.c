@@ -394,7 +394,7 @@ int kmem_json__finish(struct kmem_json *j)
 	if (!j->error && !j->level[0].nr)
 		misuse(j, "the document is empty");
 	if (j->fp && (fflush(j->fp) || ferror(j->fp)))
-		return -EIO;
+		return -errno ?: -EIO;
 	return j->error ? -EINVAL : 0;
 }
 

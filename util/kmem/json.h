@@ -103,7 +103,7 @@ void kmem_json__key_array(struct kmem_json *j, const char *key);
 
 /*
  * After the document: 0 if it is complete and written, -EINVAL after a
- * misuse or with the document still open or empty, -EIO if @fp failed.
+ * misuse or with the document still open or empty, -errno if @fp failed.
  * Flushes @fp (a writer's).
  */
 int kmem_json__finish(struct kmem_json *j);

@@ -125,5 +125,5 @@ int kmem_report__csv(const struct kmem_report *r, const char *sep, FILE *fp)
 	shape.lines = 0;
 	err = kmem_report__visit(&shape, csv_visit, &w);
 
-	return err ?: (fflush(fp) || ferror(fp) ? -EIO : 0);
+	return err ?: (fflush(fp) || ferror(fp) ? (-errno ?: -EIO) : 0);
 }

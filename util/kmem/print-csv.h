@@ -35,7 +35,7 @@ void kmem_print__csv_table(FILE *fp, const struct kmem_cell_ctx *ctx,
 /*
  * The tables of the JSON document of @r, in its order, as CSV to @fp,
  * each with its rows or the first -l; the summaries are not printed.
- * 0; -EIO; -ENOMEM.
+ * 0; -errno of a failed write; -ENOMEM.
  */
 int kmem_report__csv(const struct kmem_report *r, const char *sep, FILE *fp);
 

@@ -1025,7 +1025,7 @@ int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 	for (id = 0; id < KMEM_NR_TABLES; id++)
 		if (o->caller || kmem_tables[id].by_default)
 			print_table(dr, id, o, sep, fp);
-	return fflush(fp) || ferror(fp) ? -EIO : 0;
+	return fflush(fp) || ferror(fp) ? (-errno ?: -EIO) : 0;
 }
 
 /* --- JSON ------------------------------------------------------------- */

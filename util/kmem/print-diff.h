@@ -107,7 +107,7 @@ int kmem_diff_report__text(const struct kmem_diff_report *dr,
  * The finished diff's tables as CSV (-x, @sep) to @fp: the tables of the
  * text, each with all its rows or -l, a block of print-csv.h's: the row's
  * side ("in"), its identity, and old, new, delta and delta percent of
- * each measure.  Return: 0; -EIO when @fp could not be written; -ENOMEM.
+ * each measure.  Return: 0; -errno when @fp could not be written; -ENOMEM.
  */
 int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 			  const struct kmem_diff_report_options *o,
@@ -115,7 +115,7 @@ int kmem_diff_report__csv(const struct kmem_diff_report *dr,
 
 /*
  * The finished diff as one JSON document to @fp, as @o says.  Return: 0;
- * -EIO when @fp could not be written; -ENOMEM.
+ * -errno when @fp could not be written; -ENOMEM.
  */
 int kmem_diff_report__json(const struct kmem_diff_report *dr,
 			   const struct kmem_diff_report_options *o, FILE *fp);

@@ -828,6 +828,6 @@ int kmem_map__write(struct kmem_map *map, FILE *fp)
 	write_xnode_panel(map, fp, y);
 	fputs("</svg>\n", fp);
 	if (fflush(fp) || ferror(fp))
-		return -EIO;
+		return -errno ?: -EIO;
 	return 0;
 }

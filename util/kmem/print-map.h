@@ -91,7 +91,7 @@ int kmem_map__set_xnode_bytes(struct kmem_map *map, int from, int to,
 
 /*
  * Write the SVG to @fp.  0; -ENODATA if no block was added; -ENOMEM;
- * -EIO if @fp failed.
+ * -errno if @fp failed.
  */
 int kmem_map__write(struct kmem_map *map, FILE *fp);
 

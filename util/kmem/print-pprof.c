@@ -628,7 +628,7 @@ const u8 *kmem_pprof__encode(struct kmem_pprof *p, size_t *len)
 	return out->buf ? out->buf : (const u8 *)"";
 }
 
-/* Deflate what is in @zs to @fp, as a gzip member; 0, -EIO, -ENOMEM. */
+/* Deflate what is in @zs to @fp, as a gzip member; 0, -errno, -ENOMEM. */
 static int deflate_to(z_stream *zs, FILE *fp)
 {
 	u8 chunk[16384];
@@ -642,7 +642,7 @@ static int deflate_to(z_stream *zs, FILE *fp)
 			return -ENOMEM;
 		if (fwrite(chunk, 1, sizeof(chunk) - zs->avail_out, fp) !=
 		    sizeof(chunk) - zs->avail_out)
-			return -EIO;
+			return -errno ?: -EIO;
 	} while (ret != Z_STREAM_END);
 	return 0;
 }
@@ -666,6 +666,6 @@ int kmem_pprof__write(struct kmem_pprof *p, FILE *fp)
 	err = deflate_to(&zs, fp);
 	deflateEnd(&zs);
 	if (!err && (fflush(fp) || ferror(fp)))
-		err = -EIO;
+		err = -errno ?: -EIO;
 	return err;
 }

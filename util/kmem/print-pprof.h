@@ -115,7 +115,7 @@ struct kmem_pprof_sizes kmem_pprof__sizes(const struct kmem_pprof *p);
  */
 const u8 *kmem_pprof__encode(struct kmem_pprof *p, size_t *len);
 
-/* The profile, gzip-compressed, to @fp: 0; -ENOMEM; -EIO. */
+/* The profile, gzip-compressed, to @fp: 0; -ENOMEM; -errno. */
 int kmem_pprof__write(struct kmem_pprof *p, FILE *fp);
 
 struct kmem_profile;

@@ -14,7 +14,7 @@ struct kmem_report;
 /* The report as text, to stdout. */
 void kmem_report__text(const struct kmem_report *r);
 
-/* The JSON document, to @fp: 0; -EIO; -ENOMEM. */
+/* The JSON document, to @fp: 0; -errno; -ENOMEM. */
 int kmem_report__json(const struct kmem_report *r, FILE *fp);
 
 /*

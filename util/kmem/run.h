@@ -324,7 +324,7 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
  * kmem:mm_page_alloc_extfrag), of the fragmenting classes only with
  * folded_fragmenting.
  *
- * Return: 0; -ENOMEM; -EIO when @fp could not be written.
+ * Return: 0; -ENOMEM; -errno when @fp could not be written.
  */
 int kmem_run__write_folded(struct kmem_run *run,
 			   enum kmem_stacks_weight weight, FILE *fp);
