@@ -610,21 +610,24 @@ static char *tmp_name(const char *path)
 	return asprintf(&tmp, "%s.tmp.%d", path, getpid()) < 0 ? NULL : tmp;
 }
 
+/* Open @path for writing, or say why not. */
 static int output_open(struct kmem_output *out, const char *path)
 {
+	int err;
+
 	*out = (struct kmem_output){ .path = path, .fp = stdout };
 	if (!path)
 		return 0;
 	out->tmp = tmp_name(path);
-	if (!out->tmp)
-		return -ENOMEM;
-	out->fp = fopen(out->tmp, "w");
-	out->direct = out->fp && !strcmp(out->tmp, path);
-	if (out->fp)
+	out->fp = out->tmp ? fopen(out->tmp, "w") : NULL;
+	if (out->fp) {
+		out->direct = !strcmp(out->tmp, path);
 		return 0;
-	pr_err("perf kmem: cannot write %s: %s\n", path, strerror(errno));
+	}
+	err = out->tmp ? errno ?: EIO : ENOMEM;
+	pr_err("perf kmem: cannot write %s: %s\n", path, strerror(err));
 	zfree(&out->tmp);
-	return -errno ?: -EIO;
+	return -err;
 }
 
 /*
@@ -723,11 +726,11 @@ static int check_pprof(const struct perf_kmem *kmem)
 		err = kmem_error("perf kmem: --pprof writes the page analysis: add --page\n");
 	else if (kmem->json || kmem->folded || kmem->output_name)
 		err = kmem_error("perf kmem: --pprof writes a file of its own: use it without --json, --folded and -o\n");
+	else if (!path)
+		err = kmem_error("perf kmem: cannot write %s: %s\n",
+				 kmem->pprof_name, strerror(ENOMEM));
 	else
-		err = path ? output_open(&probe, path) : -ENOMEM;
-	if (err == -ENOMEM)
-		pr_err("perf kmem: cannot write %s: %s\n", path ?: kmem->pprof_name,
-		       strerror(ENOMEM));
+		err = output_open(&probe, path);
 	/* Not kept: what it wrote would be a profile of nothing. */
 	if (!err)
 		output_close(&probe, -EINVAL);
@@ -775,12 +778,14 @@ static int write_pprofs(const struct perf_kmem *kmem, size_t nr,
 		err = paths[i] ? output_open(&outs[i], paths[i]) : -ENOMEM;
 		if (!err)
 			err = write_one_pprof(view, run, i, &outs[i]);
+		else if (!paths[i])
+			pr_err("perf kmem: out of memory writing the profiles\n");
 	}
 	for (i = 0; i < done; i++) {
 		err = output_close(&outs[i], err);
 		free(paths[i]);
 	}
-	if (err == -ENOMEM && outs && paths)
+	if (!outs || !paths)
 		pr_err("perf kmem: out of memory writing the profiles\n");
 	free(paths);
 	free(outs);
