@@ -281,4 +281,9 @@ sys.exit(1 if bad else 0)
 PYEOF
 rc=$?
 [ $rc = 0 ] || fail "summary or --caller rows differ from the independent count"
+
+# Each record once (patches/0023): a sample of one CPU, at one nanosecond,
+# with every field the same as another's, is one sample written twice.
+dups=$(perf script -i "$data" -F cpu,time,event,trace 2>/dev/null | sort | uniq -d | wc -l)
+[ "$dups" = 0 ] || fail "perf record wrote $dups samples twice"
 kmem_result "kmem slab test"
