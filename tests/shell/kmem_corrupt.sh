@@ -373,6 +373,37 @@ expect numa-node-id "NUMA or memory topology in this trace is corrupt"
 # The event stream (util/session.c).
 expect record-size-unaligned
 expect auxtrace-skip
+
+# A failure that quotes perf kmem's line that it stopped in a recording
+# keeps a copy of the recording, once, with perf's own line of where it
+# stopped and why (kmem_keep_rejected, which fail calls): that offset in
+# the file is the data section's, from the file header, plus the bytes
+# the line says were read.
+keep_check() {
+	local file="$dir/record-size-unaligned.data" line got kept why off read
+
+	[ -f "$file" ] || return
+	line=$(perf kmem stat --page -i "$file" 2>&1 >/dev/null | tail -n 1)
+	got=$(KMEM_KEEP_DIR=$dir
+	      kmem_keep_rejected "first: $line"
+	      kmem_keep_rejected "again: $line"
+	      kmem_keep_rejected "no recording named here")
+	kept=$(sed -n 's/^kept: .* in \(.*\)\/ (.*$/\1/p' <<<"$got")
+	why=$(sed -n 's/^\(0x[0-9a-f]*\) \[0x[0-9a-f]*\]: failed to process type: 9 .*/\1/p' \
+		"$kept/why" 2>/dev/null)
+	off=$(python3 -c 'import struct, sys
+print(struct.unpack_from("<Q", open(sys.argv[1], "rb").read(), 40)[0])' "$file")
+	read=$(sed -En 's/.* corrupt (data )?after ([0-9,]+) of .*/\2/p' <<<"$line" | tr -d ,)
+	if [ "$(grep -c '^kept: ' <<<"$got")" -ne 1 ] || [ -z "$kept" ] ||
+	   ! cmp -s "$file" "$kept/${file##*/}"; then
+		fail "kept recording: once, a copy: got '$got' of '$line'"
+	elif [ -z "$why" ] || [ -z "$read" ] || [ $((why)) -ne $((off + read)) ]; then
+		fail "kept recording: perf's stop at ${why:-none}, want $off + ${read:-none}"
+	else
+		echo "ok   kept recording: $got"
+	fi
+}
+keep_check
 # Samples too short for their fields are counted and left out: every
 # number but that count is the analysis of the file without them.
 expect short-raw-data "Events ignored \(too short\): +100$"

@@ -250,7 +250,7 @@ if command -v perf >/dev/null && [ -r "$sample" ]; then
 			-i "$sample"
 	fi
 	if [ "$(id -u)" = 0 ] && perf kmem record --slab --page \
-		-o "$dir/slab.data" -- ls -R /usr/lib >/dev/null 2>&1; then
+		-o "$dir/slab.data" -- ls -R /usr/lib >"$dir/slab.data.log" 2>&1; then
 		real "recording --slab --caller --alloc" --slab --caller \
 			--alloc -l 30 -i "$dir/slab.data"
 		real "recording --slab --page" --slab --page \

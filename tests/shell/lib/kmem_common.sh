@@ -63,11 +63,39 @@ kmem_scratch() {
 }
 
 err=0
+kmem_kept=" "
+
+# kmem_keep_rejected WORDS: where WORDS carry perf kmem's line that it
+# stopped in a recording ("perf kmem: FILE is corrupt after ...", "perf
+# kmem: cannot read FILE: corrupt data ..."), keep FILE out of the
+# scratch directory, which goes at exit, once: a copy in KMEM_KEEP_DIR
+# (default $TMPDIR, or /tmp), and beside it what perf kmem stat -v and
+# perf report --stats say of it.  One line says where.
+kmem_keep_rejected() {
+	local re='perf kmem: (cannot read )?(/[^ ]*[^ :]):? (is corrupt|corrupt data) '
+	local data keep mode
+
+	[[ $* =~ $re ]] || return 0
+	data=${BASH_REMATCH[2]}
+	[ -f "$data" ] && [[ $kmem_kept != *" $data "* ]] || return 0
+	kmem_kept="$kmem_kept$data "
+	keep=$(mktemp -d "${KMEM_KEEP_DIR:-${TMPDIR:-/tmp}}/kmem-rejected.XXXXXX") &&
+		cp "$data" "$keep/" || return 0
+	[ -f "$data.log" ] && cp "$data.log" "$keep/"
+	# Where perf's reader stopped, and why: its own lines, held back without -v.
+	for mode in --page --slab; do
+		perf kmem stat -v "$mode" -i "$data" 2>&1 >/dev/null |
+			grep -e "failed to process" -e "Can't parse" -e "fuzzed"
+	done | sort -u | head -n 5 >"$keep/why"
+	perf report --stats -i "$data" >"$keep/report-stats" 2>&1
+	echo "kept: $data in $keep/ ($(head -n 1 "$keep/why"))"
+}
 
 # fail WORDS: say what failed; the test goes on, and fails at its end.
 fail() {
 	echo "FAIL: $*"
 	err=1
+	kmem_keep_rejected "$@"
 }
 
 # kmem_record_or_skip DATA OPTIONS... -- CMD...: perf kmem record -o DATA,
