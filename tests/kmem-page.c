@@ -747,7 +747,7 @@ static int tab_ops(struct kmem_live *t, struct tab_model *m)
 			s->value = m->value[i];
 			m->nr++;
 		} else if (s && !((r >> 32) % 3)) {
-			kmem_live__remove(t, s);
+			kmem_live__remove_one(t, s, sizeof(*s));
 			m->value[i] = 0;
 			m->nr--;
 		}
