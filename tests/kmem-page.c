@@ -55,7 +55,7 @@ static int alloc_ev(struct kmem_page *kp, u64 pfn, int order, int migtype,
 		.page_node = -1,
 	};
 
-	return kmem_page__alloc(kp, &ev);
+	return kmem_page__alloc(kp, &ev, 0, false);
 }
 
 static int free_ev(struct kmem_page *kp, u64 pfn, int order)
@@ -82,7 +82,7 @@ static int alloc_on(struct kmem_page *kp, u64 pfn, int order, u64 callsite,
 		.page_node = page_node,
 	};
 
-	return kmem_page__alloc(kp, &ev);
+	return kmem_page__alloc(kp, &ev, 0, false);
 }
 
 static int free_on(struct kmem_page *kp, u64 pfn, int order, int cpu_node,
@@ -1586,12 +1586,12 @@ static int check_task_rows(struct kmem_page *kp)
 	struct kmem_page_row **rows;
 	size_t nr;
 
-	TEST_ASSERT_VAL("task 7", !kmem_page__alloc(kp, &ev));
+	TEST_ASSERT_VAL("task 7", !kmem_page__alloc(kp, &ev, 0, false));
 	ev.pfn = 2;
-	TEST_ASSERT_VAL("task 7 again", !kmem_page__alloc(kp, &ev));
+	TEST_ASSERT_VAL("task 7 again", !kmem_page__alloc(kp, &ev, 0, false));
 	ev.pfn = 3;
 	ev.task = 9;
-	TEST_ASSERT_VAL("task 9", !kmem_page__alloc(kp, &ev));
+	TEST_ASSERT_VAL("task 9", !kmem_page__alloc(kp, &ev, 0, false));
 	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "pid", &nr);
 	TEST_ASSERT_VAL("rows", rows);
 	TEST_ASSERT_VAL("two rows", eq(nr, 2));
