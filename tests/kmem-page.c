@@ -814,7 +814,7 @@ static int check_keyed_table(struct kmem_live *t)
 
 		tab3_key(i, key);
 		s = kmem_live__probe_key(t, key, 3, tab3_hash(key));
-		TEST_ASSERT_VAL("new key not found", kmem_live__empty(t, s));
+		TEST_ASSERT_VAL("new key not found", kmem_live__empty_mark(s, t->key_words));
 		s = kmem_live__add(t, s, key);
 		TEST_ASSERT_VAL("added", s);
 		s->value = i;
@@ -828,10 +828,10 @@ static int check_keyed_table(struct kmem_live *t)
 		tab3_key(i, key);
 		s = kmem_live__probe_key(t, key, 3, tab3_hash(key));
 		if (i >= TAB_KEYS) {
-			TEST_ASSERT_VAL("others not found", kmem_live__empty(t, s));
+			TEST_ASSERT_VAL("others not found", kmem_live__empty_mark(s, t->key_words));
 			continue;
 		}
-		TEST_ASSERT_VAL("found", !kmem_live__empty(t, s) &&
+		TEST_ASSERT_VAL("found", !kmem_live__empty_mark(s, t->key_words) &&
 				eq(s->value, i) && !memcmp(s->key, key, sizeof(key)));
 	}
 	return TEST_OK;

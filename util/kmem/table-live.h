@@ -83,12 +83,6 @@ static inline bool kmem_live__empty_mark(const void *slot, size_t words)
 	return ((const u64 *)slot)[kmem_live__mark(words)] == KMEM_LIVE_EMPTY;
 }
 
-static inline bool kmem_live__empty(const struct kmem_live *t,
-				    const void *slot)
-{
-	return kmem_live__empty_mark(slot, t->key_words);
-}
-
 /*
  * A key of several words as one: each word multiplied in, so that the
  * same values in other words, or in another order, make another hash.
