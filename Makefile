@@ -6,6 +6,7 @@
 #   make demo       record a real workload and print the page analysis
 #   make bench      compare speed and memory with upstream perf
 #   make fuzz-files mutants of real recordings through the ASan+UBSan perf
+#   make perf-cov   perf with gcov counters, in build/perf-cov
 #   make series     the patch series for the perf maintainers, in build/series
 #   make series-check  apply it to a pristine tools/perf, build and test each step
 
@@ -24,6 +25,7 @@ MANDIR    := $(PREFIX)/share/man
 MANPAGE   := $(MANDIR)/man1/perf-kmem.1
 ASANOUT   := $(B)/perf-asan
 NOSKELOUT := $(B)/perf-noskel
+COVOUT    := $(B)/perf-cov
 
 # The same perf on every machine: only libtraceevent, libelf, libdw,
 # libunwind and zlib, whatever else happens to be installed; ours also
@@ -88,7 +90,7 @@ FUZZ_SRC_kmem-pageblock := $(W)/read-pageblock.c
 FUZZ_SRC_kmem-pprof     := $(W)/print-pprof.c
 FUZZ_LINK_kmem-pprof    := -lz
 
-.PHONY: all perf perf-asan perf-noskel overlay upstream fuzz fuzz-files test demo bench deps \
+.PHONY: all perf perf-asan perf-noskel perf-cov overlay upstream fuzz fuzz-files test demo bench deps \
 	series series-check clean FORCE
 
 all: perf
@@ -161,6 +163,16 @@ perf-noskel: overlay
 	@echo "  BUILD   perf without BPF skeletons (log: build/perf-noskel-build.log)"
 	@$(MAKE) -s -C $(SRC)/tools/perf O=$(NOSKELOUT) $(NOSKEL_FLAGS) >$(B)/perf-noskel-build.log 2>&1 || \
 		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-noskel-build.log | head -60; exit 1; }
+
+# Unoptimized, with gcov's counters: each run adds to build/perf-cov/**/*.gcda,
+# read in build/src/linux-source-6.12/tools/perf by
+# gcov -o $(COVOUT)/util/kmem util/kmem/FILE.c.
+perf-cov: overlay
+	@mkdir -p $(COVOUT)
+	@echo "  BUILD   perf with gcov (log: build/perf-cov-build.log)"
+	@$(MAKE) -s -C $(SRC)/tools/perf O=$(COVOUT) $(PERF_FLAGS) DEBUG=1 \
+		EXTRA_CFLAGS=--coverage LDFLAGS=--coverage >$(B)/perf-cov-build.log 2>&1 || \
+		{ grep -B2 -A8 -E 'error|Error' $(B)/perf-cov-build.log | head -60; exit 1; }
 
 upstream: $(PRISTINE)/.extracted
 	@mkdir -p $(UPOUT)

@@ -682,8 +682,8 @@ static int thread_alloc(struct pin_run *r, u32 tid, u64 pfn, int order,
 	struct kmem_frag_owed owed;
 
 	kmem_frag__take_owed(r->kf, tid, &ev, &owed);
-	return kmem_page__alloc_fragmenting(r->kp, &ev, owed.fragmenting,
-					    owed.fell_back) ?:
+	return kmem_page__alloc(r->kp, &ev, owed.fragmenting,
+				owed.fell_back) ?:
 	       kmem_frag__alloc(r->kf, &ev);
 }
 

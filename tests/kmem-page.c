@@ -55,7 +55,7 @@ static int alloc_ev(struct kmem_page *kp, u64 pfn, int order, int migtype,
 		.page_node = -1,
 	};
 
-	return kmem_page__alloc(kp, &ev);
+	return kmem_page__alloc(kp, &ev, 0, false);
 }
 
 static int free_ev(struct kmem_page *kp, u64 pfn, int order)
@@ -82,7 +82,7 @@ static int alloc_on(struct kmem_page *kp, u64 pfn, int order, u64 callsite,
 		.page_node = page_node,
 	};
 
-	return kmem_page__alloc(kp, &ev);
+	return kmem_page__alloc(kp, &ev, 0, false);
 }
 
 static int free_on(struct kmem_page *kp, u64 pfn, int order, int cpu_node,
@@ -747,7 +747,7 @@ static int tab_ops(struct kmem_live *t, struct tab_model *m)
 			s->value = m->value[i];
 			m->nr++;
 		} else if (s && !((r >> 32) % 3)) {
-			kmem_live__remove(t, s);
+			kmem_live__remove_one(t, s, sizeof(*s));
 			m->value[i] = 0;
 			m->nr--;
 		}
@@ -814,7 +814,7 @@ static int check_keyed_table(struct kmem_live *t)
 
 		tab3_key(i, key);
 		s = kmem_live__probe_key(t, key, 3, tab3_hash(key));
-		TEST_ASSERT_VAL("new key not found", kmem_live__empty(t, s));
+		TEST_ASSERT_VAL("new key not found", kmem_live__empty_mark(s, t->key_words));
 		s = kmem_live__add(t, s, key);
 		TEST_ASSERT_VAL("added", s);
 		s->value = i;
@@ -828,10 +828,10 @@ static int check_keyed_table(struct kmem_live *t)
 		tab3_key(i, key);
 		s = kmem_live__probe_key(t, key, 3, tab3_hash(key));
 		if (i >= TAB_KEYS) {
-			TEST_ASSERT_VAL("others not found", kmem_live__empty(t, s));
+			TEST_ASSERT_VAL("others not found", kmem_live__empty_mark(s, t->key_words));
 			continue;
 		}
-		TEST_ASSERT_VAL("found", !kmem_live__empty(t, s) &&
+		TEST_ASSERT_VAL("found", !kmem_live__empty_mark(s, t->key_words) &&
 				eq(s->value, i) && !memcmp(s->key, key, sizeof(key)));
 	}
 	return TEST_OK;
@@ -1586,12 +1586,12 @@ static int check_task_rows(struct kmem_page *kp)
 	struct kmem_page_row **rows;
 	size_t nr;
 
-	TEST_ASSERT_VAL("task 7", !kmem_page__alloc(kp, &ev));
+	TEST_ASSERT_VAL("task 7", !kmem_page__alloc(kp, &ev, 0, false));
 	ev.pfn = 2;
-	TEST_ASSERT_VAL("task 7 again", !kmem_page__alloc(kp, &ev));
+	TEST_ASSERT_VAL("task 7 again", !kmem_page__alloc(kp, &ev, 0, false));
 	ev.pfn = 3;
 	ev.task = 9;
-	TEST_ASSERT_VAL("task 9", !kmem_page__alloc(kp, &ev));
+	TEST_ASSERT_VAL("task 9", !kmem_page__alloc(kp, &ev, 0, false));
 	rows = sorted(kp, KMEM_PAGE_TABLE_CALLER, "pid", &nr);
 	TEST_ASSERT_VAL("rows", rows);
 	TEST_ASSERT_VAL("two rows", eq(nr, 2));

@@ -111,7 +111,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 		decode(b, &ev);
 		if (b[0] & 1)
-			err = kmem_page__alloc(kp, &ev);
+			err = kmem_page__alloc(kp, &ev, 0, false);
 		else
 			err = kmem_page__free(kp, &ev);
 		check(err == 0, "every event is taken");

@@ -1345,7 +1345,7 @@ static const char *cache_name(const char *name, void *arg)
 	return n ? n->s : NULL;
 }
 
-/* Set a field of a made-up record of @evsel's format. */
+/* Set a field of a made-up record of @evsel's format: 2, 4 or 8 bytes. */
 static void set_field(struct evsel *evsel, const char *name, u8 *raw,
 		      size_t size, u64 val)
 {
@@ -1354,9 +1354,6 @@ static void set_field(struct evsel *evsel, const char *name, u8 *raw,
 	if (!f || f->offset < 0 || (size_t)(f->offset + f->size) > size)
 		return;
 	switch (f->size) {
-	case 1:
-		raw[f->offset] = val;
-		break;
 	case 2:
 		*(u16 *)(raw + f->offset) = val;
 		break;

@@ -470,14 +470,14 @@ void kmem_frag__take_owed(struct kmem_frag *kf, u32 tid,
 		return;
 	/* Owed by an allocation not traced: see kmem_frag__fallback_thread(). */
 	if (o->callsite != ev->callsite) {
-		kmem_live__remove(&kf->owed, o);
+		kmem_live__remove_one(&kf->owed, o, sizeof(*o));
 		return;
 	}
 	owed->fragmenting = o->fragmenting;
 	owed->fell_back = o->block != NO_BLOCK &&
 			  ev->pfn != KMEM_PAGE_NO_PFN &&
 			  block_start(kf, ev->pfn, 0) == o->block;
-	kmem_live__remove(&kf->owed, o);
+	kmem_live__remove_one(&kf->owed, o, sizeof(*o));
 }
 
 int kmem_frag__add_pinning(struct kmem_frag *kf, u64 pfn, int order,

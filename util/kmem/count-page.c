@@ -253,14 +253,8 @@ static void drop_unfreed(struct kmem_page *kp, struct live_page *lp)
 			lp->rows[t]->dropped++;
 }
 
-int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev)
-{
-	return kmem_page__alloc_fragmenting(kp, ev, 0, false);
-}
-
-int kmem_page__alloc_fragmenting(struct kmem_page *kp,
-				 const struct kmem_page_event *ev,
-				 u64 fragmenting, bool fell_back)
+int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev,
+		     u64 fragmenting, bool fell_back)
 {
 	struct kmem_page_summary *s = &kp->summary;
 	struct live_page *lp;

@@ -54,10 +54,7 @@ struct kmem_page_row {
 	u64	dropped;	/* of which the pfn was allocated again unfreed */
 	u64	xnode_frees;	/* of which freed on another node */
 	u64	bytes;		/* of all hits, or live pages under live_only */
-	/*
-	 * Fragmenting fallbacks of its allocations: those the caller gave
-	 * kmem_page__alloc_fragmenting().
-	 */
+	/* Fragmenting fallbacks of its allocations, given to kmem_page__alloc(). */
 	u64	fragmenting;
 	/* The stall time of the callsite's allocations, set by the caller. */
 	u64	stall_ns;
@@ -105,6 +102,10 @@ const struct kmem_live *kmem_page__live(const struct kmem_page *kp);
  * kmem_page__alloc - count an mm_page_alloc event
  * @kp: the analysis
  * @ev: the event; pfn KMEM_PAGE_NO_PFN for a failed allocation
+ * @fragmenting: the fallbacks that made the allocation, counted in the
+ *	Fragmenting of its rows
+ * @fell_back: its page fell back into a pageblock of another type, kept
+ *	with the live page for kmem_page__walk_fallen()
  *
  * Events come in time order.  An event that cannot be real (its order
  * out of range) is counted as such, in kmem_page_summary::bad_order, and
@@ -113,17 +114,8 @@ const struct kmem_live *kmem_page__live(const struct kmem_page *kp);
  *
  * Return: 0 or -ENOMEM.
  */
-int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev);
-
-/*
- * kmem_page__alloc(), and @fragmenting fallbacks that made the
- * allocation, counted in the Fragmenting of its rows; @fell_back: its
- * page fell back into a pageblock of another type, kept with the live
- * page for kmem_page__walk_fallen().
- */
-int kmem_page__alloc_fragmenting(struct kmem_page *kp,
-				 const struct kmem_page_event *ev,
-				 u64 fragmenting, bool fell_back);
+int kmem_page__alloc(struct kmem_page *kp, const struct kmem_page_event *ev,
+		     u64 fragmenting, bool fell_back);
 
 /**
  * kmem_page__free - count an mm_page_free event

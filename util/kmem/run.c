@@ -386,8 +386,8 @@ static __always_inline int deliver_page_alloc(struct kmem_run *run,
 	 */
 	if (run->stats.nr_of_kind[KMEM_EVENT_EXTFRAG])
 		kmem_frag__take_owed(run->core.kf, ev->tid, &ev->page, &owed);
-	err = kmem_page__alloc_fragmenting(run->core.kp, &ev->page,
-					   owed.fragmenting, owed.fell_back);
+	err = kmem_page__alloc(run->core.kp, &ev->page, owed.fragmenting,
+			       owed.fell_back);
 	return err ?: kmem_frag__alloc(run->core.kf, &ev->page);
 }
 

@@ -127,44 +127,6 @@ void *kmem_live__add(struct kmem_live *t, void *slot, const u64 *key)
 	return add_words(t, slot, key, t->key_words);
 }
 
-static __always_inline void remove_words(struct kmem_live *t, void *slot,
-					 size_t words)
-{
-	size_t hole = ((char *)slot - t->slots) / t->slot_size, i = hole;
-
-	/*
-	 * Move back the keys after the hole that could not sit in their home
-	 * slot, so that no lookup stops short of them.
-	 */
-	for (;;) {
-		void *next;
-		size_t home;
-
-		i = (i + 1) & t->mask;
-		next = kmem_live__slot(t, i);
-		if (kmem_live__empty_mark(next, words))
-			break;
-		home = kmem_live__home(t, slot_hash(next, words));
-		/* It stays if its home lies cyclically in (hole, i]. */
-		if (hole <= i ? hole < home && home <= i :
-				hole < home || home <= i)
-			continue;
-		copy_slot(t, kmem_live__slot(t, hole), next);
-		hole = i;
-	}
-	((u64 *)kmem_live__slot(t, hole))[kmem_live__mark(words)] =
-		KMEM_LIVE_EMPTY;
-	t->nr--;
-}
-
-void kmem_live__remove(struct kmem_live *t, void *slot)
-{
-	if (t->key_words == 1)
-		kmem_live__remove_one(t, slot, t->slot_size);
-	else
-		remove_words(t, slot, t->key_words);
-}
-
 void kmem_live__for_each(const struct kmem_live *t,
 			 void (*fn)(void *slot, void *arg), void *arg)
 {

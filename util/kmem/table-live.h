@@ -16,7 +16,7 @@
  * object address is all ones), else the word after the key, which a slot
  * in use must hold another value in (a pointer, say).  Slots move when
  * the table grows and when one is removed: a pointer to a slot is good
- * until the next kmem_live__add() or kmem_live__remove().
+ * until the next kmem_live__add() or kmem_live__remove_one().
  */
 
 #include <linux/hash.h>
@@ -81,12 +81,6 @@ static inline size_t kmem_live__mark(size_t words)
 static inline bool kmem_live__empty_mark(const void *slot, size_t words)
 {
 	return ((const u64 *)slot)[kmem_live__mark(words)] == KMEM_LIVE_EMPTY;
-}
-
-static inline bool kmem_live__empty(const struct kmem_live *t,
-				    const void *slot)
-{
-	return kmem_live__empty_mark(slot, t->key_words);
 }
 
 /*
@@ -206,13 +200,11 @@ static __always_inline void *kmem_live__add_one(struct kmem_live *t,
 	return slot;
 }
 
-/* Empty @slot; the slots after it may move to close the gap. */
-void kmem_live__remove(struct kmem_live *t, void *slot);
-
 /*
- * kmem_live__remove() of a slot of a table of one-word keys, whose slots
- * are @slot_size bytes: inline, for a caller that removes on nearly every
- * event (a page free), a constant @slot_size moves a slot in a few moves.
+ * Empty @slot of a table of one-word keys, whose slots are @slot_size
+ * bytes; the slots after it may move to close the gap.  Inline, for a
+ * caller that removes on nearly every event (a page free): a constant
+ * @slot_size moves a slot in a few moves.
  */
 static __always_inline void kmem_live__remove_one(struct kmem_live *t,
 						  void *slot,
