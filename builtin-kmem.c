@@ -1541,6 +1541,11 @@ static int kmem_stat(struct perf_kmem *kmem)
 /* What a recording has and a count in the kernel has not: one line each. */
 static const char *bpf_unsupported(const struct perf_kmem *kmem)
 {
+	enum kmem_task_key key = KMEM_TASK_NONE;
+
+	/* -s is parsed after: its pid or comm key is not in opts yet. */
+	if (kmem_sort__task_key(&kmem->page_names, &key))
+		key = KMEM_TASK_PID;
 	if (kmem->input_name)
 		return "-i: stat -b counts in the running kernel, it reads no perf.data";
 	if (kmem->opts.alloc)
@@ -1549,7 +1554,7 @@ static const char *bpf_unsupported(const struct perf_kmem *kmem)
 		return "--map: stat -b keeps no pageblock callsites";
 	if (kmem->opts.time_window)
 		return "--time: stat -b counts from its start to its end";
-	if (symbol_conf.comm_list_str || kmem->opts.tasks.key != KMEM_TASK_NONE)
+	if (symbol_conf.comm_list_str || key != KMEM_TASK_NONE)
 		return "--comm, -s pid and -s comm: stat -b counts tasks, not names";
 	if (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name)
 		return "--kallsyms, --vmlinux: stat -b names callsites with /proc/kallsyms";
