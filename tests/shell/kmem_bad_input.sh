@@ -533,4 +533,86 @@ if perf record -q -c 2 -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	fi
 fi
 
+
+# Paths no other case reached.  A --folded that is no weight, or with
+# --json; -s of both task keys; page options under --slab.
+want="perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting,"
+want="$want with --page and without --json"
+expect_line "--folded=bogus" "$want" \
+	perf kmem stat --page --folded=bogus -i "$good"
+expect_line "--folded --json" "$want" \
+	perf kmem stat --page --folded --json -i "$good"
+expect_line "-s pid,comm" "perf kmem: -s takes one of pid and comm" \
+	perf kmem stat --page -s pid,comm -i "$good"
+expect_line "-I 100 --slab" "perf kmem: -I is for the page analysis: use --page" \
+	perf kmem stat --slab -I 100 -i "$good"
+expect_line "--pid 1 --slab" \
+	"perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab" \
+	perf kmem stat --slab --pid 1 -i "$good"
+if [ -f "$sample" ]; then
+	want="perf kmem: --folded=fragmenting needs the kmem:mm_page_alloc_extfrag"
+	want="$want events, which $sample has not: record with perf kmem record --page"
+	expect_line "--folded=fragmenting of a trace without fallbacks" "$want" \
+		perf kmem stat --page --folded=fragmenting -i "$sample" \
+		--kallsyms "${sample%.perf.data}.kallsyms"
+fi
+if perf kmem record --slab -o "$dir/slab.data" -- true >/dev/null 2>&1; then
+	want="perf kmem: $dir/slab.data has no page allocator events:"
+	want="$want record them with 'perf kmem record --page'"
+	expect_line "--map of a --slab recording" "$want" \
+		perf kmem stat --page --map "$dir/map.svg" -i "$dir/slab.data"
+fi
+
+# A stream with a record of size 0 at 9/10 of its records: where perf's
+# reader stopped, in records, and what the analysis covers.
+python3 -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+starts, off = [], 16
+while off + 8 <= len(b):
+	starts.append(off)
+	kind, size = struct.unpack_from("<I2xH", b, off)
+	if kind == 66:	# PERF_RECORD_HEADER_TRACING_DATA: its data follows
+		off += struct.unpack_from("<I", b, off + 8)[0]
+	off += size or len(b)
+at = starts[len(starts) * 9 // 10]
+b[at:at + 8] = bytes(8)
+open(sys.argv[2], "wb").write(b)
+' "$dir/stream.data" "$dir/broken-stream.data"
+perf kmem stat --page -i - <"$dir/broken-stream.data" >/dev/null 2>"$dir/err"
+rc=$?
+line="^perf kmem: - is corrupt after [0-9,]+ records: the analysis covers"
+line="$line the [0-9,]+ events before$"
+if [ "$rc" -ne 1 ] || [ "$(grep -c . "$dir/err")" -ne 1 ] ||
+   ! grep -Eq "$line" "$dir/err"; then
+	fail "corrupt stream: exit $rc, $(head -n 2 "$dir/err" | paste -sd' ')"
+else
+	echo "ok   corrupt stream: $(cat "$dir/err")"
+fi
+
+# stat -b refuses what a count in the kernel cannot give, a missing
+# target and numbers out of range, before it loads anything.
+if perf kmem stat --page -b -a -o "$dir/probe.txt" -- true 2>/dev/null; then
+	while IFS='|' read -r opts want; do
+		# shellcheck disable=SC2086 # $opts is options and values
+		expect_line "stat -b $opts" "perf kmem: $want" \
+			perf kmem stat --page -b -a $opts -- true
+	done <<EOF
+--alloc|--alloc: stat -b keeps no row per page
+--map $dir/b.svg|--map: stat -b keeps no pageblock callsites
+--time 1,2|--time: stat -b counts from its start to its end
+--comm X|--comm, -s pid and -s comm: stat -b counts tasks, not names
+-s pid|--comm, -s pid and -s comm: stat -b counts tasks, not names
+-s bytes,comm|--comm, -s pid and -s comm: stat -b counts tasks, not names
+--kallsyms /proc/kallsyms|--kallsyms, --vmlinux: stat -b names callsites with /proc/kallsyms
+-M 0|invalid -M '0': use a number from 1 to 16777216
+-M 16777217|invalid -M '16777217': use a number from 1 to 16777216
+--sample-bytes 0|invalid --sample-bytes '0': use a number from 1 to 1099511627776
+--sample-bytes 99999999999999999999|invalid --sample-bytes '99999999999999999999': use a number from 1 to 1099511627776
+EOF
+	expect_line "stat -b without a target" \
+		"perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD" \
+		perf kmem stat --page -b
+fi
+
 kmem_result "kmem bad input test"
