@@ -593,6 +593,8 @@ fi
 # stat -b refuses what a count in the kernel cannot give, a missing
 # target and numbers out of range, before it loads anything.
 if perf kmem stat --page -b -a -o "$dir/probe.txt" -- true 2>/dev/null; then
+	huge=99999999999999999999
+	bytes_range="use a number from 1 to 1099511627776"
 	while IFS='|' read -r opts want; do
 		# shellcheck disable=SC2086 # $opts is options and values
 		expect_line "stat -b $opts" "perf kmem: $want" \
@@ -607,8 +609,8 @@ if perf kmem stat --page -b -a -o "$dir/probe.txt" -- true 2>/dev/null; then
 --kallsyms /proc/kallsyms|--kallsyms, --vmlinux: stat -b names callsites with /proc/kallsyms
 -M 0|invalid -M '0': use a number from 1 to 16777216
 -M 16777217|invalid -M '16777217': use a number from 1 to 16777216
---sample-bytes 0|invalid --sample-bytes '0': use a number from 1 to 1099511627776
---sample-bytes 99999999999999999999|invalid --sample-bytes '99999999999999999999': use a number from 1 to 1099511627776
+--sample-bytes 0|invalid --sample-bytes '0': $bytes_range
+--sample-bytes $huge|invalid --sample-bytes '$huge': $bytes_range
 EOF
 	expect_line "stat -b without a target" \
 		"perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD" \
