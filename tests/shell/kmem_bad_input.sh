@@ -430,13 +430,14 @@ expect_line "--folded=fragmenting --live" \
 	"perf kmem: --folded=fragmenting weighs fallbacks, which --live has no part in" \
 	perf kmem stat --page --folded=fragmenting --live -i "$good"
 sample="${KMEM_DATA:-$(dirname "$0")/../../data}/sample.perf.data"
-if [ -f "$sample" ]; then
-	want="perf kmem: --folded=fallbacks needs the kmem:mm_page_alloc_extfrag"
+for weight in fallbacks fragmenting; do
+	[ -f "$sample" ] || break
+	want="perf kmem: --folded=$weight needs the kmem:mm_page_alloc_extfrag"
 	want="$want events, which $sample has not: record with perf kmem record --page"
-	expect_line "--folded=fallbacks of a trace without fallbacks" "$want" \
-		perf kmem stat --page --folded=fallbacks -i "$sample" \
+	expect_line "--folded=$weight of a trace without fallbacks" "$want" \
+		perf kmem stat --page --folded="$weight" -i "$sample" \
 		--kallsyms "${sample%.perf.data}.kallsyms"
-fi
+done
 
 # A --kallsyms or -k of the wrong kind, or of another kernel: one line
 # naming it.  It was blamed on the build-id cache and /proc/kallsyms,
@@ -549,13 +550,6 @@ expect_line "-I 100 --slab" "perf kmem: -I is for the page analysis: use --page"
 expect_line "--pid 1 --slab" \
 	"perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab" \
 	perf kmem stat --slab --pid 1 -i "$good"
-if [ -f "$sample" ]; then
-	want="perf kmem: --folded=fragmenting needs the kmem:mm_page_alloc_extfrag"
-	want="$want events, which $sample has not: record with perf kmem record --page"
-	expect_line "--folded=fragmenting of a trace without fallbacks" "$want" \
-		perf kmem stat --page --folded=fragmenting -i "$sample" \
-		--kallsyms "${sample%.perf.data}.kallsyms"
-fi
 if perf kmem record --slab -o "$dir/slab.data" -- true >/dev/null 2>&1; then
 	want="perf kmem: $dir/slab.data has no page allocator events:"
 	want="$want record them with 'perf kmem record --page'"
