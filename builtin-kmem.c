@@ -551,6 +551,13 @@ static int kmem_input__setup(struct kmem_input *in)
 	return setup_analyses(in);
 }
 
+/* A pipe read through stdio that the reader stopped in at its end. */
+static bool ended_inside_record(struct kmem_input *in)
+{
+	return perf_data__is_pipe(&in->data) && in->data.use_stdio &&
+	       feof(in->data.file.fptr);
+}
+
 /*
  * Read the events and deliver them all.  A record perf's reader cannot
  * read stops it (it says where, and why): what came before is analysed
@@ -573,7 +580,8 @@ static int kmem_input__read(struct kmem_input *in, bool *stopped)
 	 */
 	if (!in->set_up)
 		return kmem_error("perf kmem: cannot read %s: %s before its first sample\n",
-				  in->path, err ? "corrupt data" : "the stream ended");
+				  in->path, err && !ended_inside_record(in) ?
+				  "corrupt data" : "the stream ended");
 	*stopped = err && err != -ENOMEM;
 	err = kmem_run__finish(in->run, err);
 	if (kmem_run__stats(in->run)->nr_queue_bounds)
@@ -1119,22 +1127,25 @@ static void stop_line(struct kmem_input *in, char *buf, size_t size)
 {
 	u64 nr_events = kmem_run__stats(in->run)->nr_events;
 	u64 nr = in->session->evlist->stats.nr_events[0];
+	bool cut = ended_inside_record(in);
 	const char *path = in->path;
 	char where[128];
 
+	/* The record it stopped at is counted, unless the input ended in it. */
 	if (perf_data__is_pipe(&in->data) || perf_data__is_dir(&in->data))
 		snprintf(where, sizeof(where), "after %s records",
-			 COMMAS(nr ? nr - 1 : 0));
+			 COMMAS(cut || !nr ? nr : nr - 1));
 	else
 		snprintf(where, sizeof(where), "after %s of its %s bytes of events",
 			 COMMAS(in->session->data_read),
 			 COMMAS(in->session->header.data_size));
 	if (!nr_events)
-		snprintf(buf, size, "perf kmem: cannot read %s: corrupt data %s, before any kmem event",
-			 path, where);
+		snprintf(buf, size, "perf kmem: cannot read %s: %s %s, before any kmem event",
+			 path, cut ? "it ends inside a record" : "corrupt data", where);
 	else
-		snprintf(buf, size, "perf kmem: %s is corrupt %s: the analysis covers the %s events before",
-			 path, where, COMMAS(nr_events));
+		snprintf(buf, size, "perf kmem: %s %s %s: the analysis covers the %s events before",
+			 path, cut ? "ends inside a record" : "is corrupt", where,
+			 COMMAS(nr_events));
 }
 
 static int report_stop(struct kmem_input *in)

@@ -8,7 +8,8 @@
 # pipe on standard input (with and without -i -) and from a named pipe.
 # A live perf kmem record -o - | perf kmem stat must analyse what the same
 # stream, saved by tee, gives.  A stream cut before its first sample, or
-# not a stream, gets one line.
+# not a stream, gets one line; one cut inside a later record, the
+# analysis of the records before and one line.
 
 set -u
 
@@ -94,5 +95,50 @@ head -c 100 "$dir/stream.data" | one_line "cut stream" "the stream ended before 
 # shellcheck disable=SC2002 # a pipe, not a redirect
 cat "$dir/file.data" | one_line "a file through a pipe" "no 'perf record -o -' stream on it"
 true | one_line "empty pipe" "no 'perf record -o -' stream on it"
+
+# The offset of a sample record halfway through the stream, the records
+# before it and the samples among them, with commas.
+middle_sample() {
+	python3 - "$1" <<'PY'
+import struct
+import sys
+
+data = open(sys.argv[1], 'rb').read()
+offs, off = [], 16
+while off + 8 <= len(data):
+    rtype, _, size = struct.unpack_from('<IHH', data, off)
+    offs.append((off, rtype, size))
+    off += size
+    if rtype == 66:  # HEADER_TRACING_DATA: the tracing data follows it
+        off += struct.unpack_from('<I', data, off - 4)[0]
+i = len(offs) // 2
+while offs[i][1] != 9 or offs[i][2] < 24:
+    i += 1
+print(offs[i][0], f'{i:,}', f'{sum(1 for o in offs[:i] if o[1] == 9):,}')
+PY
+}
+
+# A stream cut inside a record, its header or its body: the analysis of
+# the records before the cut, as of the stream cut before that record,
+# then one line that says where, and exit 1.  Its count of events is of
+# page and slab events: every sample of this recording.
+read -r at nr_records nr_samples < <(middle_sample "$dir/stream.data")
+head -c "$at" "$dir/stream.data" | perf kmem stat --page --slab --caller \
+	>"$dir/whole.out" 2>&1 || fail "a stream cut between two records: $(tail -n 1 "$dir/whole.out")"
+want="perf kmem: - ends inside a record after $nr_records records:"
+want="$want the analysis covers the $nr_samples events before"
+for cut in 4 16; do
+	head -c $((at + cut)) "$dir/stream.data" |
+		perf kmem stat --page --slab --caller >"$dir/cut.out" 2>"$dir/cut.err" &&
+		fail "cut $cut bytes into a record: exit 0"
+	if [ "$(cat "$dir/cut.err")" != "$want" ]; then
+		fail "cut $cut bytes into a record: want '$want', got:"
+		head -n 3 "$dir/cut.err" | sed 's/^/    /'
+	elif ! cmp -s "$dir/whole.out" "$dir/cut.out"; then
+		fail "cut $cut bytes into a record: not the analysis of the records before"
+	else
+		echo "ok   cut $cut bytes into a record: $(cat "$dir/cut.err")"
+	fi
+done
 
 kmem_result "kmem pipe test"
