@@ -58,14 +58,18 @@
 #define GIB		(1024 * MIB)
 #define CHECK_BYTES	(64 * MIB)
 /* What the pressure may take beyond the pool, with room to spare. */
-#define PRESSURE_BYTES	(5 * GIB / 2)
+#define PRESSURE_BYTES	(4 * GIB)
 /* The free memory the page cache leaves, a little over the watermarks. */
 #define LEAVE_FREE_KIB	(256 * 1024)
 #define READ_MIB	2048
 #define MEMCG_MIB	512
 #define THP_PROCS	2
-#define THP_MIB		768
-#define FILL_SECONDS	10
+#define THP_MIB		1536
+/*
+ * Memory a virtual machine never touched fills slowly, the host backing
+ * each page as it is first written: give the fill time to finish.
+ */
+#define FILL_SECONDS	30
 #define TAKE_EVERY_US	20000
 #define PRESSURE_SECONDS 8
 #define TIME_LIMIT	120
