@@ -124,7 +124,8 @@ PY
 # page and slab events: every sample of this recording.
 read -r at nr_records nr_samples < <(middle_sample "$dir/stream.data")
 head -c "$at" "$dir/stream.data" | perf kmem stat --page --slab --caller \
-	>"$dir/whole.out" 2>&1 || fail "a stream cut between two records: $(tail -n 1 "$dir/whole.out")"
+	>"$dir/whole.out" 2>&1 ||
+	fail "a stream cut between two records: $(tail -n 1 "$dir/whole.out")"
 want="perf kmem: - ends inside a record after $nr_records records:"
 want="$want the analysis covers the $nr_samples events before"
 for cut in 4 16; do
