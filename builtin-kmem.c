@@ -168,14 +168,23 @@ static int process_sample_event(const struct perf_tool *tool,
 	return kmem_run__sample(tool, event, sample, evsel, machine);
 }
 
-/* COMM, FORK and EXIT wait in the run's queue with the samples. */
+/*
+ * COMM, FORK and EXIT wait in the run's queue with the samples.  A pipe
+ * brings the tasks perf record found running (and its command's first
+ * name) before the analyses are set up, before any sample: they go to
+ * perf's thread tracking at once, or every task but those that began or
+ * exec'ed during the recording would have no name, and no pid but its
+ * tid.
+ */
 static int process_task_event(const struct perf_tool *tool,
 			      union perf_event *event,
 			      struct perf_sample *sample,
-			      struct machine *machine __maybe_unused)
+			      struct machine *machine)
 {
 	struct kmem_input *in = container_of(tool, struct kmem_input, tool.tool);
 
+	if (!in->set_up)
+		return machine__process_event(machine, event, sample);
 	return kmem_run__task_event(in->run, event, sample);
 }
 

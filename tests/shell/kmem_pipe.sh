@@ -7,7 +7,10 @@
 # stat must print the same analysis, byte for byte, from the file, from a
 # pipe on standard input (with and without -i -) and from a named pipe.
 # A live perf kmem record -o - | perf kmem stat must analyse what the same
-# stream, saved by tee, gives.  A stream cut before its first sample, or
+# stream, saved by tee, gives, and name each allocation's task as perf
+# script does, those that ran before the recording too, which perf
+# record -o - sends before the end of its header (kmem_pipe_format.py
+# sends them after).  A stream cut before its first sample, or
 # not a stream, gets one line; one cut inside a later record, the
 # analysis of the records before and one line.
 
@@ -76,6 +79,37 @@ elif ! cmp -s "$dir/live.out" "$dir/saved.out"; then
 else
 	echo "ok   record -o - | stat: the saved stream's analysis"
 fi
+
+# perf record -o - names the tasks it found running (the command too, as
+# perf-exec until its exec) before the records that end its header: each
+# command has at least the allocations perf script names it by (more: one
+# that allocates after its exit is ':TID' to perf script), and all add up.
+perf script -G -F comm,event -i "$dir/live.data" 2>/dev/null >"$dir/live.script"
+perf kmem stat --page --caller -s comm -l 2147483647 --json -i "$dir/live.data" \
+	>"$dir/live.json" 2>"$dir/err" || fail "-s comm of the stream: $(tail -n 1 "$dir/err")"
+python3 - "$dir/live.script" "$dir/live.json" <<'PYEOF' || err=1
+import collections
+import json
+import re
+import sys
+
+script = collections.Counter()
+for line in open(sys.argv[1]):
+    m = re.match(r'^\s*(.*?)\s+kmem:mm_page_alloc:\s*$', line)
+    if m:
+        script[m.group(1)] += 1
+kmem = collections.Counter()
+for row in json.load(open(sys.argv[2]))['page']['callers']['rows']:
+    kmem[row['comm']] += row['hits']
+short = [f'{c} {kmem[c]} < {n}' for c, n in sorted(script.items())
+         if not c.startswith(':') and kmem[c] < n]
+if short or not script or sum(kmem.values()) != sum(script.values()):
+    print(f'FAIL -s comm of the stream against perf script: {sum(kmem.values())} '
+          f'allocations, {sum(script.values())} in perf script; ' + ', '.join(short[:4]))
+    sys.exit(1)
+print(f'ok   -s comm of the stream: {len(kmem)} commands, as perf script names '
+      f'{len(script)}, {sum(kmem.values()):,} allocations')
+PYEOF
 
 # one_line NAME WORDS: stdin to perf kmem stat --page gets one line.
 one_line() {
