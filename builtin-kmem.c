@@ -1447,16 +1447,38 @@ static int check_options(struct perf_kmem *kmem)
 	return 0;
 }
 
+static bool task_filter(void)
+{
+	return symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
+	       symbol_conf.comm_list_str;
+}
+
+/* --pid, --tid and --comm: tasks of the page analysis. */
+static int check_task_filter(struct perf_kmem *kmem)
+{
+	kmem->opts.task_filter = task_filter();
+	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page))
+		return kmem_error("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
+	return 0;
+}
+
+/*
+ * A thread still allocates after its EXIT record (exit_mmap() takes
+ * pages for the TLB batches): keep exited threads, as perf report
+ * does, so that those allocations keep the thread's pid and name.
+ */
+static void keep_exited_threads(const struct perf_kmem *kmem)
+{
+	if (kmem->opts.follow_tasks)
+		symbol_conf.keep_exited_threads = true;
+}
+
 /* stat's options, against each other and the analyses chosen. */
 static int check_stat_options(struct perf_kmem *kmem)
 {
-	if (parse_time(kmem) || parse_sort_keys(kmem))
+	if (parse_time(kmem) || parse_sort_keys(kmem) ||
+	    check_task_filter(kmem))
 		return -EINVAL;
-	kmem->opts.task_filter = symbol_conf.pid_list_str ||
-				 symbol_conf.tid_list_str ||
-				 symbol_conf.comm_list_str;
-	if (kmem->opts.task_filter && (kmem->opts.slab || !kmem->opts.page))
-		return kmem_error("perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab\n");
 	if (kmem->map_name && !kmem->opts.page)
 		return kmem_error("perf kmem: --map draws the page analysis: add --page\n");
 	if (kmem->map_name && !svg_name(kmem->map_name))
@@ -1465,13 +1487,7 @@ static int check_stat_options(struct perf_kmem *kmem)
 	if (check_csv(kmem) || check_folded(kmem) || check_live_sort(kmem) ||
 	    check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
-	/*
-	 * A thread still allocates after its EXIT record (exit_mmap() takes
-	 * pages for the TLB batches): keep exited threads, as perf report
-	 * does, so that those allocations keep the thread's pid and name.
-	 */
-	if (kmem->opts.follow_tasks)
-		symbol_conf.keep_exited_threads = true;
+	keep_exited_threads(kmem);
 	return 0;
 }
 
@@ -2105,6 +2121,8 @@ static int check_saved_sides(struct perf_kmem *kmem, char * const *texts,
 	}
 	if ((texts[0] || texts[1]) && kmem->opts.time_window)
 		return kmem_error("perf kmem: --time takes recordings, not saved reports\n");
+	if ((texts[0] || texts[1]) && task_filter())
+		return kmem_error("perf kmem: --pid, --tid and --comm take recordings, not saved reports\n");
 	return 0;
 }
 
@@ -2141,8 +2159,11 @@ static int kmem_diff(struct perf_kmem *kmem, const char * const *paths)
 				     (!ins[1] || only_page_events(ins[1]->session)));
 	if (!err)
 		err = check_saved_sides(kmem, texts, lens, paths) ?:
+		      check_task_filter(kmem) ?:
 		      check_sort_syntax(kmem) ?: check_diff_sort(kmem) ?:
 		      check_options(kmem) ?: output_open(&out, kmem->output_name);
+	if (!err)
+		keep_exited_threads(kmem);
 	if (!err) {
 		d = kmem_diff_report__new(kmem->opts.page, kmem->opts.slab);
 		if (!d)

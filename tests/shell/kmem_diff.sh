@@ -10,7 +10,7 @@
 #    every --caller row (page and slab, fallbacks, failures, caches) of
 #    each side summed by name is a row of the diff with its own hits and
 #    bytes, and the text prints the summary lines as stat does;
-#  - -l, -s and --time reach the diff;
+#  - -l, -s, --time and --comm reach the diff;
 #  - the bundled trace against a copy of it whose kernel lies 2 MiB
 #    higher, as after a reboot under KASLR: every callsite has another
 #    address, every row still pairs by name;
@@ -161,6 +161,24 @@ if [ "$(wc -l <"$dir/err")" = 1 ] &&
 	ok "--time $window, the trace without events named: $(cat "$dir/err")"
 else
 	fail "--time $window, new trace: $(cat "$dir/err")"
+fi
+
+# --comm: each trace's allocations of the shell, as stat keeps them.
+for side in old new; do
+	perf kmem stat --page --caller --json --comm sh -i "$dir/$side.data" \
+		>"$dir/c-$side.json" 2>/dev/null
+done
+if ! python3 - "$dir/c-old.json" "$dir/old.json" "$dir/c-new.json" "$dir/new.json" <<'EOF'; then
+import json, sys
+n = [json.load(open(p))["page"]["summary"]["total_allocations"]["count"]
+     for p in sys.argv[1:]]
+assert 0 < n[0] < n[1] and 0 < n[2] < n[3], n
+EOF
+	fail "--comm sh: stat does not keep part of each trace"
+elif run "--comm" perf kmem diff --page --json --comm sh "$dir/old.data" \
+	"$dir/new.data" >"$dir/c-diff.json"; then
+	checked "--comm sh, in each trace" pairs "$dir/c-diff.json" \
+		"$dir/c-old.json" "$dir/c-new.json"
 fi
 
 # Another boot: the bundled trace with its kernel 2 MiB higher.  The
@@ -351,5 +369,9 @@ expect "truncated saved report" \
 	--page "$dir/old.data" "$dir/truncated.json"
 expect "--time on saved" "--time takes recordings, not saved reports" \
 	--page --time 1,2 "$dir/old.json" "$dir/new.data"
+expect "--comm on saved" "--pid, --tid and --comm take recordings, not saved reports" \
+	--page --comm sh "$dir/old.json" "$dir/new.data"
+expect "--comm of slab" "--pid, --tid and --comm are for the page analysis" \
+	--slab --comm sh "$dir/old.data" "$dir/new.data"
 
 kmem_result "kmem diff test"
