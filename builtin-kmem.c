@@ -1447,6 +1447,25 @@ static int check_options(struct perf_kmem *kmem)
 	return 0;
 }
 
+/*
+ * What only a count in the kernel takes, given to a command that reads
+ * a trace: one line, not an option ignored.
+ */
+static int check_bpf_only(const struct perf_kmem *kmem)
+{
+	const char *opt = kmem->bpf.system_wide ? "-a" :
+			  kmem->bpf.cgroup ? "--cgroup" :
+			  kmem->sample_bytes_str ? "--sample-bytes" :
+			  kmem->bpf.exact_live ? "--exact-live" :
+			  kmem->map_entries_str ? "-M" :
+			  kmem->max_stack_str ? "--max-stack" : NULL;
+
+	if (!opt)
+		return 0;
+	return kmem_error("perf kmem: %s is for stat -b, counting in the kernel, not for reading a trace\n",
+			  opt);
+}
+
 static bool task_filter(void)
 {
 	return symbol_conf.pid_list_str || symbol_conf.tid_list_str ||
@@ -1533,6 +1552,8 @@ static int kmem_stat(struct perf_kmem *kmem)
 	bool stopped, analysed;
 	int err;
 
+	if (check_bpf_only(kmem))
+		return -EINVAL;
 	/* As perf report: without -i, a pipe on standard input is the input. */
 	if (!kmem->input_name || !*kmem->input_name)
 		kmem->input_name = !fstat(STDIN_FILENO, &st) &&
@@ -1925,14 +1946,15 @@ static int check_diff_options(const struct perf_kmem *kmem)
 	const char *opt = kmem->opts.alloc ? "--alloc" :
 			  kmem->folded ? "--folded" :
 			  kmem->map_name ? "--map" :
-			  kmem->pprof_name ? "--pprof" : NULL;
+			  kmem->pprof_name ? "--pprof" :
+			  kmem->use_bpf ? "-b" : NULL;
 
 	if (kmem->input_name)
 		return kmem_error("perf kmem: diff takes its traces as arguments, not -i: perf kmem diff [<options>] OLD.data NEW.data\n");
 	if (opt)
 		return kmem_error("perf kmem: diff takes no %s: it pairs the --caller rows and the numbers of two traces\n",
 				  opt);
-	return 0;
+	return check_bpf_only(kmem);
 }
 
 /* -s, or NULL: the diff has one default for both analyses. */

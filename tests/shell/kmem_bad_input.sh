@@ -226,6 +226,18 @@ expect_line "--map x.png" \
 	perf kmem stat --page --map "$dir/x.png" -i "$good"
 expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" \
 	"$good" --page --kallsyms "$dir/none"
+# What only stat -b takes, given to a reading of traces: one line, not
+# an option ignored.
+for opts in -a "--cgroup x" "--sample-bytes 1" --exact-live "-M 5" "--max-stack 3"; do
+	want="perf kmem: ${opts%% *} is for stat -b, counting in the kernel, not for reading a trace"
+	# shellcheck disable=SC2086 # $opts is an option and its value
+	expect_line "stat $opts" "$want" perf kmem stat --page $opts -i "$good"
+	# shellcheck disable=SC2086
+	expect_line "diff $opts" "$want" perf kmem diff --page $opts "$good" "$good"
+done
+expect_line "diff -b" \
+	"perf kmem: diff takes no -b: it pairs the --caller rows and the numbers of two traces" \
+	perf kmem diff --page -b "$good" "$good"
 # A write that failed, of any output: one line with the reason the write
 # got, and exit 1.  It was perf's own line about standard output without
 # a newline, no line at all (-j, -x, --folded), the line twice (--pprof),
