@@ -950,7 +950,8 @@ static int check_folded(const struct perf_kmem *kmem)
 			  kmem->opts.caller ? "--caller" :
 			  kmem->interval_str ? "-I" :
 			  kmem->sort_str ? "-s" :
-			  kmem->lines_str ? "-l" : NULL;
+			  kmem->lines_str ? "-l" :
+			  kmem->opts.raw_ip ? "--raw-ip" : NULL;
 
 	if (!folded)
 		return 0;

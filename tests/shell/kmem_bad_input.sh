@@ -431,7 +431,7 @@ expect_line "--live -s frag" \
 expect_line "--live -s xnode" \
 	"perf kmem: -s xnode sorts by the Freed remote column, which --live leaves out" \
 	perf kmem stat --page --live -s bytes,xnode -i "$good"
-for opt in "-I 100" --alloc; do
+for opt in "-I 100" --alloc --raw-ip; do
 	want="perf kmem: --folded takes no ${opt% *}: it writes the stacks"
 	want="$want of all the allocations, for flame graphs"
 	# shellcheck disable=SC2086 # $opt is an option and its value
