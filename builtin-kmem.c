@@ -15,6 +15,7 @@
 #include "builtin.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -64,6 +65,7 @@
 #include "util/levenshtein.h"
 #include "util/machine.h"
 #include "util/session.h"
+#include "util/strbuf.h"
 #include "util/symbol.h"
 #include "util/target.h"
 #include "util/thread_map.h"
@@ -2250,19 +2252,129 @@ static void add_arg(const char **argv, int *argc, const char *arg)
 }
 
 /*
+ * Is descriptor @fd of task @pid a read end of the pipe @name (its link in
+ * /proc: "pipe:[INO]", or the path of a named pipe)?  The link is read,
+ * not followed: a file behind it may not answer.
+ */
+static bool reads_pipe(int pid, int fd, const char *name)
+{
+	char path[64], line[PATH_MAX];
+	unsigned int flags;
+	bool reads = false;
+	ssize_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+	len = readlink(path, line, sizeof(line) - 1);
+	if (len < 0)
+		return false;
+	line[len] = '\0';
+	if (strcmp(line, name))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "flags: %o", &flags) == 1) {
+			reads = (flags & O_ACCMODE) == O_RDONLY;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return reads;
+}
+
+/*
+ * "common_pid != TID" of each thread of @pid, after what @sb has, @left
+ * of them at most: the kernel tests each on every event.
+ */
+static void add_task_filter(struct strbuf *sb, int pid, int *left)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *tasks;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	tasks = opendir(path);
+	while (tasks && *left && (d = readdir(tasks))) {
+		if (!isdigit(d->d_name[0]))
+			continue;
+		strbuf_addf(sb, "%scommon_pid != %d", sb->len ? " && " : "",
+			    atoi(d->d_name));
+		--*left;
+	}
+	if (tasks)
+		closedir(tasks);
+}
+
+/*
+ * A filter that leaves out the tasks reading the pipe on standard output
+ * as perf record starts (perf kmem stat, tee, at its other end), or NULL:
+ * reading the stream, they allocate for as long as it flows.
+ */
+static char *pipe_readers_filter(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct dirent *p, *d;
+	char path[64], name[PATH_MAX];
+	struct stat out;
+	DIR *proc, *fds;
+	int pid, left = 16;
+	ssize_t len;
+
+	if (fstat(STDOUT_FILENO, &out) || !S_ISFIFO(out.st_mode))
+		return NULL;
+	len = readlink("/proc/self/fd/1", name, sizeof(name) - 1);
+	if (len < 0)
+		return NULL;
+	name[len] = '\0';
+	proc = opendir("/proc");
+	while (proc && left && (p = readdir(proc))) {
+		pid = atoi(p->d_name);
+		if (!isdigit(p->d_name[0]) || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+		fds = opendir(path);
+		while (fds && (d = readdir(fds))) {
+			if (isdigit(d->d_name[0]) &&
+			    reads_pipe(pid, atoi(d->d_name), name)) {
+				pr_debug("perf kmem: leaving out pid %d, which reads the stream\n",
+					 pid);
+				add_task_filter(&sb, pid, &left);
+				break;
+			}
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (proc)
+		closedir(proc);
+	if (sb.len)
+		return strbuf_detach(&sb, NULL);
+	strbuf_release(&sb);
+	return NULL;
+}
+
+/*
  * -e @event, and perf record's --exclude-perf after it unless @keep_perf:
  * a tracepoint filter "common_pid != <perf's pid>" on that event alone, so
- * that perf writing its own perf.data is not in the trace.  Frees stay of
+ * that perf writing its own perf.data is not in the trace, and @readers,
+ * the filter of the tasks reading its stream, if any.  Frees stay of
  * every task: perf's context frees other tasks' pages too (in reclaim),
  * and a page of theirs whose free is not seen would stay live.
  */
 static void add_event(const char **argv, int *argc, const char *event,
-		      bool keep_perf)
+		      bool keep_perf, const char *readers)
 {
 	add_arg(argv, argc, "-e");
 	add_arg(argv, argc, event);
-	if (!keep_perf)
-		add_arg(argv, argc, "--exclude-perf");
+	if (keep_perf)
+		return;
+	add_arg(argv, argc, "--exclude-perf");
+	if (readers) {
+		add_arg(argv, argc, "--filter");
+		add_arg(argv, argc, readers);
+	}
 }
 
 /*
@@ -2297,7 +2409,7 @@ static bool record_to_pipe(int argc, const char **argv, bool *name_it)
  * perf's own stalls go with its allocations, unless @keep_perf.
  */
 static int add_stall_events(const char **argv, int *argc, char **events,
-			    bool keep_perf)
+			    bool keep_perf, const char *readers)
 {
 	int type, n = 0;
 
@@ -2310,7 +2422,7 @@ static int add_stall_events(const char **argv, int *argc, char **events,
 		if (asprintf(&events[n], "%s%s", name,
 			     chain ? "/call-graph=fp/" : "") < 0)
 			return -ENOMEM;
-		add_event(argv, argc, events[n++], keep_perf);
+		add_event(argv, argc, events[n++], keep_perf, readers);
 	}
 	return 0;
 }
@@ -2323,11 +2435,14 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	int rec_argc = 0, i, err, nr_slab = 0;
 	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
 	bool keep_perf = kmem->include_perf;
+	char *readers = NULL;
 
-	rec_argv = calloc(argc + 40 + 3 * KMEM_STALL_NR_TYPES +
-			  3 * ARRAY_SIZE(slab_tracepoints), sizeof(char *));
+	rec_argv = calloc(argc + 40 + 5 * KMEM_STALL_NR_TYPES +
+			  5 * ARRAY_SIZE(slab_tracepoints), sizeof(char *));
 	if (!rec_argv)
 		return -ENOMEM;
+	if (pipe && !keep_perf)
+		readers = pipe_readers_filter();
 	add_arg(rec_argv, &rec_argc, "record");
 	add_arg(rec_argv, &rec_argc, "-a");	/* allocations of every CPU */
 	add_arg(rec_argv, &rec_argc, "-R");	/* the tracepoint fields */
@@ -2342,16 +2457,16 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	if (kmem->opts.page) {
 		/* Only allocations need their callchain, and only its kernel part. */
 		add_event(rec_argv, &rec_argc,
-			  "kmem:mm_page_alloc/call-graph=fp/", keep_perf);
-		add_event(rec_argv, &rec_argc, "kmem:mm_page_free", true);
+			  "kmem:mm_page_alloc/call-graph=fp/", keep_perf, readers);
+		add_event(rec_argv, &rec_argc, "kmem:mm_page_free", true, NULL);
 		/* Fallbacks, where the kernel traces them: by callsite too. */
 		if (is_valid_tracepoint("kmem:mm_page_alloc_extfrag"))
 			add_event(rec_argv, &rec_argc,
 				  "kmem:mm_page_alloc_extfrag/call-graph=fp/",
-				  keep_perf);
+				  keep_perf, readers);
 		/* Who waited for memory, where the kernel traces it. */
 		err = add_stall_events(rec_argv, &rec_argc, stall_events,
-				       keep_perf);
+				       keep_perf, readers);
 		if (err)
 			goto out;
 		add_arg(rec_argv, &rec_argc, "--kernel-callchains");
@@ -2361,7 +2476,8 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 			continue;
 		/* Frees are kept of every task, as the page frees are. */
 		add_event(rec_argv, &rec_argc, slab_tracepoints[i],
-			  keep_perf || strstr(slab_tracepoints[i], "free"));
+			  keep_perf || strstr(slab_tracepoints[i], "free"),
+			  readers);
 		nr_slab++;
 	}
 	/* Else perf record would quietly record cycles instead. */
@@ -2386,6 +2502,7 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 out:
 	for (i = 0; i < KMEM_STALL_NR_TYPES; i++)
 		free(stall_events[i]);
+	free(readers);
 	free(rec_argv);
 	return err;
 }

@@ -67,9 +67,10 @@ same "slab" --slab --caller --alloc
 same "json" --page --slab --caller --json
 same "folded" --page --folded=hits
 
-# A live stream, and the same stream saved on the way.
+# A live stream, and the same stream saved on the way by tee, its reader.
 perf kmem record --page -o - -- sh -c "$workload" 2>/dev/null |
-	tee "$dir/live.data" | perf kmem stat --page --caller >"$dir/live.out" 2>&1 ||
+	{ echo "$BASHPID" >"$dir/tee.pid"; exec tee "$dir/live.data"; } |
+	perf kmem stat --page --caller >"$dir/live.out" 2>&1 ||
 	fail "record -o - | stat: $(tail -n 1 "$dir/live.out")"
 perf kmem stat --page --caller -i "$dir/live.data" >"$dir/saved.out" 2>&1
 if ! grep -q "SUMMARY (page allocator)" "$dir/live.out"; then
@@ -84,20 +85,29 @@ fi
 # perf-exec until its exec) before the records that end its header: each
 # command has at least the allocations perf script names it by (more: one
 # that allocates after its exit is ':TID' to perf script), and all add up.
-perf script -G -F comm,event -i "$dir/live.data" 2>/dev/null >"$dir/live.script"
+# The reader of the stream, tee, allocates as it reads: left out, as perf
+# record's own process is.
+perf script -G -F comm,pid,event -i "$dir/live.data" 2>/dev/null >"$dir/live.script"
 perf kmem stat --page --caller -s comm -l 2147483647 --json -i "$dir/live.data" \
 	>"$dir/live.json" 2>"$dir/err" || fail "-s comm of the stream: $(tail -n 1 "$dir/err")"
-python3 - "$dir/live.script" "$dir/live.json" <<'PYEOF' || err=1
+python3 - "$dir/live.script" "$dir/live.json" "$(cat "$dir/tee.pid")" <<'PYEOF' || err=1
 import collections
 import json
 import re
 import sys
 
 script = collections.Counter()
+reader = 0
 for line in open(sys.argv[1]):
-    m = re.match(r'^\s*(.*?)\s+kmem:mm_page_alloc:\s*$', line)
-    if m:
+    m = re.match(r'^\s*(.*?)\s+(\d+)\s+(kmem:\w+):\s*$', line)
+    if m and m.group(2) == sys.argv[3] and m.group(3) != 'kmem:mm_page_free':
+        reader += 1
+    if m and m.group(3) == 'kmem:mm_page_alloc':
         script[m.group(1)] += 1
+if reader:
+    print(f'FAIL the stream\'s reader, tee (pid {sys.argv[3]}), has {reader} events')
+    sys.exit(1)
+print(f'ok   the stream\'s reader, tee (pid {sys.argv[3]}): none of its events')
 kmem = collections.Counter()
 for row in json.load(open(sys.argv[2]))['page']['callers']['rows']:
     kmem[row['comm']] += row['hits']
