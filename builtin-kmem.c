@@ -2631,9 +2631,17 @@ static int unknown_subcommand(const char *cmd,
 			  cmd);
 }
 
-/* What stat has left after its options: a trace it takes with -i. */
+/*
+ * What stat has left after its options: a trace it takes with -i, or a
+ * command, as perf stat takes one, that perf kmem records or counts.
+ */
 static int stat_arguments(int argc, const char **argv)
 {
+	struct stat st;
+
+	if (stat(argv[0], &st))
+		return kmem_error("perf kmem: stat reads a trace given with -i, and %s is no file: a command is recorded with perf kmem record -- CMD, or counted with perf kmem stat -b -- CMD\n",
+				  argv[0]);
 	if (argc == 1)
 		return kmem_error("perf kmem: stat takes its trace with -i: perf kmem stat -i %s\n",
 				  argv[0]);

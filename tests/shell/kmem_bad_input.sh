@@ -400,6 +400,10 @@ expect_line "stat FILE" \
 expect_line "stat FILE FILE" \
 	"perf kmem: stat takes one trace, with -i, not 2: perf kmem diff compares two" \
 	perf kmem stat --page "$good" "$good"
+# A command, as perf stat takes one: where it goes instead.
+want="perf kmem: stat reads a trace given with -i, and sleep is no file: a command is"
+want="$want recorded with perf kmem record -- CMD, or counted with perf kmem stat -b -- CMD"
+expect_line "stat -- sleep 1" "$want" perf kmem stat --page -- sleep 1
 expect_line "kmem stats" \
 	"perf kmem: unknown subcommand 'stats': did you mean 'stat'?" \
 	perf kmem stats
