@@ -12,7 +12,9 @@
 # record -o - sends before the end of its header (kmem_pipe_format.py
 # sends them after).  A stream cut before its first sample, or
 # not a stream, gets one line; one cut inside a later record, the
-# analysis of the records before and one line.
+# analysis of the records before and one line.  A stream with its
+# FINISHED_INIT where perf record writes it, or without one, gives the
+# file's analysis too, the tasks named by the records before it (-s comm).
 
 set -u
 
@@ -66,6 +68,32 @@ same "page pages" --page --alloc --live -s order,hit
 same "slab" --slab --caller --alloc
 same "json" --page --slab --caller --json
 same "folded" --page --folded=hits
+
+# FINISHED_INIT where perf record writes it, after the records it
+# synthesizes, among them the comm of every task running (a stream of
+# perf record); and none at all (of a perf older than that record): the
+# analysis is the file's, -s comm naming those tasks as the file does
+# (their records come before the analyses are set up).
+for where in recorded none; do
+	for opts in "--page --caller -s comm" "--page --caller --json -s comm" "--slab --caller"; do
+		# shellcheck disable=SC2086 # $opts is a list of options
+		perf kmem stat $opts -i "$dir/file.data" >"$dir/file.out" 2>&1
+		# shellcheck disable=SC2086
+		python3 "$lib/kmem_pipe_format.py" --finished-init=$where "$dir/file.data" \
+			2>"$dir/format.err" | perf kmem stat $opts >"$dir/init.out" 2>&1
+		sed -i 's|"path": ".*"|"path": PATH|' "$dir/init.out" "$dir/file.out"
+		if [[ $opts == *comm* ]] && ! grep -q 'Command\|"comm": "' "$dir/file.out"; then
+			fail "FINISHED_INIT $where, $opts: no command in the file's analysis"
+		elif ! grep -q -i 'summary' "$dir/file.out"; then
+			fail "FINISHED_INIT $where, $opts: the file gives no analysis"
+		elif cmp -s "$dir/file.out" "$dir/init.out"; then
+			echo "ok   FINISHED_INIT $where, $opts: as from the file"
+		else
+			fail "FINISHED_INIT $where, $opts: differs from the file's:"
+			diff "$dir/file.out" "$dir/init.out" | head -n 6 | sed 's/^/    /'
+		fi
+	done
+done
 
 # A live stream, and the same stream saved on the way by tee, its reader.
 perf kmem record --page -o - -- sh -c "$workload" 2>/dev/null |

@@ -11,7 +11,15 @@ HEADER_FEATURE records, the tracing data as a HEADER_TRACING_DATA record
 and the data that follows it, the build-ids as HEADER_BUILD_ID records,
 FINISHED_INIT, then the event records as they are.
 
-usage: kmem_pipe_format.py FILE.data > STREAM
+FINISHED_INIT says that the header records are all there.  perf record
+writes it, to a file as to a stream, after the records it synthesizes
+(the kernel's maps, the comm of each task already running) and before
+the first of the ring buffers: --finished-init=recorded keeps only that
+one, as a stream of perf record has it; --finished-init=none leaves
+every FINISHED_INIT out, as a stream of a perf older than the record
+has none.
+
+usage: kmem_pipe_format.py [--finished-init=first|recorded|none] FILE.data > STREAM
 """
 import struct
 import sys
@@ -39,10 +47,27 @@ def record(rtype, body):
     return struct.pack('<IHH', rtype, 0, size) + body
 
 
+def without_finished_init(data):
+    """The event records of @data but its FINISHED_INIT ones."""
+    out, off = bytearray(), 0
+    while off + 8 <= len(data):
+        rtype, _, size = struct.unpack_from('<IHH', data, off)
+        if size < 8:
+            sys.exit('kmem_pipe_format: a record of %d bytes in the data' % size)
+        if rtype != FINISHED_INIT:
+            out += data[off:off + size]
+        off += size
+    return out + data[off:]
+
+
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    where = 'first'
+    if args and args[0].startswith('--finished-init='):
+        where = args.pop(0).split('=', 1)[1]
+    if len(args) != 1 or where not in ('first', 'recorded', 'none'):
         sys.exit(__doc__.strip().splitlines()[-1])
-    data = open(sys.argv[1], 'rb').read()
+    data = open(args[0], 'rb').read()
     magic, hdr_size, attr_size = struct.unpack_from('<8sQQ', data, 0)
     if magic != b'PERFILE2' or hdr_size != 104:
         sys.exit('kmem_pipe_format: not a perf.data file')
@@ -81,9 +106,13 @@ def main():
             out += struct.pack('<IHH', HEADER_BUILD_ID, misc, rsize)
             out += data[off + 8:off + rsize]
             off += rsize
-    out += record(FINISHED_INIT, b'')
+    events = data[data_off:data_off + data_size]
+    if where == 'first':
+        out += record(FINISHED_INIT, b'')
+    elif where == 'none':
+        events = without_finished_init(events)
     sys.stdout.buffer.write(out)
-    sys.stdout.buffer.write(data[data_off:data_off + data_size])
+    sys.stdout.buffer.write(events)
 
 
 main()
