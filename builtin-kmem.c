@@ -100,6 +100,7 @@ struct perf_kmem {
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
+	bool			bad_config;	/* a kmem.* value refused */
 	/* stat -b: see util/kmem/bpf.h */
 	bool			use_bpf;
 	struct kmem_bpf_config	bpf;
@@ -2563,17 +2564,55 @@ static void split_sort_keys(struct perf_kmem *kmem)
 				      kmem_tables[KMEM_SLAB_CALLERS].sort);
 }
 
+/*
+ * kmem.queue-size: bytes, decimal, octal or hex, with the k, m or g of
+ * perf's config sizes.  Not perf_config_u64(), which takes "-5" for 16
+ * EiB and says of a bad value that it is ignored.
+ */
+static bool parse_config_size(const char *value, u64 *size)
+{
+	static const char units[] = "kmg";
+	const char *unit;
+	unsigned int shift;
+	char *end;
+	u64 n;
+
+	if (!value || !isdigit((unsigned char)*value))
+		return false;
+	errno = 0;
+	n = strtoull(value, &end, 0);
+	if (errno)
+		return false;
+	if (*end) {
+		unit = end[1] ? NULL : strchr(units, tolower((unsigned char)*end));
+		if (!unit)
+			return false;
+		shift = 10 * (unit - units + 1);
+		if (n > ULLONG_MAX >> shift)
+			return false;
+		n <<= shift;
+	}
+	*size = n;
+	return true;
+}
+
+/*
+ * A value refused is said in one line, and the run ends with exit status
+ * 1: not -1, on which perf's reader of the config adds a line of its own
+ * ("wrong config key-value pair") and perf exits 255.
+ */
 static int kmem_config(const char *var, const char *value, void *cb)
 {
 	struct perf_kmem *kmem = cb;
 	u64 size;
 
 	if (!strcmp(var, "kmem.queue-size")) {
-		if (perf_config_u64(&size, var, value) ||
+		if (!parse_config_size(value, &size) ||
 		    size < KMEM_QUEUE_MIN_BYTES || size > SIZE_MAX) {
 			pr_err("perf kmem: invalid kmem.queue-size '%s': use a size of at least %u bytes\n",
 			       value, KMEM_QUEUE_MIN_BYTES);
-			return -1;
+			kmem->bad_config = true;
+			return 0;
 		}
 		kmem->opts.queue_size = size;
 		return 0;
@@ -2590,7 +2629,8 @@ static int kmem_config(const char *var, const char *value, void *cb)
 		return 0;
 	}
 	pr_err("perf kmem: invalid kmem.default '%s': use page or slab\n", value);
-	return -1;
+	kmem->bad_config = true;
+	return 0;
 }
 
 /* The -s help: the keys of each analysis, from its columns. */
@@ -2733,8 +2773,8 @@ int cmd_kmem(int argc, const char **argv)
 	int err;
 
 	err = perf_config(kmem_config, &kmem);
-	if (err)
-		return err;
+	if (err || kmem.bad_config)
+		return 1;
 #ifndef HAVE_BPF_SKEL
 	set_option_nobuild(options, 'b', "use-bpf", "no BUILD_BPF_SKEL=1", false);
 #endif

@@ -159,6 +159,33 @@ else
 	echo "ok   no slab events, diff: $(cat "$dir/err")"
 fi
 
+# A perf config value refused: one line, exit 1.  perf's reader of the
+# config added a line of its own, and perf exited 255; a negative
+# kmem.queue-size was taken for 16 EiB.
+printf '[kmem]\n\tdefault = pages\n' >"$dir/default.config"
+want="perf kmem: invalid kmem.default 'pages': use page or slab"
+expect_line "kmem.default = pages" "$want" \
+	env PERF_CONFIG="$dir/default.config" perf kmem stat -i "$good"
+expect_line "kmem.default = pages, diff" "$want" \
+	env PERF_CONFIG="$dir/default.config" perf kmem diff "$good" "$good"
+for size in 4095 -5 -4096 abc 4x 64kb; do
+	printf '[kmem]\n\tqueue-size = %s\n' "$size" >"$dir/queue.config"
+	expect_line "kmem.queue-size = $size" \
+		"perf kmem: invalid kmem.queue-size '$size': use a size of at least 4096 bytes" \
+		env PERF_CONFIG="$dir/queue.config" perf kmem stat --page -i "$good"
+done
+# ...and sizes perf's config takes.
+for size in 4096 64k 0x10000 1M; do
+	printf '[kmem]\n\tqueue-size = %s\n' "$size" >"$dir/queue.config"
+	if PERF_CONFIG="$dir/queue.config" perf kmem stat --page -i "$good" \
+		>"$dir/out" 2>"$dir/err" && [ ! -s "$dir/err" ] &&
+	   grep -q "SUMMARY (page allocator)" "$dir/out"; then
+		echo "ok   kmem.queue-size = $size: taken"
+	else
+		fail "kmem.queue-size = $size: $(head -n 2 "$dir/err")"
+	fi
+done
+
 # A perf.data file given as standard input is not a stream.
 expect "file on stdin" "no 'perf record -o -' stream on it" - --page <"$good"
 
