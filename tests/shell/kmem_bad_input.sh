@@ -131,6 +131,15 @@ expect "no page events" "no page allocator events" "$dir/cycles.data" --page
 expect "no slab events" \
 	"no slab allocator events, but page allocator events: use 'perf kmem stat --page'" \
 	"$good" --slab
+# kmem.default says it for stat without --page or --slab: its refusals.
+printf '[kmem]\n\tdefault = slab\n' >"$dir/slab.config"
+printf '[kmem]\n\tdefault = page\n' >"$dir/page.config"
+perf kmem stat --slab -i "$good" 2>"$dir/want" >/dev/null
+expect_line "kmem.default = slab, page-only trace" "$(cat "$dir/want")" \
+	env PERF_CONFIG="$dir/slab.config" perf kmem stat -i "$good"
+perf kmem stat --page -i "$dir/cycles.data" 2>"$dir/want" >/dev/null
+expect_line "kmem.default = page, no kmem events" "$(cat "$dir/want")" \
+	env PERF_CONFIG="$dir/page.config" perf kmem stat -i "$dir/cycles.data"
 # Without --page, --slab or kmem.default: what the trace has.
 if perf kmem stat -i "$good" 2>"$dir/err" | grep -q "SUMMARY (page allocator)"; then
 	echo "ok   page-only trace, no --page: the page analysis"

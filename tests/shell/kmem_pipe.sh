@@ -15,6 +15,8 @@
 # analysis of the records before and one line.  A stream with its
 # FINISHED_INIT where perf record writes it, or without one, gives the
 # file's analysis too, the tasks named by the records before it (-s comm).
+# kmem.default (page, slab) gives stat and diff without --page or --slab
+# the analysis of the option it names.
 
 set -u
 
@@ -93,6 +95,52 @@ for where in recorded none; do
 			diff "$dir/file.out" "$dir/init.out" | head -n 6 | sed 's/^/    /'
 		fi
 	done
+done
+
+# kmem.default, of a recording with both allocators: stat and diff without
+# --page or --slab analyse what it says, as the option would; an option
+# given still wins.  Without it (an empty config): the slab allocator.
+: >"$dir/empty.config"
+for mode in page slab; do
+	printf '[kmem]\n\tdefault = %s\n' "$mode" >"$dir/$mode.config"
+done
+# by_config NAME CONFIG OPTIONS... -- OPTIONS...: perf kmem with CONFIG and
+# the first options prints what it prints with the second ones.
+by_config() {
+	local name=$1 config=$2 opts=()
+
+	shift 2
+	while [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	PERF_CONFIG="$dir/$config.config" perf kmem "${opts[@]}" >"$dir/config.out" 2>&1 ||
+		fail "$name: $(tail -n 1 "$dir/config.out")"
+	PERF_CONFIG="$dir/empty.config" perf kmem "$@" >"$dir/option.out" 2>&1 ||
+		fail "$name, perf kmem $*: $(tail -n 1 "$dir/option.out")"
+	if ! grep -q "SUMMARY" "$dir/option.out"; then
+		fail "$name: perf kmem $* gives no analysis"
+	elif cmp -s "$dir/config.out" "$dir/option.out"; then
+		echo "ok   $name: as perf kmem $*"
+	else
+		fail "$name: not what perf kmem $* prints:"
+		diff "$dir/option.out" "$dir/config.out" | head -n 6 | sed 's/^/    /'
+	fi
+}
+f=$dir/file.data
+by_config "kmem.default = page" page stat --caller -i "$f" -- stat --page --caller -i "$f"
+by_config "kmem.default = slab" slab stat --caller -i "$f" -- stat --slab --caller -i "$f"
+by_config "no kmem.default" empty stat --caller -i "$f" -- stat --slab --caller -i "$f"
+by_config "kmem.default = page, --slab" page stat --slab -i "$f" -- stat --slab -i "$f"
+by_config "kmem.default = slab, --page" slab stat --page -i "$f" -- stat --page -i "$f"
+by_config "kmem.default = page, diff" page diff "$f" "$f" -- diff --page "$f" "$f"
+by_config "kmem.default = slab, diff" slab diff "$f" "$f" -- diff --slab "$f" "$f"
+# Each the analysis it names alone, or the checks above tell nothing.
+for mode in page slab; do
+	got=$(PERF_CONFIG="$dir/$mode.config" perf kmem stat -i "$f" 2>&1 | grep "^ SUMMARY")
+	[ "$got" = " SUMMARY ($mode allocator)" ] ||
+		fail "kmem.default = $mode: the summaries are '$got'"
 done
 
 # A live stream, and the same stream saved on the way by tee, its reader.
