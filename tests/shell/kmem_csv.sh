@@ -9,8 +9,10 @@
 # contention -x separates them; the tables those of --json, and every
 # cell of every row the number or name the JSON has for it (a column the
 # JSON lacks, frag, from the row's bytes).  The same for perf kmem diff
-# -x against diff --json.  -o FILE writes what stdout gets; a separator
-# the cells hold and -x with --json or --pprof get one line and exit 1.
+# -x against diff --json.  -x '\t' and -x TAB give the cells of -x , each
+# separator a tab and its space.  -o FILE writes what stdout gets; a
+# separator the cells hold and -x with --json or --pprof get one line and
+# exit 1.
 
 set -u
 
@@ -202,6 +204,43 @@ for cmd in "stat --page --caller -i $page" "diff --page $page $page2"; do
 		fail "perf kmem $cmd -x ';' -o FILE: no file, or output on stdout"
 	grep -q '^# output: bytes[.a-z]*; ' "$dir/out.csv" ||
 		fail "perf kmem $cmd -x ';': no '# output: bytes...; ' line"
+done
+
+# -x '\t' is a tab, as is a tab given as such: the cells of -x , each
+# separated from the next by a tab and its space.
+tab=$(printf '\t')
+for cmd in "stat --page --caller -i $page" "stat --slab --caller --alloc -i $slab" \
+	   "diff --page --caller $page $page2"; do
+	# shellcheck disable=SC2086 # $cmd is a list of arguments
+	perf kmem $cmd -x , >"$dir/comma.csv" 2>/dev/null
+	# shellcheck disable=SC2086
+	perf kmem $cmd -x '\t' >"$dir/tab.csv" 2>"$dir/err" ||
+		fail "perf kmem $cmd -x '\t': $(tail -n 1 "$dir/err")"
+	# shellcheck disable=SC2086
+	perf kmem $cmd -x "$tab" >"$dir/tab2.csv" 2>/dev/null
+	cmp -s "$dir/tab.csv" "$dir/tab2.csv" ||
+		fail "perf kmem $cmd: -x '\t' and -x TAB differ"
+	python3 - "$dir/comma.csv" "$dir/tab.csv" "perf kmem $cmd" <<'PYEOF' || err=1
+import sys
+
+comma, tab, what = sys.argv[1:4]
+a = [line.split(', ') for line in open(comma).read().split('\n')]
+b = [line.split('\t ') for line in open(tab).read().split('\n')]
+rows = sum(1 for r in a if r[0] and not r[0].startswith('#'))
+cells = sum(len(r) for r in a if r[0] and not r[0].startswith('#'))
+if rows < 2:
+    print('FAIL: %s -x ,: %d rows: the check proves little' % (what, rows))
+    sys.exit(1)
+for n, (x, y) in enumerate(zip(a, b), 1):
+    if x != y:
+        print('FAIL: %s -x \'\\t\' line %d: %r, -x , has %r' % (what, n, y, x))
+        sys.exit(1)
+if len(a) != len(b) or any('\t' in c for r in b for c in r):
+    print('FAIL: %s -x \'\\t\': %d lines, -x , %d; or a stray tab'
+          % (what, len(b), len(a)))
+    sys.exit(1)
+print('%s -x \'\\t\': %d rows, %d cells, as -x , has them' % (what, rows, cells))
+PYEOF
 done
 
 # refused OPTIONS... : one line, exit 1, nothing written.
