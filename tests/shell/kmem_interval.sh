@@ -10,7 +10,11 @@
 # page event: allocations, frees and failures with their bytes, and the
 # callsite rows' hits and bytes are the interval's by their callsite.
 # Each row's time, in the JSON and the text, is its start in perf
-# script's clock, the one --time takes.  -I 0 and -I x get one line.
+# script's clock, the one --time takes.  The text of -I 200 --caller adds
+# up to the trace without -I: its rows to the summary's totals and
+# still-live bytes, its callsite lines (-l 1000000) to their rows and, by
+# callsite, to the --caller table's hits and bytes; without -l each row
+# has the first 3 of them.  -I 0 and -I x get one line.
 
 set -u
 
@@ -124,6 +128,115 @@ if busy < 3:
 if ok:
     print(f'ok   {len(rows)} intervals of {length // 10**6} ms, {busy} with allocations: '
           'each as perf script counts, and they add up to the summary')
+sys.exit(0 if ok else 1)
+PYEOF
+
+# The text of -I --caller: its rows, and under each the callsites that
+# allocated the most bytes in it (all of them with -l, 3 without), add up
+# to what the same trace gives without -I: the summary's totals and
+# still-live bytes, and the --caller table's hits and bytes by callsite.
+perf kmem stat --page --caller -l 1000000 -I 200 -i "$data" >"$dir/iv-all.txt" 2>"$dir/err" ||
+	fail "-I 200 --caller -l 1000000: $(tail -n 1 "$dir/err")"
+perf kmem stat --page --caller -I 200 -i "$data" >"$dir/iv-top.txt" 2>"$dir/err" ||
+	fail "-I 200 --caller: $(tail -n 1 "$dir/err")"
+perf kmem stat --page --caller -l 1000000 -i "$data" >"$dir/whole.txt" 2>"$dir/err" ||
+	fail "--caller -l 1000000: $(tail -n 1 "$dir/err")"
+python3 - "$dir" <<'PYEOF' || err=1
+import collections
+import re
+import sys
+
+d = sys.argv[1]
+ok = True
+
+
+def fail(msg):
+    global ok
+    print('FAIL: -I 200 --caller:', msg)
+    ok = False
+
+
+def num(cell):
+    return 0 if cell == '.' else int(cell.replace(',', ''))
+
+
+def intervals(path):
+    """[(numbers of the row, [(hits, bytes, callsite)...])...] of the text."""
+    rows, section = [], False
+    for line in open(path):
+        if line.startswith(' INTERVALS'):
+            section = True
+            continue
+        if not section:
+            continue
+        f = line.split()
+        if f and re.match(r'^\d+\.\d{6}$', f[0]):
+            rows.append(([num(c) for c in f[1:]], []))
+        elif rows and len(f) == 3 and re.match(r'^[\d,]+$', f[0]):
+            rows[-1][1].append((num(f[0]), num(f[1]), f[2]))
+        elif rows and f:
+            break
+    return rows
+
+
+# The trace without -I: its summary, and its --caller rows by callsite.
+summary, by_callsite, table = {}, collections.Counter(), False
+for line in open(d + '/whole.txt'):
+    m = re.match(r'^ +(Total allocations|Total frees|Page allocation failures|'
+                 r'still allocated at the end): +([\d,]+) +\[ +([\d,]+) bytes \]', line)
+    if m:
+        summary[m.group(1)] = (num(m.group(2)), num(m.group(3)))
+    if 'Total_alloc/Size' in line and 'Callsite' in line:
+        table = True
+    elif table and line.startswith('-') and by_callsite:
+        table = False
+    elif table and ' | ' in line:
+        cells = [c.strip() for c in line.split(' | ')]
+        by_callsite[(cells[-1], 'bytes')] += num(cells[0].split('/')[0])
+        by_callsite[(cells[-1], 'hits')] += num(cells[1])
+if len(summary) != 4 or not by_callsite:
+    fail('no summary or --caller table without -I: %s' % summary)
+    sys.exit(1)
+
+rows = intervals(d + '/iv-all.txt')
+if len(rows) < 3:
+    fail('%d interval rows in the text' % len(rows))
+    sys.exit(1)
+# allocations, bytes, frees, bytes, failures, live bytes: the first six.
+got = {'Total allocations': (sum(r[0][0] for r in rows), sum(r[0][1] for r in rows)),
+       'Total frees': (sum(r[0][2] for r in rows), sum(r[0][3] for r in rows)),
+       'Page allocation failures': sum(r[0][4] for r in rows),
+       'still allocated at the end': rows[-1][0][5]}
+want = dict(summary)
+want['Page allocation failures'] = summary['Page allocation failures'][0]
+want['still allocated at the end'] = summary['still allocated at the end'][1]
+for k in want:
+    if got[k] != want[k]:
+        fail('%s: the rows give %s, the summary without -I %s' % (k, got[k], want[k]))
+iv_callsite = collections.Counter()
+for i, (numbers, callers) in enumerate(rows):
+    if (sum(c[0] for c in callers), sum(c[1] for c in callers)) != tuple(numbers[:2]):
+        fail('interval %d: its callsites add up to %d, %d; its row %d, %d' %
+             (i, sum(c[0] for c in callers), sum(c[1] for c in callers), *numbers[:2]))
+    if len({c[2] for c in callers}) != len(callers):
+        fail('interval %d: a callsite twice' % i)
+    if [c[1] for c in callers] != sorted((c[1] for c in callers), reverse=True):
+        fail('interval %d: the callsites are not by bytes' % i)
+    for hits, nbytes, name in callers:
+        iv_callsite[(name, 'hits')] += hits
+        iv_callsite[(name, 'bytes')] += nbytes
+if +iv_callsite != +by_callsite:
+    diff = sorted(set((+iv_callsite).items()) ^ set((+by_callsite).items()))
+    fail('by callsite the intervals differ from --caller without -I in %d, e.g. %s' %
+         (len(diff), diff[:4]))
+# Without -l: the first three of each interval's callsites.
+top = intervals(d + '/iv-top.txt')
+if [(r[0], r[1][:3]) for r in rows] != top:
+    fail('without -l, not the rows and the first 3 callsites of -l 1000000')
+if ok:
+    print('ok   -I 200 --caller text: %d rows, %d callsites, adding up to the trace '
+          'without -I: %d allocations, %d bytes' %
+          (len(rows), len(by_callsite) // 2, *summary['Total allocations']))
 sys.exit(0 if ok else 1)
 PYEOF
 
