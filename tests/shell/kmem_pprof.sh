@@ -10,10 +10,11 @@
 # --caller rows of that callsite; -diff_base of the two profiles gives
 # perf kmem diff's callsite deltas; each -I profile is its interval's
 # row, with its time and duration; a pipe gives what the file gives;
-# labels, mapping and build-id are the trace's; pprof's web UI draws the
-# flame graph in headless Chromium (a screenshot in the scratch
-# directory, KMEM_PPROF_SHOT=FILE keeps a copy); bad input gets one line
-# and leaves no file.
+# --comm and --pid give the chosen tasks' --json sums, by pid label their
+# -s pid --caller bytes; labels, mapping and build-id are the trace's;
+# pprof's web UI draws the flame graph in headless Chromium (a screenshot
+# in the scratch directory, KMEM_PPROF_SHOT=FILE keeps a copy); bad input
+# gets one line and leaves no file.
 
 set -u
 
@@ -86,6 +87,27 @@ perf kmem stat --page -s comm --caller -l 1000000 --json -i "$a" >"$dir/comm.jso
 	2>/dev/null || fail "-s comm --json"
 python3 "$lib/kmem_pprof_decode.py" "$dir/comm.pb.gz" >"$dir/comm.decoded" ||
 	fail "the test's reader refuses comm.pb.gz"
+# Chosen tasks: --comm of two commands of the workload, then --pid of the
+# process of theirs that allocated the most bytes.
+# filtered NAME OPTIONS...: the profile, and --json -s pid --caller, of OPTIONS.
+filtered() {
+	local name=$1
+
+	shift
+	perf kmem stat --page "$@" --pprof "$dir/$name.pb.gz" -i "$a" 2>"$dir/err" ||
+		fail "$* --pprof: $(tail -n 1 "$dir/err")"
+	perf kmem stat --page "$@" -s pid --caller -l 1000000 --json -i "$a" \
+		>"$dir/$name.json" 2>"$dir/err" || fail "$* --json: $(tail -n 1 "$dir/err")"
+	python3 "$lib/kmem_pprof_decode.py" "$dir/$name.pb.gz" >"$dir/$name.decoded" ||
+		fail "the test's reader refuses $name.pb.gz"
+}
+filtered by-comm --comm ls,sort
+pid=$(python3 -c 'import collections, json, sys
+c = collections.Counter()
+for row in json.load(open(sys.argv[1]))["page"]["callers"]["rows"]:
+    c[row["pid"]] += row["bytes"]
+print(c.most_common(1)[0][0] if c else 0)' "$dir/by-comm.json")
+filtered by-pid --pid "$pid"
 
 python3 - "$dir" "$before" "$after" <<'PYEOF' || err=1
 import json
@@ -268,6 +290,29 @@ if by_comm != want or len(by_comm) < 2:
     bad('alloc_space by comm label %s, -s comm --caller %s' % (dict(by_comm), dict(want)))
 else:
     print('-s comm: %d commands, as -s comm --caller' % len(by_comm))
+
+# --comm and --pid: the chosen tasks' profile sums to their --json
+# summary, its samples labelled by pid as their --caller rows are.
+whole = load('a.decoded')['sums']['alloc_objects/count']
+for name, what in (('by-comm', '--comm ls,sort'), ('by-pid', '--pid')):
+    q, j = load(name + '.decoded'), load(name + '.json')
+    want = want_sums(j)
+    if q['sums'] != want:
+        bad('%s: the profile sums %s, its --json %s' % (what, q['sums'], want))
+    if not 0 < want['alloc_objects/count'] < whole:
+        bad('%s: %d allocations of %d: the filter chose nothing, or all' %
+            (what, want['alloc_objects/count'], whole))
+    by_pid, want_pid = Counter(), Counter()
+    for s in q['samples']:
+        by_pid[s['labels'].get('pid')] += s['values'][1]
+    for row in j['page']['callers']['rows']:
+        want_pid[str(row['pid'])] += row['bytes']
+    if +by_pid != +want_pid or (name == 'by-pid' and len(+by_pid) != 1):
+        bad('%s: alloc_space by pid label %s, -s pid --caller %s' %
+            (what, dict(by_pid), dict(want_pid)))
+    else:
+        print('%s: %d allocations, %d bytes of %d processes, as its --json'
+              % (what, want['alloc_objects/count'], want['alloc_space/bytes'], len(+by_pid)))
 sys.exit(0 if ok else 1)
 PYEOF
 
