@@ -1381,7 +1381,6 @@ static void set_derived_options(struct perf_kmem *kmem)
 {
 	struct kmem_run_config *o = &kmem->opts;
 
-	o->offsets = o->raw_ip || verbose > 0;
 	o->folded = kmem->folded;
 	o->folded_stall = kmem->folded && !strcmp(kmem->folded, "stall");
 	o->folded_fallbacks = folded_fallbacks(kmem->folded);
@@ -2704,7 +2703,7 @@ int cmd_kmem(int argc, const char **argv)
 	struct option options[] = {
 	OPT_STRING('i', "input", &kmem.input_name, "file", "input file name"),
 	OPT_INCR('v', "verbose", &verbose,
-		 "be more verbose: list allocator functions, show offsets"),
+		 "be more verbose: list allocator functions, show perf's messages"),
 	OPT_BOOLEAN(0, "caller", &kmem.opts.caller, "show per-callsite statistics"),
 	OPT_BOOLEAN(0, "alloc", &kmem.opts.alloc,
 		    "show per-object (slab) or per-page statistics"),

@@ -1001,7 +1001,10 @@ static const char *gfp_name(void *arg, u64 gfp)
 	return kmem_decoder__gfp_name(core->dec, gfp);
 }
 
-/* A function, with -v or --raw-ip func+0xoff, or a bare address. */
+/*
+ * A function, or with --raw-ip func+0xoff (a row is a function's start
+ * without it), or a bare address.
+ */
 static const char *callsite_name(void *arg, u64 callsite, char *buf,
 				 size_t size)
 {
@@ -1021,7 +1024,7 @@ static const char *callsite_name(void *arg, u64 callsite, char *buf,
 		return buf;
 	}
 	return callsite_resolver__name(core->resolver, callsite,
-				       core->config->offsets, buf, size);
+				       core->config->raw_ip, buf, size);
 }
 
 /* A callsite's symbol, with an offset into it, or NULL. */

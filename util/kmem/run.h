@@ -69,7 +69,6 @@ struct kmem_run_config {
 	bool			folded_fragmenting;
 	bool			pprof;		/* --pprof: a memory profile */
 	bool			raw_ip;		/* --raw-ip: a row per call address */
-	bool			offsets;	/* callsites named func+0xoff */
 	int			lines;		/* the rows a table shows; -1: all */
 	struct kmem_report_sort	page_sort;	/* -s, of the page tables */
 	struct kmem_report_sort	slab_sort;	/* -s, of the slab tables */
