@@ -6,7 +6,10 @@
 # number of 'perf kmem stat --page' (summary, order x migration type grid,
 # callsite table) against an independent count of the same file's
 # 'perf script' output, done by the awk program below; then the summary
-# and grid of a --time window against perf script of that window.
+# and grid of a --time window against perf script of that window; then
+# the callsites and -v's allocator functions of a kallsyms of another
+# boot, and of a vmlinux of this boot's symbols, against --kallsyms
+# /proc/kallsyms.
 
 # shellcheck source-path=SCRIPTDIR source=lib/kmem_common.sh
 . "$(dirname "$0")/lib/kmem_common.sh"
@@ -430,6 +433,59 @@ check_other_boot_kallsyms() {
 	fi
 }
 
+# A vmlinux of this boot's kernel (lib/kmem_vmlinux.py: the text symbols
+# of /proc/kallsyms, the trace's kernel build-id), read by perf's loader,
+# must name every callsite as perf kmem's reader of the same kallsyms
+# does: -v --caller, and -v --caller --raw-ip with its offsets, the same
+# bytes, the allocator functions -v lists among them.  -v adds that list
+# and nothing else: the same table as without it, no offset in it.
+check_vmlinux() {
+	local bid opts lib
+
+	lib=$(dirname "$0")/lib
+	bid=$(perf buildid-list -i "${perfdata}" 2>/dev/null |
+	      awk '$2 == "[kernel.kallsyms]" { print $1 }')
+	if [ -z "$bid" ]; then
+		echo "no kernel build-id in the trace: --vmlinux not checked"
+		return
+	fi
+	python3 "$lib/kmem_vmlinux.py" /proc/kallsyms "$bid" "${dir}/vmlinux" \
+		>"${dir}/vmlinux.log" 2>&1 ||
+		{ fail "kmem_vmlinux.py: $(tail -n 1 "${dir}/vmlinux.log")"; return; }
+	for opts in "" --raw-ip; do
+		# shellcheck disable=SC2086 # $opts: no option, or one
+		perf kmem stat --page --caller -l 1000000 -v $opts -i "${perfdata}" \
+			--vmlinux "${dir}/vmlinux" >"${dir}/vmlinux.out" 2>"${dir}/vmlinux.err"
+		# shellcheck disable=SC2086
+		perf kmem stat --page --caller -l 1000000 -v $opts -i "${perfdata}" \
+			--kallsyms /proc/kallsyms >"${dir}/kallsyms.out" 2>/dev/null
+		if ! grep -q "^Using ${dir}/vmlinux for symbols" "${dir}/vmlinux.err"; then
+			fail "-v --vmlinux $opts: perf did not read it: $(tail -n 1 "${dir}/vmlinux.err")"
+		elif ! grep -q '^alloc func: ' "${dir}/vmlinux.out" ||
+		     ! grep -q 'do_anonymous_page' "${dir}/vmlinux.out"; then
+			fail "-v --vmlinux $opts: no allocator functions, or no do_anonymous_page"
+		elif ! cmp -s "${dir}/vmlinux.out" "${dir}/kallsyms.out"; then
+			fail "-v --vmlinux $opts differs from -v --kallsyms of its symbols:"
+			diff "${dir}/kallsyms.out" "${dir}/vmlinux.out" | head -n 6
+		else
+			echo "-v --vmlinux $opts: $(grep -c '^alloc func: ' "${dir}/vmlinux.out")" \
+			     "allocator functions and every callsite as --kallsyms gives them"
+		fi
+	done
+	grep -q '| [a-z_0-9.]*+0x[0-9a-f]*$' "${dir}/vmlinux.out" ||
+		fail "-v --vmlinux --raw-ip: no callsite with its offset"
+	perf kmem stat --page --caller -l 1000000 -i "${perfdata}" \
+		--vmlinux "${dir}/vmlinux" >"${dir}/plain.out" 2>/dev/null
+	perf kmem stat --page --caller -l 1000000 -v -i "${perfdata}" \
+		--vmlinux "${dir}/vmlinux" 2>/dev/null | grep -v '^alloc func: ' >"${dir}/verbose.out"
+	if ! cmp -s "${dir}/plain.out" "${dir}/verbose.out"; then
+		fail "-v changes the results, not only the allocator functions before them:"
+		diff "${dir}/plain.out" "${dir}/verbose.out" | head -n 6
+	elif grep -q '+0x[0-9a-f]*$' "${dir}/verbose.out"; then
+		fail "-v --caller: a callsite with an offset, which --raw-ip shows"
+	fi
+}
+
 # perf kmem record runs this script again to get the workload.
 if [ "$1" = "--workload" ]; then
 	dir=$2
@@ -507,6 +563,7 @@ check_callers "${dir}/table" "${dir}/want"
 check_time_window "${alloc_nr}"
 # /proc/kallsyms is of this boot only when the trace was recorded here.
 [ -n "${KMEM_PAGE_DATA:-}" ] || check_other_boot_kallsyms
+[ -n "${KMEM_PAGE_DATA:-}" ] || check_vmlinux
 
 if [ "$err" -ne 0 ]; then
 	echo "--- perf kmem stat --page:"
