@@ -265,7 +265,8 @@ expect "unreadable --kallsyms" "cannot read --kallsyms $dir/none: No such file" 
 # What only stat -b takes, given to a reading of traces: one line, not
 # an option ignored.
 for opts in -a "--cgroup x" "--sample-bytes 1" --exact-live "-M 5" "--max-stack 3"; do
-	want="perf kmem: ${opts%% *} is for stat -b, counting in the kernel, not for reading a trace"
+	want="perf kmem: ${opts%% *} is for stat -b, counting in the kernel,"
+	want="$want not for reading a trace"
 	# shellcheck disable=SC2086 # $opts is an option and its value
 	expect_line "stat $opts" "$want" perf kmem stat --page $opts -i "$good"
 	# shellcheck disable=SC2086

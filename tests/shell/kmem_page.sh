@@ -460,7 +460,8 @@ check_vmlinux() {
 		perf kmem stat --page --caller -l 1000000 -v $opts -i "${perfdata}" \
 			--kallsyms /proc/kallsyms >"${dir}/kallsyms.out" 2>/dev/null
 		if ! grep -q "^Using ${dir}/vmlinux for symbols" "${dir}/vmlinux.err"; then
-			fail "-v --vmlinux $opts: perf did not read it: $(tail -n 1 "${dir}/vmlinux.err")"
+			fail "-v --vmlinux $opts: perf did not read it:" \
+				"$(tail -n 1 "${dir}/vmlinux.err")"
 		elif ! grep -q '^alloc func: ' "${dir}/vmlinux.out" ||
 		     ! grep -q 'do_anonymous_page' "${dir}/vmlinux.out"; then
 			fail "-v --vmlinux $opts: no allocator functions, or no do_anonymous_page"
@@ -477,7 +478,8 @@ check_vmlinux() {
 	perf kmem stat --page --caller -l 1000000 -i "${perfdata}" \
 		--vmlinux "${dir}/vmlinux" >"${dir}/plain.out" 2>/dev/null
 	perf kmem stat --page --caller -l 1000000 -v -i "${perfdata}" \
-		--vmlinux "${dir}/vmlinux" 2>/dev/null | grep -v '^alloc func: ' >"${dir}/verbose.out"
+		--vmlinux "${dir}/vmlinux" 2>/dev/null |
+		grep -v '^alloc func: ' >"${dir}/verbose.out"
 	if ! cmp -s "${dir}/plain.out" "${dir}/verbose.out"; then
 		fail "-v changes the results, not only the allocator functions before them:"
 		diff "${dir}/plain.out" "${dir}/verbose.out" | head -n 6
