@@ -111,6 +111,25 @@ if run "old vs new, text" perf kmem diff $modes "$dir/old.data" \
 	checked "old vs new, text" text "$dir/diff.txt" "$dir/old.json" \
 		"$dir/new.json"
 fi
+# The streams perf kmem record -o - would have written (made of the
+# recordings by lib/kmem_pipe_format.py), on either side or both: read as
+# stat reads them, the recordings' diff.  A second stream was refused.
+for side in old new; do
+	python3 "$here/lib/kmem_pipe_format.py" "$dir/$side.data" \
+		>"$dir/$side.stream" || fail "cannot make the stream of $side.data"
+done
+for sides in "old.stream new.stream" "old.data new.stream" "old.stream new.data"; do
+	# shellcheck disable=SC2086
+	perf kmem diff $modes "$dir/${sides% *}" "$dir/${sides#* }" \
+		>"$dir/got" 2>"$dir/err"
+	rc=$?
+	sed -i 's|\.stream |.data |' "$dir/got"
+	if [ $rc = 0 ] && cmp -s "$dir/diff.txt" "$dir/got"; then
+		ok "streams, $sides: the recordings' diff"
+	else
+		fail "streams, $sides: exit $rc, $(tail -n 1 "$dir/err")"
+	fi
+done
 # The same, with the options after the traces and the JSON to a file.
 # shellcheck disable=SC2086
 if run "-o" perf kmem diff "$dir/old.data" "$dir/new.data" --json $modes \
