@@ -1421,6 +1421,23 @@ static int check_task_ids(const char *opt, const char *what,
 	return 0;
 }
 
+/*
+ * What only the page analysis uses, without it: one line, not an option
+ * ignored.  The slab events name their callsite: no callchain to walk
+ * past the allocator's functions.
+ */
+static int check_page_only(const struct perf_kmem *kmem)
+{
+	const char *opt = kmem->interval_str ? "-I" :
+			  kmem->opts.alloc_regex ? "--alloc-func" :
+			  kmem->opts.alloc_regex_add ? "--alloc-func-add" :
+			  kmem->pageblock_order_str ? "--pageblock-order" : NULL;
+
+	if (!opt || kmem->opts.page)
+		return 0;
+	return kmem_error("perf kmem: %s is for the page analysis: use --page\n", opt);
+}
+
 /* -l, --pageblock-order and --pid, --tid, the symbol files, before any trace is read. */
 static int check_options(struct perf_kmem *kmem)
 {
@@ -1428,10 +1445,9 @@ static int check_options(struct perf_kmem *kmem)
 
 	/* -l 0 would print the tables' headers over no row. */
 	if (parse_int_arg("-l", kmem->lines_str, 1, INT_MAX, &kmem->opts.lines) ||
-	    parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms))
+	    parse_int_arg("-I", kmem->interval_str, 1, INT_MAX, &ms) ||
+	    check_page_only(kmem))
 		return -EINVAL;
-	if (ms && !kmem->opts.page)
-		return kmem_error("perf kmem: -I is for the page analysis: use --page\n");
 	kmem->opts.interval = ms * 1000000ULL;
 	if (parse_int_arg("--pageblock-order", kmem->pageblock_order_str, 0,
 			  KMEM_PAGE_MAX_ORDER, &kmem->opts.pageblock_order))

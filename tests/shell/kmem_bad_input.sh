@@ -598,8 +598,12 @@ expect_line "--folded --json" "$want" \
 	perf kmem stat --page --folded --json -i "$good"
 expect_line "-s pid,comm" "perf kmem: -s takes one of pid and comm" \
 	perf kmem stat --page -s pid,comm -i "$good"
-expect_line "-I 100 --slab" "perf kmem: -I is for the page analysis: use --page" \
-	perf kmem stat --slab -I 100 -i "$good"
+for opt in "-I 100" "--alloc-func kmalloc" "--alloc-func-add kmalloc" \
+	   "--pageblock-order 9"; do
+	# shellcheck disable=SC2086 # $opt is an option and its value
+	expect_line "$opt --slab" "perf kmem: ${opt% *} is for the page analysis: use --page" \
+		perf kmem stat --slab $opt -i "$good"
+done
 expect_line "--pid 1 --slab" \
 	"perf kmem: --pid, --tid and --comm are for the page analysis: use --page without --slab" \
 	perf kmem stat --slab --pid 1 -i "$good"
