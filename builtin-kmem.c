@@ -50,6 +50,7 @@
 #include "util/kmem/count-frag.h"
 #include "util/kmem/count-page.h"
 #include "util/kmem/count-profile.h"
+#include "util/kmem/count-slab.h"
 #include "util/kmem/print-csv.h"
 #include "util/kmem/print-diff.h"
 #include "util/kmem/print-layout.h"
@@ -912,6 +913,66 @@ static int check_live_sort(const struct perf_kmem *kmem)
 }
 
 /*
+ * The tables of an analysis that -s sorts and the output shows: the
+ * --caller ones (also without --caller or --alloc), the --alloc one.
+ */
+static unsigned int sorted_tables(const struct perf_kmem *kmem, bool slab)
+{
+	const struct kmem_run_config *o = &kmem->opts;
+	unsigned int tables = 0;
+
+	if (o->caller || !o->alloc)
+		tables |= slab ? KMEM_TABLE_BIT(KMEM_SLAB_TABLE_CALLER) |
+				 KMEM_TABLE_BIT(KMEM_SLAB_TABLE_CACHE) :
+				 KMEM_TABLE_BIT(KMEM_PAGE_TABLE_CALLER);
+	if (o->alloc)
+		tables |= KMEM_TABLE_BIT(slab ? KMEM_SLAB_TABLE_ALLOC :
+					 KMEM_PAGE_TABLE_ALLOC);
+	return tables;
+}
+
+/*
+ * -s of a column that only the table not shown has (page and ptr are
+ * --alloc's, cache --caller's) sorts nothing: say what the tables shown
+ * take.  Folded stacks and profiles sort no table (check_folded()).
+ */
+static int check_shown_sort(const struct perf_kmem *kmem)
+{
+	const struct kmem_sort_keys *keys = &kmem->page_names;
+	char known[256];
+	int slab, i;
+
+	if (!kmem->sort_str || kmem->folded || kmem->pprof_name)
+		return 0;
+	for (slab = 0; slab < 2; slab++) {
+		const struct kmem_table *t = &kmem_tables[slab ? KMEM_SLAB_CALLERS :
+							     KMEM_PAGE_CALLERS];
+		unsigned int shown = sorted_tables(kmem, slab);
+		bool caller = kmem->opts.caller || !kmem->opts.alloc;
+
+		if (!(slab ? kmem->opts.slab : kmem->opts.page))
+			continue;
+		for (i = 0; i < keys->nr; i++) {
+			const struct kmem_column *col;
+
+			col = kmem_table__column(t, keys->name[i], keys->len[i]);
+			if (!col || (col->tables & shown))
+				continue;
+			return kmem_error("perf kmem: sort key '%.*s' sorts only the rows of --%s: the --%s table%s of --%s take%s %s\n",
+					  (int)keys->len[i], keys->name[i],
+					  caller ? "alloc" : "caller",
+					  caller ? "caller" : "alloc",
+					  caller && slab ? "s" : "",
+					  slab ? "slab" : "page",
+					  caller && slab ? "" : "s",
+					  kmem_table__keys_in(t, shown, known,
+							      sizeof(known)));
+		}
+	}
+	return 0;
+}
+
+/*
  * -x: the tables as CSV, as perf lock contention -x writes them; one
  * format at a time, as perf stat takes -x or -j, and a separator that
  * no cell holds.
@@ -1523,7 +1584,8 @@ static int check_stat_options(struct perf_kmem *kmem)
 		return kmem_error("perf kmem: --map writes SVG, which %s does not name: use a .svg name\n",
 				  kmem->map_name);
 	if (check_csv(kmem) || check_folded(kmem) || check_live_sort(kmem) ||
-	    check_options(kmem) || (kmem->pprof_name && check_pprof(kmem)))
+	    check_shown_sort(kmem) || check_options(kmem) ||
+	    (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
 	keep_exited_threads(kmem);
 	return 0;
@@ -1684,7 +1746,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	/* Without --page or --slab: the page allocator. */
 	choose_page_analysis(kmem, true);
 	if (check_options(kmem) || check_csv(kmem) || parse_sort_keys(kmem) ||
-	    (kmem->pprof_name && check_pprof(kmem)))
+	    check_shown_sort(kmem) || (kmem->pprof_name && check_pprof(kmem)))
 		return -EINVAL;
 	c->stat = kmem->opts;
 	c->tasks = !c->system_wide && !c->cgroup;

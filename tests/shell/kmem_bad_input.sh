@@ -598,6 +598,21 @@ expect_line "--folded --json" "$want" \
 	perf kmem stat --page --folded --json -i "$good"
 expect_line "-s pid,comm" "perf kmem: -s takes one of pid and comm" \
 	perf kmem stat --page -s pid,comm -i "$good"
+# A key of a table not shown sorted nothing: page and ptr are the --alloc
+# rows', cache the --caller rows'.
+page_keys="the --caller table of --page takes bytes, hit, order, migtype, gfp, xnode,"
+page_keys="$page_keys frag, pid, comm, stall, callsite"
+slab_keys="callsite, hit, bytes, pingpong, frag"
+while IFS='|' read -r opts key rows want; do
+	# shellcheck disable=SC2086 # $opts is options and values
+	expect_line "$opts" "perf kmem: sort key '$key' sorts only the rows of --$rows: $want" \
+		perf kmem stat $opts -i "$good"
+done <<EOF
+--page --caller -s page|page|alloc|$page_keys
+--page -s hit,page|page|alloc|$page_keys
+--slab --caller -s ptr|ptr|alloc|the --caller tables of --slab take ${slab_keys/,/, cache,}
+--slab --alloc -s cache|cache|caller|the --alloc table of --slab takes ptr, $slab_keys
+EOF
 for opt in "-I 100" "--alloc-func kmalloc" "--alloc-func-add kmalloc" \
 	   "--pageblock-order 9"; do
 	# shellcheck disable=SC2086 # $opt is an option and its value

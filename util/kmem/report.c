@@ -331,16 +331,22 @@ int kmem_table__parse_sort(const struct kmem_table *t,
 	return given->too_many ? -E2BIG : given->nr;
 }
 
-const char *kmem_table__keys(const struct kmem_table *t, char *buf,
-			     size_t size)
+const char *kmem_table__keys_in(const struct kmem_table *t, unsigned int tables,
+				char *buf, size_t size)
 {
 	size_t i, n = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < t->nr_cols && n < size; i++)
-		if (t->cols[i].key)
+		if (t->cols[i].key && (t->cols[i].tables & tables))
 			n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "", t->cols[i].key);
 	return buf;
+}
+
+const char *kmem_table__keys(const struct kmem_table *t, char *buf,
+			     size_t size)
+{
+	return kmem_table__keys_in(t, ~0U, buf, size);
 }
 
 int kmem_sort__task_key(const struct kmem_sort_keys *given,

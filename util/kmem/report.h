@@ -448,6 +448,10 @@ int kmem_table__parse_sort(const struct kmem_table *t,
 const char *kmem_table__keys(const struct kmem_table *t, char *buf,
 			     size_t size);
 
+/* The same, of the columns in the tables @tables (KMEM_TABLE_BIT()s) only. */
+const char *kmem_table__keys_in(const struct kmem_table *t, unsigned int tables,
+				char *buf, size_t size);
+
 /* The task key a -s argument asks for; -EINVAL when both pid and comm. */
 int kmem_sort__task_key(const struct kmem_sort_keys *given,
 			enum kmem_task_key *key);
