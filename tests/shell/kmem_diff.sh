@@ -155,6 +155,32 @@ else
 	fail "-l 3 -s hit"
 fi
 
+# -s callsite: stat and diff list the callsites in one order, by name.
+for a in page slab; do
+	perf kmem stat --$a --caller --json -s callsite -i "$dir/old.data" \
+		>"$dir/cs-stat.json" 2>/dev/null
+	perf kmem diff --$a --json -s callsite "$dir/old.data" "$dir/old.data" \
+		>"$dir/cs-diff.json" 2>/dev/null
+	if out=$(python3 - "$dir/cs-stat.json" "$dir/cs-diff.json" $a 2>&1 <<'EOF'
+import itertools, json, sys
+stat, diff = (json.load(open(p)) for p in sys.argv[1:3])
+a = sys.argv[3]
+s = [k for k, _ in itertools.groupby(
+     r["callsite"]["name"] for r in stat[a]["callers"]["rows"])]
+d = [k for k, _ in itertools.groupby(
+     r["callsite"] for r in diff["tables"][a + ".callers"]["rows"])]
+assert len(s) > 5, s
+assert s == sorted(set(s), key=lambda n: n.encode()), "stat: %s" % s[:4]
+assert d == s, "diff: %s, stat: %s" % (d[:4], s[:4])
+print(len(s), "callsites from", s[0], "to", s[-1])
+EOF
+	); then
+		ok "-s callsite, --$a: stat and diff by name, $out"
+	else
+		fail "-s callsite, --$a: $(echo "$out" | tail -n 1)"
+	fi
+done
+
 # --time: each trace cut to the window, as stat cuts it.
 first=$(perf script -F time -i "$dir/old.data" 2>/dev/null | head -n 1 |
 	tr -d ' :')

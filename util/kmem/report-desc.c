@@ -632,7 +632,7 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 	const struct kmem_table *desc = &kmem_tables[id];
 	struct kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
 	char bad[32];
-	int nr_keys = 0;
+	int i, nr_keys = 0;
 
 	if (sort && sort->unsorted) {
 		kmem_sort_keys__split(&t->sort, NULL);
@@ -642,6 +642,13 @@ int kmem_report__sort_table(struct kmem_report_table *t,
 						 sizeof(bad));
 		if (nr_keys < 0)
 			return nr_keys;
+	}
+	/* A callsite sorts by its name, which only the report knows. */
+	for (i = 0; i < nr_keys; i++) {
+		if (keys[i].kind == KMEM_SORT_NAME) {
+			keys[i].name = ctx->callsite_name;
+			keys[i].name_arg = ctx->arg;
+		}
 	}
 	switch (id) {
 	case KMEM_PAGE_CALLERS:

@@ -257,7 +257,8 @@ static const struct {
 	[KMEM_CELL_PFN] = { KMEM_SORT_U64, true },
 	[KMEM_CELL_HEX] = { KMEM_SORT_U64, true },
 	[KMEM_CELL_GFP] = { KMEM_SORT_U64, true },
-	[KMEM_CELL_CALLSITE] = { KMEM_SORT_U64, true },
+	/* By the name shown, as diff sorts: not by where the linker put it. */
+	[KMEM_CELL_CALLSITE] = { KMEM_SORT_NAME, true },
 	[KMEM_CELL_STRING] = { KMEM_SORT_STRING, true },
 	[KMEM_CELL_WASTE] = { KMEM_SORT_WASTE, false },
 };

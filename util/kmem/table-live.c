@@ -268,12 +268,35 @@ struct sort_spec {
 
 #define FIELD(row, offset, type) (*(const type *)((const char *)(row) + (offset)))
 
+/* The length of the longest name a KMEM_SORT_NAME key compares. */
+#define SORT_NAME_SIZE	640
+
+/* By name; of one name (or none), by value. */
+static int cmp_names(const struct kmem_sort_key *key, u64 a, u64 b)
+{
+	char na[SORT_NAME_SIZE], nb[SORT_NAME_SIZE];
+	int cmp;
+
+	if (a == b)
+		return 0;
+	if (key->name) {
+		cmp = kmem_sort__cmp_strings(key->name(key->name_arg, a, na, sizeof(na)),
+					     key->name(key->name_arg, b, nb, sizeof(nb)));
+		if (cmp)
+			return cmp;
+	}
+	return kmem_sort__cmp_u64(a, b, key->descending);
+}
+
 static int cmp_key(const struct kmem_sort_key *key, const void *a,
 		   const void *b)
 {
 	double wa, wb;
 
 	switch (key->kind) {
+	case KMEM_SORT_NAME:
+		return cmp_names(key, FIELD(a, key->offset, u64),
+				 FIELD(b, key->offset, u64));
 	case KMEM_SORT_U32:
 		return kmem_sort__cmp_u64(FIELD(a, key->offset, u32),
 					  FIELD(b, key->offset, u32),

@@ -331,7 +331,11 @@ enum kmem_sort_kind {
 	KMEM_SORT_U32,		/* an int or u32, compared unsigned */
 	KMEM_SORT_STRING,	/* a const char *, NULL before any other */
 	KMEM_SORT_WASTE,
+	KMEM_SORT_NAME,		/* a u64 by the name @name gives it, then by value */
 };
+
+/* The name of @v, written into @buf; NULL for none. */
+typedef const char *(*kmem_sort_name_fn)(void *arg, u64 v, char *buf, size_t size);
 
 /* A sort key: a field of a row, by its offset, and the way it sorts. */
 struct kmem_sort_key {
@@ -339,6 +343,9 @@ struct kmem_sort_key {
 	u16	offset2;	/* KMEM_SORT_WASTE's whole */
 	u8	kind;		/* enum kmem_sort_kind */
 	bool	descending;	/* amounts sort largest first */
+	/* KMEM_SORT_NAME's names; NULL: by value only. */
+	kmem_sort_name_fn name;
+	void	*name_arg;
 };
 
 /*
