@@ -2082,6 +2082,8 @@ static int diff_side(struct kmem_input *in, struct kmem_diff_report *d,
 	err = kmem_input__read(in, &stopped);
 	if (!err)
 		err = check_time_window(in);
+	if (!err && in->kmem->opts.task_filter)
+		err = check_task_allocated(in);
 	if (err)
 		return err;
 	if (stopped && !kmem_run__stats(in->run)->nr_events)

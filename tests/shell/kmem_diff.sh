@@ -226,6 +226,26 @@ elif run "--comm" perf kmem diff --page --json --comm sh "$dir/old.data" \
 		"$dir/c-old.json" "$dir/c-new.json"
 fi
 
+# --comm of tasks that allocated nothing in a trace: stat's line about
+# it, which names the trace, and exit 1 (the diff printed zeros).  The
+# new trace ran no cat; neither ran nosuch.
+for comm in nosuch cat; do
+	perf kmem diff --page --comm $comm "$dir/old.data" "$dir/new.data" \
+		>"$dir/out" 2>"$dir/err"
+	rc=$?
+	want=
+	for side in old new; do
+		perf kmem stat --page --comm $comm -i "$dir/$side.data" \
+			>/dev/null 2>"$dir/stat.err" || { want=$(cat "$dir/stat.err"); break; }
+	done
+	if [ $rc = 1 ] && [ -n "$want" ] && [ "$(cat "$dir/err")" = "$want" ] &&
+	   [ ! -s "$dir/out" ]; then
+		ok "--comm $comm: $want"
+	else
+		fail "--comm $comm: exit $rc, '$(head -n 1 "$dir/err")', stat: '$want'"
+	fi
+done
+
 # Another boot: the bundled trace with its kernel 2 MiB higher.  The
 # trace is perf kmem's, not the kernel tree's: KMEM_DATA names its
 # directory there.
