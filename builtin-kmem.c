@@ -700,10 +700,26 @@ static enum kmem_stacks_weight folded_weight(const char *folded)
 	       KMEM_STACKS_BYTES : KMEM_STACKS_HITS;
 }
 
+/* What the folded stacks of @folded would weigh, found nowhere in a trace. */
+static const char *nothing_folded(const struct perf_kmem *kmem)
+{
+	const char *folded = kmem->folded;
+
+	if (!strcmp(folded, "stall"))
+		return "no allocation stalled in";
+	if (!strcmp(folded, "fallbacks"))
+		return "no allocation fell back in";
+	if (!strcmp(folded, "fragmenting"))
+		return "no fallback fragmented in";
+	return kmem->opts.live ? "no page is still allocated at the end of" :
+	       "no page allocation with a callsite in";
+}
+
 static int print_folded(struct kmem_input *in, FILE *fp)
 {
 	const struct kmem_trace_info *info = kmem_run__info(in->run);
 	const char *folded = in->kmem->folded;
+	size_t nr_lines = 0;
 	int err;
 
 	if (!info->has_callchains)
@@ -711,13 +727,21 @@ static int print_folded(struct kmem_input *in, FILE *fp)
 	if (folded_fallbacks(folded) && !info->has_extfrag)
 		return kmem_error("perf kmem: --folded=%s needs the kmem:mm_page_alloc_extfrag events, which %s has not: record with perf kmem record --page\n",
 				  folded, in->path);
+	if (!strcmp(folded, "stall") && !info->stall_events)
+		return kmem_error("perf kmem: --folded=stall needs the reclaim and compaction events, which %s has not: record with perf kmem record --page\n",
+				  in->path);
 	if (!strcmp(folded, "fragmenting") &&
 	    !kmem_frag__has_classes(kmem_run__frag(in->run)))
 		return kmem_error("perf kmem: --folded=fragmenting needs the pageblock order: %s; --pageblock-order N gives it\n",
 				  info->pageblock_why);
-	err = kmem_run__write_folded(in->run, folded_weight(folded), fp);
+	err = kmem_run__write_folded(in->run, folded_weight(folded), fp,
+				     &nr_lines);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory writing folded stacks\n");
+	/* Nothing to draw: said, as stat says of an analysis of nothing. */
+	if (!err && !nr_lines)
+		err = kmem_error("perf kmem: --folded=%s: %s %s, no stack to write\n",
+				 folded, nothing_folded(in->kmem), in->path);
 	return err;
 }
 

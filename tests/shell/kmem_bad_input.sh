@@ -491,6 +491,30 @@ for weight in fallbacks fragmenting; do
 		perf kmem stat --page --folded="$weight" -i "$sample" \
 		--kallsyms "${sample%.perf.data}.kallsyms"
 done
+if [ -f "$sample" ]; then
+	want="perf kmem: --folded=stall needs the reclaim and compaction events,"
+	want="$want which $sample has not: record with perf kmem record --page"
+	expect_line "--folded=stall of a trace without stall events" "$want" \
+		perf kmem stat --page --folded=stall -i "$sample" \
+		--kallsyms "${sample%.perf.data}.kallsyms"
+fi
+# Of a trace with the events and none of them there is no stack to
+# write: one line, as of --comm that chose nothing (it wrote nothing,
+# exit 0).  perf script says what the trace has.
+if perf script -F event -i "$good" 2>/dev/null |
+   grep -q -e reclaim_begin -e try_to_compact -e extfrag; then
+	echo "skip --folded of nothing: $good has stalls or fallbacks"
+else
+	while IFS='|' read -r weight what; do
+		expect_line "--folded=$weight of none" \
+			"perf kmem: --folded=$weight: $what $good, no stack to write" \
+			perf kmem stat --page --folded="$weight" -i "$good"
+	done <<EOF
+stall|no allocation stalled in
+fallbacks|no allocation fell back in
+fragmenting|no fallback fragmented in
+EOF
+fi
 
 # A --kallsyms or -k of the wrong kind, or of another kernel: one line
 # naming it.  It was blamed on the build-id cache and /proc/kallsyms,

@@ -1313,13 +1313,14 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r)
 }
 
 int kmem_run__write_folded(struct kmem_run *run,
-			   enum kmem_stacks_weight weight, FILE *fp)
+			   enum kmem_stacks_weight weight, FILE *fp,
+			   size_t *nr_lines)
 {
 	kmem_page__finish(run->core.kp);
 	if (run->config.live)
 		kmem_page__walk_live(run->core.kp, count_live_stack, run);
 	return kmem_stacks__write(run->stacks, weight, kmem_run_core__frame,
-				  &run->core, fp, NULL);
+				  &run->core, fp, nr_lines);
 }
 
 size_t kmem_run__nr_profiles(const struct kmem_run *run)

@@ -316,6 +316,7 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
  * @run: a finished run of a config with folded, on a trace with callchains
  * @weight: what a line counts
  * @fp: where the lines go
+ * @nr_lines: the lines written
  *
  * One line per distinct chain of function names, root first, with what
  * its allocations came to, or with live what is still allocated of them;
@@ -326,7 +327,8 @@ void kmem_run__report(const struct kmem_run *run, struct kmem_report *r);
  * Return: 0; -ENOMEM; -errno when @fp could not be written.
  */
 int kmem_run__write_folded(struct kmem_run *run,
-			   enum kmem_stacks_weight weight, FILE *fp);
+			   enum kmem_stacks_weight weight, FILE *fp,
+			   size_t *nr_lines);
 
 /*
  * The memory profiles of a finished run, for --pprof: one per -I interval,
