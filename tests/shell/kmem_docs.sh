@@ -5,7 +5,8 @@
 # perf help kmem and perf kmem --help must show the man page built from
 # Documentation/perf-kmem.txt, not one the system has of another perf;
 # the sort keys it lists must be the ones perf kmem takes, and every
-# option perf kmem -h lists must be in it.  And the Layout table of
+# option perf kmem -h lists must be in it; so must the sort keys and the
+# --folded weights of README.md's Options table.  And the Layout table of
 # docs/DEVELOPMENT.md must cover every file of the sources and name none
 # that is not there.
 
@@ -55,6 +56,25 @@ for what in page:Page slab:Slab; do
 		     "'$(paste -sd' ' "$dir/doc")'"
 	fi
 done
+
+# The Options table of README.md: its sort keys (the sorting row) and
+# --folded weights (the output row) are the ones perf kmem takes.
+readme=$(cd "$(dirname "$0")/../.." && pwd)/README.md
+if [ -f "$readme" ]; then
+	for what in page slab; do
+		keys_of $what >"$dir/keys"
+		grep '^| sorting |' "$readme" |
+			sed -n "s/.*$what keys \`\([^\`]*\)\`.*/\1/p" |
+			sed 's/([^)]*)//g' | tr -d ' ' | tr ',' '\n' | sort >"$dir/doc"
+		cmp -s "$dir/keys" "$dir/doc" ||
+			fail "README.md's $what sort keys: perf kmem takes" \
+			     "'$(paste -sd' ' "$dir/keys")', its Options table lists" \
+			     "'$(paste -sd' ' "$dir/doc")'"
+	done
+	weights=$(perf kmem -h 2>&1 | sed -n 's/.*--folded\[=<\([^>]*\)>\].*/\1/p')
+	grep '^| output |' "$readme" | grep -qF -- "\`--folded[=${weights//|/\\|}]\`" ||
+		fail "README.md's Options table does not give --folded[=$weights]"
+fi
 
 # Every long option of perf kmem -h has an entry in the man page.
 perf kmem -h 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u >"$dir/options"
