@@ -13,6 +13,7 @@
  * session set-up and the choice of output.
  */
 #include "builtin.h"
+#include "perf-sys.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -27,6 +28,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -2531,6 +2533,63 @@ static int add_stall_events(const char **argv, int *argc, char **events,
 	return 0;
 }
 
+/*
+ * Ring buffer pages per CPU where the user gives no -m, or the most this
+ * user may lock: every event is recorded, and one lost is an allocation
+ * without its free.  perf record's own default (perf_event_mlock_kb, 128
+ * pages) loses slab events to a dd writing a file, 2048 (8 MiB) did not.
+ */
+#define KMEM_RECORD_MMAP_PAGES	2048
+
+/* Do the options before a '--' give perf record's -m/--mmap-pages? */
+static bool record_has_mmap_pages(int argc, const char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		if (strstarts(argv[i], "-m") || strstarts(argv[i], "--mmap-pages"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * May this user lock @pages ring buffer pages for each CPU?  Past
+ * perf_event_mlock_kb the kernel charges them to RLIMIT_MEMLOCK, which
+ * root and perf_event_paranoid -1 are exempt from: map as many buffers of
+ * an event of our own and see.
+ */
+static bool can_mmap_pages(unsigned long pages)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.size = sizeof(attr),
+		.disabled = 1,
+		.exclude_kernel = 1,
+	};
+	long nr = sysconf(_SC_NPROCESSORS_ONLN), n;
+	size_t len = (pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
+	void **maps = calloc(nr > 0 ? nr : 1, sizeof(*maps));
+	bool ok = maps && nr > 0;
+	int fd;
+
+	/* All mapped at once: each is charged until it is unmapped. */
+	for (n = 0; ok && n < nr; n++) {
+		fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		maps[n] = fd < 0 ? MAP_FAILED :
+			  mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		ok = maps[n] != MAP_FAILED;
+		if (fd >= 0)
+			close(fd);
+	}
+	while (maps && n--)
+		if (maps[n] != MAP_FAILED)
+			munmap(maps[n], len);
+	free(maps);
+	return ok;
+}
+
 static int kmem_record(const struct perf_kmem *kmem, int argc,
 		       const char **argv)
 {
@@ -2539,7 +2598,8 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	int rec_argc = 0, i, err, nr_slab = 0;
 	bool name_pipe, pipe = record_to_pipe(argc, argv, &name_pipe);
 	bool keep_perf = kmem->include_perf;
-	char *readers = NULL;
+	unsigned long pages, perf_pages = perf_event_mlock_kb_in_pages();
+	char *readers = NULL, mmap_pages[24];
 
 	rec_argv = calloc(argc + 40 + 5 * KMEM_STALL_NR_TYPES +
 			  5 * ARRAY_SIZE(slab_tracepoints), sizeof(char *));
@@ -2552,6 +2612,20 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	add_arg(rec_argv, &rec_argc, "-R");	/* the tracepoint fields */
 	add_arg(rec_argv, &rec_argc, "-c");	/* every event */
 	add_arg(rec_argv, &rec_argc, "1");
+	/* Before the user's options: perf record takes their -m instead. */
+	if (!record_has_mmap_pages(argc, argv)) {
+		pages = KMEM_RECORD_MMAP_PAGES;
+		while (pages > perf_pages && !can_mmap_pages(pages))
+			pages /= 2;
+		if (pages < KMEM_RECORD_MMAP_PAGES)
+			pr_warning("perf kmem: cannot lock %d ring buffer pages per CPU (perf_event_mlock_kb, ulimit -l): recording with %lu, which may lose events\n",
+				   KMEM_RECORD_MMAP_PAGES, max(pages, perf_pages));
+		if (pages > perf_pages) {
+			snprintf(mmap_pages, sizeof(mmap_pages), "%lu", pages);
+			add_arg(rec_argv, &rec_argc, "-m");
+			add_arg(rec_argv, &rec_argc, mmap_pages);
+		}
+	}
 	/*
 	 * The filter leaves out perf's own thread only: its side-band thread,
 	 * which records BPF program loads, allocates as it wakes for them.

@@ -491,6 +491,8 @@ check_vmlinux() {
 # perf kmem record runs this script again to get the workload.
 if [ "$1" = "--workload" ]; then
 	dir=$2
+	# Its parent is perf record: its ring buffers are the perf_event maps.
+	grep 'anon_inode:\[perf_event\]' "/proc/$PPID/maps" >"${dir}/maps"
 	workload
 	exit 0
 fi
@@ -518,6 +520,16 @@ else
 		fail "perf kmem record --page failed"
 		exit 1
 	fi
+fi
+
+# perf kmem record keeps the -m given: 1024 pages, and one of control, a CPU.
+if [ -z "${KMEM_PAGE_DATA:-}" ]; then
+	want_maps="$(getconf _NPROCESSORS_ONLN)x$(((1024 + 1) * page_size))"
+	got_maps=$(while read -r range _; do
+			echo $((16#${range#*-} - 16#${range%-*}))
+		done <"${dir}/maps" | sort | uniq -c | awk '{ print $1 "x" $2 }')
+	[ "${got_maps}" = "${want_maps}" ] ||
+		fail "ring buffers of perf record -m 1024: ${got_maps}, want ${want_maps} bytes"
 fi
 
 perf script -i "${perfdata}" -F event,trace,ip,sym >"${dir}/script" \

@@ -17,18 +17,36 @@ kmem_need_commands python3
 kmem_scratch slab
 data=$dir/perf.data
 
-# Enough allocations and frees of every kind: files, pipes, processes.
+# Enough allocations and frees of every kind: files, pipes, processes,
+# both CPUs at once, which lost events in perf record's default buffer.
+# Its parent is perf record: its ring buffers are the perf_event maps.
 cat >"$dir/workload.sh" <<'WORKLOAD'
+grep 'anon_inode:\[perf_event\]' "/proc/$PPID/maps" >"$1/maps"
 for _ in $(seq 10); do
+	ls -lR /proc/self/ >/dev/null 2>&1 &
 	find /usr/include -maxdepth 2 -name '*.h' 2>/dev/null | head -300 |
 		xargs cat >/dev/null 2>&1
-	ls -lR /proc/self/ >/dev/null 2>&1
+	wait
 done
 WORKLOAD
 
-perf kmem record --slab -o "$data" -m 1024 -- bash "$dir/workload.sh" \
+# With perf kmem record's own buffer size: no -m.
+perf kmem record --slab -o "$data" -- bash "$dir/workload.sh" "$dir" \
 	>"$dir/record.log" 2>&1 ||
 	{ fail "perf kmem record --slab: $(tail -1 "$dir/record.log")"; exit 1; }
+
+# 2048 pages (and one of control) on each CPU, or what it says it could
+# lock; then it may lose events, else none, as perf report counts them.
+pages=$(sed -n 's/^perf kmem: cannot lock .* recording with \([0-9]*\),.*/\1/p' \
+	"$dir/record.log")
+want="$(getconf _NPROCESSORS_ONLN)x$(((${pages:-2048} + 1) * $(getconf PAGESIZE)))"
+sizes=$(while read -r range _; do
+		echo $((16#${range#*-} - 16#${range%-*}))
+	done <"$dir/maps" | sort | uniq -c | awk '{ print $1 "x" $2 }')
+[ "$sizes" = "$want" ] || fail "ring buffers of perf record: $sizes, want $want bytes"
+lost=$(perf report -i "$data" --stats 2>/dev/null | grep -E 'LOST(_SAMPLES)? events:' |
+	tr -s ' ' | paste -sd ';')
+[ -n "$pages" ] || [ -z "$lost" ] || fail "perf kmem record lost events: perf report --stats:$lost"
 
 # The default sort (frag,hit,bytes) and the busiest callsites, as JSON,
 # and the text of the first, which must say the same.
