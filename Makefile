@@ -136,8 +136,9 @@ overlay: $(SRC)/.patched
 	@for f in $(OURS); do mkdir -p $(SRC)/tools/perf/$$(dirname $$f) && \
 		ln -sfn $(TOP)/$$f $(SRC)/tools/perf/$$f; done
 
-# perf's own Documentation makefile, with asciidoctor.
-$(MANPAGE): Documentation/perf-kmem.txt $(SRC)/.patched
+# perf's own Documentation makefile, with asciidoctor, on our page: after
+# the overlay has linked it in (order only: the overlay is always made).
+$(MANPAGE): Documentation/perf-kmem.txt $(SRC)/.patched | overlay
 	@mkdir -p $(MANDIR)/man1
 	@echo "  DOC     perf-kmem.1"
 	@$(MAKE) -s -C $(SRC)/tools/perf/Documentation USE_ASCIIDOCTOR=1 \
