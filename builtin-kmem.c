@@ -99,7 +99,7 @@ struct perf_kmem {
 	const char		*pprof_name;	/* --pprof */
 	const char		*interval_str;	/* -I */
 	bool			diff;		/* perf kmem diff */
-	bool			include_perf;	/* record --include-perf */
+	bool			include_perf;	/* record and stat -b --include-perf */
 	/* perf config */
 	const char		*default_mode;	/* kmem.default; NULL: unset */
 	bool			mode_from_trace; /* no --page, --slab, config */
@@ -1566,6 +1566,8 @@ static int check_bpf_only(const struct perf_kmem *kmem)
 			  kmem->map_entries_str ? "-M" :
 			  kmem->max_stack_str ? "--max-stack" : NULL;
 
+	if (kmem->include_perf)
+		return kmem_error("perf kmem: --include-perf is for record and stat -b: a trace has perf's own allocations if recorded with it\n");
 	if (!opt)
 		return 0;
 	return kmem_error("perf kmem: %s is for stat -b, counting in the kernel, not for reading a trace\n",
@@ -1776,6 +1778,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 		return -EINVAL;
 	c->stat = kmem->opts;
 	c->tasks = !c->system_wide && !c->cgroup;
+	c->include_perf = kmem->include_perf;
 	return 0;
 }
 
@@ -2925,6 +2928,8 @@ int cmd_kmem(int argc, const char **argv)
 		   "with -b: the events of the tasks of this cgroup"),
 	OPT_STRING(0, "sample-bytes", &kmem.sample_bytes_str, "bytes",
 		   "with -b: a stack per this many bytes allocated (512K; 1: all)"),
+	OPT_BOOLEAN(0, "include-perf", &kmem.include_perf,
+		    "record and -b: perf's own allocations too"),
 	OPT_BOOLEAN(0, "exact-live", &kmem.bpf.exact_live,
 		    "with -b: every allocation in the live-page map: exact lifetimes"),
 	OPT_STRING('M', "map-nr-entries", &kmem.map_entries_str, "num",

@@ -436,6 +436,43 @@ sys.exit(0 if ok else 1)
 PYEOF
 grep -q 'MEMORY AROUND THE RUN' "$dir/iv.txt" || fail "-a -I 200 text: no MEMORY AROUND THE RUN"
 
+# own_run NAME [OPTION...]: perf kmem stat -b -I 10 alone in the cgroup
+# it counts, for 2 s, its intervals written to NAME.txt as they come;
+# prints the allocations it counted.
+own_run() {
+	local name=$1 p
+
+	shift
+	(
+		echo "$BASHPID" >"$cgroot/$cg/cgroup.procs"
+		exec perf kmem stat --page -b --cgroup "$cg" -I 10 -v "$@" \
+			-o "$dir/$name.txt" >"$dir/$name.lines"
+	) 2>"$dir/$name.err" &
+	p=$!
+	for _ in $(seq 300); do
+		grep -q 'counting in the kernel' "$dir/$name.err" && break
+		sleep 0.1
+	done
+	sleep 2
+	kill -INT "$p"
+	wait "$p" || echo "exit $?"
+	awk -F: '/^ Total allocations:/ { gsub(/[ ,]/, "", $2); print $2 + 0 }' \
+		"$dir/$name.txt" | tail -n 1
+}
+
+# Nobody but perf kmem is in the cgroup: what it counts of it by default
+# is nothing, and with --include-perf what perf kmem itself allocated
+# writing its intervals (none: the check could not fail, and says so).
+own=$(own_run own)
+with=$(own_run own-with --include-perf)
+if [ "$with" = "0" ]; then
+	echo "note: perf kmem allocated nothing in 2 s of -I 10: its own pages not checked"
+elif [ "$own" != "0" ] || ! [ "$with" -gt 0 ] 2>/dev/null; then
+	fail "perf kmem alone in its cgroup: '$own' allocations counted, '$with' with --include-perf; want 0 and more"
+else
+	echo "perf kmem's own allocations: $with with --include-perf, 0 without"
+fi
+
 # one_line NAME WANT CMD...: exit 1, and one line on stderr, with WANT.
 one_line() {
 	local name=$1 want=$2 rc

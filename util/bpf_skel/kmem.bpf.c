@@ -99,6 +99,8 @@ FREE_RECORD(kmem_cache_free);
 
 /* Set by the user side before loading. */
 const volatile int filter = KMEM_BPF_FILTER_NONE;
+/* perf kmem's own process, left out of what it counts; 0: none left out. */
+const volatile __u32 own_tgid;
 const volatile __u64 sample_bytes = 512 * 1024;
 const volatile int sample_all;
 const volatile int exact_live;
@@ -117,7 +119,7 @@ const volatile __u64 log2_table[KMEM_BPF_LOG2_SIZE];
 
 /* Entries in the live-page map: kept, so that a full map is not tried. */
 __u64 nr_live;
-/* Raised when a task is freed: the CPUs' cached answers of tracked(). */
+/* Raised when a task is freed: the CPUs' cached answers of tracked_task(). */
 __u32 tasks_gen;
 
 MAP(PERCPU_ARRAY, __u32, __u64, KMEM_BPF_NR_COUNTS) counts SEC(".maps");
@@ -201,13 +203,26 @@ static __always_inline bool tracked_task(void)
 	return found;
 }
 
-static __always_inline bool tracked(void)
+/*
+ * Frees are counted of every task the filter takes, perf kmem's own too:
+ * it frees pages others allocated (in reclaim), and a page whose free was
+ * not seen would look still allocated.
+ */
+static __always_inline bool tracked_free(void)
 {
 	if (filter == KMEM_BPF_FILTER_NONE)
 		return true;
 	if (filter == KMEM_BPF_FILTER_CGROUP)
 		return bpf_current_task_under_cgroup(&cgroup, 0) == 1;
 	return tracked_task();
+}
+
+/* Allocations, fallbacks and stalls: of those tasks but perf kmem's own. */
+static __always_inline bool tracked(void)
+{
+	if (own_tgid && bpf_get_current_pid_tgid() >> 32 == own_tgid)
+		return false;
+	return tracked_free();
 }
 
 static __always_inline int migtype_slot(int migtype)
@@ -992,7 +1007,7 @@ static __always_inline void page_free(__u64 pfn, __u32 order)
 	struct kmem_bpf_live *lp;
 	int node, pnode;
 
-	if (!tracked())
+	if (!tracked_free())
 		return;
 	if (order >= KMEM_BPF_NR_ORDERS) {
 		count(KMEM_BPF_BAD_FREE_ORDER);
@@ -1132,7 +1147,7 @@ int kmem_cache_alloc(struct trace_event_raw_kmem_cache_alloc___kmem *ctx)
 	SEC("tp/kmem/" #_tp)						\
 	int _prog(struct trace_event_raw_##_tp##___kmem *ctx)		\
 	{								\
-		if (!tracked())						\
+		if (!tracked_free())					\
 			return PASS;					\
 		count(KMEM_BPF_SLAB_FREE);				\
 		if ((__u64)ctx->ptr <= ZERO_SIZE_PTR)			\

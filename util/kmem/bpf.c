@@ -520,6 +520,7 @@ static void configure(struct kmem_bpf_run *run)
 	skel->rodata->filter = c->cgroup ? KMEM_BPF_FILTER_CGROUP :
 			       c->tasks ? KMEM_BPF_FILTER_TASKS :
 			       KMEM_BPF_FILTER_NONE;
+	skel->rodata->own_tgid = c->include_perf ? 0 : getpid();
 	skel->rodata->sample_bytes = c->sample_bytes;
 	skel->rodata->sample_all = c->sample_bytes <= 1;
 	skel->rodata->exact_live = c->exact_live;

@@ -37,6 +37,7 @@ struct kmem_bpf_config {
 	bool		system_wide;	/* -a */
 	bool		tasks;		/* -p, -t or a workload */
 	const char	*cgroup;	/* --cgroup, as perf record -G */
+	bool		include_perf;	/* --include-perf: perf kmem's own events too */
 	u64		sample_bytes;	/* --sample-bytes; 1: every stack */
 	bool		exact_live;	/* --exact-live */
 	int		max_stack;	/* --max-stack */
