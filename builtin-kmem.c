@@ -1841,6 +1841,16 @@ static bool bpf_wait_until(const sigset_t *stop, u64 deadline)
 }
 
 /*
+ * -I's lines of a count in the kernel go to the terminal as each interval
+ * ends; JSON and a file of -o have them in the report instead, with the
+ * rest of the results.
+ */
+static bool live_intervals(const struct perf_kmem *kmem)
+{
+	return !kmem->json && !kmem->output_name;
+}
+
+/*
  * Until Ctrl-C, the workload's end or the targets', an -I tick at a
  * time.  The signals are blocked and waited for: no handler, no flag.
  */
@@ -1859,7 +1869,7 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 			deadline += tick;
 		} while (deadline <= rdclock());
 		err = kmem_bpf_run__tick(run);
-		if (!err && kmem->opts.interval && !kmem->json)
+		if (!err && kmem->opts.interval && live_intervals(kmem))
 			*printed = kmem_print__interval_lines(kmem_bpf_run__intervals(run),
 							      *printed);
 		if (bpf_targets_gone(threads))
@@ -1890,7 +1900,7 @@ static int bpf_print(struct perf_kmem *kmem, struct kmem_bpf_run *run)
 						       bpf_profile, run));
 	err = kmem_bpf_run__report(run, &report);
 	/* The text printed the intervals as they ended. */
-	if (!kmem->json)
+	if (live_intervals(kmem))
 		report.iv = NULL;
 	if (!err)
 		err = print_report(kmem, NULL, &report, &out);
@@ -2021,7 +2031,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	if (!err)
 		err = kmem_bpf_run__finish(run);
 	/* The last interval, which the end of the counting closed. */
-	if (!err && !kmem->json)
+	if (!err && live_intervals(kmem))
 		kmem_print__interval_lines(kmem_bpf_run__intervals(run), printed);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading the BPF maps\n");

@@ -309,6 +309,19 @@ for key, want in (('allocations', page['summary']['total_allocations']),
         sys.exit(1)
 PYEOF
 
+# -I -o FILE: the lines are the INTERVALS section of FILE, as a
+# recording's, none on the terminal, and they add up to its total.
+perf kmem stat --page -b -a -I 200 -o "$dir/iv.o.txt" -- sleep 1 \
+	>"$dir/iv.o.out" 2>"$dir/iv.o.err" ||
+	fail "-a -I 200 -o: $(tail -n 1 "$dir/iv.o.err")"
+[ -s "$dir/iv.o.out" ] && fail "-a -I 200 -o: $(wc -l <"$dir/iv.o.out") lines on stdout"
+awk '/^ INTERVALS/ { iv = 1 }
+	iv && /^ +[0-9]+\.[0-9]+ / { n++; v = $2; gsub(/[,.]/, "", v); sum += v }
+	/^ Total allocations:/ { t = $3; gsub(/,/, "", t) }
+	END { if (n < 4 || sum != t) { print n " rows of " sum ", total " t; exit 1 } }' \
+	"$dir/iv.o.txt" >"$dir/iv.o.sum" ||
+	fail "-a -I 200 -o: INTERVALS $(cat "$dir/iv.o.sum")"
+
 # -- CMD: the command and what it forks, 64 MiB written through the cache.
 perf kmem stat --page -b --json -o "$dir/cmd.json" -- \
 	sh -c "dd if=/dev/zero of=$dir/cmd.file bs=1M count=64 2>/dev/null" \
@@ -446,7 +459,7 @@ own_run() {
 	(
 		echo "$BASHPID" >"$cgroot/$cg/cgroup.procs"
 		exec perf kmem stat --page -b --cgroup "$cg" -I 10 -v "$@" \
-			-o "$dir/$name.txt" >"$dir/$name.lines"
+			-o "$dir/$name.txt"
 	) 2>"$dir/$name.err" &
 	p=$!
 	for _ in $(seq 300); do
