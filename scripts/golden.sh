@@ -55,7 +55,7 @@ record() {
 	record_one slab-b 2500 --slab
 	record_one mixed 2000 --page --slab
 	cp "$TOP/data/sample.perf.data" "$TRACES/sample.data"
-	if ! PERF=$TOP/perf "$TOP/tests/shell/lib/kmem_stall_pressure.sh" \
+	if ! PERF=$TOP/perf bash "$TOP/tests/shell/lib/kmem_stall_pressure.sh" \
 		"$DIR/stall" >/dev/null 2>&1; then
 		echo "golden: no stall trace: memory could not be pressured here"
 		return

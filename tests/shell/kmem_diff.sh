@@ -111,6 +111,34 @@ if run "old vs new, text" perf kmem diff $modes "$dir/old.data" \
 	checked "old vs new, text" text "$dir/diff.txt" "$dir/old.json" \
 		"$dir/new.json"
 fi
+# Where neither trace's stat has a stall number other than 0 (its tables
+# apart), the diff says so in a line, as stat does; else it has the lines.
+python3 - "$dir" <<'PYEOF' || err=1
+import json
+import sys
+
+d = sys.argv[1]
+
+
+def numbers(x):
+    if isinstance(x, dict) and 'rows' not in x:
+        for v in x.values():
+            yield from numbers(v)
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield x
+
+
+none = not any(n for side in ('old', 'new')
+               for n in numbers(json.load(open(f'{d}/{side}.json'))['page']['stalls']))
+text = open(f'{d}/diff.txt').read()
+line = 'No allocation stalled in either' in text
+numbered = ' Stalled allocations: ' in text
+if line != none or numbered == none:
+    print(f'FAIL: old vs new, text: stall numbers all 0: {none}; the line: {line}; '
+          f'the numbers: {numbered}')
+    sys.exit(1)
+print(f'ok   old vs new, text: stalls {"in a line" if none else "as numbers"}, as stat has them')
+PYEOF
 # The streams perf kmem record -o - would have written (made of the
 # recordings by lib/kmem_pipe_format.py), on either side or both: read as
 # stat reads them, the recordings' diff.  A second stream was refused.

@@ -115,6 +115,17 @@ perf kmem stat --page --caller -l 5 -i "$dir/perf.data" >"$dir/stat.txt" \
 	2>"$dir/stat.err" || fail "perf kmem stat --page --caller"
 sed -n '/^ STALLS/,/^ CROSS-NODE\|^ All page traffic/p' "$dir/stat.txt" >"$dir/stalls.txt"
 
+# The diff of a trace with stalls against itself has their numbers, not
+# the line of traces without (kmem_diff.sh checks that one).
+stalled=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["page"]["stalls"]["all"]["stalls"])' "$dir/stat.json")
+perf kmem diff --page "$dir/perf.data" "$dir/perf.data" >"$dir/diff.txt" 2>&1 ||
+	fail "perf kmem diff of the trace against itself: $(tail -n 1 "$dir/diff.txt")"
+if [ "$stalled" -gt 0 ] && { ! grep -q '^ Stalled allocations: ' "$dir/diff.txt" ||
+	grep -q 'No allocation stalled in either' "$dir/diff.txt"; }; then
+	fail "perf kmem diff of $stalled stalls against itself does not number them"
+fi
+
 # "label   12,345 [us]": the number after a label, commas dropped.
 text() {
 	awk -v l="$1" 'index($0, l) == 2 { v = substr($0, length(l) + 2)

@@ -873,19 +873,27 @@ static void print_frag_matrix(struct kmem_diff *d)
 }
 
 /* The statuses of a section; false when neither trace analysed it. */
+/* Did either trace analyse the section of the status at @path? */
+static bool analysed(struct kmem_diff *d, const char *path)
+{
+	const char *old = text_of(d, path, KMEM_DIFF_OLD);
+	const char *new = text_of(d, path, KMEM_DIFF_NEW);
+
+	return (old && !strcmp(old, "analysed")) ||
+	       (new && !strcmp(new, "analysed"));
+}
+
 static bool print_status(struct kmem_diff *d, const char *path)
 {
 	const char *old = text_of(d, path, KMEM_DIFF_OLD);
 	const char *new = text_of(d, path, KMEM_DIFF_NEW);
-	bool analysed = (old && !strcmp(old, "analysed")) ||
-			(new && !strcmp(new, "analysed"));
 
 	if (old && new && !strcmp(old, new))
 		printf(" Both traces: %s.\n", kmem_status__text(old));
 	else
 		printf(" old: %s.\n new: %s.\n", kmem_status__text(old),
 		       kmem_status__text(new));
-	return analysed;
+	return analysed(d, path);
 }
 
 /* Tables @first to @last: those shown by default, or all with --caller. */
@@ -914,6 +922,48 @@ static bool print_analysed(struct printing *p, const char *title,
 	print_heads(bytes);
 	print_numbers(p, prefix);
 	return true;
+}
+
+/*
+ * Every number of the sections under @prefix 0 in both traces (what its
+ * tables hold apart), the numbers under @prefix then taken as printed:
+ * stat says in a line that nothing stalled, and so does the diff, not in
+ * 40 lines of zeros.
+ */
+static bool take_zeros(struct printing *p, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (p->scalars[i].is_number &&
+		    kmem_diff__under(p->scalars[i].path, prefix) &&
+		    field_at(p->scalars[i].path) && !is_zero(&p->scalars[i].num))
+			return false;
+	for (i = 0; i < p->nr; i++)
+		if (kmem_diff__under(p->scalars[i].path, prefix))
+			p->printed[i] = true;
+	return true;
+}
+
+static void print_stalls(struct printing *p)
+{
+	const char *prefix = kmem_stall_section.path;
+	struct kmem_diff_table *wakeups;
+	char status[64];
+
+	snprintf(status, sizeof(status), "%s.status", prefix);
+	if (!analysed(p->dr->d, status) || !take_zeros(p, prefix)) {
+		if (print_analysed(p, "STALLS", prefix, false))
+			print_views(p, KMEM_STALL_ORDERS, KMEM_STALL_MEMCG);
+		return;
+	}
+	kmem_print__title("STALLS");
+	print_status(p->dr->d, status);
+	printf(" No allocation stalled in either: neither trace has direct reclaim, memcg\n"
+	       " reclaim or compaction in it.\n");
+	wakeups = kmem_diff__table(p->dr->d, kmem_tables[KMEM_STALL_WAKEUPS].path);
+	if (wakeups && wakeups->nr_rows)
+		print_table(p->dr, KMEM_STALL_WAKEUPS, p->o, NULL, NULL);
 }
 
 static void print_cross_node(struct printing *p)
@@ -972,8 +1022,7 @@ static void print_page(struct printing *p)
 		print_frag_matrix(p->dr->d);
 		print_views(p, KMEM_FRAG_CALLERS, KMEM_FRAG_FAILURES);
 	}
-	if (print_analysed(p, "STALLS", kmem_stall_section.path, false))
-		print_views(p, KMEM_STALL_ORDERS, KMEM_STALL_MEMCG);
+	print_stalls(p);
 	print_cross_node(p);
 }
 
