@@ -1052,7 +1052,7 @@ static int check_folded(const struct perf_kmem *kmem)
 	if (kmem->opts.live && (stall || folded_fallbacks(folded)))
 		return kmem_error("perf kmem: --folded=%s weighs %s, which --live has no part in\n",
 				  folded, stall ? "stalls" : "fallbacks");
-	if (!opt || kmem->use_bpf)
+	if (!opt)
 		return 0;
 	return kmem_error("perf kmem: --folded takes no %s: it writes the stacks of all the allocations, for flame graphs\n",
 			  opt);
@@ -1782,30 +1782,6 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	return 0;
 }
 
-/* -p, --tid: their threads now; the kernel follows what they fork. */
-static int bpf_add_targets(struct kmem_bpf_run *run, struct perf_thread_map **threads)
-{
-	int i, err;
-
-	if (!symbol_conf.pid_list_str && !symbol_conf.tid_list_str)
-		return 0;
-	*threads = thread_map__new_str(symbol_conf.pid_list_str,
-				       symbol_conf.tid_list_str, UINT_MAX, false);
-	if (!*threads || !perf_thread_map__nr(*threads))
-		return kmem_error("perf kmem: no task of -p %s --tid %s\n",
-				  symbol_conf.pid_list_str ?: "-",
-				  symbol_conf.tid_list_str ?: "-");
-	for (i = 0; i < perf_thread_map__nr(*threads); i++) {
-		err = kmem_bpf_run__add_task(run, perf_thread_map__pid(*threads, i));
-		if (err) {
-			pr_err("perf kmem: cannot follow task %d: %s\n",
-			       perf_thread_map__pid(*threads, i), strerror(-err));
-			return err;
-		}
-	}
-	return 0;
-}
-
 /* Are all the tasks of -p or --tid gone? */
 static bool bpf_targets_gone(struct perf_thread_map *threads)
 {
@@ -1819,24 +1795,53 @@ static bool bpf_targets_gone(struct perf_thread_map *threads)
 	return true;
 }
 
+/* -p, --tid: their threads now; the kernel follows what they fork. */
+static int bpf_add_targets(struct kmem_bpf_run *run, struct perf_thread_map **threads)
+{
+	int i, err;
+
+	if (!symbol_conf.pid_list_str && !symbol_conf.tid_list_str)
+		return 0;
+	*threads = thread_map__new_str(symbol_conf.pid_list_str,
+				       symbol_conf.tid_list_str, UINT_MAX, false);
+	/* A --tid map is made of the numbers as given, tasks or not. */
+	if (!*threads || !perf_thread_map__nr(*threads) || bpf_targets_gone(*threads))
+		return kmem_error("perf kmem: no such task: %s %s\n",
+				  symbol_conf.pid_list_str ? "-p" : "--tid",
+				  symbol_conf.pid_list_str ?: symbol_conf.tid_list_str);
+	for (i = 0; i < perf_thread_map__nr(*threads); i++) {
+		err = kmem_bpf_run__add_task(run, perf_thread_map__pid(*threads, i));
+		if (err) {
+			pr_err("perf kmem: cannot follow task %d: %s\n",
+			       perf_thread_map__pid(*threads, i), strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* bpf_wait(): the workload could not be run. */
+#define BPF_EXEC_FAILED	1
+
 /* How often the end of -p and --tid targets is looked for, without -I. */
 #define BPF_POLL_NS	100000000ULL
 
 /*
- * Wait for a stop signal until @deadline (CLOCK_MONOTONIC ns): true if
- * one came.  Ticks are kept to deadlines a period apart, not to a period
- * after the work of the tick before, so that -I does not drift.
+ * Wait for a stop signal until @deadline (CLOCK_MONOTONIC ns): the signal,
+ * or 0 if none came.  Ticks are kept to deadlines a period apart, not to
+ * a period after the work of the tick before, so that -I does not drift.
  */
-static bool bpf_wait_until(const sigset_t *stop, u64 deadline)
+static int bpf_wait_until(const sigset_t *stop, u64 deadline, siginfo_t *info)
 {
 	for (;;) {
 		u64 now = rdclock(), left = deadline > now ? deadline - now : 0;
 		struct timespec ts = { left / NSEC_PER_SEC, left % NSEC_PER_SEC };
+		int sig = sigtimedwait(stop, info, &ts);
 
-		if (sigtimedwait(stop, NULL, &ts) >= 0)
-			return true;
+		if (sig > 0)
+			return sig;
 		if (errno != EINTR)
-			return false;
+			return 0;
 	}
 }
 
@@ -1856,14 +1861,15 @@ static bool live_intervals(const struct perf_kmem *kmem)
  */
 static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 		    struct perf_thread_map *threads, const sigset_t *stop,
-		    size_t *printed)
+		    size_t *printed, int *exec_errno)
 {
 	u64 tick = kmem->opts.interval ?: BPF_POLL_NS;
 	u64 deadline = rdclock() + tick;
-	int err = 0;
+	int err = 0, sig;
+	siginfo_t info;
 
 	/* Each tick also takes in the stall events the ring holds. */
-	while (!err && !bpf_wait_until(stop, deadline)) {
+	while (!err && !(sig = bpf_wait_until(stop, deadline, &info))) {
 		/* A tick later than a period skips the deadlines it missed. */
 		do {
 			deadline += tick;
@@ -1874,6 +1880,11 @@ static int bpf_wait(struct perf_kmem *kmem, struct kmem_bpf_run *run,
 							      *printed);
 		if (bpf_targets_gone(threads))
 			break;
+	}
+	/* The workload's exec failed: its errno, sigqueue()d. */
+	if (!err && sig == SIGUSR1 && info.si_code == SI_QUEUE) {
+		*exec_errno = info.si_value.sival_int;
+		return BPF_EXEC_FAILED;
 	}
 	return err;
 }
@@ -1960,6 +1971,15 @@ static void bpf_self_usage__print(const struct bpf_self_usage *self)
 	       cpu, wall, wall > 0 ? 100 * cpu / wall : 0.0, usage.ru_maxrss);
 }
 
+/*
+ * The signal of evlist__prepare_workload()'s child whose exec failed,
+ * after it printed why: blocked, and waited for with the stop signals.
+ */
+static void bpf_exec_failed(int sig __maybe_unused, siginfo_t *info __maybe_unused,
+			    void *ucontext __maybe_unused)
+{
+}
+
 /* The workload's process, stopped before its exec until the counting starts. */
 static int bpf_workload(struct kmem_bpf_run *run, struct evlist **evlist,
 			int argc, const char **argv)
@@ -1972,7 +1992,8 @@ static int bpf_workload(struct kmem_bpf_run *run, struct evlist **evlist,
 	*evlist = evlist__new();
 	if (!*evlist || evlist__create_maps(*evlist, &target) < 0)
 		return -ENOMEM;
-	err = evlist__prepare_workload(*evlist, &target, argv, false, NULL);
+	err = evlist__prepare_workload(*evlist, &target, argv, false,
+				       bpf_exec_failed);
 	if (err < 0) {
 		pr_err("perf kmem: cannot start %s\n", argv[0]);
 		return err;
@@ -1996,6 +2017,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	struct kmem_bpf_run *run;
 	struct bpf_self_usage self;
 	size_t printed = 0;	/* -I rows */
+	int exec_errno = 0;
 	sigset_t stop, old;
 	char why[512];
 	int err;
@@ -2014,6 +2036,8 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGCHLD);
+	if (workload)
+		sigaddset(&stop, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	if (!err && kmem_bpf_run__start(run, why, sizeof(why)))
 		err = kmem_error("perf kmem: %s\n", why);
@@ -2023,7 +2047,9 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 	bpf_self_usage__start(&self);
 	if (workload)
 		evlist__start_workload(workload);
-	err = bpf_wait(kmem, run, threads, &stop, &printed);
+	err = bpf_wait(kmem, run, threads, &stop, &printed, &exec_errno);
+	if (err == BPF_EXEC_FAILED)
+		pr_err("perf kmem: cannot run %s: %s\n", argv[0], strerror(exec_errno));
 	if (verbose > 0)
 		bpf_self_usage__print(&self);
 	if (workload)
@@ -2035,7 +2061,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem, int argc, const char **argv)
 		kmem_print__interval_lines(kmem_bpf_run__intervals(run), printed);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory reading the BPF maps\n");
-	else if (err)
+	else if (err < 0)
 		pr_err("perf kmem: cannot read the BPF maps: %s\n", strerror(-err));
 	/* -I's lines went to stdout: a write of them that failed, first. */
 	if (!err)

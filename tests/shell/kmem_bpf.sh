@@ -511,6 +511,17 @@ one_line "no mm_page_free" "no kmem:mm_page_free tracepoint" \
 	env PERF_CONFIG="$dir/nofree.config" perf kmem stat --page -b -a -- true
 one_line "-b and -i" "reads no perf.data" \
 	perf kmem stat --page -b -a -i "$dir/rec.data" -- true
+one_line "a command that is not there" "cannot run $dir/none: No such file or directory" \
+	perf kmem stat --page -b -- "$dir/none"
+one_line "--folded -I" "--folded takes no -I" \
+	perf kmem stat --page -b --folded -I 100 -a -- true
+true &
+gone=$!
+wait "$gone"
+one_line "-p of no task" "no such task: -p $gone" perf kmem stat --page -b -p "$gone"
+one_line "--tid of no task" "no such task: --tid $gone" perf kmem stat --page -b --tid "$gone"
+one_line "--cgroup not there" "cannot open cgroup $cg-none (.*): No such file or directory" \
+	perf kmem stat --page -b --cgroup "$cg-none"
 
 # --pprof: a profile the test's own reader of profile.proto takes, of
 # every stack, with the 64 MiB dd writes, that says its weights are

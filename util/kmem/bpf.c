@@ -623,10 +623,33 @@ static int open_and_load(struct kmem_bpf_run *run, char *err, size_t err_size)
 	return ret;
 }
 
+/*
+ * Where perf opens the cgroup @name, readable: else why not, in @err
+ * (cgroup__new() would print a line of its own, perf's).
+ */
+static int check_cgroup(const char *name, char *err, size_t err_size)
+{
+	char mnt[PATH_MAX + 1], path[2 * PATH_MAX + 2];
+
+	if (cgroupfs_find_mountpoint(mnt, sizeof(mnt), "perf_event")) {
+		snprintf(err, err_size, "--cgroup %s: no cgroup file system is mounted", name);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%s/%s", mnt, name);
+	if (access(path, R_OK)) {
+		snprintf(err, err_size, "cannot open cgroup %s (%s): %s", name, path,
+			 strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int setup_cgroup(struct kmem_bpf_run *run, char *err, size_t err_size)
 {
 	int zero = 0, fd;
 
+	if (check_cgroup(run->config.cgroup, err, err_size))
+		return -EINVAL;
 	run->cgrp = cgroup__new(run->config.cgroup, /*do_open=*/true);
 	if (!run->cgrp || run->cgrp->fd < 0) {
 		snprintf(err, err_size, "cannot open cgroup %s", run->config.cgroup);
