@@ -303,6 +303,11 @@ static int setup_analyses(struct kmem_input *in)
 		pr_err("perf kmem: no callchains in %s: callsites need 'perf kmem record --page'\n",
 		       in->path);
 	}
+	/* Without frees every page allocated would look still allocated. */
+	if (in->kmem->opts.page && info && info->has_page_alloc &&
+	    !info->has_page_free)
+		pr_err("perf kmem: no kmem:mm_page_free in %s: no page is seen freed, the lifetimes need 'perf kmem record --page'\n",
+		       in->path);
 	if (err == -ENOMEM)
 		pr_err("perf kmem: out of memory setting up the analyses\n");
 	else if (err)

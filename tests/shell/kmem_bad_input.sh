@@ -597,6 +597,23 @@ if perf record -q -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	fi
 fi
 
+# Without kmem:mm_page_free every page looks still allocated: a line says
+# why, which a trace with the frees has not.
+nofree="perf kmem: no kmem:mm_page_free in $dir/nofree.data: no page is seen freed,"
+nofree="$nofree the lifetimes need 'perf kmem record --page'"
+if perf record -q -e kmem:mm_page_alloc -o "$dir/nofree.data" -- \
+	ls -R /usr/lib >/dev/null 2>&1; then
+	perf kmem stat --page -i "$dir/nofree.data" >/dev/null 2>"$dir/err"
+	rc=$?
+	perf kmem stat --page -i "$dir/nocc.data" >/dev/null 2>"$dir/err2"
+	if [ "$rc" -ne 0 ] || ! grep -qxF "$nofree" "$dir/err" ||
+	   grep -q "mm_page_free" "$dir/err2"; then
+		fail "no mm_page_free: exit $rc, $(grep mm_page_free "$dir/err" "$dir/err2")"
+	else
+		echo "ok   no mm_page_free: $(cut -c1-100 <<<"$nofree")..."
+	fi
+fi
+
 # Sampled: counts of sampled events, and no allocated+freed split.
 sampled="kmem:mm_page_alloc was sampled, one event in 2: counts are of"
 sampled="$sampled sampled events, and allocations and frees cannot be paired"

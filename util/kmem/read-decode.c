@@ -1353,6 +1353,7 @@ static int setup_page(struct kmem_decoder *dec, char *err, size_t err_size)
 	if (ret)
 		return ret;
 	dec->info.has_page_alloc = !!alloc;
+	dec->info.has_page_free = !!free_ev;
 	dec->info.has_callchains = alloc && evsel__has_callchain(alloc);
 	dec->info.page_size = tep_get_page_size(any->tp_format->tep) ?: 4096;
 	setup_mem2node(dec);

@@ -113,6 +113,7 @@ struct kmem_trace_info {
 	bool	pfn_is_page;	/* kernels before v4.1 traced struct page * */
 	bool	pre_v4_4;	/* Movable and Reclaimable were swapped */
 	bool	has_page_alloc;
+	bool	has_page_free;	/* kmem:mm_page_free was recorded */
 	bool	has_callchains;	/* on kmem:mm_page_alloc */
 	bool	has_extfrag;	/* kmem:mm_page_alloc_extfrag was recorded */
 	/* The stall events recorded: a bit per enum kmem_stall_type. */
