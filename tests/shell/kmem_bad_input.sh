@@ -272,7 +272,8 @@ for opts in -a "--cgroup x" "--sample-bytes 1" --exact-live "-M 5" "--max-stack 
 	# shellcheck disable=SC2086
 	expect_line "diff $opts" "$want" perf kmem diff --page $opts "$good" "$good"
 done
-want="perf kmem: --include-perf is for record and stat -b: a trace has perf's own allocations if recorded with it"
+want="perf kmem: --include-perf is for record and stat -b:"
+want="$want a trace has perf's own allocations if recorded with it"
 expect_line "stat --include-perf" "$want" perf kmem stat --page --include-perf -i "$good"
 expect_line "diff --include-perf" "$want" perf kmem diff --include-perf "$good" "$good"
 expect_line "diff -b" \

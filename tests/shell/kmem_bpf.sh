@@ -481,7 +481,8 @@ with=$(own_run own-with --include-perf)
 if [ "$with" = "0" ]; then
 	echo "note: perf kmem allocated nothing in 2 s of -I 10: its own pages not checked"
 elif [ "$own" != "0" ] || ! [ "$with" -gt 0 ] 2>/dev/null; then
-	fail "perf kmem alone in its cgroup: '$own' allocations counted, '$with' with --include-perf; want 0 and more"
+	fail "perf kmem alone in its cgroup: '$own' allocations counted," \
+		"'$with' with --include-perf; want 0 and more"
 else
 	echo "perf kmem's own allocations: $with with --include-perf, 0 without"
 fi
