@@ -1815,11 +1815,14 @@ static struct kmem_report_trace report_trace(struct kmem_bpf_run *run)
 
 static const char *whose(const struct kmem_bpf_run *run)
 {
+	bool own = run->config.include_perf;
+
 	if (run->config.cgroup)
-		return "the tasks of the cgroup";
+		return own ? "the tasks of the cgroup" :
+			     "the tasks of the cgroup but perf kmem";
 	if (run->config.tasks)
 		return "the tasks followed and their children";
-	return "all tasks";
+	return own ? "all tasks" : "all tasks but perf kmem";
 }
 
 /* What is exact, what estimated, from how much; what was not counted. */
