@@ -299,8 +299,16 @@ python3 - "$dir/iv.json" <<'PYEOF' || err=1
 import json
 import sys
 
-page = json.load(open(sys.argv[1]))['page']
+doc = json.load(open(sys.argv[1]))
+page = doc['page']
 rows = page['intervals']['rows']
+# The counting ends in its last interval: its time was once that of the
+# detach of the programs too, a second after the last interval.
+dur = doc['source']['duration_ns']
+if not rows or not rows[-1]['start_ns'] <= dur <= rows[-1]['start_ns'] + 200000000:
+    print(f'FAIL: -I 200: counted for {dur} ns, the last interval starts at '
+          f'{rows[-1]["start_ns"] if rows else None}')
+    sys.exit(1)
 for key, want in (('allocations', page['summary']['total_allocations']),
                   ('frees', page['summary']['total_frees'])):
     got = {k: sum(r[key][k] for r in rows) for k in ('count', 'bytes')}

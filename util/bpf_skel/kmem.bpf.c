@@ -121,6 +121,8 @@ const volatile __u64 log2_table[KMEM_BPF_LOG2_SIZE];
 __u64 nr_live;
 /* Raised when a task is freed: the CPUs' cached answers of tracked_task(). */
 __u32 tasks_gen;
+/* Set by the user side when the counting ends, before the slow detach. */
+__u32 stopped;
 
 MAP(PERCPU_ARRAY, __u32, __u64, KMEM_BPF_NR_COUNTS) counts SEC(".maps");
 
@@ -210,6 +212,8 @@ static __always_inline bool tracked_task(void)
  */
 static __always_inline bool tracked_free(void)
 {
+	if (stopped)
+		return false;
 	if (filter == KMEM_BPF_FILTER_NONE)
 		return true;
 	if (filter == KMEM_BPF_FILTER_CGROUP)

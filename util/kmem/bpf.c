@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1000,6 +1001,9 @@ static int read_map(struct kmem_bpf_run *run, struct bpf_map *map, int slot,
 
 /* --- attaching -------------------------------------------------------- */
 
+/* Programs attached at once, at most: ours are 30. */
+#define KMEM_BPF_MAX_LINKS	64
+
 static void detach_pages(struct kmem_bpf_run *run)
 {
 	bpf_link__destroy(run->page_links[0]);
@@ -1698,6 +1702,47 @@ static void read_prog_info(struct kmem_bpf_run *run)
 	}
 }
 
+/*
+ * Each tracepoint link's close waits for an RCU grace period: one after
+ * the other, the programs took a second to detach.  Closed each on a
+ * thread of its own, the waits overlap in part.
+ */
+static void *destroy_link(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+static void detach_all(struct kmem_bpf_run *run)
+{
+	struct bpf_object_skeleton *s = run->skel->skeleton;
+	struct bpf_link **links[KMEM_BPF_MAX_LINKS];
+	pthread_t threads[KMEM_BPF_MAX_LINKS];
+	bool started[KMEM_BPF_MAX_LINKS] = { false };
+	int i, n = 0;
+
+	for (i = 0; i < s->prog_cnt && n < KMEM_BPF_MAX_LINKS - 2; i++) {
+		struct bpf_prog_skeleton *p = (void *)s->progs + i * s->prog_skel_sz;
+
+		if (*p->link)
+			links[n++] = p->link;
+	}
+	links[n++] = &run->page_links[0];
+	links[n++] = &run->page_links[1];
+	for (i = 0; i < n; i++)
+		started[i] = *links[i] &&
+			     !pthread_create(&threads[i], NULL, destroy_link, *links[i]);
+	for (i = 0; i < n; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			bpf_link__destroy(*links[i]);
+		*links[i] = NULL;
+	}
+	/* What is left: the links of maps, none of ours today. */
+	kmem_bpf__detach(run->skel);
+}
+
 int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 {
 	const struct kmem_bpf_namer n = {
@@ -1708,9 +1753,10 @@ int kmem_bpf_run__finish(struct kmem_bpf_run *run)
 	};
 	int err;
 
-	detach_pages(run);
-	kmem_bpf__detach(run->skel);
+	/* The end of the counting: what the programs see from now on is not counted. */
+	run->skel->bss->stopped = 1;
 	run->stop_ns = rdclock();
+	detach_all(run);
 	/* One for every profile: their times are as far apart as their intervals. */
 	run->wall_offset = wall_clock_offset();
 	read_memory(run, 1);
