@@ -387,12 +387,83 @@ static int open_fifo(struct kmem_input *in, const char *path)
 	return 0;
 }
 
+/*
+ * Is the file, of *@size bytes, cut inside this feature section, or just
+ * before it?  (A section that starts further on points out of the file:
+ * it is corrupt, and perf reads the others.)
+ */
+static int feature_cut(struct perf_file_section *section,
+		       struct perf_header *ph __maybe_unused, int feat __maybe_unused,
+		       int fd __maybe_unused, void *size)
+{
+	u64 *file_size = size;
+
+	return section->offset <= *file_size &&
+	       section->offset + section->size > *file_size ? -ERANGE : 0;
+}
+
+/*
+ * The part of @fd's perf.data, of @file_size bytes, that its header says
+ * lies past the end of the file, or NULL: perf reads a file cut there as
+ * corrupt (its attrs, its tracing data), or not at all (its topology).
+ */
+static const char *cut_part(int fd, u64 file_size)
+{
+	struct perf_file_header f;
+	struct perf_header ph = { .needs_swap = false };
+	int nr;
+
+	if (lseek(fd, 0, SEEK_SET) || perf_file_header__read(&f, &ph, fd))
+		return NULL;
+	if (f.attrs.offset + f.attrs.size > file_size)
+		return "its event attributes";
+	if (f.data.offset + f.data.size > file_size)
+		return "its data section";
+	nr = bitmap_weight(ph.adds_features, HEADER_FEAT_BITS);
+	if (nr && ph.feat_offset + nr * sizeof(struct perf_file_section) > file_size)
+		return "its header features";
+	if (nr && perf_header__process_sections(&ph, fd, &file_size, feature_cut) < 0)
+		return "its header features";
+	return NULL;
+}
+
+/* @in's regular file, cut short: a line that says where, else NULL. */
+static const char *where_cut(struct kmem_input *in, char *buf, size_t size)
+{
+	struct stat st;
+	const char *part;
+	int fd;
+
+	if (perf_data__is_dir(&in->data) || stat(in->data.path, &st) ||
+	    !S_ISREG(st.st_mode))
+		return NULL;
+	fd = open(in->data.path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	part = cut_part(fd, st.st_size);
+	close(fd);
+	if (!part)
+		return NULL;
+	snprintf(buf, size, "truncated: the file ends inside %s, after %s bytes",
+		 part, COMMAS(st.st_size));
+	return buf;
+}
+
 /* Why perf's session cannot read @in's file (@err), in one line. */
 static const char *open_error(struct kmem_input *in, int err, char *buf,
 			      size_t size)
 {
+	const char *cut;
+
 	if (!strcmp(in->data.path, "-"))
 		return "no 'perf record -o -' stream on it";
+	/* Before what perf made of it: "corrupt" attrs or tracing data. */
+	if (err != PERF_DATA_ERRNO__NOT_OWNER && err != PERF_DATA_ERRNO__EMPTY &&
+	    err != PERF_DATA_ERRNO__UNFINISHED) {
+		cut = where_cut(in, buf, size);
+		if (cut)
+			return cut;
+	}
 	/* Not "No such file or directory" of a directory that is there. */
 	if (err == -ENOENT && perf_data__is_dir(&in->data))
 		return "a directory, not one of perf record --threads: it has no data file";
@@ -409,6 +480,8 @@ static const char *open_error(struct kmem_input *in, int err, char *buf,
 		snprintf(buf, size, "truncated: the file ends inside its data section, after %s bytes",
 			 COMMAS(in->data.file.size));
 		return buf;
+	case PERF_DATA_ERRNO__HEADER:
+		return "its header is corrupt";
 	case PERF_DATA_ERRNO__NO_TRACING_DATA:
 		return "it has no tracepoint formats (the tracing data feature is missing)";
 	case PERF_DATA_ERRNO__TRACING_DATA:
@@ -432,12 +505,16 @@ static const char *open_error(struct kmem_input *in, int err, char *buf,
 static int unreadable(struct kmem_input *in)
 {
 	const struct perf_header *h = &in->session->header;
+	char buf[160];
 
 	if (perf_data__is_pipe(&in->data))
 		return 0;
 	if (!h->data_size && !perf_data__is_dir(&in->data))
 		return PERF_DATA_ERRNO__UNFINISHED;
 	if (h->data_offset + h->data_size > in->data.file.size)
+		return PERF_DATA_ERRNO__TRUNCATED;
+	/* Cut in its features: perf reads what it can of them, and goes on. */
+	if (where_cut(in, buf, sizeof(buf)))
 		return PERF_DATA_ERRNO__TRUNCATED;
 	return 0;
 }

@@ -63,6 +63,19 @@ expect_line() {
 # Cut in the middle of the data section.
 head -c $((size / 2)) "$good" >"$dir/truncated.data"
 expect "truncated file" "truncated" "$dir/truncated.data" --page
+# Cut inside the event attributes, just after the data (in the table of
+# the header's features) and 8 bytes short of its end (in the last
+# feature): perf read them as a corrupt header, corrupt tracing data, or
+# as whole; each is truncated, and says where.
+data_end=$(python3 -c 'import struct, sys
+o, s = struct.unpack_from("<QQ", open(sys.argv[1], "rb").read(56), 40)
+print(o + s)' "$good")
+for cut in "1000 its event attributes" "$data_end its header features" \
+	   "$((size - 8)) its header features"; do
+	head -c "${cut%% *}" "$good" >"$dir/cut.data"
+	expect "cut after ${cut%% *} of $size bytes" \
+		"truncated: the file ends inside ${cut#* }, after" "$dir/cut.data" --page
+done
 
 # 4 KiB of garbage in the middle of the data section.
 cp "$good" "$dir/garbage.data"
