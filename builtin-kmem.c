@@ -2172,6 +2172,7 @@ static int kmem_bpf_stat(struct perf_kmem *kmem __maybe_unused,
 static int check_diff_options(const struct perf_kmem *kmem)
 {
 	const char *opt = kmem->opts.alloc ? "--alloc" :
+			  kmem->interval_str ? "-I" :
 			  kmem->folded ? "--folded" :
 			  kmem->map_name ? "--map" :
 			  kmem->pprof_name ? "--pprof" :

@@ -444,6 +444,7 @@ expect "old trace without slab events" "$dir/cycles.data has no slab allocator e
 expect "-i" "not -i" --page -i "$dir/old.data" "$dir/old.data" "$dir/new.data"
 expect "--alloc" "diff takes no --alloc" --page --alloc "$dir/old.data" \
 	"$dir/new.data"
+expect "-I" "diff takes no -I" --page -I 10 "$dir/old.data" "$dir/new.data"
 expect "stat-only sort key" "unknown sort key 'page' for diff --page" \
 	--page -s page "$dir/old.data" "$dir/new.data"
 not_saved="is not a perf kmem stat --json report"
