@@ -1127,10 +1127,18 @@ static int check_folded(const struct perf_kmem *kmem)
 
 	if (!folded)
 		return 0;
-	if (kmem->use_bpf && (kmem->json || kmem->opts.slab || !known))
-		return kmem_error("perf kmem: --folded takes bytes, hits or stall with -b, with --page and without --json\n");
-	if (!kmem->opts.page || kmem->json || !known)
-		return kmem_error("perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting, with --page and without --json\n");
+	if (kmem->json)
+		return kmem_error("perf kmem: --folded and --json are two output formats: use one of them\n");
+	if (!kmem->opts.page)
+		return kmem_error("perf kmem: --folded writes the page analysis: add --page\n");
+	if (kmem->use_bpf && kmem->opts.slab)
+		return kmem_error("perf kmem: --folded with -b writes the page analysis: use it without --slab\n");
+	if (!known && kmem->use_bpf)
+		return kmem_error("perf kmem: --folded=%s: the weights of -b are bytes, hits and stall\n",
+				  folded);
+	if (!known)
+		return kmem_error("perf kmem: --folded=%s: the weights are bytes, hits, stall, fallbacks and fragmenting\n",
+				  folded);
 	if (kmem->opts.live && (stall || folded_fallbacks(folded)))
 		return kmem_error("perf kmem: --folded=%s weighs %s, which --live has no part in\n",
 				  folded, stall ? "stalls" : "fallbacks");
@@ -1803,7 +1811,7 @@ static const char *bpf_unsupported(const struct perf_kmem *kmem)
 	if (kmem->opts.time_window)
 		return "--time: stat -b counts from its start to its end";
 	if (symbol_conf.comm_list_str || key != KMEM_TASK_NONE)
-		return "--comm, -s pid and -s comm: stat -b counts tasks, not names";
+		return "--comm, -s pid and -s comm: stat -b keeps no task of each allocation";
 	if (symbol_conf.kallsyms_name || symbol_conf.vmlinux_name)
 		return "--kallsyms, --vmlinux: stat -b names callsites with /proc/kallsyms";
 	return NULL;
@@ -1844,7 +1852,7 @@ static int bpf_options(struct perf_kmem *kmem, int argc)
 	if (check_folded(kmem))
 		return -EINVAL;
 	if (targets > 1 || (!targets && !argc))
-		return kmem_error("perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD\n");
+		return kmem_error("perf kmem: stat -b counts the tasks of one of -a, -p PID, --tid TID and --cgroup CG, or without them of -- CMD\n");
 	c->sample_bytes = KMEM_BPF_SAMPLE_BYTES;
 	if (bpf_number("--sample-bytes", kmem->sample_bytes_str, 1, 1ULL << 40,
 		       &c->sample_bytes) ||

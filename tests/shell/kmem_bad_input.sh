@@ -648,12 +648,17 @@ fi
 
 # Paths no other case reached.  A --folded that is no weight, or with
 # --json; -s of both task keys; page options under --slab.
-want="perf kmem: --folded takes bytes, hits, stall, fallbacks or fragmenting,"
-want="$want with --page and without --json"
+want="perf kmem: --folded=bogus: the weights are bytes, hits, stall, fallbacks"
+want="$want and fragmenting"
 expect_line "--folded=bogus" "$want" \
 	perf kmem stat --page --folded=bogus -i "$good"
-expect_line "--folded --json" "$want" \
+expect_line "--folded --json" \
+	"perf kmem: --folded and --json are two output formats: use one of them" \
 	perf kmem stat --page --folded --json -i "$good"
+expect_line "--folded --slab" "perf kmem: --folded writes the page analysis: add --page" \
+	perf kmem stat --slab --folded -i "$good"
+expect_line "--alloc-func-add (" "perf kmem: --alloc-func-add '(': Unmatched ( or \\(" \
+	perf kmem stat --page --alloc-func-add '(' -i "$good"
 expect_line "-s pid,comm" "perf kmem: -s takes one of pid and comm" \
 	perf kmem stat --page -s pid,comm -i "$good"
 # A key of a table not shown sorted nothing: page and ptr are the --alloc
@@ -727,18 +732,19 @@ if perf kmem stat --page -b -a -o "$dir/probe.txt" -- true 2>/dev/null; then
 --alloc|--alloc: stat -b keeps no row per page
 --map $dir/b.svg|--map: stat -b keeps no pageblock callsites
 --time 1,2|--time: stat -b counts from its start to its end
---comm X|--comm, -s pid and -s comm: stat -b counts tasks, not names
--s pid|--comm, -s pid and -s comm: stat -b counts tasks, not names
--s bytes,comm|--comm, -s pid and -s comm: stat -b counts tasks, not names
+--comm X|--comm, -s pid and -s comm: stat -b keeps no task of each allocation
+-s pid|--comm, -s pid and -s comm: stat -b keeps no task of each allocation
+-s bytes,comm|--comm, -s pid and -s comm: stat -b keeps no task of each allocation
+--folded=fallbacks|--folded=fallbacks: the weights of -b are bytes, hits and stall
 --kallsyms /proc/kallsyms|--kallsyms, --vmlinux: stat -b names callsites with /proc/kallsyms
 -M 0|invalid -M '0': use a number from 1 to 16777216
 -M 16777217|invalid -M '16777217': use a number from 1 to 16777216
 --sample-bytes 0|invalid --sample-bytes '0': $bytes_range
 --sample-bytes $huge|invalid --sample-bytes '$huge': $bytes_range
 EOF
-	expect_line "stat -b without a target" \
-		"perf kmem: stat -b counts one of: -a, -p PID, --tid TID, --cgroup CG, or -- CMD" \
-		perf kmem stat --page -b
+	want="perf kmem: stat -b counts the tasks of one of -a, -p PID, --tid TID and"
+	want="$want --cgroup CG, or without them of -- CMD"
+	expect_line "stat -b without a target" "$want" perf kmem stat --page -b
 fi
 
 kmem_result "kmem bad input test"

@@ -131,6 +131,7 @@ static int compile_pattern(regex_t *re, const char *pattern, bool extend,
 			   char *err, size_t err_size)
 {
 	char *builtin = NULL, *full = NULL;
+	const char *user = pattern;
 	int ret;
 
 	if (!pattern || extend) {
@@ -152,7 +153,8 @@ static int compile_pattern(regex_t *re, const char *pattern, bool extend,
 		char msg[128];
 
 		regerror(ret, re, msg, sizeof(msg));
-		snprintf(err, err_size, "bad allocator pattern: %s", msg);
+		snprintf(err, err_size, "%s '%s': %s",
+			 extend ? "--alloc-func-add" : "--alloc-func", user, msg);
 	}
 	free(builtin);
 	free(full);
