@@ -563,9 +563,11 @@ static noinline bool left_out(struct kmem_run *run, u64 time)
 
 	if (!outside_time(run, time))
 		return false;
-	if (!stats->nr_outside_time++)
+	/* Records come in the order of the CPUs' buffers, not of time. */
+	if (!stats->nr_outside_time++ || time < stats->first_outside)
 		stats->first_outside = time;
-	stats->last_outside = time;
+	if (time > stats->last_outside)
+		stats->last_outside = time;
 	return true;
 }
 
