@@ -515,6 +515,14 @@ one_line "not root" "run it as root" \
 printf '[kmem]\n\tbpf-btf = %s/none\n' "$dir" >"$dir/nobtf.config"
 one_line "no BTF" "has no BTF" \
 	env PERF_CONFIG="$dir/nobtf.config" perf kmem stat --page -b -a -- true
+# What it calls exact leaves the fallbacks it did not count out.
+PERF_CONFIG=$dir/noextfrag.config perf kmem stat --page -b -- true 2>&1 |
+	grep '^ Exact:' | grep -q fallbacks &&
+	fail "extfrag left out: the text calls the fallbacks exact"
+printf '[kmem]\n\tbpf-leave-out = mm_page_alloc_extfragg\n' >"$dir/typo.config"
+one_line "kmem.bpf-leave-out of no tracepoint" \
+	"no tracepoint of perf kmem is named mm_page_alloc_extfragg" \
+	env PERF_CONFIG="$dir/typo.config" perf kmem stat --page -b -a -- true
 printf '[kmem]\n\tbpf-leave-out = mm_page_free\n' >"$dir/nofree.config"
 one_line "no mm_page_free" "no kmem:mm_page_free tracepoint" \
 	env PERF_CONFIG="$dir/nofree.config" perf kmem stat --page -b -a -- true

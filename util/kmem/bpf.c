@@ -287,6 +287,43 @@ static int add_tracepoint(struct kmem_bpf_run *run, const char *event,
 	return 0;
 }
 
+static bool is_event_named(const char * const *events, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(strchr(events[i], ':') + 1, name))
+			return true;
+	return false;
+}
+
+/* Each name of kmem.bpf-leave-out one of our tracepoints: a typo says so. */
+static int check_left_out(struct kmem_bpf_run *run, char *err, size_t err_size)
+{
+	struct str_node *node;
+	bool chain;
+	int type;
+
+	strlist__for_each_entry(node, run->left_out) {
+		const char *name = node->s;
+		bool ours = is_event_named(page_events, ARRAY_SIZE(page_events), name) ||
+			    is_event_named(slab_events, ARRAY_SIZE(slab_events), name);
+
+		for (type = 0; !ours && type < KMEM_STALL_NR_TYPES; type++) {
+			const char *event = kmem_stall_tracepoint(type, &chain);
+
+			ours = !strcmp(strchr(event, ':') + 1, name);
+		}
+		if (!ours) {
+			snprintf(err, err_size,
+				 "kmem.bpf-leave-out = %s: no tracepoint of perf kmem is named %s",
+				 run->config.leave_out, name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* The tracepoints of an allocator, of which the first @needed must be. */
 static int add_allocator(struct kmem_bpf_run *run, const char * const *events,
 			 size_t nr, size_t needed, const char *what, char *err,
@@ -406,7 +443,7 @@ static int live_session(struct kmem_bpf_run *run, char *err, size_t err_size)
 		return -ENOMEM;
 	}
 	run->session->evlist = run->evlist;
-	if (add_tracepoints(run, err, err_size))
+	if (check_left_out(run, err, err_size) || add_tracepoints(run, err, err_size))
 		return -EINVAL;
 	run->core.resolver = callsite_resolver__new(&run->session->machines.host,
 						    c->stat.alloc_regex_add ?: c->stat.alloc_regex,
@@ -1883,7 +1920,9 @@ static void fill_source(struct kmem_bpf_run *run)
 		.tasks = whose(run),
 		.duration_ns = run->stop_ns - run->start_ns,
 		.duration_ms = (run->stop_ns - run->start_ns) / 1000000,
-		.exact = "the totals, grid, failures, fallbacks and pageblocks",
+		.exact = run->core.extfrag ?
+			 "the totals, grid, failures, fallbacks and pageblocks" :
+			 "the totals, grid, failures and pageblocks",
 		.estimated = "",
 		.callers = every ? "exact" : "estimated",
 		.lifetimes = life ? "exact" : "estimated",
@@ -1918,8 +1957,9 @@ static void fill_source(struct kmem_bpf_run *run)
 	else if (every && life)
 		src->exact = "every number: every stack was taken";
 	else if (life)
-		src->exact =
-			"the totals, grid, failures, fallbacks, pageblocks and lifetime groups";
+		src->exact = run->core.extfrag ?
+			"the totals, grid, failures, fallbacks, pageblocks and lifetime groups" :
+			"the totals, grid, failures, pageblocks and lifetime groups";
 	if (run->core.st) {
 		snprintf(run->exact, sizeof(run->exact), "%s; the stalls", src->exact);
 		src->exact = run->exact;
