@@ -375,11 +375,21 @@ static int test__kmem_bpf_page_sampled(struct test_suite *t __maybe_unused,
 	/* The totals stay exact. */
 	TEST_ASSERT_VAL("alloc", count_is(&sum->alloc, 14, 12 * PS + 2 * 8 * PS));
 	TEST_ASSERT_VAL("free", count_is(&sum->free, 9, 9 * PS));
-	TEST_ASSERT_VAL("freed", count_is(&sum->life.freed, llround(3 * w0 + 2 * w3),
-					  llround(3 * w0 * PS + 2 * w3 * 8 * PS)));
-	TEST_ASSERT_VAL("live", count_is(&sum->life.live, llround(4 * w0),
-					 llround(4 * w0 * PS)));
-	/* Freed more than the frees: free-only is none, not negative. */
+	/*
+	 * 3 * w0 + 2 * w3 estimated freed, more than the 9 frees: the
+	 * groups are kept within the totals, and free-only is none.
+	 */
+	TEST_ASSERT_VAL("estimate past the frees", 3 * w0 + 2 * w3 > 9);
+	TEST_ASSERT_VAL("freed", count_is(&sum->life.freed, 9, 9 * PS));
+	TEST_ASSERT_VAL("groups within the allocations",
+			sum->life.freed.nr + sum->life.dropped.nr + sum->life.live.nr <= 14 &&
+			sum->life.freed.bytes + sum->life.dropped.bytes +
+			sum->life.live.bytes <= 12 * PS + 2 * 8 * PS);
+	TEST_ASSERT_VAL("live", count_is(&sum->life.live,
+					 min_t(u64, llround(4 * w0),
+					       (14 - 9 - sum->life.dropped.nr)),
+					 min_t(u64, llround(4 * w0 * PS),
+					       (28 * PS - 9 * PS - sum->life.dropped.bytes))));
 	TEST_ASSERT_VAL("free only", count_is(&sum->free_only, 0, 0));
 	/* --live: A's order-0 row has 2 samples still live, B's 2. */
 	row = row_of(rows, nr, CS_A, 0);

@@ -128,6 +128,37 @@ static struct kmem_count still_live(const struct kmem_bpf_snapshot *s)
 	return to_count(&e);
 }
 
+/* @c, no more than @max: a count or bytes past an exact bound it breaks down. */
+static void bound(struct kmem_count *c, struct kmem_count max)
+{
+	c->nr = min(c->nr, max.nr);
+	c->bytes = min(c->bytes, max.bytes);
+}
+
+static struct kmem_count less(struct kmem_count a, struct kmem_count b)
+{
+	return (struct kmem_count){
+		.nr = a.nr > b.nr ? a.nr - b.nr : 0,
+		.bytes = a.bytes > b.bytes ? a.bytes - b.bytes : 0,
+	};
+}
+
+/*
+ * The lifetime groups estimated from a sample are pieces of the exact
+ * totals: a few samples of 4 KiB pages, each standing for 128 of them,
+ * can estimate more pages freed than were freed, or allocated.  Each is
+ * kept within what the totals leave it.
+ */
+static void bound_lifetimes(struct kmem_page_summary *out)
+{
+	bound(&out->life.freed, out->free);
+	bound(&out->life.freed, out->alloc);
+	bound(&out->life.dropped, less(out->alloc, out->life.freed));
+	bound(&out->life.live, less(less(out->alloc, out->life.freed),
+				    out->life.dropped));
+	bound(&out->free_other_node, out->life.freed);
+}
+
 /* Frees of pages the map did not hold: exact, or all frees but those. */
 static struct kmem_count free_only(const struct kmem_bpf_snapshot *s,
 				   const struct kmem_page_summary *sum)
@@ -183,6 +214,8 @@ void kmem_bpf_fill__page_summary(const struct kmem_bpf_snapshot *s,
 	out->life.live = still_live(s);
 	out->free_other_node = live_estimate(s, KMEM_BPF_FREED_XNODE);
 	out->free_order_differs = live_estimate(s, KMEM_BPF_ORDER_DIFFERS).nr;
+	if (!kmem_bpf_fill__lifetime_exact(s))
+		bound_lifetimes(out);
 	out->free_only = free_only(s, out);
 }
 
