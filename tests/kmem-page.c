@@ -1441,7 +1441,10 @@ static int test__kmem_page_alloc_pattern(struct test_suite *t __maybe_unused,
 	/* A broken pattern is refused with a reason. */
 	r = callsite_resolver__new(NULL, "(", false, false, err, sizeof(err));
 	TEST_ASSERT_VAL("bad pattern refused", !r);
-	TEST_ASSERT_VAL("bad pattern explained", strstr(err, "pattern"));
+	TEST_ASSERT_VAL("bad pattern explained", strstr(err, "--alloc-func '('"));
+	r = callsite_resolver__new(NULL, "(", true, false, err, sizeof(err));
+	TEST_ASSERT_VAL("bad added pattern refused", !r);
+	TEST_ASSERT_VAL("bad added pattern explained", strstr(err, "--alloc-func-add '('"));
 	return TEST_OK;
 }
 
