@@ -2720,6 +2720,51 @@ static bool can_mmap_pages(unsigned long pages)
 	return ok;
 }
 
+/* Can execvp() run @file: a file that is executable, as @cmd names it? */
+static int runnable(const char *file)
+{
+	struct stat st;
+
+	if (stat(file, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || access(file, X_OK))
+		return -EACCES;
+	return 0;
+}
+
+/*
+ * The command after '--', looked for as execvp() looks for it: perf
+ * record that cannot run it says so in a line naming all our events, and
+ * leaves a perf.data of nothing.
+ */
+static int check_record_command(int argc, const char **argv)
+{
+	char path[PATH_MAX], *dirs, *dir, *save = NULL;
+	const char *cmd = NULL;
+	int i, err = -ENOENT;
+
+	for (i = 0; i + 1 < argc && !cmd; i++)
+		if (!strcmp(argv[i], "--"))
+			cmd = argv[i + 1];
+	if (!cmd)
+		return 0;
+	if (strchr(cmd, '/')) {
+		err = runnable(cmd);
+	} else {
+		dirs = strdup(getenv("PATH") ?: "/usr/bin:/bin");
+		for (dir = dirs ? strtok_r(dirs, ":", &save) : NULL; dir && err;
+		     dir = strtok_r(NULL, ":", &save)) {
+			snprintf(path, sizeof(path), "%s/%s", *dir ? dir : ".", cmd);
+			err = runnable(path) ? err : 0;
+		}
+		free(dirs);
+	}
+	if (!err)
+		return 0;
+	return kmem_error("perf kmem: cannot run %s: %s\n", cmd,
+			  strchr(cmd, '/') ? strerror(-err) : "no such command in PATH");
+}
+
 static int kmem_record(const struct perf_kmem *kmem, int argc,
 		       const char **argv)
 {
@@ -2731,6 +2776,9 @@ static int kmem_record(const struct perf_kmem *kmem, int argc,
 	unsigned long pages, perf_pages = perf_event_mlock_kb_in_pages();
 	char *readers = NULL, mmap_pages[24];
 
+	/* Exit status 1, as perf kmem's other refusals. */
+	if (check_record_command(argc, argv))
+		return 1;
 	rec_argv = calloc(argc + 40 + 5 * KMEM_STALL_NR_TYPES +
 			  5 * ARRAY_SIZE(slab_tracepoints), sizeof(char *));
 	if (!rec_argv)

@@ -60,6 +60,15 @@ expect_line() {
 	fi
 }
 
+# A command perf record could not run: one line, and no perf.data.
+expect_line "record -- a command not there" \
+	"perf kmem: cannot run $dir/none: No such file or directory" \
+	perf kmem record --page -o "$dir/none.data" -- "$dir/none"
+[ -e "$dir/none.data" ] && fail "record -- a command not there: it left $dir/none.data"
+expect_line "record -- a command not in PATH" \
+	"perf kmem: cannot run kmem-no-such-command: no such command in PATH" \
+	perf kmem record --page -o "$dir/none.data" -- kmem-no-such-command
+
 # Cut in the middle of the data section.
 head -c $((size / 2)) "$good" >"$dir/truncated.data"
 expect "truncated file" "truncated" "$dir/truncated.data" --page
