@@ -403,15 +403,30 @@ static int feature_cut(struct perf_file_section *section,
 }
 
 /*
- * The part of @fd's perf.data, of @file_size bytes, that its header says
- * lies past the end of the file, or NULL: perf reads a file cut there as
- * corrupt (its attrs, its tracing data), or not at all (its topology).
+ * Do the feature sections that header @ph of @fd gives run past the end
+ * of the file, of @file_size bytes?  perf reads what it can of them and
+ * goes on: a file cut there is read as corrupt (its tracing data), or as
+ * whole (its topology).
+ */
+static bool features_cut(struct perf_header *ph, int fd, u64 file_size)
+{
+	int nr = bitmap_weight(ph->adds_features, HEADER_FEAT_BITS);
+
+	if (!nr)
+		return false;
+	return ph->feat_offset + nr * sizeof(struct perf_file_section) > file_size ||
+	       perf_header__process_sections(ph, fd, &file_size, feature_cut) < 0;
+}
+
+/*
+ * The part of @fd's perf.data, of @file_size bytes, that perf's session
+ * could not open, which its header says lies past the end of the file;
+ * or NULL.
  */
 static const char *cut_part(int fd, u64 file_size)
 {
 	struct perf_file_header f;
 	struct perf_header ph = { .needs_swap = false };
-	int nr;
 
 	if (lseek(fd, 0, SEEK_SET) || perf_file_header__read(&f, &ph, fd))
 		return NULL;
@@ -419,15 +434,10 @@ static const char *cut_part(int fd, u64 file_size)
 		return "its event attributes";
 	if (f.data.offset + f.data.size > file_size)
 		return "its data section";
-	nr = bitmap_weight(ph.adds_features, HEADER_FEAT_BITS);
-	if (nr && ph.feat_offset + nr * sizeof(struct perf_file_section) > file_size)
-		return "its header features";
-	if (nr && perf_header__process_sections(&ph, fd, &file_size, feature_cut) < 0)
-		return "its header features";
-	return NULL;
+	return features_cut(&ph, fd, file_size) ? "its header features" : NULL;
 }
 
-/* @in's regular file, cut short: a line that says where, else NULL. */
+/* @in's regular file, which perf could not open, cut short: where, or NULL. */
 static const char *where_cut(struct kmem_input *in, char *buf, size_t size)
 {
 	struct stat st;
@@ -504,8 +514,7 @@ static const char *open_error(struct kmem_input *in, int err, char *buf,
  */
 static int unreadable(struct kmem_input *in)
 {
-	const struct perf_header *h = &in->session->header;
-	char buf[160];
+	struct perf_header *h = &in->session->header;
 
 	if (perf_data__is_pipe(&in->data))
 		return 0;
@@ -513,8 +522,9 @@ static int unreadable(struct kmem_input *in)
 		return PERF_DATA_ERRNO__UNFINISHED;
 	if (h->data_offset + h->data_size > in->data.file.size)
 		return PERF_DATA_ERRNO__TRUNCATED;
-	/* Cut in its features: perf reads what it can of them, and goes on. */
-	if (where_cut(in, buf, sizeof(buf)))
+	/* Cut in its features, of the header the session read. */
+	if (features_cut(&in->session->header, perf_data__fd(&in->data),
+			 in->data.file.size))
 		return PERF_DATA_ERRNO__TRUNCATED;
 	return 0;
 }
